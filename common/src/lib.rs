@@ -1,0 +1,9 @@
+//! Shared pieces of Vibe Analyzer used by both the ingest CLI and the MCP gateway:
+//! configuration, the document model, index naming, OpenSearch access and the
+//! embedded, versioned OpenSearch templates.
+
+pub mod ast;
+pub mod config;
+pub mod naming;
+pub mod search;
+pub mod templates;

@@ -1,0 +1,1 @@
+; arkts: to be written

@@ -1,0 +1,1 @@
+; bash: to be written

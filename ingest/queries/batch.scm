@@ -1,0 +1,1 @@
+; batch: to be written

@@ -1,0 +1,1 @@
+; csharp: to be written

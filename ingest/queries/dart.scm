@@ -1,0 +1,1 @@
+; dart: to be written

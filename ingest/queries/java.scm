@@ -1,0 +1,1 @@
+; java: to be written

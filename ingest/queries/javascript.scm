@@ -1,0 +1,1 @@
+; javascript: to be written

@@ -1,0 +1,1 @@
+; kotlin: to be written

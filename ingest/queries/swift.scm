@@ -1,0 +1,1 @@
+; swift: to be written

@@ -1,0 +1,1 @@
+; tsx: to be written

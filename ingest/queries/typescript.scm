@@ -1,0 +1,1 @@
+; typescript: to be written

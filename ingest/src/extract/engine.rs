@@ -1,0 +1,438 @@
+//! The generic extraction engine. It knows nothing about any one language: a
+//! language's query file says what a definition, a doc comment, an import or a
+//! header comment is, through these captures:
+//!
+//! | capture | meaning |
+//! | --- | --- |
+//! | `@definition.function` / `.method` / `.class` / `.struct` / `.enum` / `.interface` / `.variable` | the element's node |
+//! | `@name` | its identifier (names the owner of nested methods) |
+//! | `@body` | where the signature is cut: the body or value, never stored |
+//! | `@doc` | in a pattern of its own: a doc comment; inside a definition's pattern: its docstring |
+//! | `@attribute` | attributes, annotations, decorators: skipped when looking for doc comments |
+//! | `@import` | an import; its text, unquoted, is the import |
+//! | `@scope` + `@name` | a block that owns methods without being an element (`impl`, `extension`) |
+//! | `@header` | a comment that counts as a header comment when only comments precede it |
+//!
+//! Doc comments are found by walking back from the element over its previous
+//! siblings: `@doc` nodes are collected, `@attribute` nodes skipped, and the
+//! walk stops at anything else or at a blank line (the `#select-adjacent!`
+//! rule of tree-sitter tags). When the element is the first child of a
+//! wrapper (`export`, a decorated definition), the walk goes on from the wrapper.
+//! Any other capture name, or a predicate the engine does not know, is an
+//! error when the query is compiled.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::OnceLock;
+
+use streaming_iterator::StreamingIterator;
+use thiserror::Error;
+use tree_sitter::{Node, Parser, Query, QueryCursor};
+use vibe_common::ast::{AstData, AstElement, LineRange};
+
+use super::languages::{Language, LANGUAGES};
+
+/// Longest signature kept; longer ones are cut with an ellipsis.
+const MAX_SIGNATURE_CHARS: usize = 300;
+
+#[derive(Debug, Error)]
+pub enum ExtractError {
+    #[error("query for {lang} does not compile: {message}")]
+    Query { lang: &'static str, message: String },
+    #[error("query for {lang} uses unknown capture @{capture}")]
+    UnknownCapture { lang: &'static str, capture: String },
+    #[error("query for {lang} uses unknown predicate #{predicate}")]
+    UnknownPredicate { lang: &'static str, predicate: String },
+    #[error("grammar for {lang} cannot be loaded: {message}")]
+    Grammar { lang: &'static str, message: String },
+    #[error("{lang} parser produced no tree")]
+    NoTree { lang: &'static str },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Function,
+    Method,
+    Class,
+    Struct,
+    Enum,
+    Interface,
+    Variable,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Definition(Kind),
+    Name,
+    Body,
+    Doc,
+    Import,
+    Scope,
+    Header,
+    Attribute,
+}
+
+/// Capture names a query may use, each with its role.
+const CODE_CAPTURES: &[(&str, Role)] = &[
+    ("definition.function", Role::Definition(Kind::Function)),
+    ("definition.method", Role::Definition(Kind::Method)),
+    ("definition.class", Role::Definition(Kind::Class)),
+    ("definition.struct", Role::Definition(Kind::Struct)),
+    ("definition.enum", Role::Definition(Kind::Enum)),
+    ("definition.interface", Role::Definition(Kind::Interface)),
+    ("definition.variable", Role::Definition(Kind::Variable)),
+    ("name", Role::Name),
+    ("body", Role::Body),
+    ("doc", Role::Doc),
+    ("import", Role::Import),
+    ("scope", Role::Scope),
+    ("header", Role::Header),
+    ("attribute", Role::Attribute),
+];
+
+/// A language's query, compiled, with each capture index mapped to its role.
+pub struct CompiledQuery {
+    pub query: Query,
+    roles: Vec<Option<Role>>,
+}
+
+/// Compile a language's query and check every capture and predicate.
+/// `allowed` lists the capture names this language's extractor understands.
+pub fn compile_query(lang: &'static Language) -> Result<CompiledQuery, ExtractError> {
+    let allowed: Vec<&str> = if lang.id == "markdown" {
+        super::markdown::CAPTURES.to_vec()
+    } else {
+        CODE_CAPTURES.iter().map(|(n, _)| *n).collect()
+    };
+    let grammar = (lang.grammar)();
+    let query = Query::new(&grammar, lang.query)
+        .map_err(|e| ExtractError::Query { lang: lang.name, message: e.to_string() })?;
+    let mut roles = Vec::new();
+    for name in query.capture_names() {
+        if !allowed.contains(name) && !name.starts_with('_') {
+            return Err(ExtractError::UnknownCapture { lang: lang.name, capture: name.to_string() });
+        }
+        roles.push(CODE_CAPTURES.iter().find(|(n, _)| n == name).map(|(_, r)| *r));
+    }
+    for i in 0..query.pattern_count() {
+        if let Some(p) = query.general_predicates(i).first() {
+            return Err(ExtractError::UnknownPredicate { lang: lang.name, predicate: p.operator.to_string() });
+        }
+    }
+    Ok(CompiledQuery { query, roles })
+}
+
+/// The compiled query of a language, built once per process.
+pub(crate) fn compiled(lang: &'static Language) -> Result<&'static CompiledQuery, ExtractError> {
+    static CACHE: OnceLock<Vec<OnceLock<Result<CompiledQuery, String>>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| LANGUAGES.iter().map(|_| OnceLock::new()).collect());
+    let idx = LANGUAGES.iter().position(|l| std::ptr::eq(l, lang)).unwrap_or(0);
+    cache[idx]
+        .get_or_init(|| compile_query(lang).map_err(|e| e.to_string()))
+        .as_ref()
+        .map_err(|message| ExtractError::Query { lang: lang.name, message: message.clone() })
+}
+
+thread_local! {
+    static PARSERS: std::cell::RefCell<HashMap<&'static str, Parser>> = std::cell::RefCell::new(HashMap::new());
+}
+
+/// Parse `source` with the language's grammar, reusing one parser per thread.
+pub(crate) fn parse(lang: &'static Language, source: &str) -> Result<tree_sitter::Tree, ExtractError> {
+    PARSERS.with(|cell| {
+        let mut parsers = cell.borrow_mut();
+        let parser = match parsers.entry(lang.id) {
+            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::hash_map::Entry::Vacant(v) => {
+                let mut p = Parser::new();
+                p.set_language(&(lang.grammar)())
+                    .map_err(|e| ExtractError::Grammar { lang: lang.name, message: e.to_string() })?;
+                v.insert(p)
+            }
+        };
+        parser.parse(source, None).ok_or(ExtractError::NoTree { lang: lang.name })
+    })
+}
+
+/// One definition gathered from possibly several matches.
+struct Definition<'t> {
+    kind: Kind,
+    node: Node<'t>,
+    name: Option<Node<'t>>,
+    body: Option<Node<'t>>,
+    docs: Vec<Node<'t>>,
+}
+
+/// Extract the AST of a source file in a programming language.
+pub fn extract(lang: &'static Language, source: &str) -> Result<AstData, ExtractError> {
+    let compiled = compiled(lang)?;
+    let tree = parse(lang, source)?;
+    let bytes = source.as_bytes();
+    let mut defs: Vec<Definition> = Vec::new();
+    let mut def_index: HashMap<usize, usize> = HashMap::new();
+    let mut imports: Vec<(usize, String)> = Vec::new();
+    let mut scopes: Vec<(Node, String)> = Vec::new();
+    let mut headers: Vec<Node> = Vec::new();
+    let mut doc_nodes: HashSet<usize> = HashSet::new();
+    let mut attribute_nodes: HashSet<usize> = HashSet::new();
+
+    let mut cursor = QueryCursor::new();
+    let mut matches = cursor.matches(&compiled.query, tree.root_node(), bytes);
+    while let Some(m) = matches.next() {
+        let mut def: Option<(Kind, Node)> = None;
+        let (mut name, mut body, mut scope) = (None, None, None);
+        let mut docs = Vec::new();
+        for c in m.captures {
+            match compiled.roles[c.index as usize] {
+                Some(Role::Definition(k)) => def = Some((k, c.node)),
+                Some(Role::Name) => name = Some(c.node),
+                Some(Role::Body) => body = Some(c.node),
+                Some(Role::Doc) => docs.push(c.node),
+                Some(Role::Import) => imports.push((c.node.start_byte(), unquote(text(c.node, bytes)))),
+                Some(Role::Scope) => scope = Some(c.node),
+                Some(Role::Header) => headers.push(c.node),
+                Some(Role::Attribute) => {
+                    attribute_nodes.insert(c.node.id());
+                }
+                None => {}
+            }
+        }
+        if let (Some(s), Some(n)) = (scope, name) {
+            scopes.push((s, text(n, bytes).to_string()));
+        }
+        if def.is_none() {
+            doc_nodes.extend(docs.iter().map(|n| n.id()));
+            docs.clear();
+        }
+        if let Some((kind, node)) = def {
+            match def_index.get(&node.id()) {
+                Some(&i) => {
+                    let d = &mut defs[i];
+                    d.name = d.name.or(name);
+                    d.body = d.body.or(body);
+                    if docs.len() > d.docs.len() {
+                        d.docs = docs;
+                    }
+                }
+                None => {
+                    def_index.insert(node.id(), defs.len());
+                    defs.push(Definition { kind, node, name, body, docs });
+                }
+            }
+        }
+    }
+
+    let mut ast = AstData::default();
+    defs.sort_by_key(|d| d.node.start_byte());
+    // Class-like definitions also own the methods nested in them.
+    for d in &defs {
+        if matches!(d.kind, Kind::Class | Kind::Struct | Kind::Interface | Kind::Enum) {
+            if let Some(n) = d.name {
+                scopes.push((d.node, text(n, bytes).to_string()));
+            }
+        }
+    }
+    for d in &defs {
+        let element = AstElement {
+            signature: signature(d, source),
+            comments: doc_comments(d, source, &doc_nodes, &attribute_nodes),
+            owner: owner_of(d, &scopes),
+            line: Some(line_range(d.node)),
+        };
+        let list = match d.kind {
+            Kind::Function | Kind::Method => &mut ast.functions,
+            Kind::Class => &mut ast.classes,
+            Kind::Struct => &mut ast.structs,
+            Kind::Enum => &mut ast.enums,
+            Kind::Interface => &mut ast.interfaces,
+            Kind::Variable => &mut ast.variables,
+        };
+        if !element.signature.is_empty() && !list.iter().any(|e| e.signature == element.signature && e.line == element.line) {
+            list.push(element);
+        }
+    }
+
+    imports.sort_by_key(|(pos, _)| *pos);
+    for (_, imp) in imports {
+        if !imp.is_empty() && !ast.imports.contains(&imp) {
+            ast.imports.push(imp);
+        }
+    }
+    ast.header_comments = header_comments(&headers, source);
+    Ok(ast)
+}
+
+pub(crate) fn text<'s>(node: Node, bytes: &'s [u8]) -> &'s str {
+    node.utf8_text(bytes).unwrap_or("")
+}
+
+pub(crate) fn line_range(node: Node) -> LineRange {
+    let end = node.end_position();
+    // A node ending at column 0 ends on the previous line.
+    let end_row = if end.column == 0 && end.row > node.start_position().row { end.row - 1 } else { end.row };
+    LineRange { start: node.start_position().row as u32 + 1, end: end_row as u32 + 1 }
+}
+
+/// The declaration cut before its body, on one line.
+fn signature(d: &Definition, source: &str) -> String {
+    let start = d.node.start_byte();
+    let end = match d.body {
+        Some(b) if b.start_byte() > start => b.start_byte(),
+        _ => d.node.end_byte(),
+    };
+    let raw = &source[start..end];
+    // Without a body the first line is the declaration.
+    let raw = if d.body.is_none() { raw.lines().next().unwrap_or("") } else { raw };
+    let mut sig = raw.split_whitespace().collect::<Vec<_>>().join(" ");
+    loop {
+        let trimmed = sig
+            .trim_end()
+            .trim_end_matches("=>")
+            .trim_end_matches(['{', '=', ':', ';'])
+            .trim_end();
+        if trimmed.len() == sig.len() {
+            break;
+        }
+        sig = trimmed.to_string();
+    }
+    if sig.chars().count() > MAX_SIGNATURE_CHARS {
+        sig = sig.chars().take(MAX_SIGNATURE_CHARS).collect::<String>() + "…";
+    }
+    sig
+}
+
+/// Doc comments of a definition: a docstring inside it, or else the run of
+/// doc comments that touches it.
+fn doc_comments(d: &Definition, source: &str, docs: &HashSet<usize>, attributes: &HashSet<usize>) -> Vec<String> {
+    let inside = d
+        .docs
+        .iter()
+        .filter(|n| n.start_byte() >= d.node.start_byte() && n.end_byte() <= d.node.end_byte())
+        .min_by_key(|n| n.start_byte());
+    if let Some(n) = inside {
+        return clean_comment(&source[n.start_byte()..n.end_byte()]);
+    }
+    let mut kept: Vec<Node> = Vec::new();
+    let mut next_start = d.node.start_byte();
+    let mut anchor = d.node;
+    loop {
+        match anchor.prev_named_sibling() {
+            Some(prev) if docs.contains(&prev.id()) || attributes.contains(&prev.id()) => {
+                if has_blank_line(&source[prev.end_byte()..next_start]) {
+                    break;
+                }
+                if docs.contains(&prev.id()) {
+                    kept.push(prev);
+                }
+                next_start = prev.start_byte();
+                anchor = prev;
+            }
+            Some(_) => break,
+            None => match anchor.parent() {
+                // The first child of a wrapper: go on from the wrapper.
+                Some(parent) if parent.parent().is_some() && parent.start_byte() <= anchor.start_byte() => anchor = parent,
+                _ => break,
+            },
+        }
+    }
+    kept.reverse();
+    kept.into_iter().flat_map(|n| clean_comment(&source[n.start_byte()..n.end_byte()])).collect()
+}
+
+fn has_blank_line(between: &str) -> bool {
+    let segments: Vec<&str> = between.split('\n').collect();
+    segments.len() > 2 && segments[1..segments.len() - 1].iter().any(|l| l.trim().is_empty())
+}
+
+/// Header comments: captured comments preceded only by other captured comments.
+fn header_comments(headers: &[Node], source: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let ids: Vec<usize> = headers.iter().map(|n| n.id()).collect();
+    let mut sorted: Vec<Node> = headers.to_vec();
+    sorted.sort_by_key(|n| n.start_byte());
+    sorted.dedup_by_key(|n| n.id());
+    for n in sorted {
+        let mut prev = n.prev_named_sibling();
+        let mut leading = true;
+        while let Some(p) = prev {
+            if !ids.contains(&p.id()) {
+                leading = false;
+                break;
+            }
+            prev = p.prev_named_sibling();
+        }
+        if leading {
+            out.extend(clean_comment(&source[n.start_byte()..n.end_byte()]));
+        }
+    }
+    out
+}
+
+/// The innermost scope (class, impl, …) that strictly contains the definition.
+fn owner_of(d: &Definition, scopes: &[(Node, String)]) -> Option<String> {
+    if !matches!(d.kind, Kind::Function | Kind::Method) {
+        return None;
+    }
+    scopes
+        .iter()
+        .filter(|(s, _)| s.id() != d.node.id() && s.start_byte() <= d.node.start_byte() && s.end_byte() >= d.node.end_byte())
+        .min_by_key(|(s, _)| s.end_byte() - s.start_byte())
+        .map(|(_, name)| name.clone())
+}
+
+/// Comment text without its markers, one entry per non-empty line.
+pub(crate) fn clean_comment(raw: &str) -> Vec<String> {
+    const PREFIXES: &[&str] = &[
+        "///", "//!", "//", "/**", "/*!", "/*", "#'", "#", "::", "r\"\"\"", "\"\"\"", "'''", "\"", "'",
+    ];
+    const SUFFIXES: &[&str] = &["*/", "\"\"\"", "'''", "\"", "'"];
+    raw.lines()
+        .filter_map(|line| {
+            let mut l = line.trim();
+            for p in PREFIXES {
+                if let Some(rest) = l.strip_prefix(p) {
+                    l = rest;
+                    break;
+                }
+            }
+            if l.len() >= 4 && l[..4].eq_ignore_ascii_case("rem ") || l.eq_ignore_ascii_case("rem") {
+                l = &l[3..];
+            }
+            for s in SUFFIXES {
+                if let Some(rest) = l.strip_suffix(s) {
+                    l = rest;
+                    break;
+                }
+            }
+            let l = l.trim().trim_start_matches('*').trim();
+            (!l.is_empty()).then(|| l.to_string())
+        })
+        .collect()
+}
+
+/// An import's text without surrounding quotes or angle brackets.
+fn unquote(s: &str) -> String {
+    s.trim().trim_matches(|c| c == '"' || c == '\'' || c == '`' || c == '<' || c == '>').trim().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cleans_comment_markers() {
+        assert_eq!(clean_comment("/// Adds two numbers"), vec!["Adds two numbers"]);
+        assert_eq!(clean_comment("/**\n * Line one\n * Line two\n */"), vec!["Line one", "Line two"]);
+        assert_eq!(clean_comment("\"\"\"Adds two numbers\"\"\""), vec!["Adds two numbers"]);
+        assert_eq!(clean_comment("REM Builds it"), vec!["Builds it"]);
+        assert_eq!(clean_comment(":: Builds it"), vec!["Builds it"]);
+        assert_eq!(clean_comment("# shell doc"), vec!["shell doc"]);
+    }
+
+    #[test]
+    fn blank_line_detection() {
+        assert!(!has_blank_line("\n"));
+        assert!(!has_blank_line("\n#[derive(Debug)]\n"));
+        assert!(has_blank_line("\n\n"));
+        assert!(has_blank_line("\n   \n"));
+    }
+}
