@@ -1,0 +1,201 @@
+//! The OpenSearch index templates (`opensearch-templates/`) and mustache
+//! search templates (`search-templates/`), embedded in the binary, and the
+//! installer that puts them into OpenSearch.
+//!
+//! Index and component templates carry `version` and `_meta.vibe_version`
+//! from [`TEMPLATE_VERSION`]: an installed template is upgraded only when it
+//! is missing or older, and a newer one is left alone. Search templates are
+//! stored scripts under versioned ids (`<prefix>_<tool>_v<N>`), so old and new
+//! coexist during an upgrade.
+
+use rust_embed::RustEmbed;
+use serde_json::{json, Value};
+
+use crate::naming::IndexNames;
+use crate::search::{Search, SearchError};
+
+/// Version of every shipped template. Bump it when any template file changes.
+pub const TEMPLATE_VERSION: u64 = 1;
+
+#[derive(RustEmbed)]
+#[folder = "../opensearch-templates"]
+#[include = "*.json"]
+struct IndexTemplateFiles;
+
+#[derive(RustEmbed)]
+#[folder = "../search-templates"]
+#[include = "*.mustache"]
+struct SearchTemplateFiles;
+
+/// What the installer did with one template.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    Installed,
+    Upgraded { from: u64 },
+    UpToDate,
+    KeptNewer { installed: u64 },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InstallAction {
+    pub kind: &'static str,
+    pub name: String,
+    pub action: Action,
+}
+
+impl std::fmt::Display for InstallAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (kind, name) = (self.kind, &self.name);
+        match &self.action {
+            Action::Installed => write!(f, "{kind} {name}: installed v{TEMPLATE_VERSION}"),
+            Action::Upgraded { from } => write!(f, "{kind} {name}: upgraded v{from} -> v{TEMPLATE_VERSION}"),
+            Action::UpToDate => write!(f, "{kind} {name}: up to date (v{TEMPLATE_VERSION})"),
+            Action::KeptNewer { installed } => {
+                write!(f, "{kind} {name}: kept installed v{installed}, newer than this build's v{TEMPLATE_VERSION}")
+            }
+        }
+    }
+}
+
+/// One shipped index or component template, renamed for an index prefix.
+#[derive(Debug, Clone)]
+pub struct IndexTemplate {
+    pub kind: TemplateKind,
+    pub name: String,
+    pub body: Value,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TemplateKind {
+    Component,
+    Index,
+}
+
+impl TemplateKind {
+    fn endpoint(self) -> &'static str {
+        match self {
+            TemplateKind::Component => "_component_template",
+            TemplateKind::Index => "_index_template",
+        }
+    }
+    fn label(self) -> &'static str {
+        match self {
+            TemplateKind::Component => "component template",
+            TemplateKind::Index => "index template",
+        }
+    }
+    fn list_key(self) -> (&'static str, &'static str) {
+        match self {
+            TemplateKind::Component => ("component_templates", "component_template"),
+            TemplateKind::Index => ("index_templates", "index_template"),
+        }
+    }
+}
+
+/// The shipped index and component templates, components first.
+pub fn index_templates(names: &IndexNames) -> Vec<IndexTemplate> {
+    let mut out: Vec<IndexTemplate> = IndexTemplateFiles::iter()
+        .filter_map(|file| {
+            let data = IndexTemplateFiles::get(&file)?;
+            let doc: Value = serde_json::from_slice(&data.data).expect("shipped template files are valid JSON");
+            let kind = match doc["kind"].as_str() {
+                Some("component_template") => TemplateKind::Component,
+                _ => TemplateKind::Index,
+            };
+            let mut body = doc["body"].clone();
+            if let Some(patterns) = body["index_patterns"].as_array_mut() {
+                for p in patterns.iter_mut() {
+                    *p = json!(names.rename(p.as_str().unwrap_or_default()));
+                }
+            }
+            if let Some(parts) = body["composed_of"].as_array_mut() {
+                for p in parts.iter_mut() {
+                    *p = json!(names.rename(p.as_str().unwrap_or_default()));
+                }
+            }
+            body["version"] = json!(TEMPLATE_VERSION);
+            body["_meta"] = json!({ "vibe_version": TEMPLATE_VERSION, "managed_by": "vibe-analyzer" });
+            Some(IndexTemplate { kind, name: names.rename(doc["name"].as_str().unwrap_or_default()), body })
+        })
+        .collect();
+    out.sort_by_key(|t| (t.kind != TemplateKind::Component, t.name.clone()));
+    out
+}
+
+/// Names of the shipped search templates (one per tool), sorted.
+pub fn search_template_names() -> Vec<String> {
+    let mut names: Vec<String> = SearchTemplateFiles::iter()
+        .map(|f| f.trim_end_matches(".mustache").to_string())
+        .collect();
+    names.sort();
+    names
+}
+
+/// The mustache source of a shipped search template.
+pub fn search_template_source(tool: &str) -> Option<String> {
+    SearchTemplateFiles::get(&format!("{tool}.mustache")).map(|f| String::from_utf8_lossy(&f.data).into_owned())
+}
+
+/// The stored-script id of a search template in this build.
+pub fn search_template_id(names: &IndexNames, tool: &str) -> String {
+    format!("{}_{tool}_v{TEMPLATE_VERSION}", names.prefix)
+}
+
+fn installed_version(response: &Value, kind: TemplateKind) -> Option<u64> {
+    let (list, item) = kind.list_key();
+    response[list].get(0)?[item]["version"].as_u64()
+}
+
+/// Install or upgrade every shipped template; report what was done to each.
+pub async fn install(search: &Search) -> Result<Vec<InstallAction>, SearchError> {
+    let mut report = Vec::new();
+    for t in index_templates(&search.names) {
+        let path = format!("/{}/{}", t.kind.endpoint(), t.name);
+        let action = match search.get_opt(&path).await? {
+            None => Action::Installed,
+            Some(existing) => match installed_version(&existing, t.kind) {
+                Some(v) if v == TEMPLATE_VERSION => Action::UpToDate,
+                Some(v) if v > TEMPLATE_VERSION => Action::KeptNewer { installed: v },
+                Some(v) => Action::Upgraded { from: v },
+                None => Action::Upgraded { from: 0 },
+            },
+        };
+        if matches!(action, Action::Installed | Action::Upgraded { .. }) {
+            search.put(&path, &t.body).await?;
+        }
+        report.push(InstallAction { kind: t.kind.label(), name: t.name, action });
+    }
+    for tool in search_template_names() {
+        let id = search_template_id(&search.names, &tool);
+        let path = format!("/_scripts/{id}");
+        let action = match search.get_opt(&path).await? {
+            Some(v) if v["found"].as_bool() == Some(true) => Action::UpToDate,
+            _ => Action::Installed,
+        };
+        if action == Action::Installed {
+            let source = search_template_source(&tool).unwrap_or_default();
+            search.put(&path, &json!({ "script": { "lang": "mustache", "source": source } })).await?;
+        }
+        report.push(InstallAction { kind: "search template", name: id, action });
+    }
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shipped_templates_are_renamed_and_versioned() {
+        let t = index_templates(&IndexNames::new("zz"));
+        assert!(t.len() >= 4);
+        assert_eq!(t[0].kind, TemplateKind::Component);
+        for tpl in &t {
+            assert!(tpl.name.starts_with("zz_"), "{}", tpl.name);
+            assert_eq!(tpl.body["version"], json!(TEMPLATE_VERSION));
+            for p in tpl.body["index_patterns"].as_array().into_iter().flatten() {
+                assert!(p.as_str().unwrap().starts_with("zz_"));
+            }
+        }
+    }
+}
