@@ -7,3 +7,5 @@ pub mod config;
 pub mod naming;
 pub mod search;
 pub mod templates;
+pub mod tree;
+pub mod units;

@@ -103,12 +103,12 @@ pub fn index_templates(names: &IndexNames) -> Vec<IndexTemplate> {
                 _ => TemplateKind::Index,
             };
             let mut body = doc["body"].clone();
-            if let Some(patterns) = body["index_patterns"].as_array_mut() {
+            if let Some(patterns) = body.get_mut("index_patterns").and_then(Value::as_array_mut) {
                 for p in patterns.iter_mut() {
                     *p = json!(names.rename(p.as_str().unwrap_or_default()));
                 }
             }
-            if let Some(parts) = body["composed_of"].as_array_mut() {
+            if let Some(parts) = body.get_mut("composed_of").and_then(Value::as_array_mut) {
                 for p in parts.iter_mut() {
                     *p = json!(names.rename(p.as_str().unwrap_or_default()));
                 }

@@ -1,1 +1,162 @@
-; tsx: to be written
+; TSX (TypeScript with JSX). The same query as typescript.scm (keep them in
+; step), except that TSX has no `<T>x` type assertions and has JSX values.
+; Doc comments are JSDoc `/** */` blocks before an element; for an exported
+; element they stand before the `export` statement (the engine climbs from
+; the declaration to it). Decorators between doc and element are skipped.
+;
+; Kinds: classes (also abstract) -> classes; interfaces and type aliases ->
+; interfaces; enums -> enums; functions at file or namespace level, and
+; arrow functions / function expressions assigned to the first declarator of a
+; top-level `const`/`let`/`var` -> functions; methods, method signatures and
+; arrow-function fields of classes and interfaces -> functions with owner;
+; other top-level `const`/`let`/`var` and static class fields -> variables.
+
+; Header: the comments at the very top of the file (the engine keeps the
+; leading run only).
+(program (comment) @header)
+
+((comment) @doc (#match? @doc "^/\\*\\*"))
+(decorator) @attribute
+
+; Imports: the module of `import … from "m"`, `import "m"`,
+; `import x = require("m")`, `export … from "m"`, `require("m")`, `import("m")`.
+(import_statement source: (string) @import)
+(import_require_clause source: (string) @import)
+(export_statement source: (string) @import)
+((call_expression
+   function: (identifier) @_require
+   arguments: (arguments . (string) @import))
+ (#eq? @_require "require"))
+(call_expression
+  function: (import)
+  arguments: (arguments . (string) @import))
+
+; Namespaces and modules own the functions declared in them.
+(internal_module name: (_) @name) @scope
+(module name: [(identifier) (nested_identifier)] @name) @scope
+(module name: (string (string_fragment) @name)) @scope
+; A class expression assigned to a constant owns its methods.
+(variable_declarator name: (identifier) @name value: (class)) @scope
+
+; Functions at file level, exported, or in a namespace (never nested in a
+; function body).
+(program
+  [(function_declaration name: (_) @name body: (_) @body)
+   (generator_function_declaration name: (_) @name body: (_) @body)
+   (function_signature name: (_) @name)] @definition.function)
+(program
+  (ambient_declaration
+    (function_signature name: (_) @name) @definition.function))
+(export_statement
+  declaration: [(function_declaration name: (_) @name body: (_) @body)
+                (generator_function_declaration name: (_) @name body: (_) @body)
+                (function_signature name: (_) @name)] @definition.function)
+(export_statement
+  declaration: (ambient_declaration
+    (function_signature name: (_) @name) @definition.function))
+(internal_module
+  body: (statement_block
+    [(function_declaration name: (_) @name body: (_) @body)
+     (generator_function_declaration name: (_) @name body: (_) @body)
+     (function_signature name: (_) @name)] @definition.function))
+(module
+  body: (statement_block
+    [(function_declaration name: (_) @name body: (_) @body)
+     (generator_function_declaration name: (_) @name body: (_) @body)
+     (function_signature name: (_) @name)] @definition.function))
+
+; Arrow functions and function expressions assigned to a top-level constant
+; (the first declarator of the declaration) are functions.
+(program
+  (_ . (variable_declarator
+         name: (_) @name
+         value: [(arrow_function body: (_) @body)
+                 (function_expression body: (_) @body)
+                 (generator_function body: (_) @body)])) @definition.function)
+(export_statement
+  declaration: (_ . (variable_declarator
+                      name: (_) @name
+                      value: [(arrow_function body: (_) @body)
+                              (function_expression body: (_) @body)
+                              (generator_function body: (_) @body)])) @definition.function)
+
+; Classes, interfaces, type aliases, enums.
+(class_declaration name: (_) @name body: (_) @body) @definition.class
+(abstract_class_declaration name: (_) @name body: (_) @body) @definition.class
+(interface_declaration name: (_) @name body: (_) @body) @definition.interface
+(type_alias_declaration name: (_) @name value: (_) @body) @definition.interface
+(enum_declaration name: (_) @name body: (_) @body) @definition.enum
+
+; Methods: class methods (constructors, accessors and overload signatures
+; too), abstract methods, interface methods, arrow-function fields.
+(class_body (method_definition name: (_) @name body: (_) @body) @definition.method)
+(class_body (method_signature name: (_) @name) @definition.method)
+(class_body (abstract_method_signature name: (_) @name) @definition.method)
+(interface_body (method_signature name: (_) @name) @definition.method)
+(class_body
+  (public_field_definition
+    name: (_) @name
+    value: [(arrow_function body: (_) @body)
+            (function_expression body: (_) @body)]) @definition.method)
+
+; Top-level variables: every `const`/`let`/`var` at file level (or exported
+; from a namespace) whose first value is not a function, and the later
+; declarators of a multi-declarator statement.
+(program
+  (_ . (variable_declarator
+         name: (_) @name
+         value: [(array) (as_expression) (assignment_expression)
+                 (augmented_assignment_expression) (await_expression)
+                 (binary_expression) (call_expression) (class) (false)
+                 (identifier) (instantiation_expression) (internal_module)
+                 (member_expression) (meta_property) (new_expression)
+                 (non_null_expression) (null) (number) (object)
+                 (parenthesized_expression) (regex) (satisfies_expression)
+                 (string) (subscript_expression) (super) (template_string)
+                 (ternary_expression) (this) (true) (jsx_element)
+                 (jsx_self_closing_element) (unary_expression) (undefined) (update_expression)
+                 (yield_expression)] @body)) @definition.variable)
+(export_statement
+  declaration: (_ . (variable_declarator
+                      name: (_) @name
+                      value: [(array) (as_expression) (assignment_expression)
+                              (augmented_assignment_expression) (await_expression)
+                              (binary_expression) (call_expression) (class) (false)
+                              (identifier) (instantiation_expression) (internal_module)
+                              (member_expression) (meta_property) (new_expression)
+                              (non_null_expression) (null) (number) (object)
+                              (parenthesized_expression) (regex) (satisfies_expression)
+                              (string) (subscript_expression) (super) (template_string)
+                              (ternary_expression) (this) (true) (jsx_element)
+                              (jsx_self_closing_element) (unary_expression) (undefined) (update_expression)
+                              (yield_expression)] @body)) @definition.variable)
+(program
+  (_ . (variable_declarator name: (_) @name !value)) @definition.variable)
+(export_statement
+  declaration: (_ . (variable_declarator name: (_) @name !value)) @definition.variable)
+(program
+  (ambient_declaration
+    (_ . (variable_declarator name: (_) @name !value)) @definition.variable))
+(program
+  (_ (variable_declarator) . (variable_declarator name: (_) @name value: (_)? @body) @definition.variable))
+(export_statement
+  declaration: (_ (variable_declarator) . (variable_declarator name: (_) @name value: (_)? @body) @definition.variable))
+
+; Static class fields (constants such as `static readonly MAX = 10`).
+(class_body
+  (public_field_definition
+    "static"
+    name: (_) @name
+    value: [(array) (as_expression) (assignment_expression)
+            (augmented_assignment_expression) (await_expression)
+            (binary_expression) (call_expression) (class) (false)
+            (identifier) (instantiation_expression) (internal_module)
+            (member_expression) (meta_property) (new_expression)
+            (non_null_expression) (null) (number) (object)
+            (parenthesized_expression) (regex) (satisfies_expression)
+            (string) (subscript_expression) (super) (template_string)
+            (ternary_expression) (this) (true) (jsx_element)
+            (jsx_self_closing_element) (unary_expression) (undefined) (update_expression)
+            (yield_expression)] @body) @definition.variable)
+(class_body
+  (public_field_definition "static" name: (_) @name !value) @definition.variable)

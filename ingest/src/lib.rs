@@ -4,4 +4,5 @@
 pub mod cli;
 pub mod export;
 pub mod extract;
+pub mod indexer;
 pub mod scanner;

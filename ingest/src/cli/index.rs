@@ -1,0 +1,36 @@
+//! `vibe-analyzer scan index`: the full cycle into OpenSearch.
+
+use vibe_common::search::Search;
+
+use super::{Ctx, PartialFailure, ScanIndexArgs};
+use crate::indexer::{self, IndexOptions};
+
+pub fn run(ctx: &Ctx, args: ScanIndexArgs) -> anyhow::Result<()> {
+    let targets = ctx.targets(args.target.as_deref())?;
+    let search = Search::new(&ctx.config.opensearch)?;
+    let opts = IndexOptions { force: args.force, progress: true, enrich: super::enrich::for_index(ctx, args.no_llm)? };
+    let runtime = tokio::runtime::Runtime::new()?;
+    let report = runtime.block_on(indexer::run(&search, &targets, &ctx.config.sources, &opts))?;
+    for action in &report.templates {
+        tracing::info!("{action}");
+        if !matches!(action.action, vibe_common::templates::Action::UpToDate) {
+            eprintln!("{action}");
+        }
+    }
+    for root in &report.removed_projects {
+        eprintln!("Removed project no longer configured: {root}");
+    }
+    for source in &report.sources {
+        eprintln!("{}: {}", source.name, source.scan.summary());
+        if source.deleted > 0 {
+            eprintln!("{}: removed {} files no longer on disk", source.name, source.deleted);
+        }
+    }
+    let errors = report.errors();
+    for (path, message) in &errors {
+        eprintln!("error: {path}: {message}");
+    }
+    println!("{}", report.summary());
+    let total: u64 = report.sources.iter().map(|s| s.scan.files_seen).sum();
+    PartialFailure::check(errors.len(), total as usize)
+}

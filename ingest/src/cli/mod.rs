@@ -1,0 +1,410 @@
+//! Command line of `vibe-analyzer` (clap derive).
+//!
+//! Every command first loads (or creates) the configuration, then runs with a
+//! [`Ctx`]. `source` is implemented in [`source`]; `scan`, `stats` and `serve`
+//! live in their own modules and receive the parsed args defined here.
+//!
+//! Exit codes: 0 success, 1 error, 2 when a run completed but some files failed
+//! (return a [`PartialFailure`] anywhere in the error chain).
+
+pub mod enrich;
+pub mod index;
+pub mod scan;
+pub mod serve;
+pub mod source;
+pub mod stats;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use vibe_common::config::{Config, ConfigError};
+
+// ---------------------------------------------------------------------------
+// Arguments
+// ---------------------------------------------------------------------------
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "vibe-analyzer",
+    version,
+    about = "Agentic RAG engine for codebases and knowledge bases"
+)]
+pub struct Cli {
+    /// Configuration directory (default: ~/.vibe-analyzer)
+    #[arg(long, global = true, value_name = "DIR")]
+    pub config_dir: Option<PathBuf>,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Manage the source directories
+    #[command(subcommand)]
+    Source(SourceCommand),
+    /// Scan sources: export ASTs and analyses, build the index
+    #[command(subcommand)]
+    Scan(ScanCommand),
+    /// Statistics about the indexed sources
+    #[command(subcommand)]
+    Stats(StatsCommand),
+    /// The MCP gateway
+    #[command(subcommand)]
+    Serve(ServeCommand),
+}
+
+#[derive(Debug, Clone, Subcommand)]
+pub enum SourceCommand {
+    /// Add a source directory
+    Add(SourceAddArgs),
+    /// Remove a source (by full path or unique directory name)
+    Remove(SourceRemoveArgs),
+    /// List the configured sources
+    List,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct SourceAddArgs {
+    /// Path of the source (relative to the current directory)
+    pub path: PathBuf,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct SourceRemoveArgs {
+    /// Full path or directory name of a configured source
+    #[arg(long, short, value_name = "PATH_OR_NAME")]
+    pub target: String,
+}
+
+#[derive(Debug, Clone, Subcommand)]
+pub enum ScanCommand {
+    /// Extract the AST of every file and export it
+    Ast(ScanExportArgs),
+    /// Extract and analyze every file and export the result
+    Analyze(ScanExportArgs),
+    /// Scan, enrich (LLM) and index into OpenSearch
+    Index(ScanIndexArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ScanExportArgs {
+    /// Source to scan (full path or unique directory name); default: all sources
+    #[arg(long, short, value_name = "PATH_OR_NAME")]
+    pub target: Option<String>,
+    /// Output format (default: from the --output extension, else json)
+    #[arg(long, short, value_enum)]
+    pub format: Option<OutputFormat>,
+    /// Write to FILE instead of stdout
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+impl ScanExportArgs {
+    /// `--format`, else the `--output` extension when known, else JSON.
+    pub fn resolved_format(&self) -> OutputFormat {
+        self.format
+            .or_else(|| {
+                self.output
+                    .as_deref()
+                    .and_then(|p| p.extension())
+                    .and_then(|e| OutputFormat::from_extension(&e.to_string_lossy()))
+            })
+            .unwrap_or(OutputFormat::Json)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    Json,
+    Json5,
+    Toon,
+    Xml,
+}
+
+impl OutputFormat {
+    pub fn extension(self) -> &'static str {
+        match self {
+            Self::Json => "json",
+            Self::Json5 => "json5",
+            Self::Toon => "toon",
+            Self::Xml => "xml",
+        }
+    }
+
+    pub fn from_extension(ext: &str) -> Option<Self> {
+        match ext.to_ascii_lowercase().as_str() {
+            "json" => Some(Self::Json),
+            "json5" => Some(Self::Json5),
+            "toon" => Some(Self::Toon),
+            "xml" => Some(Self::Xml),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for OutputFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.extension())
+    }
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ScanIndexArgs {
+    /// Source to index (full path or unique directory name); default: all sources
+    #[arg(long, short, value_name = "PATH_OR_NAME")]
+    pub target: Option<String>,
+    /// Re-index every file, even unchanged ones
+    #[arg(long)]
+    pub force: bool,
+    /// Skip the LLM enrichment
+    #[arg(long)]
+    pub no_llm: bool,
+}
+
+#[derive(Debug, Clone, Subcommand)]
+pub enum StatsCommand {
+    /// Counts and metadata of the indexed sources
+    Info(StatsInfoArgs),
+    /// File tree of one indexed source
+    Tree(StatsTreeArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct StatsInfoArgs {
+    /// Source (full path or unique directory name); default: all sources
+    #[arg(long, short, value_name = "PATH_OR_NAME")]
+    pub target: Option<String>,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct StatsTreeArgs {
+    /// Source (full path or unique directory name)
+    #[arg(long, short, value_name = "PATH_OR_NAME")]
+    pub target: String,
+}
+
+#[derive(Debug, Clone, Subcommand)]
+pub enum ServeCommand {
+    /// Start the MCP gateway
+    Start(ServeStartArgs),
+    /// Show whether the gateway is running
+    Status,
+    /// Stop the running gateway
+    Stop,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ServeStartArgs {
+    /// Listen address (default: mcp.host of the config)
+    #[arg(long)]
+    pub host: Option<String>,
+    /// Listen port (default: mcp.port of the config)
+    #[arg(long)]
+    pub port: Option<u16>,
+}
+
+// ---------------------------------------------------------------------------
+// Context and errors
+// ---------------------------------------------------------------------------
+
+/// What every command gets: the loaded configuration and where it lives.
+#[derive(Debug, Clone)]
+pub struct Ctx {
+    /// Validated config, env overrides (`VIBE_OPENSEARCH_URL`, `VIBE_MCP_TOKEN`) applied.
+    pub config: Config,
+    /// The config file (`<config_dir>/config.json5`).
+    pub config_path: PathBuf,
+    /// The config directory (also a good place for pid files, caches...).
+    pub config_dir: PathBuf,
+}
+
+impl Ctx {
+    /// Loads or creates the config in `config_dir` (default `~/.vibe-analyzer`).
+    pub fn load(config_dir: Option<&Path>) -> Result<Ctx, ConfigError> {
+        let (config, config_path) = Config::load_or_create(config_dir)?;
+        let config_dir = config_path
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
+        Ok(Ctx {
+            config,
+            config_path,
+            config_dir,
+        })
+    }
+
+    /// Saves `self.config` to `self.config_path` (env overrides are not persisted).
+    pub fn save_config(&self) -> Result<(), ConfigError> {
+        self.config.save(&self.config_path)
+    }
+
+    /// The sources a command works on: the one named by `--target`, else all
+    /// configured sources. Errors when there is none.
+    pub fn targets(&self, target: Option<&str>) -> anyhow::Result<Vec<PathBuf>> {
+        match target {
+            Some(t) => Ok(vec![self.config.resolve_source(t)?]),
+            None if self.config.sources.is_empty() => {
+                anyhow::bail!("no sources configured. Add one with: vibe-analyzer source add PATH")
+            }
+            None => Ok(self.config.sources.clone()),
+        }
+    }
+}
+
+/// A run that completed but where some items failed: exit code 2.
+/// Return it (possibly wrapped with context) from a command:
+/// `PartialFailure::check(failed, total)?`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{failed} of {total} files failed")]
+pub struct PartialFailure {
+    pub failed: usize,
+    pub total: usize,
+}
+
+impl PartialFailure {
+    pub fn new(failed: usize, total: usize) -> Self {
+        Self { failed, total }
+    }
+
+    /// `Ok(())` when nothing failed, else `Err(PartialFailure)`.
+    pub fn check(failed: usize, total: usize) -> anyhow::Result<()> {
+        if failed == 0 {
+            Ok(())
+        } else {
+            Err(Self::new(failed, total).into())
+        }
+    }
+}
+
+/// Exit code of an error: 2 for a [`PartialFailure`] anywhere in the chain, else 1.
+pub fn exit_code_of(err: &anyhow::Error) -> u8 {
+    if err.chain().any(|e| e.is::<PartialFailure>()) {
+        2
+    } else {
+        1
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Entry point
+// ---------------------------------------------------------------------------
+
+type FilterHandle =
+    tracing_subscriber::reload::Handle<tracing_subscriber::EnvFilter, tracing_subscriber::Registry>;
+
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            // Usage errors exit 1 (2 is reserved for partial failures).
+            return if e.use_stderr() {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    let filter = init_tracing();
+    match run(cli, filter.as_ref()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::from(exit_code_of(&err))
+        }
+    }
+}
+
+fn run(cli: Cli, filter: Option<&FilterHandle>) -> anyhow::Result<()> {
+    let mut ctx = Ctx::load(cli.config_dir.as_deref())?;
+    if let Some(handle) = filter {
+        apply_config_log_level(handle, ctx.config.log_level());
+    }
+    dispatch(&mut ctx, cli.command)
+}
+
+/// Runs one parsed command with a loaded context.
+pub fn dispatch(ctx: &mut Ctx, command: Command) -> anyhow::Result<()> {
+    match command {
+        Command::Source(cmd) => source::run(ctx, cmd),
+        Command::Scan(cmd) => scan::run(ctx, cmd),
+        Command::Stats(cmd) => stats::run(ctx, cmd),
+        Command::Serve(cmd) => serve::run(ctx, cmd),
+    }
+}
+
+/// Logs to stderr. `RUST_LOG` wins; otherwise starts at `warn` and returns a
+/// handle to switch to the config's `dev.log_level` once it is loaded.
+fn init_tracing() -> Option<FilterHandle> {
+    use std::io::IsTerminal;
+    use tracing_subscriber::prelude::*;
+    use tracing_subscriber::{fmt, reload, EnvFilter};
+
+    let from_env = std::env::var("RUST_LOG")
+        .ok()
+        .filter(|v| !v.trim().is_empty());
+    let filter = match &from_env {
+        Some(spec) => EnvFilter::try_new(spec).unwrap_or_else(|e| {
+            eprintln!("warning: invalid RUST_LOG {spec:?} ({e}), using warn");
+            EnvFilter::new("warn")
+        }),
+        None => EnvFilter::new("warn"),
+    };
+    let (layer, handle) = reload::Layer::new(filter);
+    let installed = tracing_subscriber::registry()
+        .with(layer)
+        .with(
+            fmt::layer()
+                .with_writer(std::io::stderr)
+                .with_ansi(std::io::stderr().is_terminal()),
+        )
+        .try_init()
+        .is_ok();
+    (installed && from_env.is_none()).then_some(handle)
+}
+
+fn apply_config_log_level(handle: &FilterHandle, level: &str) {
+    match tracing_subscriber::EnvFilter::try_new(level) {
+        Ok(filter) => {
+            if let Err(e) = handle.reload(filter) {
+                tracing::warn!("cannot apply dev.log_level: {e}");
+            }
+        }
+        Err(e) => tracing::warn!("invalid dev.log_level {level:?} ({e}), using warn"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cli_is_consistent() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn format_from_output_extension() {
+        let args = ScanExportArgs {
+            target: None,
+            format: None,
+            output: Some("out.XML".into()),
+        };
+        assert_eq!(args.resolved_format(), OutputFormat::Xml);
+        let args = ScanExportArgs {
+            format: Some(OutputFormat::Toon),
+            ..args
+        };
+        assert_eq!(args.resolved_format(), OutputFormat::Toon);
+    }
+
+    #[test]
+    fn partial_failure_exit_code() {
+        let err = PartialFailure::check(2, 10).unwrap_err().context("scan");
+        assert_eq!(exit_code_of(&err), 2);
+        assert_eq!(exit_code_of(&anyhow::anyhow!("boom")), 1);
+        assert!(PartialFailure::check(0, 10).is_ok());
+    }
+}

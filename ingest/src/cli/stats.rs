@@ -1,0 +1,132 @@
+//! `vibe-analyzer stats info|tree`: read back from OpenSearch, never from disk.
+
+use std::time::Instant;
+
+use anyhow::Context;
+use serde_json::{json, Value};
+use vibe_common::naming::project_hash;
+use vibe_common::search::Search;
+use vibe_common::tree::render_tree;
+use vibe_common::units::human_size;
+
+use super::{Ctx, StatsCommand};
+use crate::indexer::stats::project_stats;
+use crate::scanner::{SourceStats, OTHER_LANGUAGE};
+
+const RULE_WIDTH: usize = 79;
+
+pub fn run(ctx: &Ctx, cmd: StatsCommand) -> anyhow::Result<()> {
+    let search = Search::new(&ctx.config.opensearch)?;
+    let runtime = tokio::runtime::Runtime::new()?;
+    runtime.block_on(async {
+        crate::indexer::check_backend(&search).await?;
+        match cmd {
+            StatsCommand::Info(args) => match args.target {
+                Some(t) => info(&search, &t).await,
+                None => list_projects(&search).await,
+            },
+            StatsCommand::Tree(args) => tree(&search, &args.target).await,
+        }
+    })
+}
+
+/// Indexed projects from the meta index.
+async fn projects(search: &Search) -> anyhow::Result<Vec<Value>> {
+    let body = json!({ "size": 1000, "_source": ["root", "name", "hash", "summary", "stats.files", "stats.lines"], "sort": [{ "name": "asc" }] });
+    let r = match search.post(&format!("/{}/_search", search.names.meta()), &body).await {
+        Ok(r) => r,
+        Err(e) if e.status() == Some(404) => return Ok(Vec::new()),
+        Err(e) => return Err(e.into()),
+    };
+    Ok(r["hits"]["hits"].as_array().into_iter().flatten().map(|h| h["_source"].clone()).collect())
+}
+
+/// Resolve a target (name or path) among indexed projects; the error lists them.
+async fn resolve(search: &Search, target: &str) -> anyhow::Result<Value> {
+    let all = projects(search).await?;
+    let as_path = std::path::Path::new(target).canonicalize().ok().map(|p| project_hash(&p));
+    let found: Vec<&Value> = all
+        .iter()
+        .filter(|p| p["name"] == json!(target) || p["root"] == json!(target) || as_path.as_deref() == p["hash"].as_str())
+        .collect();
+    match found.as_slice() {
+        [one] => Ok((*one).clone()),
+        _ => {
+            let known: Vec<String> = all.iter().map(|p| format!("  {} ({})", p["name"].as_str().unwrap_or(""), p["root"].as_str().unwrap_or(""))).collect();
+            let what = if found.is_empty() { "unknown" } else { "ambiguous" };
+            if known.is_empty() {
+                anyhow::bail!("{what} project {target:?}: nothing is indexed yet (run: vibe-analyzer scan index)")
+            }
+            anyhow::bail!("{what} project {target:?}. Indexed projects:\n{}", known.join("\n"))
+        }
+    }
+}
+
+async fn list_projects(search: &Search) -> anyhow::Result<()> {
+    let start = Instant::now();
+    let all = projects(search).await?;
+    if all.is_empty() {
+        println!("No indexed projects. Add a source and run: vibe-analyzer scan index");
+        return Ok(());
+    }
+    println!("Indexed projects:");
+    for p in &all {
+        println!(
+            "- {} ({}): {} files, {} lines",
+            p["name"].as_str().unwrap_or(""),
+            p["root"].as_str().unwrap_or(""),
+            p["stats"]["files"].as_u64().unwrap_or(0),
+            p["stats"]["lines"].as_u64().unwrap_or(0)
+        );
+        if let Some(s) = p["summary"].as_str().filter(|s| !s.is_empty()) {
+            println!("  {s}");
+        }
+    }
+    println!("Stats generated in {:.1}s", start.elapsed().as_secs_f64());
+    Ok(())
+}
+
+async fn info(search: &Search, target: &str) -> anyhow::Result<()> {
+    let start = Instant::now();
+    let project = resolve(search, target).await?;
+    let hash = project["hash"].as_str().context("meta document without hash")?;
+    let stats = project_stats(search, &search.names.analysis_alias(hash)).await?;
+    print!("{}", stats_table(&stats));
+    println!("Stats generated in {:.1}s", start.elapsed().as_secs_f64());
+    Ok(())
+}
+
+/// The `stats info` table: languages by lines, then Other, then Total.
+pub fn stats_table(stats: &SourceStats) -> String {
+    let rule = "━".repeat(RULE_WIDTH);
+    let row = |name: &str, files: u64, lines: u64, ast: Option<u64>, size: u64| {
+        let ast = ast.map(|a| a.to_string()).unwrap_or_default();
+        format!("{name:<20}{files:>11}{lines:>16}{ast:>16}{:>16}\n", human_size(size))
+    };
+    let mut out = format!("{rule}\n{:<20}{:>11}{:>16}{:>16}{:>16}\n{rule}\n", "Language", "Files", "Lines", "AST Objects", "Size");
+    for l in stats.languages.iter().filter(|l| l.language != OTHER_LANGUAGE) {
+        out += &row(&l.language, l.files, l.lines, Some(l.ast_objects), l.size);
+    }
+    if let Some(other) = stats.languages.iter().find(|l| l.language == OTHER_LANGUAGE) {
+        out += &format!("{rule}\n");
+        out += &row(OTHER_LANGUAGE, other.files, other.lines, None, other.size);
+    }
+    out += &format!("{rule}\n");
+    out += &row("Total", stats.files, stats.lines, Some(stats.ast_objects), stats.total_size);
+    out += &format!("{rule}\n");
+    out
+}
+
+async fn tree(search: &Search, target: &str) -> anyhow::Result<()> {
+    let start = Instant::now();
+    let project = resolve(search, target).await?;
+    let hash = project["hash"].as_str().context("meta document without hash")?;
+    let alias = search.names.analysis_alias(hash);
+    let hits = crate::indexer::store::scroll_all(search, &alias, json!({ "_source": false })).await?;
+    let paths: Vec<String> = hits.iter().filter_map(|h| h["_id"].as_str().map(str::to_string)).collect();
+    let tree = render_tree(project["name"].as_str().unwrap_or(target), paths.iter().map(String::as_str));
+    print!("{}", tree.text);
+    println!("\n{} directories, {} files", tree.dirs, tree.files);
+    println!("Found {} directories, {} files in {:.1}s", tree.dirs, tree.files, start.elapsed().as_secs_f64());
+    Ok(())
+}

@@ -1,0 +1,47 @@
+//! JSON5 (unquoted keys, trailing commas) via the `json5` crate's
+//! serializer, streamed in the same layout it uses for a whole document.
+
+use super::{indent_tail, DocHeader, ExportError, FileRecord, FormatWriter, SourceHeader};
+use crate::scanner::SourceStats;
+use std::io::Write;
+
+pub(super) struct Json5Writer;
+
+/// A JSON5 object without its closing `\n}`.
+fn open_object<T: serde::Serialize>(v: &T) -> Result<String, ExportError> {
+    let s = json5::to_string(v)?;
+    Ok(s.strip_suffix("\n}").map(str::to_owned).unwrap_or_else(|| s.trim_end_matches('}').to_owned()))
+}
+
+impl FormatWriter for Json5Writer {
+    fn begin(&mut self, w: &mut dyn Write, doc: &DocHeader) -> Result<(), ExportError> {
+        let head = open_object(doc)?;
+        write!(w, "{head}\n  sources: [")?;
+        Ok(())
+    }
+
+    fn begin_source(&mut self, w: &mut dyn Write, _first: bool, src: &SourceHeader) -> Result<(), ExportError> {
+        let head = indent_tail(&open_object(src)?, 4);
+        write!(w, "\n    {head}\n      files: [")?;
+        Ok(())
+    }
+
+    fn file(&mut self, w: &mut dyn Write, _first: bool, file: &FileRecord) -> Result<(), ExportError> {
+        let body = indent_tail(&json5::to_string(file)?, 8);
+        write!(w, "\n        {body},")?;
+        Ok(())
+    }
+
+    fn end_source(&mut self, w: &mut dyn Write, files: usize, stats: &SourceStats) -> Result<(), ExportError> {
+        let stats = indent_tail(&json5::to_string(stats)?, 6);
+        let close = if files > 0 { "\n      ]" } else { "]" };
+        write!(w, "{close},\n      stats: {stats},\n    }},")?;
+        Ok(())
+    }
+
+    fn finish(&mut self, w: &mut dyn Write, sources: usize) -> Result<(), ExportError> {
+        let close = if sources > 0 { "\n  ]" } else { "]" };
+        write!(w, "{close},\n}}\n")?;
+        Ok(())
+    }
+}

@@ -1,0 +1,390 @@
+//! Export of scanned sources (`scan ast`, and later `scan analyze`) as JSON,
+//! JSON5, TOON or XML.
+//!
+//! The document is
+//! `{ version: 1, generated_at, sources: [ { name, root, readme?, license?, files: [ … ], stats } ] }`
+//! and is written by an [`Exporter`] piece by piece: `begin_source`, one
+//! `file` per scanned file, `end_source`, `finish`. JSON, JSON5 and XML are
+//! streamed file by file; TOON needs array lengths up front and keeps one
+//! source's files (metadata and AST, never content) until `end_source`.
+
+mod json;
+mod json5;
+mod toon;
+mod xml;
+
+use crate::scanner::{self, ScanOptions, ScanReport, ScannedFile, SkipReason, SourceInfo, SourceStats};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::fs;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use vibe_common::ast::AstData;
+
+/// Version of the export document.
+pub const EXPORT_VERSION: u32 = 1;
+
+/// An export format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    #[default]
+    Json,
+    Json5,
+    Toon,
+    Xml,
+}
+
+impl Format {
+    /// File extension, without the dot.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Json => "json",
+            Format::Json5 => "json5",
+            Format::Toon => "toon",
+            Format::Xml => "xml",
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.extension())
+    }
+}
+
+impl FromStr for Format {
+    type Err = ExportError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "json" => Ok(Format::Json),
+            "json5" => Ok(Format::Json5),
+            "toon" => Ok(Format::Toon),
+            "xml" => Ok(Format::Xml),
+            _ => Err(ExportError::UnknownFormat(s.to_string())),
+        }
+    }
+}
+
+/// Export errors.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    #[error("unknown export format `{0}` (expected json, json5, toon or xml)")]
+    UnknownFormat(String),
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: io::Error,
+    },
+    #[error("write failed: {0}")]
+    Write(#[from] io::Error),
+    #[error("JSON serialization failed: {0}")]
+    Json(#[from] serde_json::Error),
+    #[error("JSON5 serialization failed: {0}")]
+    Json5(#[from] ::json5::Error),
+    #[error("TOON encoding failed: {0}")]
+    Toon(#[from] ::toon_format::ToonError),
+    #[error("XML serialization failed: {0}")]
+    Xml(#[from] quick_xml::SeError),
+    #[error("exporter misuse: {0}")]
+    State(&'static str),
+    #[error(transparent)]
+    Scan(#[from] scanner::ScanError),
+}
+
+/// Per-file additions from `scan analyze` (LLM description and tags).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileEnrichment {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
+}
+
+/// One file of the export document.
+#[derive(Debug, Clone, Serialize)]
+pub struct FileRecord<'a> {
+    pub path: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub language: Option<&'a str>,
+    pub lines: u64,
+    pub size: u64,
+    pub hash: &'a str,
+    pub binary: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skipped: Option<SkipReason>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<&'a str>,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    pub tags: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ast: Option<&'a AstData>,
+}
+
+impl<'a> FileRecord<'a> {
+    pub fn new(file: &'a ScannedFile, enrichment: Option<&'a FileEnrichment>) -> Self {
+        FileRecord {
+            path: &file.rel_path,
+            language: file.language,
+            lines: file.lines,
+            size: file.size,
+            hash: &file.hash,
+            binary: file.binary,
+            skipped: file.skipped,
+            description: enrichment.and_then(|e| e.description.as_deref()),
+            tags: enrichment.map_or(&[], |e| e.tags.as_slice()),
+            ast: file.ast.as_ref(),
+        }
+    }
+}
+
+/// The part of a source known before its files: name, root, README, license.
+#[derive(Serialize)]
+struct SourceHeader<'a> {
+    name: &'a str,
+    root: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    readme: Option<&'a scanner::Readme>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    license: Option<&'a scanner::LicenseInfo>,
+}
+
+impl<'a> SourceHeader<'a> {
+    fn new(info: &'a SourceInfo) -> Self {
+        SourceHeader {
+            name: &info.name,
+            root: info.root.to_string_lossy().into_owned(),
+            readme: info.readme.as_ref(),
+            license: info.license.as_ref(),
+        }
+    }
+}
+
+/// The document start: version and time.
+#[derive(Serialize)]
+struct DocHeader<'a> {
+    version: u32,
+    generated_at: &'a str,
+}
+
+/// Writes the pieces of a document in one format.
+trait FormatWriter {
+    fn begin(&mut self, w: &mut dyn Write, doc: &DocHeader) -> Result<(), ExportError>;
+    fn begin_source(&mut self, w: &mut dyn Write, first: bool, src: &SourceHeader) -> Result<(), ExportError>;
+    fn file(&mut self, w: &mut dyn Write, first: bool, file: &FileRecord) -> Result<(), ExportError>;
+    fn end_source(&mut self, w: &mut dyn Write, files: usize, stats: &SourceStats) -> Result<(), ExportError>;
+    fn finish(&mut self, w: &mut dyn Write, sources: usize) -> Result<(), ExportError>;
+}
+
+/// Indent every line but the first by `n` spaces.
+pub(crate) fn indent_tail(s: &str, n: usize) -> String {
+    let pad = " ".repeat(n);
+    let mut out = String::with_capacity(s.len() + n * 8);
+    for (i, line) in s.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+            if !line.is_empty() {
+                out.push_str(&pad);
+            }
+        }
+        out.push_str(line);
+    }
+    out
+}
+
+/// Streams an export document to a writer.
+pub struct Exporter<W: Write> {
+    w: W,
+    fmt: Box<dyn FormatWriter + Send>,
+    sources: usize,
+    files: usize,
+    in_source: bool,
+}
+
+impl<W: Write> Exporter<W> {
+    /// Start a document generated now.
+    pub fn new(w: W, format: Format) -> Result<Self, ExportError> {
+        let now = chrono::Local::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, false);
+        Self::with_generated_at(w, format, &now)
+    }
+
+    /// Start a document with the given `generated_at`.
+    pub fn with_generated_at(mut w: W, format: Format, generated_at: &str) -> Result<Self, ExportError> {
+        let mut fmt: Box<dyn FormatWriter + Send> = match format {
+            Format::Json => Box::new(json::JsonWriter),
+            Format::Json5 => Box::new(json5::Json5Writer),
+            Format::Toon => Box::new(toon::ToonWriter::default()),
+            Format::Xml => Box::new(xml::XmlWriter),
+        };
+        fmt.begin(&mut w, &DocHeader { version: EXPORT_VERSION, generated_at })?;
+        Ok(Exporter { w, fmt, sources: 0, files: 0, in_source: false })
+    }
+
+    pub fn begin_source(&mut self, info: &SourceInfo) -> Result<(), ExportError> {
+        if self.in_source {
+            return Err(ExportError::State("begin_source inside a source"));
+        }
+        self.fmt.begin_source(&mut self.w, self.sources == 0, &SourceHeader::new(info))?;
+        self.in_source = true;
+        self.files = 0;
+        Ok(())
+    }
+
+    pub fn file(&mut self, file: &ScannedFile, enrichment: Option<&FileEnrichment>) -> Result<(), ExportError> {
+        if !self.in_source {
+            return Err(ExportError::State("file outside a source"));
+        }
+        self.fmt.file(&mut self.w, self.files == 0, &FileRecord::new(file, enrichment))?;
+        self.files += 1;
+        Ok(())
+    }
+
+    pub fn end_source(&mut self, stats: &SourceStats) -> Result<(), ExportError> {
+        if !self.in_source {
+            return Err(ExportError::State("end_source outside a source"));
+        }
+        self.fmt.end_source(&mut self.w, self.files, stats)?;
+        self.in_source = false;
+        self.sources += 1;
+        Ok(())
+    }
+
+    /// Close the document and return the writer (flushed).
+    pub fn finish(mut self) -> Result<W, ExportError> {
+        if self.in_source {
+            return Err(ExportError::State("finish inside a source"));
+        }
+        self.fmt.finish(&mut self.w, self.sources)?;
+        self.w.flush()?;
+        Ok(self.w)
+    }
+}
+
+/// What exporting one source produced.
+#[derive(Debug, Clone)]
+pub struct SourceExport {
+    pub info: SourceInfo,
+    pub stats: SourceStats,
+    pub report: ScanReport,
+}
+
+/// Scan one source and write it to `exporter`. `enrich` sees every file
+/// before it is written and may return its enrichment (`scan analyze`);
+/// `scan ast` passes `|_| None` (or uses it to drive a progress bar).
+pub fn export_source<W: Write>(
+    exporter: &mut Exporter<W>,
+    name: Option<&str>,
+    root: &Path,
+    opts: &ScanOptions,
+    mut enrich: impl FnMut(&ScannedFile) -> Option<FileEnrichment>,
+) -> Result<SourceExport, ExportError> {
+    let info = SourceInfo::load(name, root)?;
+    exporter.begin_source(&info)?;
+    let mut stats = SourceStats::default();
+    let report = scanner::try_scan(&info.root, opts, |file| {
+        stats.add(&file);
+        let e = enrich(&file);
+        exporter.file(&file, e.as_ref())?;
+        Ok(())
+    })?;
+    stats.finish();
+    exporter.end_source(&stats)?;
+    Ok(SourceExport { info, stats, report })
+}
+
+/// `~/Downloads/vibe-analyzer-ast-<name>-<YYYYMMDD-HHMMSS>.<ext>`
+pub fn default_output_path(name: &str, format: Format) -> PathBuf {
+    let dir = dirs::download_dir()
+        .or_else(|| dirs::home_dir().map(|h| h.join("Downloads")))
+        .unwrap_or_else(|| PathBuf::from("."));
+    let safe: String = name
+        .chars()
+        .map(|c| if c.is_alphanumeric() || c == '-' || c == '_' || c == '.' { c } else { '_' })
+        .collect();
+    let stamp = chrono::Local::now().format("%Y%m%d-%H%M%S");
+    dir.join(format!("vibe-analyzer-ast-{safe}-{stamp}.{}", format.extension()))
+}
+
+/// The `scan ast` command: scan `sources` (name, root) and export them to
+/// `output` (default: [`default_output_path`], named after the only source
+/// or `all`). Writes to `<output>.partial` and renames it when complete.
+/// Prints the report and the output path to stderr; returns the totals.
+pub fn run_scan_ast(
+    sources: &[(String, PathBuf)],
+    format: Format,
+    output: Option<&Path>,
+) -> Result<(PathBuf, ScanReport), ExportError> {
+    let output = match output {
+        Some(p) => p.to_path_buf(),
+        None => {
+            let name = match sources {
+                [(name, _)] => name.as_str(),
+                _ => "all",
+            };
+            default_output_path(name, format)
+        }
+    };
+    if let Some(dir) = output.parent().filter(|d| !d.as_os_str().is_empty()) {
+        fs::create_dir_all(dir).map_err(|e| ExportError::Io { path: dir.display().to_string(), source: e })?;
+    }
+    let mut partial = output.clone().into_os_string();
+    partial.push(".partial");
+    let partial = PathBuf::from(partial);
+    let io_err = |p: &Path, e| ExportError::Io { path: p.display().to_string(), source: e };
+    let file = fs::File::create(&partial).map_err(|e| io_err(&partial, e))?;
+
+    let result = (|| {
+        let mut exporter = Exporter::new(BufWriter::new(file), format)?;
+        let mut total = ScanReport::default();
+        let opts = ScanOptions::default();
+        for (name, root) in sources {
+            let progress = progress_bar(name);
+            let done = export_source(&mut exporter, Some(name), root, &opts, |f| {
+                progress.inc(1);
+                progress.set_message(f.rel_path.clone());
+                None
+            });
+            progress.finish_and_clear();
+            let done = done?;
+            if sources.len() > 1 {
+                eprintln!("{}: {}", name, done.report.summary());
+            }
+            total.merge(&done.report);
+        }
+        let w = exporter.finish()?;
+        w.into_inner().map_err(|e| ExportError::Write(e.into_error()))?.sync_all()?;
+        Ok::<_, ExportError>(total)
+    })();
+    let total = match result {
+        Ok(t) => t,
+        Err(e) => {
+            let _ = fs::remove_file(&partial);
+            return Err(e);
+        }
+    };
+    fs::rename(&partial, &output).map_err(|e| io_err(&output, e))?;
+    eprintln!("{}", total.summary());
+    for (path, msg) in total.errors.iter().take(20) {
+        eprintln!("  error: {path}: {msg}");
+    }
+    if total.errors.len() > 20 {
+        eprintln!("  … and {} more errors", total.errors.len() - 20);
+    }
+    eprintln!("Exported to {}", output.display());
+    Ok((output, total))
+}
+
+fn progress_bar(name: &str) -> indicatif::ProgressBar {
+    let pb = indicatif::ProgressBar::new_spinner();
+    if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} {prefix}: {pos} files {wide_msg}") {
+        pb.set_style(style);
+    }
+    pb.set_prefix(name.to_string());
+    pb.enable_steady_tick(std::time::Duration::from_millis(120));
+    pb
+}
+
+#[cfg(test)]
+mod tests;

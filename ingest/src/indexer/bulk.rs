@@ -1,0 +1,81 @@
+//! Bulk writes bounded by bytes, with per-document error reporting.
+
+use serde_json::{json, Value};
+use vibe_common::search::{Search, SearchError};
+
+/// A bulk request body is flushed when it grows past this many bytes.
+pub const MAX_BULK_BYTES: usize = 5 * 1024 * 1024;
+
+/// An NDJSON bulk body under construction.
+#[derive(Default)]
+pub struct BulkBatch {
+    body: Vec<u8>,
+    actions: usize,
+}
+
+/// The outcome of one or more bulk requests.
+#[derive(Debug, Default, Clone)]
+pub struct BulkOutcome {
+    /// Successful operations per index alias.
+    pub ok: std::collections::BTreeMap<String, u64>,
+    /// (document id, message) of every failed operation.
+    pub errors: Vec<(String, String)>,
+}
+
+impl BulkOutcome {
+    pub fn ok_for(&self, index: &str) -> u64 {
+        self.ok.get(index).copied().unwrap_or(0)
+    }
+}
+
+impl BulkBatch {
+    pub fn index(&mut self, index: &str, id: &str, doc: &Value) {
+        self.push(&json!({ "index": { "_index": index, "_id": id } }), Some(doc));
+    }
+
+    pub fn delete(&mut self, index: &str, id: &str) {
+        self.push(&json!({ "delete": { "_index": index, "_id": id } }), None);
+    }
+
+    fn push(&mut self, action: &Value, doc: Option<&Value>) {
+        serde_json::to_writer(&mut self.body, action).expect("JSON to memory");
+        self.body.push(b'\n');
+        if let Some(doc) = doc {
+            serde_json::to_writer(&mut self.body, doc).expect("JSON to memory");
+            self.body.push(b'\n');
+        }
+        self.actions += 1;
+    }
+
+    pub fn is_full(&self) -> bool {
+        self.body.len() >= MAX_BULK_BYTES
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.actions == 0
+    }
+
+    /// Send the batch (if not empty) and record each item's result under
+    /// `alias_of(index)`.
+    pub async fn flush(&mut self, search: &Search, outcome: &mut BulkOutcome, alias_of: &dyn Fn(&str) -> String) -> Result<(), SearchError> {
+        if self.is_empty() {
+            return Ok(());
+        }
+        let body = std::mem::take(&mut self.body);
+        self.actions = 0;
+        let response = search.bulk(body).await?;
+        for item in response["items"].as_array().into_iter().flatten() {
+            let Some((op, result)) = item.as_object().and_then(|o| o.iter().next()) else { continue };
+            let id = result["_id"].as_str().unwrap_or_default().to_string();
+            let status = result["status"].as_u64().unwrap_or(0);
+            let index = alias_of(result["_index"].as_str().unwrap_or_default());
+            if (200..300).contains(&status) || (op == "delete" && status == 404) {
+                *outcome.ok.entry(index).or_default() += 1;
+            } else {
+                let reason = result["error"]["reason"].as_str().unwrap_or("unknown error");
+                outcome.errors.push((id, format!("{op} into {index} failed ({status}): {reason}")));
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,111 @@
+//! The documents written to OpenSearch, built from scanned files.
+
+use serde_json::{json, Value};
+
+use super::tags::deterministic_tags;
+use crate::scanner::{ScannedFile, SourceInfo};
+
+/// Enrichment from the LLM, when there is any.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Enrichment {
+    pub description: String,
+    pub tags: Vec<String>,
+}
+
+/// Whether a scanned file gets documents at all (symlinks, special and
+/// unreadable files do not).
+pub fn indexable(file: &ScannedFile) -> bool {
+    use crate::scanner::SkipReason::*;
+    !matches!(file.skipped, Some(Symlink | Special | Unreadable | WalkError)) && !file.hash.is_empty()
+}
+
+/// The analysis document: AST, metadata and tags.
+pub fn analysis_doc(source: &SourceInfo, file: &ScannedFile, enrichment: Option<&Enrichment>) -> Value {
+    let ast = file.ast.as_ref();
+    let knowledge = ast
+        .and_then(|a| a.frontmatter.as_ref())
+        .and_then(|f| f.get("knowledge"))
+        .is_some_and(|v| v.eq_ignore_ascii_case("true") || v == "yes");
+    let mut tags = deterministic_tags(&file.rel_path, ast);
+    let llm_tags: Vec<String> = enrichment.map(|e| e.tags.clone()).unwrap_or_default();
+    for t in &llm_tags {
+        let t = t.trim().to_lowercase();
+        if !t.is_empty() && !tags.contains(&t) {
+            tags.push(t);
+        }
+    }
+    json!({
+        "root": source.root.to_string_lossy(),
+        "project": source.name,
+        "path": file.rel_path,
+        "language": file.language,
+        "extension": std::path::Path::new(&file.rel_path).extension().map(|e| e.to_string_lossy().to_lowercase()),
+        "lines": file.lines,
+        "size": file.size,
+        "hash": file.hash,
+        "binary": file.binary,
+        "skipped": file.skipped.map(|s| s.as_str()),
+        "knowledge": knowledge,
+        "ast_objects": ast.map_or(0, |a| a.object_count()),
+        "description": enrichment.map(|e| e.description.clone()).filter(|d| !d.is_empty()),
+        "tags": tags,
+        "llm_tags": llm_tags,
+        "ast": ast,
+    })
+}
+
+/// The content document: the full text, stored for `get_file_content`.
+pub fn content_doc(source: &SourceInfo, file: &ScannedFile) -> Value {
+    json!({
+        "root": source.root.to_string_lossy(),
+        "project": source.name,
+        "path": file.rel_path,
+        "language": file.language,
+        "hash": file.hash,
+        "lines": file.lines,
+        "content": file.content,
+    })
+}
+
+/// A short deterministic summary: the README's first prose paragraph.
+pub fn readme_summary(readme: &str) -> String {
+    let mut para = Vec::new();
+    let mut in_code = false;
+    for line in readme.lines() {
+        let l = line.trim();
+        if l.starts_with("```") {
+            in_code = !in_code;
+            continue;
+        }
+        if in_code || l.starts_with('#') || l.starts_with('!') || l.starts_with('<') || l.starts_with('[') || l.starts_with("---") {
+            if !para.is_empty() {
+                break;
+            }
+            continue;
+        }
+        if l.is_empty() {
+            if !para.is_empty() {
+                break;
+            }
+            continue;
+        }
+        para.push(l);
+    }
+    let text = para.join(" ");
+    if text.chars().count() > 300 {
+        text.chars().take(300).collect::<String>() + "…"
+    } else {
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summary_is_first_paragraph() {
+        let md = "# Title\n\n![badge](x)\n\nA tool that does things.\nSecond line.\n\n## More\nignored";
+        assert_eq!(readme_summary(md), "A tool that does things. Second line.");
+    }
+}

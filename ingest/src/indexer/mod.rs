@@ -1,0 +1,359 @@
+//! The indexer: `scan index`. Checks OpenSearch, installs templates, cleans up
+//! orphans, then for each source streams changed files from the scanner into
+//! bulk writes, deletes what left the disk and writes the project's meta
+//! document.
+//!
+//! Readers never see an empty or half-built index: a project's first build and
+//! every `--force` rebuild write a new generation of physical indices, and
+//! the aliases readers use move to it in one atomic `_aliases` call at the end.
+//! Incremental runs write through the live generation, file by file.
+
+mod bulk;
+pub mod documents;
+pub mod stats;
+pub mod store;
+pub mod tags;
+
+use std::collections::{HashMap, HashSet};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use thiserror::Error;
+use vibe_common::naming::project_hash;
+use vibe_common::search::{Search, SearchError};
+use vibe_common::templates::{self, InstallAction};
+
+use crate::scanner::{self, ScanOptions, ScanReport, ScannedFile, SkipReason, SourceInfo};
+use bulk::{BulkBatch, BulkOutcome};
+pub use documents::Enrichment;
+
+#[derive(Debug, Error)]
+pub enum IndexError {
+    #[error("OpenSearch at {host} is not reachable ({message}). Start it (bash tests/opensearch/start.sh, or docker compose -f docker/opensearch/docker-compose.yml up -d) or fix opensearch.host in the config")]
+    Unreachable { host: String, message: String },
+    #[error(transparent)]
+    Search(#[from] SearchError),
+    #[error("{path}: {source}")]
+    Scan {
+        path: String,
+        #[source]
+        source: scanner::ScanError,
+    },
+    #[error("{path}: {message}")]
+    Task { path: String, message: String },
+}
+
+/// Enrichment of a batch of changed files (LLM descriptions and tags), by relative path.
+pub type EnrichFn = Arc<dyn Fn(&SourceInfo, &[&ScannedFile]) -> anyhow::Result<HashMap<String, Enrichment>> + Send + Sync>;
+
+/// Options of one indexing run.
+#[derive(Clone, Default)]
+pub struct IndexOptions {
+    /// Ignore stored hashes and rebuild every source into a new generation.
+    pub force: bool,
+    /// Show a progress bar (only when stderr is a terminal).
+    pub progress: bool,
+    /// Enrichment for changed files, by relative path (LLM descriptions and tags).
+    pub enrich: Option<EnrichFn>,
+}
+
+/// What one source's indexing did.
+#[derive(Debug, Default, Clone)]
+pub struct SourceOutcome {
+    pub name: String,
+    pub root: PathBuf,
+    pub rebuilt: bool,
+    pub files_written: u64,
+    pub analysis_written: u64,
+    pub deleted: u64,
+    pub scan: ScanReport,
+    pub errors: Vec<(String, String)>,
+}
+
+/// What a whole run did.
+#[derive(Debug, Default, Clone)]
+pub struct IndexReport {
+    pub templates: Vec<InstallAction>,
+    pub removed_projects: Vec<String>,
+    pub removed_indices: Vec<String>,
+    pub sources: Vec<SourceOutcome>,
+    pub elapsed: Duration,
+}
+
+impl IndexReport {
+    pub fn files_written(&self) -> u64 {
+        self.sources.iter().map(|s| s.files_written).sum()
+    }
+    pub fn analysis_written(&self) -> u64 {
+        self.sources.iter().map(|s| s.analysis_written).sum()
+    }
+    pub fn errors(&self) -> Vec<(String, String)> {
+        self.sources.iter().flat_map(|s| s.errors.iter().cloned()).collect()
+    }
+    /// Nothing was written or removed.
+    pub fn up_to_date(&self) -> bool {
+        self.sources.iter().all(|s| s.files_written == 0 && s.analysis_written == 0 && s.deleted == 0 && !s.rebuilt)
+            && self.removed_projects.is_empty()
+    }
+    /// The closing line of `scan index`.
+    pub fn summary(&self) -> String {
+        if self.up_to_date() && self.errors().is_empty() {
+            "Index is up to date — all files are already indexed and database is in sync".to_string()
+        } else {
+            format!(
+                "Indexing completed. Sources: {}, Files: {}, Analysis: {} (took {:.1}s)",
+                self.sources.len(),
+                self.files_written(),
+                self.analysis_written(),
+                self.elapsed.as_secs_f64()
+            )
+        }
+    }
+}
+
+/// Check that OpenSearch answers, naming the host when it does not.
+pub async fn check_backend(search: &Search) -> Result<String, IndexError> {
+    search.ping().await.map_err(|e| IndexError::Unreachable { host: search.host().to_string(), message: e.to_string() })
+}
+
+/// Index `targets` (absolute roots); `configured` is every source in the
+/// config, so that projects no longer there are removed.
+pub async fn run(search: &Search, targets: &[PathBuf], configured: &[PathBuf], opts: &IndexOptions) -> Result<IndexReport, IndexError> {
+    let start = Instant::now();
+    check_backend(search).await?;
+    let mut report = IndexReport { templates: templates::install(search).await?, ..Default::default() };
+    cleanup(search, configured, &mut report).await?;
+    for root in targets {
+        let outcome = index_source(search, root, opts).await?;
+        report.sources.push(outcome);
+    }
+    report.elapsed = start.elapsed();
+    Ok(report)
+}
+
+fn canonical(p: &PathBuf) -> PathBuf {
+    p.canonicalize().unwrap_or_else(|_| p.clone())
+}
+
+/// Remove projects that left the config, and generations no alias points at.
+async fn cleanup(search: &Search, configured: &[PathBuf], report: &mut IndexReport) -> Result<(), IndexError> {
+    let keep: HashSet<String> = configured.iter().map(|p| project_hash(&canonical(p))).collect();
+    for (hash, meta) in store::meta_projects(search).await? {
+        if !keep.contains(&hash) {
+            store::remove_project(search, &hash).await?;
+            report.removed_projects.push(meta["root"].as_str().unwrap_or(&hash).to_string());
+        }
+    }
+    for (hash, indices) in store::data_indices(search).await? {
+        if !keep.contains(&hash) {
+            store::remove_project(search, &hash).await?;
+            report.removed_indices.extend(indices);
+        } else {
+            report.removed_indices.extend(store::remove_stale_generations(search, &hash, &indices).await?);
+        }
+    }
+    Ok(())
+}
+
+/// Where one source's documents go.
+struct Targets {
+    files: String,
+    analysis: String,
+    files_alias: String,
+    analysis_alias: String,
+}
+
+impl Targets {
+    fn alias_of(&self, index: &str) -> String {
+        if index == self.files {
+            self.files_alias.clone()
+        } else if index == self.analysis {
+            self.analysis_alias.clone()
+        } else {
+            index.to_string()
+        }
+    }
+}
+
+async fn index_source(search: &Search, root: &PathBuf, opts: &IndexOptions) -> Result<SourceOutcome, IndexError> {
+    let path = root.display().to_string();
+    let info = SourceInfo::load(None, root).map_err(|e| IndexError::Scan { path: path.clone(), source: e })?;
+    let hash = project_hash(&info.root);
+    let names = &search.names;
+    let (files_alias, analysis_alias) = (names.files_alias(&hash), names.analysis_alias(&hash));
+    let live_files = store::alias_target(search, &files_alias).await?;
+    let live_analysis = store::alias_target(search, &analysis_alias).await?;
+    let mut outcome = SourceOutcome { name: info.name.clone(), root: info.root.clone(), ..Default::default() };
+
+    let (targets, stored) = match (live_files, live_analysis) {
+        (Some(files), Some(analysis)) if !opts.force => {
+            let in_files = store::stored_hashes(search, &files_alias).await?;
+            let in_analysis = store::stored_hashes(search, &analysis_alias).await?;
+            // A file counts as stored only when both of its documents carry its hash.
+            let stored: HashMap<String, String> =
+                in_analysis.into_iter().filter(|(p, h)| in_files.get(p) == Some(h)).collect();
+            (Targets { files, analysis, files_alias, analysis_alias }, stored)
+        }
+        _ => {
+            let generation = store::new_generation();
+            let (files, analysis) = store::create_generation(search, &hash, &generation).await?;
+            outcome.rebuilt = true;
+            (Targets { files, analysis, files_alias, analysis_alias }, HashMap::new())
+        }
+    };
+    // Paths stored in either index (a half-written file must be deletable too).
+    let stored_paths: HashSet<String> = if outcome.rebuilt {
+        HashSet::new()
+    } else {
+        let mut p: HashSet<String> = store::stored_hashes(search, &targets.files_alias).await?.into_keys().collect();
+        p.extend(store::stored_hashes(search, &targets.analysis_alias).await?.into_keys());
+        p
+    };
+
+    let progress = progress_bar(opts.progress, &info.name);
+    let stored = Arc::new(stored);
+    let skip_stored = stored.clone();
+    let scan_opts = ScanOptions {
+        keep_content: true,
+        skip: Some(Arc::new(move |path: &str, hash: &str| skip_stored.get(path).is_some_and(|h| h == hash))),
+        ..Default::default()
+    };
+
+    // The scanner runs on its own threads; files reach this task through a bounded channel.
+    let (tx, mut rx) = tokio::sync::mpsc::channel::<ScannedFile>(256);
+    let scan_root = info.root.clone();
+    let scan_task = tokio::task::spawn_blocking(move || {
+        scanner::try_scan(&scan_root, &scan_opts, |f| tx.blocking_send(f).map_err(|_| anyhow::anyhow!("indexer stopped")))
+    });
+
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut batch = BulkBatch::default();
+    let mut bulk = BulkOutcome::default();
+    let mut pending: Vec<ScannedFile> = Vec::new();
+    let alias_of = |i: &str| targets.alias_of(i);
+    while let Some(file) = rx.recv().await {
+        seen.insert(file.rel_path.clone());
+        if let Some(p) = &progress {
+            p.inc(1);
+        }
+        if file.skipped == Some(SkipReason::Unchanged) || !documents::indexable(&file) {
+            continue;
+        }
+        pending.push(file);
+        if pending.len() >= 64 {
+            write_files(search, &info, &targets, opts, &mut pending, &mut batch, &mut bulk).await?;
+        }
+        if batch.is_full() {
+            batch.flush(search, &mut bulk, &alias_of).await?;
+        }
+    }
+    write_files(search, &info, &targets, opts, &mut pending, &mut batch, &mut bulk).await?;
+    let scan = scan_task
+        .await
+        .map_err(|e| IndexError::Task { path: path.clone(), message: e.to_string() })?
+        .map_err(|e| IndexError::Scan { path: path.clone(), source: e })?;
+
+    for gone in stored_paths.iter().filter(|p| !seen.contains(*p)) {
+        batch.delete(&targets.files, gone);
+        batch.delete(&targets.analysis, gone);
+        outcome.deleted += 1;
+        if batch.is_full() {
+            batch.flush(search, &mut bulk, &alias_of).await?;
+        }
+    }
+    batch.flush(search, &mut bulk, &alias_of).await?;
+    if let Some(p) = progress {
+        p.finish_and_clear();
+    }
+
+    if outcome.rebuilt {
+        store::swap_aliases(search, &hash, &targets.files, &targets.analysis).await?;
+    } else {
+        search.post(&format!("/{},{}/_refresh", targets.files, targets.analysis), &json!({})).await?;
+    }
+    // Deletions are counted in `deleted`, not as writes.
+    outcome.files_written = bulk.ok_for(&targets.files_alias).saturating_sub(outcome.deleted);
+    outcome.analysis_written = bulk.ok_for(&targets.analysis_alias).saturating_sub(outcome.deleted);
+    outcome.errors = scan.errors.clone();
+    outcome.errors.extend(bulk.errors.iter().cloned());
+    outcome.scan = scan;
+
+    let changed = outcome.rebuilt || outcome.files_written + outcome.analysis_written + outcome.deleted > 0;
+    let meta_missing = search.get_opt(&format!("/{}/_doc/{hash}", names.meta())).await?.is_none();
+    if changed || meta_missing {
+        write_meta(search, &info, &hash, &targets, &opts.enrich).await?;
+    }
+    Ok(outcome)
+}
+
+/// Enrich (when configured) and queue the documents of pending files.
+async fn write_files(
+    search: &Search,
+    info: &SourceInfo,
+    targets: &Targets,
+    opts: &IndexOptions,
+    pending: &mut Vec<ScannedFile>,
+    batch: &mut BulkBatch,
+    bulk: &mut BulkOutcome,
+) -> Result<(), IndexError> {
+    if pending.is_empty() {
+        return Ok(());
+    }
+    let enrichment = match &opts.enrich {
+        Some(enrich) => {
+            let refs: Vec<&ScannedFile> = pending.iter().filter(|f| f.ast.is_some()).collect();
+            enrich(info, &refs).map_err(|e| IndexError::Task { path: info.root.display().to_string(), message: format!("{e:#}") })?
+        }
+        None => HashMap::new(),
+    };
+    for file in pending.drain(..) {
+        batch.index(&targets.files, &file.rel_path, &documents::content_doc(info, &file));
+        batch.index(&targets.analysis, &file.rel_path, &documents::analysis_doc(info, &file, enrichment.get(&file.rel_path)));
+        if batch.is_full() {
+            batch.flush(search, bulk, &|i| targets.alias_of(i)).await?;
+        }
+    }
+    Ok(())
+}
+
+async fn write_meta(
+    search: &Search,
+    info: &SourceInfo,
+    hash: &str,
+    targets: &Targets,
+    _enrich: &Option<EnrichFn>,
+) -> Result<(), IndexError> {
+    let stats = stats::project_stats(search, &targets.analysis_alias).await?;
+    let summary = info.readme.as_ref().map(|r| documents::readme_summary(&r.content)).unwrap_or_default();
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_millis() as u64;
+    let doc = json!({
+        "root": info.root.to_string_lossy(),
+        "name": info.name,
+        "hash": hash,
+        "summary": summary,
+        "license": info.license,
+        "readme": info.readme,
+        "stats": stats,
+        "generation": store::generation_of(&targets.analysis),
+        "indexed_at": now,
+    });
+    search.put(&format!("/{}/_doc/{hash}?refresh=true", search.names.meta()), &doc).await?;
+    Ok(())
+}
+
+fn progress_bar(enabled: bool, name: &str) -> Option<indicatif::ProgressBar> {
+    if !enabled || !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new_spinner();
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{spinner} {msg}: {pos} files scanned ({elapsed})")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+    );
+    bar.set_message(format!("indexing {name}"));
+    bar.enable_steady_tick(Duration::from_millis(120));
+    Some(bar)
+}

@@ -1,0 +1,165 @@
+//! What is already in OpenSearch: projects, their live generation, stored
+//! hashes; and the operations that change the layout (new generation, alias
+//! swap, removal).
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde_json::{json, Value};
+use vibe_common::naming::IndexNames;
+use vibe_common::search::{Search, SearchError};
+
+/// Page size of scrolls.
+const SCROLL_SIZE: usize = 5000;
+
+/// The physical index behind an alias, if the alias exists.
+pub async fn alias_target(search: &Search, alias: &str) -> Result<Option<String>, SearchError> {
+    let Some(v) = search.get_opt(&format!("/_alias/{alias}")).await? else { return Ok(None) };
+    Ok(v.as_object().and_then(|o| o.keys().next().cloned()))
+}
+
+/// The generation part of a physical index name (`..._<hash>_<generation>`).
+pub fn generation_of(index: &str) -> Option<&str> {
+    index.rsplit_once('_').map(|(_, g)| g)
+}
+
+/// A new generation id: time-ordered and unique enough for one machine.
+pub fn new_generation() -> String {
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    format!("g{}", now.as_millis())
+}
+
+/// Every physical data index, grouped by project hash.
+pub async fn data_indices(search: &Search) -> Result<BTreeMap<String, Vec<String>>, SearchError> {
+    let names = &search.names;
+    let list = search.get(&format!("/_cat/indices/{}?format=json&h=index&expand_wildcards=all", names.all_data())).await?;
+    let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for row in list.as_array().into_iter().flatten() {
+        let Some(index) = row["index"].as_str() else { continue };
+        if let Some(hash) = hash_of(names, index) {
+            out.entry(hash).or_default().push(index.to_string());
+        }
+    }
+    Ok(out)
+}
+
+fn hash_of(names: &IndexNames, index: &str) -> Option<String> {
+    let rest = index
+        .strip_prefix(&format!("{}_data_files_", names.prefix))
+        .or_else(|| index.strip_prefix(&format!("{}_data_analysis_", names.prefix)))?;
+    rest.rsplit_once('_').map(|(h, _)| h.to_string())
+}
+
+/// Every meta document: project hash -> root.
+pub async fn meta_projects(search: &Search) -> Result<BTreeMap<String, Value>, SearchError> {
+    let meta = search.names.meta();
+    let Some(_) = search.get_opt(&format!("/{meta}")).await? else { return Ok(BTreeMap::new()) };
+    let hits = scroll_all(search, &meta, json!({ "_source": ["root", "name", "hash", "generation"] })).await?;
+    Ok(hits.into_iter().filter_map(|h| Some((h["_id"].as_str()?.to_string(), h["_source"].clone()))).collect())
+}
+
+/// Stored `path -> hash` of an alias.
+pub async fn stored_hashes(search: &Search, alias: &str) -> Result<HashMap<String, String>, SearchError> {
+    let hits = scroll_all(search, alias, json!({ "_source": ["hash"] })).await?;
+    Ok(hits
+        .into_iter()
+        .filter_map(|h| Some((h["_id"].as_str()?.to_string(), h["_source"]["hash"].as_str().unwrap_or_default().to_string())))
+        .collect())
+}
+
+/// All hits of an index through the scroll API.
+pub async fn scroll_all(search: &Search, index: &str, mut body: Value) -> Result<Vec<Value>, SearchError> {
+    body["size"] = json!(SCROLL_SIZE);
+    body["sort"] = json!(["_doc"]);
+    let mut page = search.post(&format!("/{index}/_search?scroll=1m"), &body).await?;
+    let mut out = Vec::new();
+    loop {
+        let hits = page["hits"]["hits"].as_array().cloned().unwrap_or_default();
+        let scroll_id = page["_scroll_id"].as_str().map(str::to_string);
+        if hits.is_empty() {
+            if let Some(id) = scroll_id {
+                let _ = search.request(opensearch::http::Method::Delete, "/_search/scroll", Some(json!({ "scroll_id": id }).to_string().into_bytes())).await;
+            }
+            break;
+        }
+        out.extend(hits);
+        let Some(id) = scroll_id else { break };
+        page = search.post("/_search/scroll", &json!({ "scroll": "1m", "scroll_id": id })).await?;
+    }
+    Ok(out)
+}
+
+/// Create a project's two physical indices of a new generation.
+pub async fn create_generation(search: &Search, hash: &str, generation: &str) -> Result<(String, String), SearchError> {
+    let files = search.names.files_index(hash, generation);
+    let analysis = search.names.analysis_index(hash, generation);
+    for index in [&files, &analysis] {
+        // Bulk writes are refreshed once at the end of the build.
+        search.put(&format!("/{index}"), &json!({ "settings": { "index": { "refresh_interval": "-1" } } })).await?;
+    }
+    Ok((files, analysis))
+}
+
+/// Point both aliases of a project at the given indices in one atomic call,
+/// removing them from any other index; then drop the old indices.
+pub async fn swap_aliases(search: &Search, hash: &str, files: &str, analysis: &str) -> Result<(), SearchError> {
+    let names = &search.names;
+    let (files_alias, analysis_alias) = (names.files_alias(hash), names.analysis_alias(hash));
+    for index in [files, analysis] {
+        search.put(&format!("/{index}/_settings"), &json!({ "index": { "refresh_interval": "1s" } })).await?;
+        search.post(&format!("/{index}/_refresh"), &json!({})).await?;
+    }
+    let old: Vec<String> = data_indices(search)
+        .await?
+        .remove(hash)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|i| i != files && i != analysis)
+        .collect();
+    let mut actions = vec![
+        json!({ "add": { "index": files, "alias": files_alias } }),
+        json!({ "add": { "index": analysis, "alias": analysis_alias } }),
+    ];
+    for index in &old {
+        actions.push(json!({ "remove_index": { "index": index } }));
+    }
+    search.post("/_aliases", &json!({ "actions": actions })).await?;
+    Ok(())
+}
+
+/// Delete every physical index of a project and its meta document.
+pub async fn remove_project(search: &Search, hash: &str) -> Result<(), SearchError> {
+    search.delete(&format!("/{}?expand_wildcards=all", search.names.project_indices_pattern(hash))).await?;
+    search.delete(&format!("/{}/_doc/{hash}?refresh=true", search.names.meta())).await?;
+    Ok(())
+}
+
+/// Delete the physical indices of a project that no alias points at
+/// (left over by a rebuild that died before its swap).
+pub async fn remove_stale_generations(search: &Search, hash: &str, indices: &[String]) -> Result<Vec<String>, SearchError> {
+    let live = [
+        alias_target(search, &search.names.files_alias(hash)).await?,
+        alias_target(search, &search.names.analysis_alias(hash)).await?,
+    ];
+    let mut removed = Vec::new();
+    for index in indices {
+        if !live.iter().flatten().any(|l| l == index) {
+            search.delete(&format!("/{index}")).await?;
+            removed.push(index.clone());
+        }
+    }
+    Ok(removed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hashes_and_generations_are_read_from_names() {
+        let n = IndexNames::new("vibe");
+        assert_eq!(hash_of(&n, "vibe_data_files_abc_g1"), Some("abc".into()));
+        assert_eq!(hash_of(&n, "vibe_data_analysis_abc_g2"), Some("abc".into()));
+        assert_eq!(hash_of(&n, "other_data_files_abc_g1"), None);
+        assert_eq!(generation_of("vibe_data_files_abc_g17"), Some("g17"));
+    }
+}

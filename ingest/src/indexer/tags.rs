@@ -1,0 +1,145 @@
+//! Deterministic search tags, so that search works without an LLM:
+//! identifiers split into words, doc-comment words and path segments, plus the
+//! AST's multilingual category tags. LLM tags are added beside these, never
+//! instead of them.
+
+use std::collections::BTreeSet;
+
+use vibe_common::ast::AstData;
+
+/// Most tags kept per file.
+const MAX_TAGS: usize = 256;
+
+/// Words too common in code or prose to be worth a tag.
+const STOP_WORDS: &[&str] = &[
+    "and", "are", "async", "await", "bool", "but", "class", "const", "def", "for", "from", "func", "function",
+    "has", "impl", "int", "into", "its", "let", "mut", "new", "not", "pub", "public", "private", "protected",
+    "return", "returns", "self", "static", "str", "string", "that", "the", "this", "true", "false", "type",
+    "use", "var", "void", "was", "will", "with", "you", "your", "fn", "struct", "enum", "interface", "final",
+];
+
+/// Split an identifier into lower-case words: camelCase, PascalCase,
+/// snake_case and kebab-case all split; acronyms stay together (`HTTPServer`
+/// gives `http`, `server`).
+pub fn split_identifier(ident: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    for part in ident.split(|c: char| !c.is_alphanumeric()) {
+        let chars: Vec<char> = part.chars().collect();
+        let mut start = 0;
+        for i in 1..chars.len() {
+            let (prev, cur) = (chars[i - 1], chars[i]);
+            let next_lower = chars.get(i + 1).is_some_and(|c| c.is_lowercase());
+            let boundary = (prev.is_lowercase() && cur.is_uppercase())
+                || (prev.is_uppercase() && cur.is_uppercase() && next_lower)
+                || (prev.is_alphabetic() && cur.is_numeric())
+                || (prev.is_numeric() && cur.is_alphabetic());
+            if boundary {
+                words.push(chars[start..i].iter().collect::<String>());
+                start = i;
+            }
+        }
+        if start < chars.len() {
+            words.push(chars[start..].iter().collect::<String>());
+        }
+    }
+    words.into_iter().map(|w| w.to_lowercase()).filter(|w| !w.is_empty()).collect()
+}
+
+fn keep(word: &str) -> bool {
+    word.chars().count() >= 3 && !word.chars().all(|c| c.is_numeric()) && !STOP_WORDS.contains(&word)
+}
+
+/// The deterministic tags of one file.
+pub fn deterministic_tags(path: &str, ast: Option<&AstData>) -> Vec<String> {
+    let mut tags: Vec<String> = Vec::new();
+    let mut seen = BTreeSet::new();
+    let mut push = |t: String, tags: &mut Vec<String>| {
+        if tags.len() < MAX_TAGS && seen.insert(t.clone()) {
+            tags.push(t);
+        }
+    };
+    if let Some(ast) = ast {
+        for t in &ast.tags {
+            push(t.clone(), &mut tags);
+        }
+        let elements = ast
+            .functions
+            .iter()
+            .chain(&ast.classes)
+            .chain(&ast.structs)
+            .chain(&ast.enums)
+            .chain(&ast.interfaces)
+            .chain(&ast.variables);
+        let mut comment_words = Vec::new();
+        for e in elements {
+            for token in e.signature.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+                for w in split_identifier(token) {
+                    if keep(&w) {
+                        push(w, &mut tags);
+                    }
+                }
+            }
+            comment_words.extend(e.comments.iter().cloned());
+        }
+        for heading in &ast.headings {
+            comment_words.push(heading.title.clone());
+        }
+        for imp in &ast.imports {
+            for w in split_identifier(imp) {
+                if keep(&w) {
+                    push(w, &mut tags);
+                }
+            }
+        }
+        comment_words.extend(ast.header_comments.iter().cloned());
+        for text in comment_words {
+            for w in text.split(|c: char| !c.is_alphanumeric()) {
+                let w = w.to_lowercase();
+                if w.chars().count() >= 4 && keep(&w) {
+                    push(w, &mut tags);
+                }
+            }
+        }
+    }
+    for segment in path.split('/') {
+        let stem = segment.rsplit_once('.').map_or(segment, |(s, _)| s);
+        for w in split_identifier(stem) {
+            if keep(&w) {
+                push(w, &mut tags);
+            }
+        }
+    }
+    tags
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use vibe_common::ast::AstElement;
+
+    #[test]
+    fn identifiers_split_into_words() {
+        assert_eq!(split_identifier("fetchUserData"), ["fetch", "user", "data"]);
+        assert_eq!(split_identifier("MAX_AST_FILE_SIZE"), ["max", "ast", "file", "size"]);
+        assert_eq!(split_identifier("HTTPServer"), ["http", "server"]);
+        assert_eq!(split_identifier("kebab-case-name"), ["kebab", "case", "name"]);
+    }
+
+    #[test]
+    fn tags_cover_identifiers_comments_and_path() {
+        let ast = AstData {
+            functions: vec![AstElement {
+                signature: "pub fn calculate_total(items: &[OrderItem]) -> f64".into(),
+                comments: vec!["Calculates the order amount with discounts".into()],
+                ..Default::default()
+            }],
+            ..Default::default()
+        }
+        .with_tags();
+        let tags = deterministic_tags("src/billing/orderService.rs", Some(&ast));
+        for t in ["functions", "функции", "函数", "calculate", "total", "order", "item", "calculates", "discounts", "billing", "service"] {
+            assert!(tags.iter().any(|x| x == t), "missing {t} in {tags:?}");
+        }
+        assert!(!tags.iter().any(|x| x == "pub" || x == "fn"));
+    }
+}

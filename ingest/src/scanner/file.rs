@@ -1,0 +1,208 @@
+//! Processing of one file: metadata, hash, binary detection, AST.
+
+use super::binary::{is_binary_content, is_binary_path, SNIFF_LEN};
+use super::{rel_path, ScanError, ScanOptions, ScannedFile, SkipReason};
+use crate::extract;
+use std::fs;
+use std::io::Read;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::Path;
+
+/// Number of lines: newlines, plus one for a last line without a newline.
+pub fn count_lines(bytes: &[u8]) -> u64 {
+    if bytes.is_empty() {
+        return 0;
+    }
+    let newlines = bytes.iter().filter(|&&b| b == b'\n').count() as u64;
+    newlines + u64::from(bytes.last() != Some(&b'\n'))
+}
+
+fn io_error(file: &mut ScannedFile, e: std::io::Error) -> Option<ScanError> {
+    file.skipped = Some(SkipReason::Unreadable);
+    Some(ScanError::Io { path: file.rel_path.clone(), source: e })
+}
+
+/// Process one file: never fails, but may return the error that made it
+/// skip (unreadable, extraction failure) next to the file.
+pub fn scan_file(root: &Path, path: &Path, opts: &ScanOptions) -> (ScannedFile, Option<ScanError>) {
+    let mut file = ScannedFile { rel_path: rel_path(root, path), ..Default::default() };
+    let md = match fs::symlink_metadata(path) {
+        Ok(md) => md,
+        Err(e) => {
+            let err = io_error(&mut file, e);
+            return (file, err);
+        }
+    };
+    if md.file_type().is_symlink() {
+        file.skipped = Some(SkipReason::Symlink);
+        return (file, None);
+    }
+    if !md.is_file() {
+        file.skipped = Some(SkipReason::Special);
+        return (file, None);
+    }
+    file.size = md.len();
+    if file.size > opts.max_ast_file_size {
+        let err = scan_large(&mut file, path, opts);
+        return (file, err);
+    }
+
+    let bytes = match fs::read(path) {
+        Ok(b) => b,
+        Err(e) => {
+            let err = io_error(&mut file, e);
+            return (file, err);
+        }
+    };
+    file.size = bytes.len() as u64;
+    file.hash = blake3::hash(&bytes).to_hex().to_string();
+    file.binary = is_binary_path(path) || is_binary_content(&bytes[..bytes.len().min(SNIFF_LEN)]);
+    let lang = if file.binary { None } else { extract::for_path(path) };
+    file.language = lang.map(|l| l.name);
+    if !file.binary {
+        file.lines = count_lines(&bytes);
+    }
+    if let Some(skip) = &opts.skip {
+        if skip(&file.rel_path, &file.hash) {
+            file.skipped = Some(SkipReason::Unchanged);
+            return (file, None);
+        }
+    }
+    if file.binary {
+        file.skipped = Some(SkipReason::Binary);
+        return (file, None);
+    }
+    let text = match String::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(_) => {
+            file.skipped = Some(SkipReason::InvalidUtf8);
+            return (file, None);
+        }
+    };
+    let mut err = None;
+    if let (true, Some(lang)) = (opts.extract, lang) {
+        match catch_unwind(AssertUnwindSafe(|| extract::extract(lang, &text))) {
+            Ok(Ok(ast)) => file.ast = Some(ast),
+            Ok(Err(e)) => {
+                file.skipped = Some(SkipReason::ExtractError);
+                err = Some(ScanError::Extract { path: file.rel_path.clone(), message: e.to_string() });
+            }
+            Err(panic) => {
+                let msg = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "unknown panic".into());
+                file.skipped = Some(SkipReason::ExtractError);
+                err = Some(ScanError::Extract { path: file.rel_path.clone(), message: format!("panicked: {msg}") });
+            }
+        }
+    }
+    if opts.keep_content {
+        file.content = Some(text);
+    }
+    (file, err)
+}
+
+/// A file over the AST size limit: streamed through the hasher, never held whole.
+fn scan_large(file: &mut ScannedFile, path: &Path, opts: &ScanOptions) -> Option<ScanError> {
+    let mut f = match fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) => return io_error(file, e),
+    };
+    let mut hasher = blake3::Hasher::new();
+    let mut buf = vec![0u8; 256 * 1024];
+    let mut size = 0u64;
+    let mut newlines = 0u64;
+    let mut last = None;
+    let mut binary = is_binary_path(path);
+    loop {
+        let n = match f.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return io_error(file, e),
+        };
+        let chunk = &buf[..n];
+        if size < SNIFF_LEN as u64 {
+            let head = (SNIFF_LEN as u64 - size).min(n as u64) as usize;
+            binary |= is_binary_content(&chunk[..head]);
+        }
+        hasher.update(chunk);
+        newlines += chunk.iter().filter(|&&b| b == b'\n').count() as u64;
+        last = chunk.last().copied();
+        size += n as u64;
+    }
+    file.size = size;
+    file.hash = hasher.finalize().to_hex().to_string();
+    file.binary = binary;
+    if !binary {
+        file.language = extract::for_path(path).map(|l| l.name);
+        file.lines = newlines + u64::from(last.is_some_and(|b| b != b'\n'));
+    }
+    file.skipped = Some(if binary { SkipReason::Binary } else { SkipReason::TooLarge });
+    if let Some(skip) = &opts.skip {
+        if skip(&file.rel_path, &file.hash) {
+            file.skipped = Some(SkipReason::Unchanged);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines() {
+        assert_eq!(count_lines(b""), 0);
+        assert_eq!(count_lines(b"a"), 1);
+        assert_eq!(count_lines(b"a\n"), 1);
+        assert_eq!(count_lines(b"a\nb"), 2);
+    }
+
+    #[test]
+    fn missing_file_is_unreadable_with_its_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let (f, err) = scan_file(dir.path(), &dir.path().join("gone.py"), &ScanOptions::default());
+        assert_eq!(f.skipped, Some(SkipReason::Unreadable));
+        assert_eq!(f.rel_path, "gone.py");
+        let err = err.unwrap();
+        assert_eq!(err.path(), "gone.py");
+        assert!(matches!(err, ScanError::Io { .. }));
+    }
+
+    #[test]
+    fn large_file_is_hashed_like_a_small_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("big.txt");
+        fs::write(&p, "line\n".repeat(1000)).unwrap();
+        let small = scan_file(dir.path(), &p, &ScanOptions::default()).0;
+        let opts = ScanOptions { max_ast_file_size: 100, ..Default::default() };
+        let large = scan_file(dir.path(), &p, &opts).0;
+        assert_eq!(small.hash, large.hash);
+        assert_eq!(small.lines, 1000);
+        assert_eq!(large.lines, 1000);
+        assert_eq!(large.skipped, Some(SkipReason::TooLarge));
+        assert_eq!(small.skipped, None);
+    }
+
+    #[test]
+    fn unchanged_files_are_not_parsed() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a.py");
+        fs::write(&p, "def f():\n    pass\n").unwrap();
+        let hash = blake3::hash(b"def f():\n    pass\n").to_hex().to_string();
+        let h2 = hash.clone();
+        let opts = ScanOptions {
+            skip: Some(std::sync::Arc::new(move |rel: &str, h: &str| rel == "a.py" && h == h2)),
+            keep_content: true,
+            ..Default::default()
+        };
+        let (f, _) = scan_file(dir.path(), &p, &opts);
+        assert_eq!(f.skipped, Some(SkipReason::Unchanged));
+        assert_eq!(f.hash, hash);
+        assert!(f.ast.is_none() && f.content.is_none());
+        assert_eq!(f.language, Some("Python"));
+    }
+}

@@ -1,0 +1,446 @@
+//! The scanner: walks a source tree and streams one [`ScannedFile`] per file
+//! to a consumer, reading, hashing and parsing files in parallel on the
+//! walker's threads.
+//!
+//! Memory stays bounded: each worker holds one file at a time (at most
+//! [`MAX_AST_FILE_SIZE`] bytes; larger files are streamed through the hasher)
+//! and results flow through a bounded channel to the consumer, which runs on
+//! the calling thread. A failure on one file never stops the run: the file is
+//! still reported, with its [`SkipReason`], and the error is listed in the
+//! [`ScanReport`].
+
+pub mod binary;
+mod file;
+pub mod license;
+pub mod readme;
+pub mod stats;
+pub mod walk;
+
+pub use file::{count_lines, scan_file};
+pub use license::{detect_license, LicenseInfo};
+pub use readme::{find_readme, Readme};
+pub use stats::{LanguageStats, SourceStats, OTHER_LANGUAGE};
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use vibe_common::ast::AstData;
+
+/// Files larger than this get no AST (metadata and hash only).
+pub const MAX_AST_FILE_SIZE: u64 = 10 * 1024 * 1024;
+
+/// Decides, from a file's relative path and BLAKE3 hex hash, that it is
+/// unchanged and need not be parsed.
+pub type SkipFn = Arc<dyn Fn(&str, &str) -> bool + Send + Sync>;
+
+/// What the scanner does with each file.
+#[derive(Clone)]
+pub struct ScanOptions {
+    /// Keep the text of text files in [`ScannedFile::content`].
+    pub keep_content: bool,
+    /// Extract ASTs (on by default).
+    pub extract: bool,
+    /// Files for which this returns true are hashed but not parsed, and are
+    /// reported with [`SkipReason::Unchanged`].
+    pub skip: Option<SkipFn>,
+    /// Worker threads; 0 = one per core.
+    pub threads: usize,
+    /// Files above this size get no AST ([`SkipReason::TooLarge`]).
+    pub max_ast_file_size: u64,
+}
+
+impl Default for ScanOptions {
+    fn default() -> Self {
+        Self { keep_content: false, extract: true, skip: None, threads: 0, max_ast_file_size: MAX_AST_FILE_SIZE }
+    }
+}
+
+impl fmt::Debug for ScanOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ScanOptions")
+            .field("keep_content", &self.keep_content)
+            .field("extract", &self.extract)
+            .field("skip", &self.skip.as_ref().map(|_| "<fn>"))
+            .field("threads", &self.threads)
+            .field("max_ast_file_size", &self.max_ast_file_size)
+            .finish()
+    }
+}
+
+/// Why a file has no AST (or no content at all).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SkipReason {
+    /// Binary by extension, name or content (NUL byte in the first 8 KiB).
+    Binary,
+    /// Larger than the AST size limit.
+    TooLarge,
+    /// Not valid UTF-8 (and no NUL byte).
+    InvalidUtf8,
+    /// Could not be read.
+    Unreadable,
+    /// The extraction engine failed (or panicked) on it.
+    ExtractError,
+    /// A symbolic link (never followed).
+    Symlink,
+    /// Not a regular file: FIFO, socket, device.
+    Special,
+    /// The walker reported an error for this path (e.g. an unreadable directory).
+    WalkError,
+    /// The `skip` callback said it is unchanged; counted in `ScanReport::unchanged`.
+    Unchanged,
+}
+
+impl SkipReason {
+    pub const ALL: [SkipReason; 9] = [
+        Self::Binary,
+        Self::TooLarge,
+        Self::InvalidUtf8,
+        Self::Unreadable,
+        Self::ExtractError,
+        Self::Symlink,
+        Self::Special,
+        Self::WalkError,
+        Self::Unchanged,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Binary => "binary",
+            Self::TooLarge => "too_large",
+            Self::InvalidUtf8 => "invalid_utf8",
+            Self::Unreadable => "unreadable",
+            Self::ExtractError => "extract_error",
+            Self::Symlink => "symlink",
+            Self::Special => "special",
+            Self::WalkError => "walk_error",
+            Self::Unchanged => "unchanged",
+        }
+    }
+}
+
+impl fmt::Display for SkipReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One file as the scanner saw it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct ScannedFile {
+    /// Path relative to the source root, with forward slashes.
+    pub rel_path: String,
+    /// `Language::name`, by extension; `None` for binary files and unknown extensions.
+    pub language: Option<&'static str>,
+    /// Number of lines (0 for binary files).
+    pub lines: u64,
+    /// Size in bytes.
+    pub size: u64,
+    /// BLAKE3 of the content, hex; empty if the file could not be read.
+    pub hash: String,
+    pub binary: bool,
+    /// The text, for text files, when [`ScanOptions::keep_content`] is set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ast: Option<AstData>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skipped: Option<SkipReason>,
+}
+
+/// Errors of the scanner; each carries the path it is about.
+#[derive(Debug, thiserror::Error)]
+pub enum ScanError {
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path}: not a directory or file")]
+    BadRoot { path: String },
+    #[error("{path}: extraction failed: {message}")]
+    Extract { path: String, message: String },
+    #[error("{path}: {message}")]
+    Walk { path: String, message: String },
+    #[error("{path}: scan stopped by its consumer: {message}")]
+    Consumer { path: String, message: String },
+}
+
+impl ScanError {
+    /// The path the error is about.
+    pub fn path(&self) -> &str {
+        match self {
+            Self::Io { path, .. }
+            | Self::BadRoot { path }
+            | Self::Extract { path, .. }
+            | Self::Walk { path, .. }
+            | Self::Consumer { path, .. } => path,
+        }
+    }
+}
+
+/// Totals of one scan. `files_seen == parsed + text + unchanged + Σ skipped`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct ScanReport {
+    /// Every non-directory entry reported by the walker (and walker errors).
+    pub files_seen: u64,
+    /// Files with an extracted AST.
+    pub parsed: u64,
+    /// Text files without an AST because no language handles them (or extraction is off).
+    pub text: u64,
+    /// Files the `skip` callback declared unchanged.
+    pub unchanged: u64,
+    /// Files without AST for another reason, by reason (never `unchanged`).
+    pub skipped: BTreeMap<SkipReason, u64>,
+    /// (path, message) of every error: unreadable files, extraction failures, walker errors.
+    pub errors: Vec<(String, String)>,
+    #[serde(serialize_with = "ser_secs")]
+    pub elapsed: Duration,
+}
+
+fn ser_secs<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64(d.as_secs_f64())
+}
+
+impl ScanReport {
+    /// Count one delivered file.
+    pub fn record(&mut self, file: &ScannedFile) {
+        self.files_seen += 1;
+        match file.skipped {
+            Some(SkipReason::Unchanged) => self.unchanged += 1,
+            Some(r) => *self.skipped.entry(r).or_default() += 1,
+            None if file.ast.is_some() => self.parsed += 1,
+            None => self.text += 1,
+        }
+    }
+
+    pub fn skipped_total(&self) -> u64 {
+        self.skipped.values().sum()
+    }
+
+    /// Add another report's counts (for totals over several sources).
+    pub fn merge(&mut self, other: &ScanReport) {
+        self.files_seen += other.files_seen;
+        self.parsed += other.parsed;
+        self.text += other.text;
+        self.unchanged += other.unchanged;
+        for (r, n) in &other.skipped {
+            *self.skipped.entry(*r).or_default() += n;
+        }
+        self.errors.extend(other.errors.iter().cloned());
+        self.elapsed += other.elapsed;
+    }
+
+    /// `Scanned N files: parsed N, text N, skipped N (binary: N, …), errors N in X.Xs`
+    pub fn summary(&self) -> String {
+        let mut s = format!("Scanned {} files: parsed {}", self.files_seen, self.parsed);
+        if self.text > 0 {
+            s += &format!(", text {}", self.text);
+        }
+        if self.unchanged > 0 {
+            s += &format!(", unchanged {}", self.unchanged);
+        }
+        s += &format!(", skipped {}", self.skipped_total());
+        if !self.skipped.is_empty() {
+            let parts: Vec<String> = self.skipped.iter().map(|(r, n)| format!("{r}: {n}")).collect();
+            s += &format!(" ({})", parts.join(", "));
+        }
+        s += &format!(", errors {} in {:.1}s", self.errors.len(), self.elapsed.as_secs_f64());
+        s
+    }
+}
+
+/// A source: its name, root, README and license.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SourceInfo {
+    pub name: String,
+    /// Absolute (canonical) root.
+    pub root: PathBuf,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub readme: Option<Readme>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub license: Option<LicenseInfo>,
+}
+
+impl SourceInfo {
+    /// Read a source's README and license. `name` defaults to the root's directory name.
+    pub fn load(name: Option<&str>, root: &Path) -> Result<SourceInfo, ScanError> {
+        let root = canonical_root(root)?;
+        let name = match name {
+            Some(n) => n.to_string(),
+            None => root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "root".into()),
+        };
+        let (readme, license) = if root.is_dir() { (find_readme(&root), detect_license(&root)) } else { (None, None) };
+        Ok(SourceInfo { name, root, readme, license })
+    }
+}
+
+/// `path` relative to `root`, with forward slashes; the file name if `path` is `root`.
+pub fn rel_path(root: &Path, path: &Path) -> String {
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    let parts: Vec<String> = rel
+        .components()
+        .filter_map(|c| match c {
+            Component::Normal(s) => Some(s.to_string_lossy().into_owned()),
+            _ => None,
+        })
+        .collect();
+    if parts.is_empty() {
+        path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+    } else {
+        parts.join("/")
+    }
+}
+
+fn canonical_root(root: &Path) -> Result<PathBuf, ScanError> {
+    let root = root.canonicalize().map_err(|e| ScanError::Io { path: root.display().to_string(), source: e })?;
+    if !(root.is_dir() || root.is_file()) {
+        return Err(ScanError::BadRoot { path: root.display().to_string() });
+    }
+    Ok(root)
+}
+
+enum Msg {
+    File(Box<ScannedFile>, Option<ScanError>),
+    /// An error that does not stand for a file (e.g. a bad ignore file).
+    Warning(ScanError),
+    /// The walker could not visit a path.
+    WalkError(ScanError),
+}
+
+fn walk_error_path(err: &ignore::Error) -> Option<PathBuf> {
+    match err {
+        ignore::Error::WithPath { path, .. } => Some(path.clone()),
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => walk_error_path(err),
+        ignore::Error::Loop { child, .. } => Some(child.clone()),
+        ignore::Error::Partial(errs) => errs.iter().find_map(walk_error_path),
+        _ => None,
+    }
+}
+
+/// Scan `root` (a directory, or a single file), handing each file to `sink`
+/// as soon as it is processed. Fails only if the root cannot be opened.
+pub fn scan(root: &Path, opts: &ScanOptions, mut sink: impl FnMut(ScannedFile)) -> Result<ScanReport, ScanError> {
+    try_scan(root, opts, |f| {
+        sink(f);
+        Ok(())
+    })
+}
+
+/// Like [`scan`], but the consumer may fail; the scan then stops and returns
+/// [`ScanError::Consumer`].
+pub fn try_scan(
+    root: &Path,
+    opts: &ScanOptions,
+    mut sink: impl FnMut(ScannedFile) -> anyhow::Result<()>,
+) -> Result<ScanReport, ScanError> {
+    let start = Instant::now();
+    let root = canonical_root(root)?;
+    let threads = match opts.threads {
+        0 => std::thread::available_parallelism().map_or(2, |n| n.get()),
+        n => n,
+    };
+    let (tx, rx) = crossbeam_channel::bounded::<Msg>(threads * 4);
+    let quit = AtomicBool::new(false);
+    let mut report = ScanReport::default();
+    let mut failure: Option<ScanError> = None;
+
+    std::thread::scope(|s| {
+        let (root, quit) = (&root, &quit);
+        s.spawn(move || {
+            let walker = walk::builder(root, threads).build_parallel();
+            walker.run(|| {
+                let tx = tx.clone();
+                Box::new(move |res| {
+                    if quit.load(Ordering::Relaxed) {
+                        return ignore::WalkState::Quit;
+                    }
+                    let msg = match res {
+                        Ok(entry) => {
+                            if let Some(err) = entry.error() {
+                                let path = rel_path(root, entry.path());
+                                let w = ScanError::Walk { path, message: err.to_string() };
+                                if tx.send(Msg::Warning(w)).is_err() {
+                                    return ignore::WalkState::Quit;
+                                }
+                            }
+                            if entry.file_type().is_some_and(|t| t.is_dir()) {
+                                return ignore::WalkState::Continue;
+                            }
+                            let (file, err) = scan_file(root, entry.path(), opts);
+                            Msg::File(Box::new(file), err)
+                        }
+                        Err(err) => {
+                            let path = walk_error_path(&err).map(|p| rel_path(root, &p)).unwrap_or_default();
+                            Msg::WalkError(ScanError::Walk { path, message: err.to_string() })
+                        }
+                    };
+                    match tx.send(msg) {
+                        Ok(()) => ignore::WalkState::Continue,
+                        Err(_) => ignore::WalkState::Quit,
+                    }
+                })
+            });
+            drop(tx);
+        });
+
+        for msg in rx.iter() {
+            match msg {
+                Msg::File(file, err) => {
+                    report.record(&file);
+                    if let Some(e) = err {
+                        report.errors.push((e.path().to_string(), e.to_string()));
+                    }
+                    let path = file.rel_path.clone();
+                    if let Err(e) = sink(*file) {
+                        failure = Some(ScanError::Consumer { path, message: format!("{e:#}") });
+                        quit.store(true, Ordering::Relaxed);
+                        break;
+                    }
+                }
+                Msg::Warning(e) => report.errors.push((e.path().to_string(), e.to_string())),
+                Msg::WalkError(e) => {
+                    report.files_seen += 1;
+                    *report.skipped.entry(SkipReason::WalkError).or_default() += 1;
+                    report.errors.push((e.path().to_string(), e.to_string()));
+                }
+            }
+        }
+        // Dropping the receiver makes pending sends fail, so the walker quits.
+        drop(rx);
+    });
+
+    report.elapsed = start.elapsed();
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(report),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rel_paths_use_forward_slashes() {
+        assert_eq!(rel_path(Path::new("/a/b"), Path::new("/a/b/c/d.rs")), "c/d.rs");
+        assert_eq!(rel_path(Path::new("/a/b/f.rs"), Path::new("/a/b/f.rs")), "f.rs");
+    }
+
+    #[test]
+    fn summary_line() {
+        let mut r = ScanReport { files_seen: 5, parsed: 2, text: 1, ..Default::default() };
+        r.skipped.insert(SkipReason::Binary, 1);
+        r.skipped.insert(SkipReason::TooLarge, 1);
+        r.elapsed = Duration::from_millis(1234);
+        assert_eq!(
+            r.summary(),
+            "Scanned 5 files: parsed 2, text 1, skipped 2 (binary: 1, too_large: 1), errors 0 in 1.2s"
+        );
+    }
+}
