@@ -233,7 +233,7 @@ pub fn extract(lang: &'static Language, source: &str) -> Result<AstData, Extract
     }
     for d in &defs {
         let element = AstElement {
-            signature: signature(d, source),
+            signature: signature(d, source, &attribute_nodes),
             comments: doc_comments(d, source, &doc_nodes, &attribute_nodes),
             owner: owner_of(d, &scopes),
             line: Some(line_range(d.node)),
@@ -272,9 +272,21 @@ pub(crate) fn line_range(node: Node) -> LineRange {
     LineRange { start: node.start_position().row as u32 + 1, end: end_row as u32 + 1 }
 }
 
-/// The declaration cut before its body, on one line.
-fn signature(d: &Definition, source: &str) -> String {
-    let start = d.node.start_byte();
+/// The declaration cut before its body, on one line. Attributes and
+/// decorators that lead the node (captured `@attribute`) are left out.
+fn signature(d: &Definition, source: &str, attributes: &HashSet<usize>) -> String {
+    let mut start = d.node.start_byte();
+    let mut cursor = d.node.walk();
+    for child in d.node.named_children(&mut cursor) {
+        if attributes.contains(&child.id()) {
+            start = child.end_byte();
+        } else if child.kind().contains("modifier") && (0..child.named_child_count()).all(|i| child.named_child(i).is_some_and(|c| attributes.contains(&c.id()))) && child.named_child_count() > 0 {
+            // A modifiers node made only of annotations.
+            start = child.end_byte();
+        } else {
+            break;
+        }
+    }
     let end = match d.body {
         Some(b) if b.start_byte() > start => b.start_byte(),
         _ => d.node.end_byte(),

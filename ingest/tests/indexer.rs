@@ -1,0 +1,226 @@
+//! Indexer tests against the real OpenSearch started by tests/opensearch/start.sh.
+//! Each test uses its own index prefix, so tests never see each other's data.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use serde_json::{json, Value};
+use vibe_common::config::OpenSearchConfig;
+use vibe_common::naming::project_hash;
+use vibe_common::search::Search;
+use vibe_ingest::indexer::{self, IndexError, IndexOptions};
+
+fn opensearch_url() -> String {
+    std::env::var("VIBE_OPENSEARCH_URL").unwrap_or_else(|_| "http://127.0.0.1:9200".into())
+}
+
+fn search_with_prefix(prefix: &str) -> Search {
+    Search::new(&OpenSearchConfig { host: opensearch_url(), index_prefix: prefix.into(), ..Default::default() }).unwrap()
+}
+
+/// A fresh prefix; removes whatever an earlier run of the same test left.
+async fn fresh(prefix: &str) -> Search {
+    let s = search_with_prefix(prefix);
+    s.delete(&format!("/{prefix}_*?expand_wildcards=all")).await.unwrap();
+    s
+}
+
+fn write(root: &Path, rel: &str, text: &str) {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+fn project(dir: &Path) -> PathBuf {
+    write(dir, "src/lib.rs", "/// Adds two numbers.\npub fn add(a: i32, b: i32) -> i32 { a + b }\n");
+    write(dir, "src/util.py", "def multiply(a, b):\n    \"\"\"Multiplies.\"\"\"\n    return a * b\n");
+    write(dir, "docs/guide.md", "---\nknowledge: true\n---\n# Guide\n\nHow to calculate things.\n");
+    write(dir, "README.md", "# Demo\n\nA small demo project for tests.\n");
+    write(dir, "data.bin", "\0\0\0binary");
+    dir.canonicalize().unwrap()
+}
+
+async fn count(search: &Search, index: &str) -> u64 {
+    search.post(&format!("/{index}/_refresh"), &json!({})).await.unwrap();
+    search.get(&format!("/{index}/_count")).await.unwrap()["count"].as_u64().unwrap()
+}
+
+async fn ids(search: &Search, index: &str) -> Vec<String> {
+    let r = search.post(&format!("/{index}/_search"), &json!({ "size": 1000, "_source": false })).await.unwrap();
+    let mut ids: Vec<String> = r["hits"]["hits"].as_array().unwrap().iter().map(|h| h["_id"].as_str().unwrap().to_string()).collect();
+    ids.sort();
+    ids
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn incremental_run_processes_exactly_the_changed_files() {
+    let search = fresh("tincr").await;
+    let dir = tempfile::tempdir().unwrap();
+    let root = project(dir.path());
+    let roots = vec![root.clone()];
+    let opts = IndexOptions::default();
+
+    let first = indexer::run(&search, &roots, &roots, &opts).await.unwrap();
+    assert_eq!(first.files_written(), 5);
+    assert_eq!(first.analysis_written(), 5);
+    let hash = project_hash(&root);
+    let (files, analysis) = (search.names.files_alias(&hash), search.names.analysis_alias(&hash));
+    assert_eq!(count(&search, &files).await, 5);
+
+    let again = indexer::run(&search, &roots, &roots, &opts).await.unwrap();
+    assert!(again.up_to_date(), "{}", again.summary());
+    assert!(again.summary().starts_with("Index is up to date"));
+
+    write(&root, "src/new.rs", "pub fn calculate() -> i32 { 42 }\n");
+    write(&root, "src/lib.rs", "/// Adds two numbers, changed.\npub fn add(a: i64, b: i64) -> i64 { a + b }\n");
+    std::fs::remove_file(root.join("src/util.py")).unwrap();
+    let third = indexer::run(&search, &roots, &roots, &opts).await.unwrap();
+    let s = &third.sources[0];
+    assert_eq!((s.files_written, s.analysis_written, s.deleted), (2, 2, 1), "{s:?}");
+    assert_eq!(s.scan.unchanged, 3);
+    assert_eq!(ids(&search, &files).await, ["README.md", "data.bin", "docs/guide.md", "src/lib.rs", "src/new.rs"]);
+    assert_eq!(ids(&search, &analysis).await, ids(&search, &files).await);
+
+    let doc = search.get(&format!("/{analysis}/_doc/src%2Flib.rs")).await.unwrap();
+    assert_eq!(doc["_source"]["ast"]["functions"][0]["signature"], "pub fn add(a: i64, b: i64) -> i64");
+    let tags: Vec<&str> = doc["_source"]["tags"].as_array().unwrap().iter().map(|t| t.as_str().unwrap()).collect();
+    assert!(tags.contains(&"functions") && tags.contains(&"函数") && tags.contains(&"add"), "{tags:?}");
+    let guide = search.get(&format!("/{analysis}/_doc/docs%2Fguide.md")).await.unwrap();
+    assert_eq!(guide["_source"]["knowledge"], true);
+    let bin = search.get(&format!("/{files}/_doc/data.bin")).await.unwrap();
+    assert_eq!(bin["_source"]["content"], Value::Null);
+
+    let meta = search.get(&format!("/{}/_doc/{hash}", search.names.meta())).await.unwrap();
+    assert_eq!(meta["_source"]["stats"]["files"], 5);
+    assert_eq!(meta["_source"]["summary"], "A small demo project for tests.");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn removing_a_source_removes_its_indices_and_meta() {
+    let search = fresh("tremove").await;
+    let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let (ra, rb) = (project(a.path()), project(b.path()));
+    let both = vec![ra.clone(), rb.clone()];
+    indexer::run(&search, &both, &both, &IndexOptions::default()).await.unwrap();
+    assert_eq!(count(&search, &search.names.meta()).await, 2);
+
+    let report = indexer::run(&search, &[ra.clone()], &[ra.clone()], &IndexOptions::default()).await.unwrap();
+    assert_eq!(report.removed_projects, vec![rb.display().to_string()]);
+    let hb = project_hash(&rb);
+    assert!(search.get_opt(&format!("/{}", search.names.analysis_alias(&hb))).await.unwrap().is_none());
+    assert!(search.get_opt(&format!("/{}", search.names.files_alias(&hb))).await.unwrap().is_none());
+    assert_eq!(ids(&search, &search.names.meta()).await, vec![project_hash(&ra)]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn force_resends_everything_into_a_new_generation() {
+    let search = fresh("tforce").await;
+    let dir = tempfile::tempdir().unwrap();
+    let root = project(dir.path());
+    let roots = vec![root.clone()];
+    indexer::run(&search, &roots, &roots, &IndexOptions::default()).await.unwrap();
+    let alias = search.names.analysis_alias(&project_hash(&root));
+    let before = search.get(&format!("/_alias/{alias}")).await.unwrap();
+
+    let forced = indexer::run(&search, &roots, &roots, &IndexOptions { force: true, ..Default::default() }).await.unwrap();
+    assert_eq!(forced.files_written(), 5);
+    assert_eq!(forced.analysis_written(), 5);
+    let after = search.get(&format!("/_alias/{alias}")).await.unwrap();
+    assert_ne!(before.as_object().unwrap().keys().next(), after.as_object().unwrap().keys().next());
+    assert_eq!(after.as_object().unwrap().len(), 1, "the alias points at exactly one generation");
+    // The old generation is gone.
+    let data = search.get(&format!("/_cat/indices/{}?format=json", search.names.all_data())).await.unwrap();
+    assert_eq!(data.as_array().unwrap().len(), 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn opensearch_down_is_a_clear_error_naming_the_host() {
+    let search = Search::new(&OpenSearchConfig { host: "http://127.0.0.1:1".into(), ..Default::default() }).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let root = project(dir.path());
+    let err = indexer::run(&search, &[root.clone()], &[root], &IndexOptions::default()).await.unwrap_err();
+    assert!(matches!(err, IndexError::Unreachable { .. }), "{err}");
+    assert!(err.to_string().contains("http://127.0.0.1:1"), "{err}");
+}
+
+#[test]
+fn cli_exits_non_zero_when_opensearch_is_down() {
+    let cfg = tempfile::tempdir().unwrap();
+    let src = tempfile::tempdir().unwrap();
+    project(src.path());
+    let bin = env!("CARGO_BIN_EXE_vibe-analyzer");
+    let run = |args: &[&str]| {
+        std::process::Command::new(bin)
+            .arg("--config-dir")
+            .arg(cfg.path())
+            .args(args)
+            .env("VIBE_OPENSEARCH_URL", "http://127.0.0.1:1")
+            .output()
+            .unwrap()
+    };
+    assert!(run(&["source", "add", src.path().to_str().unwrap()]).status.success());
+    let out = run(&["scan", "index"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("not reachable") && stderr.contains("127.0.0.1:1"), "{stderr}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crashed_run_converges_on_the_next_one() {
+    let search = fresh("tcrash").await;
+    let dir = tempfile::tempdir().unwrap();
+    let root = project(dir.path());
+    let roots = vec![root.clone()];
+    indexer::run(&search, &roots, &roots, &IndexOptions::default()).await.unwrap();
+    let hash = project_hash(&root);
+    let (files, analysis) = (search.names.files_alias(&hash), search.names.analysis_alias(&hash));
+
+    // What a run that died half-way leaves behind: a rebuild generation that
+    // never got its alias, a document of a file that is gone, and a file whose
+    // content document was written but whose analysis document was not.
+    search.put(&format!("/{}", search.names.analysis_index(&hash, "g1")), &json!({})).await.unwrap();
+    search.put(&format!("/{files}/_doc/ghost.rs?refresh=true"), &json!({ "path": "ghost.rs", "hash": "x" })).await.unwrap();
+    write(&root, "src/half.rs", "pub fn half() {}\n");
+    search.put(&format!("/{files}/_doc/src%2Fhalf.rs?refresh=true"), &json!({ "path": "src/half.rs", "hash": "stale" })).await.unwrap();
+
+    let report = indexer::run(&search, &roots, &roots, &IndexOptions::default()).await.unwrap();
+    assert!(report.removed_indices.iter().any(|i| i.ends_with("_g1")), "{:?}", report.removed_indices);
+    let expected = ["README.md", "data.bin", "docs/guide.md", "src/half.rs", "src/lib.rs", "src/util.py"];
+    assert_eq!(ids(&search, &files).await, expected);
+    assert_eq!(ids(&search, &analysis).await, expected);
+    assert!(indexer::run(&search, &roots, &roots, &IndexOptions::default()).await.unwrap().up_to_date());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reads_during_a_forced_rebuild_never_come_back_empty() {
+    let search = fresh("tread").await;
+    let dir = tempfile::tempdir().unwrap();
+    let root = project(dir.path());
+    for i in 0..400 {
+        write(&root, &format!("gen/m{i}.py"), &format!("def func_{i}(x):\n    \"\"\"Doc {i}.\"\"\"\n    return x\n"));
+    }
+    let roots = vec![root.clone()];
+    indexer::run(&search, &roots, &roots, &IndexOptions::default()).await.unwrap();
+    let alias = search.names.analysis_alias(&project_hash(&root));
+
+    let done = Arc::new(AtomicBool::new(false));
+    let reader = {
+        let (search, alias, done) = (search.clone(), alias.clone(), done.clone());
+        tokio::spawn(async move {
+            let mut reads = 0;
+            while !done.load(Ordering::Relaxed) || reads < 5 {
+                let q = json!({ "query": { "term": { "path": "src/lib.rs" } } });
+                let r = search.post(&format!("/{alias}/_search"), &q).await.unwrap();
+                assert_eq!(r["hits"]["total"]["value"], 1, "empty read during rebuild");
+                reads += 1;
+            }
+            reads
+        })
+    };
+    let forced = indexer::run(&search, &roots, &roots, &IndexOptions { force: true, ..Default::default() }).await.unwrap();
+    done.store(true, Ordering::Relaxed);
+    let reads = reader.await.unwrap();
+    assert!(reads >= 5);
+    assert_eq!(forced.files_written(), 405);
+}

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Run every test of Vibe Analyzer against a real local OpenSearch.
+# Starts (or reuses) the node with tests/opensearch/start.sh, then runs the
+# Rust tests and the MCP client tests (Python `mcp` SDK).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash tests/opensearch/start.sh start
+export VIBE_OPENSEARCH_URL="${VIBE_OPENSEARCH_URL:-http://127.0.0.1:${OPENSEARCH_PORT:-9200}}"
+
+echo "== cargo test (workspace) =="
+cargo test --workspace --no-fail-fast
+
+if [ -x tests/mcp/run.sh ]; then
+  echo "== MCP client tests =="
+  bash tests/mcp/run.sh
+fi
