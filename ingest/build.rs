@@ -14,10 +14,31 @@ use std::path::PathBuf;
 
 /// Common licenses that are neither OSI approved nor FSF free.
 const COMMON: &[&str] = &[
-    "CC-BY-4.0", "CC-BY-SA-4.0", "CC-BY-NC-4.0", "CC-BY-NC-SA-4.0", "CC-BY-ND-4.0", "CC-BY-3.0",
-    "CC-PDDL", "CC0-1.0", "Unlicense", "WTFPL", "BSD-2-Clause-Patent", "BSD-3-Clause-Clear", "BUSL-1.1",
-    "Elastic-2.0", "SSPL-1.0", "PolyForm-Noncommercial-1.0.0", "PolyForm-Small-Business-1.0.0",
-    "Commons-Clause", "JSON", "Beerware", "blessing", "MIT-0", "ISC", "Zlib", "curl",
+    "CC-BY-4.0",
+    "CC-BY-SA-4.0",
+    "CC-BY-NC-4.0",
+    "CC-BY-NC-SA-4.0",
+    "CC-BY-ND-4.0",
+    "CC-BY-3.0",
+    "CC-PDDL",
+    "CC0-1.0",
+    "Unlicense",
+    "WTFPL",
+    "BSD-2-Clause-Patent",
+    "BSD-3-Clause-Clear",
+    "BUSL-1.1",
+    "Elastic-2.0",
+    "SSPL-1.0",
+    "PolyForm-Noncommercial-1.0.0",
+    "PolyForm-Small-Business-1.0.0",
+    "Commons-Clause",
+    "JSON",
+    "Beerware",
+    "blessing",
+    "MIT-0",
+    "ISC",
+    "Zlib",
+    "curl",
 ];
 
 fn main() {
@@ -27,7 +48,9 @@ fn main() {
     let mut store = Store::new();
     let mut seen_texts = HashSet::new();
     for lic in spdx::identifiers::LICENSES {
-        let Some(id) = spdx::license_id(lic.name) else { continue };
+        let Some(id) = spdx::license_id(lic.name) else {
+            continue;
+        };
         if id.is_deprecated() {
             continue;
         }
@@ -56,10 +79,16 @@ fn write_cache(store: &Store, path: &std::path::Path) {
     use serde::Serialize;
     use std::io::Write;
     let mut buf = Vec::with_capacity(4 << 20);
-    store.serialize(&mut rmp_serde::Serializer::new(&mut buf)).expect("serialize askalono store");
-    let mut file = std::io::BufWriter::new(std::fs::File::create(path).expect("create askalono cache"));
+    store
+        .serialize(&mut rmp_serde::Serializer::new(&mut buf))
+        .expect("serialize askalono store");
+    let mut file =
+        std::io::BufWriter::new(std::fs::File::create(path).expect("create askalono cache"));
     file.write_all(CACHE_VERSION).expect("write askalono cache");
     let mut enc = zstd::Encoder::new(file, 3).expect("zstd encoder");
     enc.write_all(&buf).expect("write askalono cache");
-    enc.finish().expect("finish askalono cache").flush().expect("flush askalono cache");
+    enc.finish()
+        .expect("finish askalono cache")
+        .flush()
+        .expect("flush askalono cache");
 }

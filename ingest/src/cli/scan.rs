@@ -5,9 +5,45 @@ use super::{Ctx, ScanCommand};
 pub fn run(ctx: &Ctx, args: ScanCommand) -> anyhow::Result<()> {
     match args {
         ScanCommand::Index(a) => super::index::run(ctx, a),
+        ScanCommand::Ast(a) => ast(ctx, a),
         other => {
             let _ = (ctx, other);
             anyhow::bail!("not implemented yet")
         }
     }
+}
+
+/// `scan ast`: extract every file's AST and export it (never touches OpenSearch).
+fn ast(ctx: &Ctx, args: super::ScanExportArgs) -> anyhow::Result<()> {
+    use crate::export::{self, Format};
+    use crate::scanner::SkipReason;
+    use super::{OutputFormat, PartialFailure};
+
+    // A configured source by path or name; an unconfigured existing path is
+    // scanned too (nothing is stored for `scan ast`).
+    let roots = match (ctx.targets(args.target.as_deref()), args.target.as_deref()) {
+        (Ok(roots), _) => roots,
+        (Err(_), Some(t)) if std::path::Path::new(t).exists() => vec![std::path::PathBuf::from(t)],
+        (Err(e), _) => return Err(e),
+    };
+    let sources: Vec<(String, std::path::PathBuf)> = roots
+        .into_iter()
+        .map(|root| {
+            let abs = std::fs::canonicalize(&root).unwrap_or(root);
+            let name = abs.file_name().map_or_else(|| "root".to_string(), |n| n.to_string_lossy().into_owned());
+            (name, abs)
+        })
+        .collect();
+    let format = match args.resolved_format() {
+        OutputFormat::Json => Format::Json,
+        OutputFormat::Json5 => Format::Json5,
+        OutputFormat::Toon => Format::Toon,
+        OutputFormat::Xml => Format::Xml,
+    };
+    let (_, report) = export::run_scan_ast(&sources, format, args.output.as_deref())?;
+    let failed = [SkipReason::Unreadable, SkipReason::ExtractError, SkipReason::WalkError]
+        .iter()
+        .map(|r| report.skipped.get(r).copied().unwrap_or(0))
+        .sum::<u64>();
+    PartialFailure::check(failed as usize, report.files_seen as usize)
 }

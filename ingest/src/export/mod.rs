@@ -13,7 +13,9 @@ mod json5;
 mod toon;
 mod xml;
 
-use crate::scanner::{self, ScanOptions, ScanReport, ScannedFile, SkipReason, SourceInfo, SourceStats};
+use crate::scanner::{
+    self, ScanOptions, ScanReport, ScannedFile, SkipReason, SourceInfo, SourceStats,
+};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::fs;
@@ -172,9 +174,24 @@ struct DocHeader<'a> {
 /// Writes the pieces of a document in one format.
 trait FormatWriter {
     fn begin(&mut self, w: &mut dyn Write, doc: &DocHeader) -> Result<(), ExportError>;
-    fn begin_source(&mut self, w: &mut dyn Write, first: bool, src: &SourceHeader) -> Result<(), ExportError>;
-    fn file(&mut self, w: &mut dyn Write, first: bool, file: &FileRecord) -> Result<(), ExportError>;
-    fn end_source(&mut self, w: &mut dyn Write, files: usize, stats: &SourceStats) -> Result<(), ExportError>;
+    fn begin_source(
+        &mut self,
+        w: &mut dyn Write,
+        first: bool,
+        src: &SourceHeader,
+    ) -> Result<(), ExportError>;
+    fn file(
+        &mut self,
+        w: &mut dyn Write,
+        first: bool,
+        file: &FileRecord,
+    ) -> Result<(), ExportError>;
+    fn end_source(
+        &mut self,
+        w: &mut dyn Write,
+        files: usize,
+        stats: &SourceStats,
+    ) -> Result<(), ExportError>;
     fn finish(&mut self, w: &mut dyn Write, sources: usize) -> Result<(), ExportError>;
 }
 
@@ -211,32 +228,57 @@ impl<W: Write> Exporter<W> {
     }
 
     /// Start a document with the given `generated_at`.
-    pub fn with_generated_at(mut w: W, format: Format, generated_at: &str) -> Result<Self, ExportError> {
+    pub fn with_generated_at(
+        mut w: W,
+        format: Format,
+        generated_at: &str,
+    ) -> Result<Self, ExportError> {
         let mut fmt: Box<dyn FormatWriter + Send> = match format {
             Format::Json => Box::new(json::JsonWriter),
             Format::Json5 => Box::new(json5::Json5Writer),
             Format::Toon => Box::new(toon::ToonWriter::default()),
             Format::Xml => Box::new(xml::XmlWriter),
         };
-        fmt.begin(&mut w, &DocHeader { version: EXPORT_VERSION, generated_at })?;
-        Ok(Exporter { w, fmt, sources: 0, files: 0, in_source: false })
+        fmt.begin(
+            &mut w,
+            &DocHeader {
+                version: EXPORT_VERSION,
+                generated_at,
+            },
+        )?;
+        Ok(Exporter {
+            w,
+            fmt,
+            sources: 0,
+            files: 0,
+            in_source: false,
+        })
     }
 
     pub fn begin_source(&mut self, info: &SourceInfo) -> Result<(), ExportError> {
         if self.in_source {
             return Err(ExportError::State("begin_source inside a source"));
         }
-        self.fmt.begin_source(&mut self.w, self.sources == 0, &SourceHeader::new(info))?;
+        self.fmt
+            .begin_source(&mut self.w, self.sources == 0, &SourceHeader::new(info))?;
         self.in_source = true;
         self.files = 0;
         Ok(())
     }
 
-    pub fn file(&mut self, file: &ScannedFile, enrichment: Option<&FileEnrichment>) -> Result<(), ExportError> {
+    pub fn file(
+        &mut self,
+        file: &ScannedFile,
+        enrichment: Option<&FileEnrichment>,
+    ) -> Result<(), ExportError> {
         if !self.in_source {
             return Err(ExportError::State("file outside a source"));
         }
-        self.fmt.file(&mut self.w, self.files == 0, &FileRecord::new(file, enrichment))?;
+        self.fmt.file(
+            &mut self.w,
+            self.files == 0,
+            &FileRecord::new(file, enrichment),
+        )?;
         self.files += 1;
         Ok(())
     }
@@ -291,7 +333,11 @@ pub fn export_source<W: Write>(
     })?;
     stats.finish();
     exporter.end_source(&stats)?;
-    Ok(SourceExport { info, stats, report })
+    Ok(SourceExport {
+        info,
+        stats,
+        report,
+    })
 }
 
 /// `~/Downloads/vibe-analyzer-ast-<name>-<YYYYMMDD-HHMMSS>.<ext>`
@@ -301,21 +347,67 @@ pub fn default_output_path(name: &str, format: Format) -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("."));
     let safe: String = name
         .chars()
-        .map(|c| if c.is_alphanumeric() || c == '-' || c == '_' || c == '.' { c } else { '_' })
+        .map(|c| {
+            if c.is_alphanumeric() || c == '-' || c == '_' || c == '.' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     let stamp = chrono::Local::now().format("%Y%m%d-%H%M%S");
-    dir.join(format!("vibe-analyzer-ast-{safe}-{stamp}.{}", format.extension()))
+    dir.join(format!(
+        "vibe-analyzer-ast-{safe}-{stamp}.{}",
+        format.extension()
+    ))
+}
+
+/// Scan `sources` (name, root) in order and write them as one document.
+/// Returns the writer and the totals; prints a per-source summary when there
+/// are several sources.
+pub fn export_sources<W: Write>(
+    w: W,
+    sources: &[(String, PathBuf)],
+    format: Format,
+    opts: &ScanOptions,
+) -> Result<(W, ScanReport), ExportError> {
+    let mut exporter = Exporter::new(w, format)?;
+    let mut total = ScanReport::default();
+    for (name, root) in sources {
+        let progress = progress_bar(name);
+        let done = export_source(&mut exporter, Some(name), root, opts, |f| {
+            progress.inc(1);
+            progress.set_message(f.rel_path.clone());
+            None
+        });
+        progress.finish_and_clear();
+        let done = done?;
+        if sources.len() > 1 {
+            eprintln!("{}: {}", name, done.report.summary());
+        }
+        total.merge(&done.report);
+    }
+    Ok((exporter.finish()?, total))
 }
 
 /// The `scan ast` command: scan `sources` (name, root) and export them to
 /// `output` (default: [`default_output_path`], named after the only source
-/// or `all`). Writes to `<output>.partial` and renames it when complete.
-/// Prints the report and the output path to stderr; returns the totals.
+/// or `all`; `-` = stdout). A file is written as `<output>.partial` and
+/// renamed when complete. Prints the report and the output path to stderr;
+/// returns the path and the totals.
 pub fn run_scan_ast(
     sources: &[(String, PathBuf)],
     format: Format,
     output: Option<&Path>,
 ) -> Result<(PathBuf, ScanReport), ExportError> {
+    let opts = ScanOptions::default();
+    if output == Some(Path::new("-")) {
+        let stdout = io::stdout();
+        let (_, total) = export_sources(BufWriter::new(stdout.lock()), sources, format, &opts)?;
+        print_report(&total);
+        eprintln!("Exported to stdout");
+        return Ok((PathBuf::from("-"), total));
+    }
     let output = match output {
         Some(p) => p.to_path_buf(),
         None => {
@@ -326,38 +418,26 @@ pub fn run_scan_ast(
             default_output_path(name, format)
         }
     };
+    let io_err = |p: &Path, e| ExportError::Io {
+        path: p.display().to_string(),
+        source: e,
+    };
     if let Some(dir) = output.parent().filter(|d| !d.as_os_str().is_empty()) {
-        fs::create_dir_all(dir).map_err(|e| ExportError::Io { path: dir.display().to_string(), source: e })?;
+        fs::create_dir_all(dir).map_err(|e| io_err(dir, e))?;
     }
     let mut partial = output.clone().into_os_string();
     partial.push(".partial");
     let partial = PathBuf::from(partial);
-    let io_err = |p: &Path, e| ExportError::Io { path: p.display().to_string(), source: e };
     let file = fs::File::create(&partial).map_err(|e| io_err(&partial, e))?;
-
-    let result = (|| {
-        let mut exporter = Exporter::new(BufWriter::new(file), format)?;
-        let mut total = ScanReport::default();
-        let opts = ScanOptions::default();
-        for (name, root) in sources {
-            let progress = progress_bar(name);
-            let done = export_source(&mut exporter, Some(name), root, &opts, |f| {
-                progress.inc(1);
-                progress.set_message(f.rel_path.clone());
-                None
-            });
-            progress.finish_and_clear();
-            let done = done?;
-            if sources.len() > 1 {
-                eprintln!("{}: {}", name, done.report.summary());
-            }
-            total.merge(&done.report);
-        }
-        let w = exporter.finish()?;
-        w.into_inner().map_err(|e| ExportError::Write(e.into_error()))?.sync_all()?;
-        Ok::<_, ExportError>(total)
-    })();
-    let total = match result {
+    let written =
+        export_sources(BufWriter::new(file), sources, format, &opts).and_then(|(w, total)| {
+            let file = w
+                .into_inner()
+                .map_err(|e| ExportError::Write(e.into_error()))?;
+            file.sync_all()?;
+            Ok(total)
+        });
+    let total = match written {
         Ok(t) => t,
         Err(e) => {
             let _ = fs::remove_file(&partial);
@@ -365,6 +445,12 @@ pub fn run_scan_ast(
         }
     };
     fs::rename(&partial, &output).map_err(|e| io_err(&output, e))?;
+    print_report(&total);
+    eprintln!("Exported to {}", output.display());
+    Ok((output, total))
+}
+
+fn print_report(total: &ScanReport) {
     eprintln!("{}", total.summary());
     for (path, msg) in total.errors.iter().take(20) {
         eprintln!("  error: {path}: {msg}");
@@ -372,13 +458,13 @@ pub fn run_scan_ast(
     if total.errors.len() > 20 {
         eprintln!("  … and {} more errors", total.errors.len() - 20);
     }
-    eprintln!("Exported to {}", output.display());
-    Ok((output, total))
 }
 
 fn progress_bar(name: &str) -> indicatif::ProgressBar {
     let pb = indicatif::ProgressBar::new_spinner();
-    if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} {prefix}: {pos} files {wide_msg}") {
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("{spinner} {prefix}: {pos} files {wide_msg}")
+    {
         pb.set_style(style);
     }
     pb.set_prefix(name.to_string());

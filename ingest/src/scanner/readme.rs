@@ -47,7 +47,9 @@ fn best_in_dir(dir: &Path) -> Option<(u8, String)> {
         if !ft.is_file() {
             continue;
         }
-        let Some(name) = entry.file_name().to_str().map(str::to_owned) else { continue };
+        let Some(name) = entry.file_name().to_str().map(str::to_owned) else {
+            continue;
+        };
         if let Some(rank) = readme_rank(&name) {
             let cand = (rank, name);
             if best.as_ref().is_none_or(|b| cand < *b) {
@@ -61,12 +63,16 @@ fn best_in_dir(dir: &Path) -> Option<(u8, String)> {
 /// Subdirectories of `dir` worth looking into, sorted by name: no symlinks,
 /// no hidden or default-excluded directories.
 fn subdirs(dir: &Path) -> Vec<std::path::PathBuf> {
-    let Ok(rd) = fs::read_dir(dir) else { return Vec::new() };
+    let Ok(rd) = fs::read_dir(dir) else {
+        return Vec::new();
+    };
     let mut dirs: Vec<_> = rd
         .flatten()
         .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
         .filter(|e| {
-            e.file_name().to_str().is_some_and(|n| !n.starts_with('.') && !is_excluded_dir(n))
+            e.file_name()
+                .to_str()
+                .is_some_and(|n| !n.starts_with('.') && !is_excluded_dir(n))
         })
         .map(|e| e.path())
         .collect();
@@ -106,7 +112,9 @@ pub fn find_readme(root: &Path) -> Option<Readme> {
 fn read_readme(root: &Path, path: &Path) -> Option<Readme> {
     let file = fs::File::open(path).ok()?;
     let mut buf = Vec::with_capacity(4096);
-    file.take(README_MAX_BYTES as u64 + 1).read_to_end(&mut buf).ok()?;
+    file.take(README_MAX_BYTES as u64 + 1)
+        .read_to_end(&mut buf)
+        .ok()?;
     let truncated = buf.len() > README_MAX_BYTES;
     let content = if truncated {
         buf.truncate(README_MAX_BYTES);
@@ -120,7 +128,11 @@ fn read_readme(root: &Path, path: &Path) -> Option<Readme> {
     } else {
         String::from_utf8_lossy(&buf).into_owned()
     };
-    Some(Readme { path: super::rel_path(root, path), content, truncated })
+    Some(Readme {
+        path: super::rel_path(root, path),
+        content,
+        truncated,
+    })
 }
 
 #[cfg(test)]
