@@ -1,9 +1,8 @@
 ; Go. Every `//` (or `/* */`) comment touching a declaration is its doc comment
 ; (Go convention); a blank line breaks the run. The comments before `package`
 ; (the package doc, licence, build tags) are the header.
-; Methods are not nested in their receiver type, so they carry no owner (the
-; receiver is part of the signature); interface methods are owned by their
-; interface. Grouped declarations (`const (...)`, `var (...)`, `type (...)`)
+; Methods are not nested in their receiver type: their owner is the receiver
+; type (`@owner`); interface methods are owned by their interface. Grouped declarations (`const (...)`, `var (...)`, `type (...)`)
 ; yield one element per spec.
 
 ((source_file (comment) @header))
@@ -23,6 +22,14 @@
   name: (identifier) @name
   body: (block)? @body) @definition.function
 (method_declaration
+  receiver: (parameter_list
+    (parameter_declaration
+      type: [
+        (type_identifier) @owner
+        (pointer_type (type_identifier) @owner)
+        (generic_type type: (type_identifier) @owner)
+        (pointer_type (generic_type type: (type_identifier) @owner))
+      ]))
   name: (field_identifier) @name
   body: (block)? @body) @definition.method
 

@@ -11,6 +11,7 @@
 //! | `@attribute` | attributes, annotations, decorators: skipped when looking for doc comments |
 //! | `@import` | an import; its text, unquoted, is the import |
 //! | `@scope` + `@name` | a block that owns methods without being an element (`impl`, `extension`) |
+//! | `@owner` | inside a definition's pattern: its owner type, when it is not an enclosing block (Go receivers) |
 //! | `@header` | a comment that counts as a header comment when only comments precede it |
 //!
 //! Doc comments are found by walking back from the element over its previous
@@ -69,6 +70,7 @@ enum Role {
     Scope,
     Header,
     Attribute,
+    Owner,
 }
 
 /// Capture names a query may use, each with its role.
@@ -87,6 +89,7 @@ const CODE_CAPTURES: &[(&str, Role)] = &[
     ("scope", Role::Scope),
     ("header", Role::Header),
     ("attribute", Role::Attribute),
+    ("owner", Role::Owner),
 ];
 
 /// A language's query, compiled, with each capture index mapped to its role.
@@ -159,6 +162,7 @@ struct Definition<'t> {
     node: Node<'t>,
     name: Option<Node<'t>>,
     body: Option<Node<'t>>,
+    owner: Option<Node<'t>>,
     docs: Vec<Node<'t>>,
 }
 
@@ -179,7 +183,7 @@ pub fn extract(lang: &'static Language, source: &str) -> Result<AstData, Extract
     let mut matches = cursor.matches(&compiled.query, tree.root_node(), bytes);
     while let Some(m) = matches.next() {
         let mut def: Option<(Kind, Node)> = None;
-        let (mut name, mut body, mut scope) = (None, None, None);
+        let (mut name, mut body, mut scope, mut owner) = (None, None, None, None);
         let mut docs = Vec::new();
         for c in m.captures {
             match compiled.roles[c.index as usize] {
@@ -190,6 +194,7 @@ pub fn extract(lang: &'static Language, source: &str) -> Result<AstData, Extract
                 Some(Role::Import) => imports.push((c.node.start_byte(), unquote(text(c.node, bytes)))),
                 Some(Role::Scope) => scope = Some(c.node),
                 Some(Role::Header) => headers.push(c.node),
+                Some(Role::Owner) => owner = Some(c.node),
                 Some(Role::Attribute) => {
                     attribute_nodes.insert(c.node.id());
                 }
@@ -209,13 +214,14 @@ pub fn extract(lang: &'static Language, source: &str) -> Result<AstData, Extract
                     let d = &mut defs[i];
                     d.name = d.name.or(name);
                     d.body = d.body.or(body);
+                    d.owner = d.owner.or(owner);
                     if docs.len() > d.docs.len() {
                         d.docs = docs;
                     }
                 }
                 None => {
                     def_index.insert(node.id(), defs.len());
-                    defs.push(Definition { kind, node, name, body, docs });
+                    defs.push(Definition { kind, node, name, body, owner, docs });
                 }
             }
         }
@@ -231,11 +237,15 @@ pub fn extract(lang: &'static Language, source: &str) -> Result<AstData, Extract
             }
         }
     }
+    let def_ids: HashSet<usize> = defs.iter().map(|d| d.node.id()).collect();
     for d in &defs {
         let element = AstElement {
             signature: signature(d, source, &attribute_nodes),
-            comments: doc_comments(d, source, &doc_nodes, &attribute_nodes),
-            owner: owner_of(d, &scopes),
+            comments: doc_comments(d, source, &doc_nodes, &attribute_nodes, &def_ids),
+            owner: d
+                .owner
+                .map(|o| text(o, bytes).trim_start_matches(['*', '&']).trim().to_string())
+                .or_else(|| owner_of(d, &scopes)),
             line: Some(line_range(d.node)),
         };
         let list = match d.kind {
@@ -257,7 +267,7 @@ pub fn extract(lang: &'static Language, source: &str) -> Result<AstData, Extract
             ast.imports.push(imp);
         }
     }
-    ast.header_comments = header_comments(&headers, source);
+    ast.header_comments = header_comments(&headers, &attribute_nodes, source);
     Ok(ast)
 }
 
@@ -314,7 +324,7 @@ fn signature(d: &Definition, source: &str, attributes: &HashSet<usize>) -> Strin
 
 /// Doc comments of a definition: a docstring inside it, or else the run of
 /// doc comments that touches it.
-fn doc_comments(d: &Definition, source: &str, docs: &HashSet<usize>, attributes: &HashSet<usize>) -> Vec<String> {
+fn doc_comments(d: &Definition, source: &str, docs: &HashSet<usize>, attributes: &HashSet<usize>, defs: &HashSet<usize>) -> Vec<String> {
     let inside = d
         .docs
         .iter()
@@ -333,6 +343,13 @@ fn doc_comments(d: &Definition, source: &str, docs: &HashSet<usize>, attributes:
                     break;
                 }
                 if docs.contains(&prev.id()) {
+                    // A comment that ends another line's code trails that code.
+                    let trailing = prev
+                        .prev_sibling()
+                        .is_some_and(|before| line_range(before).end as usize == prev.start_position().row + 1 && before.end_byte() <= prev.start_byte());
+                    if trailing {
+                        break;
+                    }
                     kept.push(prev);
                 }
                 next_start = prev.start_byte();
@@ -340,8 +357,9 @@ fn doc_comments(d: &Definition, source: &str, docs: &HashSet<usize>, attributes:
             }
             Some(_) => break,
             None => match anchor.parent() {
-                // The first child of a wrapper: go on from the wrapper.
-                Some(parent) if parent.parent().is_some() && parent.start_byte() <= anchor.start_byte() => anchor = parent,
+                // The first child of a wrapper: go on from the wrapper, unless
+                // the wrapper groups several elements (`const ( … )`).
+                Some(parent) if parent.parent().is_some() && !groups_others(parent, d.node, defs) => anchor = parent,
                 _ => break,
             },
         }
@@ -350,13 +368,21 @@ fn doc_comments(d: &Definition, source: &str, docs: &HashSet<usize>, attributes:
     kept.into_iter().flat_map(|n| clean_comment(&source[n.start_byte()..n.end_byte()])).collect()
 }
 
+/// Whether `parent` holds another definition besides `own`.
+fn groups_others(parent: Node, own: Node, defs: &HashSet<usize>) -> bool {
+    let mut cursor = parent.walk();
+    let others = parent.named_children(&mut cursor).any(|c| c.id() != own.id() && defs.contains(&c.id()));
+    others
+}
+
 fn has_blank_line(between: &str) -> bool {
     let segments: Vec<&str> = between.split('\n').collect();
     segments.len() > 2 && segments[1..segments.len() - 1].iter().any(|l| l.trim().is_empty())
 }
 
-/// Header comments: captured comments preceded only by other captured comments.
-fn header_comments(headers: &[Node], source: &str) -> Vec<String> {
+/// Header comments: captured comments preceded only by other captured
+/// comments or attributes (a shebang, `@echo off`).
+fn header_comments(headers: &[Node], attributes: &HashSet<usize>, source: &str) -> Vec<String> {
     let mut out = Vec::new();
     let ids: Vec<usize> = headers.iter().map(|n| n.id()).collect();
     let mut sorted: Vec<Node> = headers.to_vec();
@@ -366,7 +392,7 @@ fn header_comments(headers: &[Node], source: &str) -> Vec<String> {
         let mut prev = n.prev_named_sibling();
         let mut leading = true;
         while let Some(p) = prev {
-            if !ids.contains(&p.id()) {
+            if !ids.contains(&p.id()) && !attributes.contains(&p.id()) {
                 leading = false;
                 break;
             }
@@ -406,8 +432,9 @@ pub(crate) fn clean_comment(raw: &str) -> Vec<String> {
                     break;
                 }
             }
-            if l.len() >= 4 && l[..4].eq_ignore_ascii_case("rem ") || l.eq_ignore_ascii_case("rem") {
-                l = &l[3..];
+            let unat = l.strip_prefix('@').unwrap_or(l);
+            if unat.len() >= 4 && unat[..4].eq_ignore_ascii_case("rem ") || unat.eq_ignore_ascii_case("rem") {
+                l = &unat[3..];
             }
             for s in SUFFIXES {
                 if let Some(rest) = l.strip_suffix(s) {
@@ -436,6 +463,7 @@ mod tests {
         assert_eq!(clean_comment("/**\n * Line one\n * Line two\n */"), vec!["Line one", "Line two"]);
         assert_eq!(clean_comment("\"\"\"Adds two numbers\"\"\""), vec!["Adds two numbers"]);
         assert_eq!(clean_comment("REM Builds it"), vec!["Builds it"]);
+        assert_eq!(clean_comment("@rem Builds it"), vec!["Builds it"]);
         assert_eq!(clean_comment(":: Builds it"), vec!["Builds it"]);
         assert_eq!(clean_comment("# shell doc"), vec!["shell doc"]);
     }
