@@ -14,6 +14,8 @@
 
 ((block_comment) @doc (#match? @doc "^/\\*\\*"))
 ((line_comment) @doc (#match? @doc "^///"))
+; Annotations live inside `modifiers`; the engine cuts the leading ones from
+; signatures and keeps the keywords after them.
 (marker_annotation) @attribute
 (annotation) @attribute
 

@@ -14,6 +14,7 @@
 (source_file . (block_comment) @header . [(package_header) (import)])
 
 ((block_comment) @doc (#match? @doc "^/\\*\\*"))
+(annotation) @attribute
 (source_file (annotated_expression) @attribute)
 (source_file (file_annotation) @attribute)
 

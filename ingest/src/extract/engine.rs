@@ -285,18 +285,7 @@ pub(crate) fn line_range(node: Node) -> LineRange {
 /// The declaration cut before its body, on one line. Attributes and
 /// decorators that lead the node (captured `@attribute`) are left out.
 fn signature(d: &Definition, source: &str, attributes: &HashSet<usize>) -> String {
-    let mut start = d.node.start_byte();
-    let mut cursor = d.node.walk();
-    for child in d.node.named_children(&mut cursor) {
-        if attributes.contains(&child.id()) {
-            start = child.end_byte();
-        } else if child.kind().contains("modifier") && (0..child.named_child_count()).all(|i| child.named_child(i).is_some_and(|c| attributes.contains(&c.id()))) && child.named_child_count() > 0 {
-            // A modifiers node made only of annotations.
-            start = child.end_byte();
-        } else {
-            break;
-        }
-    }
+    let start = after_leading_attributes(d.node, attributes);
     let end = match d.body {
         Some(b) if b.start_byte() > start => b.start_byte(),
         _ => d.node.end_byte(),
@@ -320,6 +309,30 @@ fn signature(d: &Definition, source: &str, attributes: &HashSet<usize>) -> Strin
         sig = sig.chars().take(MAX_SIGNATURE_CHARS).collect::<String>() + "…";
     }
     sig
+}
+
+/// Where a definition's text starts once leading attributes are skipped, also
+/// those at the start of a `modifiers` node (keywords after them are kept).
+fn after_leading_attributes(node: Node, attributes: &HashSet<usize>) -> usize {
+    let mut start = node.start_byte();
+    let mut cursor = node.walk();
+    for child in node.children(&mut cursor) {
+        if attributes.contains(&child.id()) {
+            start = child.end_byte();
+        } else if child.kind().contains("modifier") {
+            let mut inner = child.walk();
+            for m in child.children(&mut inner) {
+                if attributes.contains(&m.id()) {
+                    start = m.end_byte();
+                } else {
+                    return start;
+                }
+            }
+        } else {
+            return start;
+        }
+    }
+    start
 }
 
 /// Doc comments of a definition: a docstring inside it, or else the run of
@@ -442,10 +455,40 @@ pub(crate) fn clean_comment(raw: &str) -> Vec<String> {
                     break;
                 }
             }
-            let l = l.trim().trim_start_matches('*').trim();
+            let l = strip_doc_tags(l.trim().trim_start_matches('*').trim());
+            let l = l.trim();
             (!l.is_empty()).then(|| l.to_string())
         })
         .collect()
+}
+
+/// XML documentation tags (C#) that carry no text of their own.
+const DOC_TAGS: &[&str] = &[
+    "summary", "remarks", "returns", "param", "typeparam", "paramref", "typeparamref", "see", "seealso", "value",
+    "example", "code", "c", "exception", "para", "inheritdoc", "list", "item", "description", "term",
+];
+
+/// Remove XML documentation tags, keeping their text and `name`/`cref` values.
+fn strip_doc_tags(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(open) = rest.find('<') {
+        let Some(close) = rest[open..].find('>') else { break };
+        let tag = &rest[open + 1..open + close];
+        let name = tag.trim_start_matches('/').split(|c: char| c.is_whitespace() || c == '/').next().unwrap_or("");
+        out.push_str(&rest[..open]);
+        if DOC_TAGS.contains(&name) {
+            if let Some(v) = tag.split('"').nth(1).filter(|_| tag.contains("name=") || tag.contains("cref=")) {
+                out.push_str(v);
+                out.push(' ');
+            }
+        } else {
+            out.push_str(&rest[open..=open + close]);
+        }
+        rest = &rest[open + close + 1..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// An import's text without surrounding quotes or angle brackets.
@@ -466,6 +509,9 @@ mod tests {
         assert_eq!(clean_comment("@rem Builds it"), vec!["Builds it"]);
         assert_eq!(clean_comment(":: Builds it"), vec!["Builds it"]);
         assert_eq!(clean_comment("# shell doc"), vec!["shell doc"]);
+        assert_eq!(clean_comment("/// <summary>Adds two numbers.</summary>"), vec!["Adds two numbers."]);
+        assert_eq!(clean_comment("/// <param name=\"a\">First.</param>"), vec!["a First."]);
+        assert_eq!(clean_comment("/// Returns a Vec<String>."), vec!["Returns a Vec<String>."]);
     }
 
     #[test]
