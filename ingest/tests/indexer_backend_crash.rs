@@ -1,0 +1,137 @@
+//! OpenSearch killed (SIGKILL) in the middle of an incremental run: the run
+//! fails with a clear error, and the next run against the restarted node
+//! converges — no duplicates, no stale documents. Uses a second node of its
+//! own (tests/opensearch/start.sh on another port) so other tests are not
+//! disturbed.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use serde_json::json;
+use vibe_common::config::OpenSearchConfig;
+use vibe_common::naming::project_hash;
+use vibe_common::search::Search;
+use vibe_ingest::indexer::{self, IndexOptions};
+
+const PORT: &str = "9251";
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn home() -> PathBuf {
+    std::env::temp_dir().join("vibe-os-crash-test")
+}
+
+fn node(cmd: &str) -> std::process::ExitStatus {
+    Command::new("bash")
+        .arg(repo().join("tests/opensearch/start.sh"))
+        .arg(cmd)
+        .env("OPENSEARCH_PORT", PORT)
+        .env("OPENSEARCH_TRANSPORT_PORT", "9451-9499")
+        .env("OPENSEARCH_HEAP", "512m")
+        .env("VIBE_OS_HOME", home())
+        .status()
+        .unwrap()
+}
+
+fn kill_node() {
+    let pid = std::fs::read_to_string(home().join(format!("node-{PORT}.pid"))).unwrap();
+    assert!(Command::new("kill").args(["-9", pid.trim()]).status().unwrap().success());
+    // Wait until the port no longer answers.
+    for _ in 0..100 {
+        if std::net::TcpStream::connect(format!("127.0.0.1:{PORT}")).is_err() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    panic!("node did not die");
+}
+
+fn write_tree(root: &Path, n: usize, version: u32) {
+    for i in 0..n {
+        let dir = root.join(format!("pkg{}", i % 20));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join(format!("mod{i}.py")),
+            format!("\"\"\"Module {i} v{version}.\"\"\"\n\ndef func_{i}(x):\n    \"\"\"Doc {i}.\"\"\"\n    return x * {version}\n"),
+        )
+        .unwrap();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn killed_backend_mid_run_converges_on_the_next_run() {
+    assert!(node("start").success(), "second OpenSearch node did not start");
+    let search = Search::new(&OpenSearchConfig {
+        host: format!("http://127.0.0.1:{PORT}"),
+        index_prefix: "tkill".into(),
+        ..Default::default()
+    })
+    .unwrap();
+    search.delete("/tkill_*?expand_wildcards=all").await.unwrap();
+
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let n = 3000;
+    write_tree(&root, n, 1);
+    let roots = vec![root.clone()];
+    indexer::run(&search, &roots, &roots, &IndexOptions::default()).await.unwrap();
+
+    // Change every file and delete a tenth of them, then kill the node mid-run.
+    write_tree(&root, n, 2);
+    for i in (0..n).step_by(10) {
+        std::fs::remove_file(root.join(format!("pkg{}/mod{i}.py", i % 20))).unwrap();
+    }
+    let run = {
+        let (search, roots) = (search.clone(), roots.clone());
+        tokio::spawn(async move { indexer::run(&search, &roots, &roots, &IndexOptions::default()).await })
+    };
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    tokio::task::spawn_blocking(kill_node).await.unwrap();
+    let interrupted = run.await.unwrap();
+    assert!(interrupted.is_err(), "the run should fail when its backend dies");
+
+    assert!(node("start").success(), "node did not restart");
+    let report = indexer::run(&search, &roots, &roots, &IndexOptions::default()).await.unwrap();
+    assert!(report.errors().is_empty(), "{:?}", report.errors());
+
+    let hash = project_hash(&root);
+    let expected = n - n / 10;
+    for alias in [search.names.files_alias(&hash), search.names.analysis_alias(&hash)] {
+        search.post(&format!("/{alias}/_refresh"), &json!({})).await.unwrap();
+        let count = search.get(&format!("/{alias}/_count")).await.unwrap()["count"].as_u64().unwrap();
+        assert_eq!(count as usize, expected, "{alias}");
+        // Every stored document has the new content.
+        let old = search
+            .post(&format!("/{alias}/_count"), &json!({ "query": { "bool": { "must_not": { "terms": { "hash": hashes(&root) } } } } }))
+            .await
+            .unwrap();
+        assert_eq!(old["count"], 0, "stale documents in {alias}");
+    }
+    assert!(indexer::run(&search, &roots, &roots, &IndexOptions::default()).await.unwrap().up_to_date());
+    search.delete("/tkill_*?expand_wildcards=all").await.unwrap();
+    node("stop");
+}
+
+fn hashes(root: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for entry in walk(root) {
+        out.push(blake3::hash(&std::fs::read(entry).unwrap()).to_hex().to_string());
+    }
+    out
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
