@@ -446,7 +446,7 @@ pub(crate) fn clean_comment(raw: &str) -> Vec<String> {
                 }
             }
             let unat = l.strip_prefix('@').unwrap_or(l);
-            if unat.len() >= 4 && unat[..4].eq_ignore_ascii_case("rem ") || unat.eq_ignore_ascii_case("rem") {
+            if unat.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("rem ")) || unat.eq_ignore_ascii_case("rem") {
                 l = &unat[3..];
             }
             for s in SUFFIXES {
