@@ -47,7 +47,12 @@ pub enum IndexError {
 }
 
 /// Enrichment of a batch of changed files (LLM descriptions and tags), by relative path.
+/// Called with no files, it returns the project summary (from the README)
+/// under [`PROJECT_SUMMARY_KEY`].
 pub type EnrichFn = Arc<dyn Fn(&SourceInfo, &[&ScannedFile]) -> anyhow::Result<HashMap<String, Enrichment>> + Send + Sync>;
+
+/// Key of the project summary in the answer of an [`EnrichFn`] called with no files.
+pub const PROJECT_SUMMARY_KEY: &str = "";
 
 /// Options of one indexing run.
 #[derive(Clone, Default)]
@@ -213,7 +218,7 @@ async fn index_source(search: &Search, root: &PathBuf, opts: &IndexOptions) -> R
         p
     };
 
-    let progress = progress_bar(opts.progress, &info.name);
+    let progress = progress_bar(opts.progress, &info.name, &info.root);
     let stored = Arc::new(stored);
     let skip_stored = stored.clone();
     let scan_opts = ScanOptions {
@@ -303,11 +308,11 @@ async fn write_files(
         return Ok(());
     }
     let enrichment = match &opts.enrich {
-        Some(enrich) => {
+        Some(enrich) if pending.iter().any(|f| f.ast.is_some()) => {
             let refs: Vec<&ScannedFile> = pending.iter().filter(|f| f.ast.is_some()).collect();
             enrich(info, &refs).map_err(|e| IndexError::Task { path: info.root.display().to_string(), message: format!("{e:#}") })?
         }
-        None => HashMap::new(),
+        _ => HashMap::new(),
     };
     for file in pending.drain(..) {
         batch.index(&targets.files, &file.rel_path, &documents::content_doc(info, &file));
@@ -324,10 +329,16 @@ async fn write_meta(
     info: &SourceInfo,
     hash: &str,
     targets: &Targets,
-    _enrich: &Option<EnrichFn>,
+    enrich: &Option<EnrichFn>,
 ) -> Result<(), IndexError> {
     let stats = stats::project_stats(search, &targets.analysis_alias).await?;
-    let summary = info.readme.as_ref().map(|r| documents::readme_summary(&r.content)).unwrap_or_default();
+    let mut summary = info.readme.as_ref().map(|r| documents::readme_summary(&r.content)).unwrap_or_default();
+    if let (Some(enrich), Some(_)) = (enrich, &info.readme) {
+        let mut answer = enrich(info, &[]).map_err(|e| IndexError::Task { path: info.root.display().to_string(), message: format!("{e:#}") })?;
+        if let Some(llm) = answer.remove(PROJECT_SUMMARY_KEY).filter(|e| !e.description.is_empty()) {
+            summary = llm.description;
+        }
+    }
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_millis() as u64;
     let doc = json!({
         "root": info.root.to_string_lossy(),
@@ -344,16 +355,20 @@ async fn write_meta(
     Ok(())
 }
 
-fn progress_bar(enabled: bool, name: &str) -> Option<indicatif::ProgressBar> {
+/// A progress bar of files done out of the total, on a terminal only. The
+/// total comes from a quick walk that reads no file.
+fn progress_bar(enabled: bool, name: &str, root: &std::path::Path) -> Option<indicatif::ProgressBar> {
     if !enabled || !std::io::stderr().is_terminal() {
         return None;
     }
-    let bar = indicatif::ProgressBar::new_spinner();
+    let total = scanner::walk::builder(root, 1).build().flatten().filter(|e| e.file_type().is_some_and(|t| !t.is_dir())).count();
+    let bar = indicatif::ProgressBar::new(total as u64);
     bar.set_style(
-        indicatif::ProgressStyle::with_template("{spinner} {msg}: {pos} files scanned ({elapsed})")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+        indicatif::ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} files ({elapsed})")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+            .progress_chars("=> "),
     );
-    bar.set_message(format!("indexing {name}"));
-    bar.enable_steady_tick(Duration::from_millis(120));
+    bar.set_message(format!("indexing {name}: scan, parse and write"));
+    bar.enable_steady_tick(Duration::from_millis(200));
     Some(bar)
 }
