@@ -15,7 +15,7 @@ use crate::naming::IndexNames;
 use crate::search::{Search, SearchError};
 
 /// Version of every shipped template. Bump it when any template file changes.
-pub const TEMPLATE_VERSION: u64 = 1;
+pub const TEMPLATE_VERSION: u64 = 2;
 
 #[derive(RustEmbed)]
 #[folder = "../opensearch-templates"]
@@ -168,12 +168,14 @@ pub async fn install(search: &Search) -> Result<Vec<InstallAction>, SearchError>
     for tool in search_template_names() {
         let id = search_template_id(&search.names, &tool);
         let path = format!("/_scripts/{id}");
+        let source = search_template_source(&tool).unwrap_or_default();
+        // Same version, other text (a development build): replace it.
         let action = match search.get_opt(&path).await? {
-            Some(v) if v["found"].as_bool() == Some(true) => Action::UpToDate,
+            Some(v) if v["found"].as_bool() == Some(true) && v["script"]["source"].as_str() == Some(source.as_str()) => Action::UpToDate,
+            Some(v) if v["found"].as_bool() == Some(true) => Action::Upgraded { from: TEMPLATE_VERSION },
             _ => Action::Installed,
         };
-        if action == Action::Installed {
-            let source = search_template_source(&tool).unwrap_or_default();
+        if action != Action::UpToDate {
             search.put(&path, &json!({ "script": { "lang": "mustache", "source": source } })).await?;
         }
         report.push(InstallAction { kind: "search template", name: id, action });

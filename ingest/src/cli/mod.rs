@@ -7,6 +7,7 @@
 //! Exit codes: 0 success, 1 error, 2 when a run completed but some files failed
 //! (return a [`PartialFailure`] anywhere in the error chain).
 
+pub mod analyze;
 pub mod enrich;
 pub mod index;
 pub mod scan;

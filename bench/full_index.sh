@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Full index (`scan index --no-llm --force`) vs a raw `_bulk` of the same
+# documents (issue 4), on a copy of Python's standard library, plus the peak
+# RSS of the full index on the tree and on a tree of four copies of it.
+#
+#   bash bench/full_index.sh
+#
+# The raw side: after an index run, both aliases' `_source`s are scrolled out
+# into NDJSON bodies (bench/export_bulk.py) targeting fresh indices created
+# from the same templates, cut at the indexer's MAX_BULK_BYTES (5 MiB), then
+# posted with curl one after the other (bench/raw_bulk.sh).
+#
+# Targets: product docs/s / raw docs/s >= 0.8; peak RSS flat as the tree grows.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+HERE="$ROOT/bench"
+
+LOAD0="$(loadavg)"
+PREFIX="vibebench-full"
+PREFIX4="vibebench-full4"
+MAX_BULK_BYTES="$(sed -n 's/^pub const MAX_BULK_BYTES: usize = \(.*\);/\1/p' "$ROOT/ingest/src/indexer/bulk.rs" | tr -d ' ')"
+MAX_BULK_BYTES="$((MAX_BULK_BYTES))"
+need /usr/bin/time time
+build
+start_opensearch
+for p in "$PREFIX" "$PREFIX4"; do
+    drop_prefix "$p"
+    CLEANUPS+=("drop_prefix $p")
+done
+
+TREE="$(stdlib_copy stdlib)"
+TREE4="$(four_copies "$TREE" stdlib4)"
+CFG="$WORK/config"; CFG4="$WORK/config4"
+make_config "$CFG" "$PREFIX"
+make_config "$CFG4" "$PREFIX4"
+"$BIN" --config-dir "$CFG" source add "$TREE" >/dev/null
+"$BIN" --config-dir "$CFG4" source add "$TREE4" >/dev/null
+warm "$TREE"
+
+# Documents written, from the closing line of `scan index`.
+written() { sed -n 's/.*Files: \([0-9]*\), Analysis: \([0-9]*\).*/\1 \2/p' "$WORK/cmd.out" | awk '{print $1 + $2}'; }
+
+log "first index (installs the templates)"
+"$BIN" --config-dir "$CFG" scan index --no-llm >/dev/null 2>&1
+
+: >"$WORK/full.t"
+for ((i = 1; i <= RUNS; i++)); do
+    log "full index run $i/$RUNS"
+    timed "$WORK/full.t" "$BIN" --config-dir "$CFG" scan index --no-llm --force
+    DOCS="$(written)"
+    SCAN_LINE="$(grep '^[^ ]*: Scanned' "$WORK/cmd.err" || true)"
+    [ -z "$(grep '^error:' "$WORK/cmd.err" || true)" ] || { log "indexing errors:"; grep '^error:' "$WORK/cmd.err" | head >&2; }
+done
+
+log "exporting the indexed documents"
+HASH="$(curl -s "$OS_URL/_alias/${PREFIX}_files_*" | python3 -c 'import json,sys; a=json.load(sys.stdin); print(next(iter(next(iter(a.values()))["aliases"])).rsplit("_",1)[1])')"
+RAW_FILES="${PREFIX}_data_files_rawbench_g0"
+RAW_ANALYSIS="${PREFIX}_data_analysis_rawbench_g0"
+RAW_DOCS="$(python3 "$HERE/export_bulk.py" "$OS_URL" "${PREFIX}_files_$HASH" "${PREFIX}_files_analysis_$HASH" \
+    "$RAW_FILES" "$RAW_ANALYSIS" "$WORK/chunks" "$MAX_BULK_BYTES")"
+CHUNKS="$(ls "$WORK/chunks"/chunk-*.ndjson | wc -l)"
+BYTES="$(cat "$WORK/chunks"/chunk-*.ndjson | wc -c)"
+
+: >"$WORK/raw.t"
+for ((i = 1; i <= RUNS; i++)); do
+    log "raw _bulk run $i/$RUNS"
+    curl -s -o /dev/null -X DELETE "$OS_URL/$RAW_FILES,$RAW_ANALYSIS?ignore_unavailable=true"
+    rm -f "$WORK/chunks"/response-*.json
+    timed "$WORK/raw.t" bash "$HERE/raw_bulk.sh" "$OS_URL" "$RAW_FILES" "$RAW_ANALYSIS" "$WORK/chunks"
+    if grep -l '"errors":true' "$WORK/chunks"/response-*.json >/dev/null 2>&1; then
+        log "raw _bulk reported item errors"; exit 1
+    fi
+done
+RAW_COUNT="$(curl -s "$OS_URL/$RAW_FILES,$RAW_ANALYSIS/_count" | python3 -c 'import json,sys;print(json.load(sys.stdin)["count"])')"
+curl -s -o /dev/null -X DELETE "$OS_URL/$RAW_FILES,$RAW_ANALYSIS?ignore_unavailable=true"
+
+log "full index of four copies"
+warm "$TREE4"
+"$BIN" --config-dir "$CFG4" scan index --no-llm >/dev/null 2>&1
+: >"$WORK/full4.t"
+timed "$WORK/full4.t" "$BIN" --config-dir "$CFG4" scan index --no-llm --force
+DOCS4="$(written)"
+
+T_FULL="$(best "$WORK/full.t")"; T_RAW="$(best "$WORK/raw.t")"; T_FULL4="$(best "$WORK/full4.t")"
+RATE_FULL="$(awk -v d="$DOCS" -v t="$T_FULL" 'BEGIN{printf "%.0f", d/t}')"
+RATE_RAW="$(awk -v d="$RAW_DOCS" -v t="$T_RAW" 'BEGIN{printf "%.0f", d/t}')"
+RATE_FULL4="$(awk -v d="$DOCS4" -v t="$T_FULL4" 'BEGIN{printf "%.0f", d/t}')"
+R="$(ratio "$RATE_FULL" "$RATE_RAW")"
+RSS1="$(maxrss "$WORK/full.t")"; RSS4="$(maxrss "$WORK/full4.t")"; R_RSS="$(ratio "$RSS4" "$RSS1")"
+
+echo
+echo "== full index vs raw _bulk (best of $RUNS) =="
+echo "tree: Python stdlib copy, $(tree_summary "$TREE")"
+echo "index: ${SCAN_LINE:-?}"
+echo "raw:   $RAW_DOCS documents ($RAW_COUNT after refresh), $CHUNKS bodies of <= $MAX_BULK_BYTES bytes (+ last document), $((BYTES / 1024 / 1024)) MB"
+printf '%-36s %8s %8s %10s %12s  %s\n' "run" "docs" "wall s" "docs/s" "peak RSS KB" "idle % before each run"
+printf '%-36s %8s %8s %10s %12s  %s\n' "scan index --no-llm --force" "$DOCS" "$T_FULL" "$RATE_FULL" "$RSS1" "$(idles "$WORK/full.t")"
+printf '%-36s %8s %8s %10s %12s  %s\n' "raw _bulk with curl" "$RAW_DOCS" "$T_RAW" "$RATE_RAW" "-" "$(idles "$WORK/raw.t")"
+printf '%-36s %8s   target >= 0.80: %s\n' "ratio product / raw (docs/s)" "$R" "$(awk -v r="$R" 'BEGIN{print (r >= 0.8) ? "met" : "MISSED"}')"
+echo
+echo "== full index peak RSS =="
+printf '%-36s %8s %8s %10s %12s\n' "tree" "docs" "wall s" "docs/s" "peak RSS KB"
+printf '%-36s %8s %8s %10s %12s\n' "stdlib x1 ($(tree_summary "$TREE"))" "$DOCS" "$T_FULL" "$RATE_FULL" "$RSS1"
+printf '%-36s %8s %8s %10s %12s\n' "stdlib x4 ($(tree_summary "$TREE4"))" "$DOCS4" "$T_FULL4" "$RATE_FULL4" "$RSS4"
+printf '%-36s %8s   target: flat (<= 1.25): %s\n' "ratio RSS x4 / x1" "$R_RSS" "$(awk -v r="$R_RSS" 'BEGIN{print (r <= 1.25) ? "met" : "MISSED"}')"
+echo
+machine_line "$LOAD0"

@@ -1,0 +1,151 @@
+# Shared helpers of the bench scripts (sourced, never run).
+#
+# Provides: ROOT (the workspace), BIN / PARSE_ONLY (release binaries), WORK
+# (a temp dir removed on exit), and the functions below.
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BIN="$ROOT/target/release/vibe-analyzer"
+PARSE_ONLY="$ROOT/target/release/examples/parse_only"
+OS_URL="${VIBE_OPENSEARCH_URL:-http://127.0.0.1:9200}"
+RUNS="${BENCH_RUNS:-3}"
+
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/vibe-bench.XXXXXX")"
+CLEANUPS=()
+cleanup() {
+    local c
+    for c in "${CLEANUPS[@]}"; do eval "$c" || true; done
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+log() { echo "[bench] $*" >&2; }
+
+# Install a Debian package when its command is missing.
+need() {
+    local cmd="$1" pkg="$2"
+    command -v "$cmd" >/dev/null && return 0
+    log "installing $pkg"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$pkg" >/dev/null 2>&1 \
+        || { apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$pkg" >/dev/null; }
+}
+
+build() {
+    log "building release binaries"
+    (cd "$ROOT" && cargo build --release -q -p vibe-analyzer --bin vibe-analyzer --example parse_only)
+}
+
+# The Python standard library, copied to $WORK/$1 without site-packages and
+# __pycache__ (so that every tool sees the same files). Echoes the path.
+stdlib_copy() {
+    local dst="$WORK/$1" src
+    src="$(python3 -c 'import sysconfig;print(sysconfig.get_paths()["stdlib"])')"
+    mkdir -p "$dst"
+    tar -C "$src" --exclude=./site-packages --exclude=__pycache__ -cf - . | tar -C "$dst" -xf -
+    echo "$dst"
+}
+
+# A tree of four copies of $1, as $WORK/$2/{1,2,3,4}. Echoes the path.
+four_copies() {
+    local src="$1" dst="$WORK/$2" i
+    for i in 1 2 3 4; do
+        mkdir -p "$dst/$i"
+        cp -a "$src/." "$dst/$i/"
+    done
+    echo "$dst"
+}
+
+tree_summary() {
+    local files bytes
+    files="$(find "$1" -type f | wc -l)"
+    bytes="$(du -sb "$1" | cut -f1)"
+    echo "$files files, $((bytes / 1024 / 1024)) MB"
+}
+
+# Read every file once, so that every timed run starts from a warm page cache.
+warm() { find "$1" -type f -print0 | xargs -0 cat >/dev/null; }
+
+# Percentage of idle CPU over the next second (all cores).
+idle_pct() {
+    local a b
+    a=($(head -n1 /proc/stat)); sleep 1; b=($(head -n1 /proc/stat))
+    awk -v i1="${a[4]}" -v i2="${b[4]}" -v t1="$(( ${a[1]}+${a[2]}+${a[3]}+${a[4]}+${a[5]}+${a[6]}+${a[7]} ))" \
+        -v t2="$(( ${b[1]}+${b[2]}+${b[3]}+${b[4]}+${b[5]}+${b[6]}+${b[7]} ))" \
+        'BEGIN{ d = t2 - t1; printf "%d", (d > 0) ? 100 * (i2 - i1) / d : 100 }'
+}
+
+# Others compile on this machine: wait (at most $BENCH_QUIET_WAIT s, default
+# 300) until at least $BENCH_QUIET_IDLE % (default 85) of the CPU is idle.
+# Sets IDLE to the last idle percentage seen.
+wait_quiet() {
+    local deadline=$((SECONDS + ${BENCH_QUIET_WAIT:-300})) warned=""
+    IDLE="$(idle_pct)"
+    while [ "$IDLE" -lt "${BENCH_QUIET_IDLE:-85}" ] && [ "$SECONDS" -lt "$deadline" ]; do
+        [ -n "$warned" ] || { log "machine busy (${IDLE}% idle), waiting for it to calm down"; warned=1; }
+        sleep 3
+        IDLE="$(idle_pct)"
+    done
+    [ "$IDLE" -ge "${BENCH_QUIET_IDLE:-85}" ] || log "still busy (${IDLE}% idle): timing anyway"
+}
+
+# timed OUT CMD...: run CMD once under GNU time, once the machine is quiet;
+# append "wall_secs maxrss_kb cpu_secs idle_pct_before" to OUT. The command's
+# output is left in $WORK/cmd.out and $WORK/cmd.err.
+timed() {
+    local out="$1"; shift
+    local t0 t1
+    wait_quiet
+    t0="$(date +%s%N)"
+    /usr/bin/time -f '%M %U %S' -o "$WORK/time.out" "$@" >"$WORK/cmd.out" 2>"$WORK/cmd.err" \
+        || { cat "$WORK/cmd.err" >&2; log "FAILED: $*"; return 1; }
+    t1="$(date +%s%N)"
+    awk -v a="$t0" -v b="$t1" -v idle="$IDLE" '{ printf "%.3f %d %.2f %d\n", (b-a)/1e9, $1, $2+$3, idle }' \
+        <(tail -n1 "$WORK/time.out") >>"$out"
+}
+
+# Best (lowest) wall seconds, best CPU seconds and highest peak RSS of a results file.
+best() { sort -n -k1 "$1" | head -n1 | cut -d' ' -f1; }
+best_cpu() { sort -n -k3 "$1" | head -n1 | cut -d' ' -f3; }
+maxrss() { sort -n -k2 "$1" | tail -n1 | cut -d' ' -f2; }
+idles() { cut -d' ' -f4 "$1" | paste -sd/; }
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (b == 0) print "inf"; else printf "%.2f", a/b }'; }
+
+loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
+
+machine_line() {
+    echo "machine: $(nproc) cores, $(awk '/MemTotal/{printf "%d GB", $2/1024/1024}' /proc/meminfo), load before: $1, after: $(loadavg), $(date -u +%Y-%m-%dT%H:%MZ)"
+}
+
+start_opensearch() {
+    bash "$ROOT/tests/opensearch/start.sh" start >&2
+}
+
+# A temp config dir for the CLI with a bench-only index prefix ($2).
+make_config() {
+    local dir="$1" prefix="$2"
+    mkdir -p "$dir"
+    "$BIN" --config-dir "$dir" source list >/dev/null
+    python3 - "$dir/config.json5" "$prefix" "$OS_URL" <<'EOF'
+import re, sys
+path, prefix, url = sys.argv[1:]
+text = open(path).read()
+text, n = re.subn(r'index_prefix:\s*"[^"]*"', f'index_prefix: "{prefix}"', text)
+if n != 1:
+    sys.exit(f"cannot set index_prefix in {path}")
+text, n = re.subn(r'(\n\s*)host:\s*"[^"]*"', lambda m: f'{m.group(1)}host: "{url}"', text, count=1)
+open(path, "w").write(text)
+EOF
+    grep -q "index_prefix: \"$prefix\"" "$dir/config.json5" || { log "index_prefix not set"; return 1; }
+}
+
+# Delete every index, template and stored search template of a bench prefix.
+drop_prefix() {
+    local prefix="$1" id
+    curl -s -o /dev/null -X DELETE "$OS_URL/${prefix}_*?expand_wildcards=all" || true
+    curl -s -o /dev/null -X DELETE "$OS_URL/_index_template/${prefix}*" || true
+    curl -s -o /dev/null -X DELETE "$OS_URL/_component_template/${prefix}*" || true
+    for id in $(curl -s "$OS_URL/_cluster/state/metadata?filter_path=metadata.stored_scripts" \
+            | python3 -c 'import json,sys; print(" ".join(json.load(sys.stdin).get("metadata",{}).get("stored_scripts",{})))' 2>/dev/null); do
+        case "$id" in "${prefix}_"*) curl -s -o /dev/null -X DELETE "$OS_URL/_scripts/$id" || true ;; esac
+    done
+}

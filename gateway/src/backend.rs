@@ -1,0 +1,83 @@
+//! Running stored search templates. One tool call = one `_search/template`
+//! request against an index, an alias or a wildcard over aliases.
+//!
+//! When a stored template is missing (a fresh cluster, or templates deleted),
+//! the shipped templates are installed and the request is retried once.
+
+use serde_json::{json, Value};
+use tokio::sync::Mutex;
+use vibe_common::naming::IndexNames;
+use vibe_common::search::{Search, SearchError};
+use vibe_common::templates;
+
+/// A failed backend request, as the tool result tells it.
+#[derive(Debug, thiserror::Error)]
+#[error("search backend unavailable: {0}")]
+pub struct BackendError(pub String);
+
+impl From<SearchError> for BackendError {
+    fn from(e: SearchError) -> Self {
+        BackendError(e.to_string())
+    }
+}
+
+pub struct Backend {
+    search: Search,
+    install_lock: Mutex<()>,
+}
+
+impl Backend {
+    pub fn new(search: Search) -> Self {
+        Self { search, install_lock: Mutex::new(()) }
+    }
+
+    pub fn search(&self) -> &Search {
+        &self.search
+    }
+
+    pub fn names(&self) -> &IndexNames {
+        &self.search.names
+    }
+
+    /// The stored-script id of a shipped template.
+    pub fn template_id(&self, template: &str) -> String {
+        templates::search_template_id(&self.search.names, template)
+    }
+
+    /// Runs the stored template `template` against `index` with `params`.
+    /// Missing indices give empty hits, not an error.
+    pub async fn run(&self, template: &str, index: &str, params: Value) -> Result<Value, BackendError> {
+        let path = format!("/{index}/_search/template?ignore_unavailable=true&allow_no_indices=true");
+        let body = json!({ "id": self.template_id(template), "params": params });
+        tracing::trace!(path, body = %body, "search template request");
+        match self.search.post(&path, &body).await {
+            Ok(v) => Ok(v),
+            Err(e) if is_missing_script(&e) => {
+                self.install().await?;
+                Ok(self.search.post(&path, &body).await?)
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Installs (or upgrades) the shipped templates; concurrent callers wait for one install.
+    pub async fn install(&self) -> Result<(), BackendError> {
+        let _guard = self.install_lock.lock().await;
+        let report = templates::install(&self.search).await?;
+        for action in report {
+            tracing::debug!("{action}");
+        }
+        Ok(())
+    }
+}
+
+fn is_missing_script(e: &SearchError) -> bool {
+    match e {
+        SearchError::Status { status, body, .. } => {
+            (*status == 404 || *status == 400 || *status == 500)
+                && (body.contains("unable to find script")
+                    || body.contains("resource_not_found_exception") && body.contains("script"))
+        }
+        _ => false,
+    }
+}

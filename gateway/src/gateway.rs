@@ -1,0 +1,123 @@
+//! The gateway's shared state and its one entry point for a tool call:
+//! [`Gateway::call`] resolves the tool name, normalizes the arguments, runs
+//! the tool and logs tool, normalized parameters and latency.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde_json::{json, Map, Value};
+use vibe_common::config::{Config, McpProtocol};
+use vibe_common::search::Search;
+
+use crate::backend::{Backend, BackendError};
+use crate::normalize::{self, Args, TOOL_NAMES};
+use crate::sync::{SyncRunner, SyncStart};
+use crate::target::{Catalog, Project, Scope};
+use crate::tools::{self, ToolError};
+
+/// Cheap to clone; every MCP session shares one.
+#[derive(Clone)]
+pub struct Gateway {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    backend: Backend,
+    catalog: Catalog,
+    sync: SyncRunner,
+    protocol: McpProtocol,
+}
+
+/// The outcome of one tool call, ready to be turned into an MCP result.
+#[derive(Debug, Clone)]
+pub struct CallOutcome {
+    /// The canonical tool, when the name resolved.
+    pub tool: Option<&'static str>,
+    pub args: Args,
+    /// The answer (success) or `{ "error": message }`.
+    pub value: Value,
+    pub is_error: bool,
+    /// The text content: the answer as compact JSON, or the error message.
+    pub text: String,
+}
+
+impl Gateway {
+    pub fn new(config: &Config, sync: SyncRunner) -> anyhow::Result<Self> {
+        let search = Search::new(&config.opensearch)?;
+        Ok(Self::with_search(search, sync, config.mcp.protocol))
+    }
+
+    pub fn with_search(search: Search, sync: SyncRunner, protocol: McpProtocol) -> Self {
+        Self { inner: Arc::new(Inner { backend: Backend::new(search), catalog: Catalog::new(), sync, protocol }) }
+    }
+
+    pub fn backend(&self) -> &Backend {
+        &self.inner.backend
+    }
+
+    pub fn protocol(&self) -> McpProtocol {
+        self.inner.protocol
+    }
+
+    pub fn sync_runner(&self) -> &SyncRunner {
+        &self.inner.sync
+    }
+
+    pub async fn resolve(&self, target: Option<&str>) -> Result<Scope, BackendError> {
+        self.inner.catalog.resolve(&self.inner.backend, target).await
+    }
+
+    pub async fn split_absolute(&self, path: &str) -> Result<Option<(Project, String)>, BackendError> {
+        self.inner.catalog.split_absolute(&self.inner.backend, path).await
+    }
+
+    /// Starts `admin_sync`'s index run; the project cache is dropped when it ends.
+    pub async fn start_sync(&self) -> std::io::Result<SyncStart> {
+        let me = self.clone();
+        self.inner
+            .sync
+            .start(move |_code| {
+                tokio::spawn(async move { me.inner.catalog.invalidate().await });
+            })
+            .await
+    }
+
+    /// One tool call, by requested name and raw arguments. Never fails: every
+    /// problem becomes an error outcome the client can read.
+    pub async fn call(&self, requested: &str, raw_args: Option<&Map<String, Value>>) -> CallOutcome {
+        let started = Instant::now();
+        let args = Args::from_json(raw_args);
+        let tool = normalize::resolve_tool(requested);
+        if let Some(t) = tool {
+            if t != requested {
+                tracing::info!("resolving tool {requested:?} -> {t:?}");
+            }
+        }
+        let result = match tool {
+            Some(t) => tools::call(self, t, &args).await,
+            None => {
+                Err(ToolError::Invalid(format!("unknown tool {requested:?}; the tools are: {}", TOOL_NAMES.join(", "))))
+            }
+        };
+        let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
+        let params = serde_json::to_string(&args).unwrap_or_default();
+        let outcome = match result {
+            Ok(value) => {
+                let results = value["results"].as_array().map(|r| r.len());
+                tracing::info!(tool = tool.unwrap_or(requested), params = %params, latency_ms = format!("{elapsed_ms:.2}"), results, "tool call");
+                let text = value.to_string();
+                CallOutcome { tool, args, value, is_error: false, text }
+            }
+            Err(e) => {
+                let message = e.to_string();
+                if matches!(e, ToolError::Backend(_)) {
+                    tracing::warn!(tool = tool.unwrap_or(requested), params = %params, latency_ms = format!("{elapsed_ms:.2}"), error = %message, "tool call failed");
+                } else {
+                    tracing::info!(tool = tool.unwrap_or(requested), params = %params, latency_ms = format!("{elapsed_ms:.2}"), error = %message, "tool call rejected");
+                }
+                CallOutcome { tool, args, value: json!({ "error": message }), is_error: true, text: message }
+            }
+        };
+        outcome
+    }
+}

@@ -1,0 +1,300 @@
+//! Template parameters. The gateway never builds a query: it computes the
+//! parameters of a stored search template (query text, words, detected
+//! scripts, limits, escaped path patterns) and OpenSearch renders them. Every
+//! value that reaches a template is either a JSON string (escaped by mustache)
+//! or a number validated here.
+
+use serde_json::{json, Value};
+
+use crate::normalize::MAX_LIMIT;
+
+/// Boost of documents with `knowledge: true` in their frontmatter.
+pub const KNOWLEDGE_BOOST: f64 = 5.0;
+/// Matching elements reported per file by a code search.
+pub const INNER_LIMIT: u32 = 10;
+/// Matching elements per file when a code search lists everything.
+pub const INNER_LIMIT_ALL: u32 = 50;
+/// Words at least this long also get a prefix (wildcard) form.
+pub const PREFIX_MIN_CHARS: usize = 5;
+
+/// Scripts found in a query.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Scripts {
+    pub latin: bool,
+    pub cyrillic: bool,
+    pub cjk: bool,
+}
+
+pub fn is_cjk(c: char) -> bool {
+    matches!(c as u32,
+        0x3040..=0x30FF      // Hiragana, Katakana
+        | 0x3400..=0x4DBF    // CJK Extension A
+        | 0x4E00..=0x9FFF    // CJK Unified Ideographs
+        | 0xAC00..=0xD7AF    // Hangul
+        | 0xF900..=0xFAFF    // CJK Compatibility Ideographs
+        | 0x20000..=0x2FA1F) // CJK Extensions B..
+}
+
+pub fn is_cyrillic(c: char) -> bool {
+    matches!(c as u32, 0x0400..=0x052F)
+}
+
+pub fn scripts(text: &str) -> Scripts {
+    let mut s = Scripts::default();
+    for c in text.chars() {
+        if c.is_ascii_alphabetic() || (c.is_alphabetic() && (c as u32) < 0x0250) {
+            s.latin = true;
+        } else if is_cyrillic(c) {
+            s.cyrillic = true;
+        } else if is_cjk(c) {
+            s.cjk = true;
+        }
+    }
+    s
+}
+
+/// Question words and fillers that carry no meaning for a search.
+const STOP_WORDS: &[&str] = &[
+    "the",
+    "and",
+    "for",
+    "who",
+    "what",
+    "how",
+    "does",
+    "are",
+    "was",
+    "were",
+    "with",
+    "about",
+    "tell",
+    "show",
+    "find",
+    "list",
+    "please",
+    "which",
+    "where",
+    "when",
+    "why",
+    "from",
+    "into",
+    "this",
+    "that",
+    "there",
+    "all",
+    "any",
+    "can",
+    "you",
+    "кто",
+    "что",
+    "как",
+    "такой",
+    "такая",
+    "такое",
+    "такие",
+    "где",
+    "когда",
+    "зачем",
+    "почему",
+    "расскажи",
+    "расскажите",
+    "покажи",
+    "найди",
+    "про",
+    "это",
+    "или",
+    "для",
+    "все",
+    "всё",
+    "какие",
+    "какой",
+    "какая",
+    "есть",
+    "его",
+    "её",
+    "она",
+    "они",
+    "him",
+    "her",
+    "his",
+    "its",
+];
+
+/// One search word (Latin or Cyrillic, longer than 2 characters), lower case.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Word {
+    pub word: String,
+    /// Prefix for the wildcard form of long words (inflected forms: `Бакобуре` → `бакобу*`).
+    pub prefix: Option<String>,
+}
+
+/// What the documentation search needs to know about a query.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QueryAnalysis {
+    pub scripts: Scripts,
+    /// Latin and Cyrillic words longer than 2 characters, without stop words.
+    pub words: Vec<Word>,
+    /// The words longer than 2 characters and the CJK runs, without stop
+    /// words; the query itself when nothing is left.
+    pub text: String,
+}
+
+pub fn analyze(query: &str) -> QueryAnalysis {
+    let scripts = scripts(query);
+    let mut words: Vec<Word> = Vec::new();
+    let mut kept: Vec<String> = Vec::new();
+    for token in query.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|t| !t.is_empty()) {
+        let lower = token.to_lowercase();
+        let has_cjk = lower.chars().any(is_cjk);
+        if STOP_WORDS.contains(&lower.as_str()) {
+            continue;
+        }
+        if !has_cjk && lower.chars().count() <= 2 {
+            continue;
+        }
+        kept.push(token.to_string());
+        if has_cjk || words.iter().any(|w| w.word == lower) {
+            continue;
+        }
+        let n = lower.chars().count();
+        let prefix = (n >= PREFIX_MIN_CHARS).then(|| {
+            let keep = (n - 2).max(4);
+            lower.chars().take(keep).collect::<String>()
+        });
+        words.push(Word { word: lower, prefix });
+    }
+    let text = if kept.is_empty() { query.trim().to_string() } else { kept.join(" ") };
+    QueryAnalysis { scripts, words, text }
+}
+
+/// Params of `search_documentation`.
+pub fn documentation(query: &str, limit: u32) -> Value {
+    let a = analyze(query);
+    let words: Vec<Value> = a
+        .words
+        .iter()
+        .map(|w| match &w.prefix {
+            Some(p) => json!({ "word": w.word, "prefix": p }),
+            None => json!({ "word": w.word }),
+        })
+        .collect();
+    json!({
+        "query": query,
+        "text": a.text,
+        "words": words,
+        "latin": a.scripts.latin,
+        "cyrillic": a.scripts.cyrillic,
+        "cjk": a.scripts.cjk,
+        "limit": clamp_limit(limit),
+        "knowledge_boost": KNOWLEDGE_BOOST,
+    })
+}
+
+/// Words that, alone, mean "list everything" for a code search.
+fn lists_everything(tool: &str, query: &str) -> bool {
+    let q = query.trim().trim_matches(|c: char| c == '"' || c == '\'').to_lowercase();
+    if q.is_empty() || q.chars().all(|c| c == '*' || c == '.' || c.is_whitespace()) {
+        return true;
+    }
+    let generic: &[&str] = match tool {
+        "search_by_code_imports" => {
+            &["all", "imports", "import", "dependencies", "all imports", "импорты", "导入", "依赖"]
+        }
+        "search_by_code_functions" => &["all", "functions", "function", "methods", "all functions", "функции", "函数"],
+        "search_by_code_classes" => {
+            &["all", "classes", "class", "structs", "interfaces", "types", "all classes", "классы", "структуры", "类"]
+        }
+        "search_by_code_variables" => {
+            &["all", "variables", "constants", "enums", "all variables", "переменные", "константы", "变量", "常量"]
+        }
+        _ => &[],
+    };
+    generic.contains(&q.as_str())
+}
+
+/// Params of the four code searches.
+pub fn code(tool: &str, query: &str, limit: u32) -> Value {
+    let all = lists_everything(tool, query);
+    json!({
+        "query": query,
+        "all": all,
+        "limit": clamp_limit(limit),
+        "inner_limit": if all { INNER_LIMIT_ALL } else { INNER_LIMIT },
+    })
+}
+
+/// Escapes `*`, `?` and `\` for a wildcard query.
+pub fn wildcard_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if matches!(c, '*' | '?' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Params of `get_file_content` / `get_file_ast`.
+pub fn file(path: &str) -> Value {
+    json!({ "path": path, "path_glob": wildcard_escape(path) })
+}
+
+/// Params of `show_projects`.
+pub fn projects(limit: u32) -> Value {
+    json!({ "limit": limit.clamp(1, 10_000) })
+}
+
+/// Params of `show_stats`.
+pub fn stats() -> Value {
+    json!({ "languages_limit": 200 })
+}
+
+/// Params of `show_tree`.
+pub fn tree(max_files: u32) -> Value {
+    json!({ "limit": max_files.clamp(1, 10_000) })
+}
+
+fn clamp_limit(limit: u32) -> u32 {
+    limit.clamp(1, MAX_LIMIT)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scripts_are_detected() {
+        assert_eq!(scripts("who is Kirikur"), Scripts { latin: true, ..Default::default() });
+        assert_eq!(scripts("Кто такой Бакобур?"), Scripts { cyrillic: true, ..Default::default() });
+        assert_eq!(scripts("基里库尔是谁"), Scripts { cjk: true, ..Default::default() });
+        assert_eq!(scripts("Kirikur и 基里库尔"), Scripts { latin: true, cyrillic: true, cjk: true });
+        assert_eq!(scripts("123 ?!"), Scripts::default());
+    }
+
+    #[test]
+    fn words_and_prefixes() {
+        let a = analyze("Расскажи о Бакобуре и его носках");
+        let words: Vec<_> = a.words.iter().map(|w| (w.word.as_str(), w.prefix.as_deref())).collect();
+        assert_eq!(words, vec![("бакобуре", Some("бакобу")), ("носках", Some("носк"))]);
+        assert_eq!(a.text, "Бакобуре носках");
+        let a = analyze("Who is Kirikur?");
+        assert_eq!(a.words.len(), 1);
+        assert_eq!(a.words[0].prefix.as_deref(), Some("kirik"));
+        assert_eq!(analyze("who").text, "who");
+        assert!(analyze("基里库尔是谁").words.is_empty());
+    }
+
+    #[test]
+    fn everything_queries() {
+        assert_eq!(code("search_by_code_imports", "*", 3)["all"], true);
+        assert_eq!(code("search_by_code_imports", "", 3)["all"], true);
+        assert_eq!(code("search_by_code_functions", "add", 3)["all"], false);
+        assert_eq!(code("search_by_code_functions", "add", 99)["limit"], 10);
+    }
+
+    #[test]
+    fn wildcard_is_escaped() {
+        assert_eq!(wildcard_escape(r"a*b?c\d"), r"a\*b\?c\\d");
+    }
+}

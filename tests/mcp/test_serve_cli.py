@@ -1,0 +1,53 @@
+"""`serve start|status|stop` of the real binary, on a second config directory."""
+
+import shutil
+import subprocess
+
+import pytest
+
+from conftest import free_port, start_server, write_config
+
+
+def test_serve_status_and_stop(gateway, tmp_path):
+    config_dir = tmp_path / "second"
+    port = free_port()
+    write_config(config_dir, port)
+    run = lambda *a: subprocess.run([str(gateway.bin), "--config-dir", str(config_dir), *a], capture_output=True, text=True, timeout=60)
+
+    assert run("serve", "status").stdout.strip() == "not running"
+    proc = start_server(gateway.bin, config_dir, port)
+    try:
+        status = run("serve", "status").stdout
+        assert f"running (pid {proc.pid}) on http://127.0.0.1:{port}" in status
+        again = run("serve", "start")
+        assert again.returncode == 1 and "already running" in again.stderr
+        stop = run("serve", "stop")
+        assert stop.returncode == 0 and f"stopped (pid {proc.pid})" in stop.stdout
+        assert proc.wait(timeout=10) == 0
+        assert run("serve", "status").stdout.strip() == "not running"
+        assert not (config_dir / "serve.pid").exists()
+        assert run("serve", "stop").stdout.strip() == "not running"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
+def test_inspector_cli(gateway):
+    npx = shutil.which("npx")
+    if not npx:
+        pytest.skip("npx is not installed")
+    base = [npx, "-y", "@modelcontextprotocol/inspector", "--cli", gateway.url, "--transport", "http"]
+    try:
+        listed = subprocess.run([*base, "--method", "tools/list"], capture_output=True, text=True, timeout=300)
+    except subprocess.TimeoutExpired:
+        pytest.skip("the inspector could not be fetched in time")
+    if listed.returncode != 0 and "npm" in listed.stderr and "ERR" in listed.stderr:
+        pytest.skip(f"the inspector is not available: {listed.stderr[-300:]}")
+    assert listed.returncode == 0, listed.stderr
+    assert '"search_documentation"' in listed.stdout
+    called = subprocess.run(
+        [*base, "--method", "tools/call", "--tool-name", "search_documentation", "--tool-arg", "query=兹兹科什是谁"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert called.returncode == 0, called.stderr
+    assert "legends/zizikosh.zh.md" in called.stdout

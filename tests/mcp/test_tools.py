@@ -1,0 +1,84 @@
+"""The tool list, identity and instructions, seen by the Python MCP SDK."""
+
+import json
+import urllib.request
+
+import pytest
+from mcp import Client
+
+EXPECTED_TOOLS = [
+    "admin_sync",
+    "get_file_content",
+    "get_file_ast",
+    "show_projects",
+    "show_stats",
+    "show_tree",
+    "search_by_code_imports",
+    "search_by_code_functions",
+    "search_by_code_classes",
+    "search_by_code_variables",
+    "search_documentation",
+    "search_knowledge",
+]
+
+
+@pytest.mark.anyio
+async def test_tool_list_and_identity(gateway):
+    async with Client(gateway.url) as client:
+        assert client.server_info.name == "vibe-analyzer"
+        assert client.server_info.version
+        assert "One call is enough" in client.instructions
+        assert client.protocol_version == "2025-11-25"
+        tools = (await client.list_tools()).tools
+        assert [t.name for t in tools] == EXPECTED_TOOLS
+        for t in tools:
+            assert t.annotations.read_only_hint is (t.name != "admin_sync"), t.name
+            assert t.input_schema["type"] == "object"
+
+
+@pytest.mark.anyio
+async def test_every_tool_answers_with_structured_content(gateway):
+    calls = {
+        "get_file_content": {"path": "calculator.rs"},
+        "get_file_ast": {"path": "calculator.rs"},
+        "show_projects": {},
+        "show_stats": {},
+        "show_tree": {"target": "samples"},
+        "search_by_code_imports": {"query": "HashMap"},
+        "search_by_code_functions": {"query": "multiply"},
+        "search_by_code_classes": {"query": "Calculator"},
+        "search_by_code_variables": {"query": "MAX_VALUE"},
+        "search_documentation": {"query": "Kirikur"},
+        "search_knowledge": {"query": "Kirikur"},
+    }
+    async with Client(gateway.url) as client:
+        for name, args in calls.items():
+            r = await client.call_tool(name, args)
+            assert not r.is_error, (name, r.content)
+            assert isinstance(r.structured_content, dict), name
+            assert json.loads(r.content[0].text) == r.structured_content, name
+        a = (await client.call_tool("search_documentation", {"query": "Kirikur"})).structured_content
+        k = (await client.call_tool("search_knowledge", {"query": "Kirikur"})).structured_content
+        assert a == k, "search_knowledge is identical to search_documentation"
+
+
+def raw_initialize(url: str, version: str) -> dict:
+    body = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}}
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                 headers={"content-type": "application/json", "accept": "application/json, text/event-stream"})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        text = r.read().decode()
+    for line in text.splitlines():
+        if line.startswith("data:") and line[5:].strip():
+            msg = json.loads(line[5:])
+            if msg.get("id") == 1:
+                return msg["result"]
+    return json.loads(text)["result"]
+
+
+@pytest.mark.parametrize("version", ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"])
+def test_protocol_versions(gateway, version):
+    assert raw_initialize(gateway.url, version)["protocolVersion"] == version
+    # The URL users paste (no /mcp) works too.
+    assert raw_initialize(gateway.url.removesuffix("/mcp"), version)["protocolVersion"] == version
