@@ -13,11 +13,13 @@ fn search(prefix: &str) -> Search {
 async fn clean(s: &Search) {
     let p = &s.names.prefix;
     s.delete(&format!("/{p}_*?expand_wildcards=all")).await.unwrap();
-    for name in ["settings"] {
-        s.delete(&format!("/_component_template/{p}_{name}")).await.ok();
-    }
+    // Index templates first: a component template in use cannot be deleted.
     for name in ["meta", "files", "files_analysis"] {
         s.delete(&format!("/_index_template/{p}_{name}")).await.unwrap();
+    }
+    s.delete(&format!("/_component_template/{p}_settings")).await.unwrap();
+    for tool in templates::search_template_names() {
+        s.delete(&format!("/_scripts/{}", templates::search_template_id(&s.names, &tool))).await.unwrap();
     }
 }
 
@@ -55,6 +57,14 @@ async fn install_upgrades_older_and_keeps_newer_templates() {
     assert_eq!(upgraded["index_templates"][0]["index_template"]["_meta"]["vibe_version"], json!(TEMPLATE_VERSION));
     assert_eq!(upgraded["index_templates"][0]["index_template"]["index_patterns"], json!(["ttpl_meta*"]));
     assert!(third.iter().map(ToString::to_string).any(|l| l.contains("kept installed")));
+
+    // A stored search template whose text differs from this build's is replaced.
+    let id = templates::search_template_id(&s.names, "show_projects");
+    s.put(&format!("/_scripts/{id}"), &json!({ "script": { "lang": "mustache", "source": "{\"query\":{\"match_all\":{}}}" } })).await.unwrap();
+    let fourth = templates::install(&s).await.unwrap();
+    assert_eq!(action_of(&fourth, &id), &Action::Upgraded { from: TEMPLATE_VERSION });
+    let stored = s.get(&format!("/_scripts/{id}")).await.unwrap();
+    assert_eq!(stored["script"]["source"].as_str(), templates::search_template_source("show_projects").as_deref());
 }
 
 async fn tokens(s: &Search, index: &str, analyzer: &str, text: &str) -> Vec<String> {

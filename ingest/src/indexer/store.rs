@@ -8,6 +8,9 @@ use serde_json::{json, Value};
 use vibe_common::naming::IndexNames;
 use vibe_common::search::{Search, SearchError};
 
+/// How long an old generation outlives the alias swap.
+const OLD_GENERATION_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// Page size of scrolls.
 const SCROLL_SIZE: usize = 5000;
 
@@ -57,12 +60,18 @@ pub async fn meta_projects(search: &Search) -> Result<BTreeMap<String, Value>, S
     Ok(hits.into_iter().filter_map(|h| Some((h["_id"].as_str()?.to_string(), h["_source"].clone()))).collect())
 }
 
-/// Stored `path -> hash` of an alias.
+/// Stored `path -> hash` of an alias. Read from doc values (`path` is the
+/// document id): no stored field is loaded, so the large `_source`s (file
+/// contents, ASTs) are never decompressed, which is most of a no-op re-index.
 pub async fn stored_hashes(search: &Search, alias: &str) -> Result<HashMap<String, String>, SearchError> {
-    let hits = scroll_all(search, alias, json!({ "_source": ["hash"] })).await?;
+    let body = json!({ "_source": false, "stored_fields": "_none_", "docvalue_fields": ["path", "hash"] });
+    let hits = scroll_all(search, alias, body).await?;
     Ok(hits
         .into_iter()
-        .filter_map(|h| Some((h["_id"].as_str()?.to_string(), h["_source"]["hash"].as_str().unwrap_or_default().to_string())))
+        .filter_map(|h| {
+            let fields = &h["fields"];
+            Some((fields["path"][0].as_str()?.to_string(), fields["hash"][0].as_str().unwrap_or_default().to_string()))
+        })
         .collect())
 }
 
@@ -120,9 +129,15 @@ pub async fn swap_aliases(search: &Search, hash: &str, files: &str, analysis: &s
         json!({ "add": { "index": analysis, "alias": analysis_alias } }),
     ];
     for index in &old {
-        actions.push(json!({ "remove_index": { "index": index } }));
+        actions.push(json!({ "remove": { "index": index, "alias": "*", "must_exist": false } }));
     }
     search.post("/_aliases", &json!({ "actions": actions })).await?;
+    // Searches that resolved the alias just before the swap still run on the
+    // old generation: give them time to finish before it is deleted.
+    if !old.is_empty() {
+        tokio::time::sleep(OLD_GENERATION_GRACE).await;
+        search.delete(&format!("/{}", old.join(","))).await?;
+    }
     Ok(())
 }
 
