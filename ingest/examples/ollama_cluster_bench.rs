@@ -18,7 +18,10 @@ fn arg(args: &[String], name: &str, default: u64) -> u64 {
     args.iter()
         .position(|a| a == name)
         .and_then(|i| args.get(i + 1))
-        .map(|v| v.parse().unwrap_or_else(|_| panic!("{name} expects a number")))
+        .map(|v| {
+            v.parse()
+                .unwrap_or_else(|_| panic!("{name} expects a number"))
+        })
         .unwrap_or(default)
 }
 
@@ -29,7 +32,10 @@ fn files(n: usize) -> Vec<FileInput> {
             language: Some("Rust".into()),
             ast: AstData {
                 functions: (0..8)
-                    .map(|j| AstElement { signature: format!("pub fn op_{i}_{j}(input: &str) -> Result<String>"), ..Default::default() })
+                    .map(|j| AstElement {
+                        signature: format!("pub fn op_{i}_{j}(input: &str) -> Result<String>"),
+                        ..Default::default()
+                    })
                     .collect(),
                 ..Default::default()
             },
@@ -52,10 +58,22 @@ fn main() {
     let n = arg(&args, "--files", 120) as usize;
     let latency = Duration::from_millis(arg(&args, "--latency-ms", 50));
     let chunk_files = arg(&args, "--chunk-files", 3) as usize;
-    let mock = |name: &str| MockOllama::start(MockOptions { latency, ..MockOptions::named(name) });
+    let mock = |name: &str| {
+        MockOllama::start(MockOptions {
+            latency,
+            ..MockOptions::named(name)
+        })
+    };
     let (a, b) = (mock("a"), mock("b"));
-    let host = |m: &MockOllama| OllamaHost { max_chunk_files: chunk_files, ..m.host() };
-    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let host = |m: &MockOllama| OllamaHost {
+        max_chunk_files: chunk_files,
+        ..m.host()
+    };
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
 
     println!(
         "{n} files, {} per request ({} requests), {} ms per request on every host",
@@ -64,9 +82,19 @@ fn main() {
         latency.as_millis()
     );
     let (one, one_counts) = rt.block_on(run(&[host(&a)], n));
-    println!("1 host : {:>7.3}s  {:>7.1} files/s  per host {:?}", one.as_secs_f64(), n as f64 / one.as_secs_f64(), one_counts);
+    println!(
+        "1 host : {:>7.3}s  {:>7.1} files/s  per host {:?}",
+        one.as_secs_f64(),
+        n as f64 / one.as_secs_f64(),
+        one_counts
+    );
     let (two, two_counts) = rt.block_on(run(&[host(&a), host(&b)], n));
-    println!("2 hosts: {:>7.3}s  {:>7.1} files/s  per host {:?}", two.as_secs_f64(), n as f64 / two.as_secs_f64(), two_counts);
+    println!(
+        "2 hosts: {:>7.3}s  {:>7.1} files/s  per host {:?}",
+        two.as_secs_f64(),
+        n as f64 / two.as_secs_f64(),
+        two_counts
+    );
     let ratio = one.as_secs_f64() / two.as_secs_f64();
     println!("throughput ratio (2 hosts / 1 host): {ratio:.2}x (target >= 1.90x)");
     if ratio < 1.9 {

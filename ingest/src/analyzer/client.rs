@@ -34,7 +34,12 @@ pub struct GenerateOptions {
 
 impl GenerateOptions {
     pub fn from_config(cfg: &OllamaHost) -> Self {
-        Self { temperature: cfg.temperature, seed: cfg.seed, num_ctx: cfg.num_ctx, num_predict: cfg.num_predict }
+        Self {
+            temperature: cfg.temperature,
+            seed: cfg.seed,
+            num_ctx: cfg.num_ctx,
+            num_predict: cfg.num_predict,
+        }
     }
 }
 
@@ -89,7 +94,11 @@ impl OllamaClient {
                 status: None,
                 timed_out: false,
             })?;
-        Ok(Self { http, base, cfg: cfg.clone() })
+        Ok(Self {
+            http,
+            base,
+            cfg: cfg.clone(),
+        })
     }
 
     /// The host as configured (without a trailing slash).
@@ -105,11 +114,23 @@ impl OllamaClient {
         Duration::from_secs(self.cfg.timeout_secs.max(1))
     }
 
-    fn error(&self, request: &str, e: impl std::fmt::Display, status: Option<u16>, timed_out: bool) -> ClientError {
-        ClientError { host: self.base.clone(), request: request.to_string(), message: e.to_string(), status, timed_out }
+    fn error(
+        &self,
+        request: &str,
+        e: impl std::fmt::Display,
+        status: Option<u16>,
+        timed_out: bool,
+    ) -> ClientError {
+        ClientError {
+            host: self.base.clone(),
+            request: request.to_string(),
+            message: e.to_string(),
+            status,
+            timed_out,
+        }
     }
 
-    fn from_reqwest(&self, request: &str, e: reqwest::Error) -> ClientError {
+    fn reqwest_error(&self, request: &str, e: reqwest::Error) -> ClientError {
         let timed_out = e.is_timeout();
         let message = if timed_out {
             format!("no answer within {}s (timeout_secs)", self.cfg.timeout_secs)
@@ -119,33 +140,55 @@ impl OllamaClient {
         self.error(request, message, e.status().map(|s| s.as_u16()), timed_out)
     }
 
-    async fn send(&self, request: &str, rb: reqwest::RequestBuilder) -> Result<String, ClientError> {
-        let resp = rb.send().await.map_err(|e| self.from_reqwest(request, e))?;
+    async fn send(
+        &self,
+        request: &str,
+        rb: reqwest::RequestBuilder,
+    ) -> Result<String, ClientError> {
+        let resp = rb
+            .send()
+            .await
+            .map_err(|e| self.reqwest_error(request, e))?;
         let status = resp.status();
-        let body = resp.text().await.map_err(|e| self.from_reqwest(request, e))?;
+        let body = resp
+            .text()
+            .await
+            .map_err(|e| self.reqwest_error(request, e))?;
         if !status.is_success() {
             // Ollama answers errors as {"error": "..."}.
             let detail = serde_json::from_str::<Value>(&body)
                 .ok()
                 .and_then(|v| v.get("error").and_then(Value::as_str).map(str::to_string))
                 .unwrap_or_else(|| body.chars().take(300).collect());
-            return Err(self.error(request, format!("HTTP {status}: {detail}"), Some(status.as_u16()), false));
+            return Err(self.error(
+                request,
+                format!("HTTP {status}: {detail}"),
+                Some(status.as_u16()),
+                false,
+            ));
         }
         Ok(body)
     }
 
     /// `GET /`: Ollama answers "Ollama is running".
     pub async fn ping(&self) -> Result<String, ClientError> {
-        let rb = self.http.get(format!("{}/", self.base)).timeout(self.timeout().min(PROBE_TIMEOUT));
+        let rb = self
+            .http
+            .get(format!("{}/", self.base))
+            .timeout(self.timeout().min(PROBE_TIMEOUT));
         self.send("GET /", rb).await
     }
 
     /// `GET /api/tags`: the names of the installed models.
     pub async fn models(&self) -> Result<Vec<String>, ClientError> {
         const REQ: &str = "GET /api/tags";
-        let rb = self.http.get(format!("{}/api/tags", self.base)).timeout(self.timeout().min(PROBE_TIMEOUT));
+        let rb = self
+            .http
+            .get(format!("{}/api/tags", self.base))
+            .timeout(self.timeout().min(PROBE_TIMEOUT));
         let body = self.send(REQ, rb).await?;
-        let v: Value = serde_json::from_str(&body).map_err(|e| self.error(REQ, format!("invalid JSON: {e}"), None, false))?;
+        let v: Value = serde_json::from_str(&body)
+            .map_err(|e| self.error(REQ, format!("invalid JSON: {e}"), None, false))?;
         let models = v
             .get("models")
             .and_then(Value::as_array)
@@ -164,7 +207,12 @@ impl OllamaClient {
     }
 
     /// `POST /api/generate`, not streamed, with the configured model and options.
-    pub async fn generate(&self, system: Option<&str>, prompt: &str, json: bool) -> Result<GenerateResponse, ClientError> {
+    pub async fn generate(
+        &self,
+        system: Option<&str>,
+        prompt: &str,
+        json: bool,
+    ) -> Result<GenerateResponse, ClientError> {
         const REQ: &str = "POST /api/generate";
         let body = GenerateRequest {
             model: &self.cfg.model,
@@ -174,9 +222,14 @@ impl OllamaClient {
             format: json.then_some("json"),
             options: GenerateOptions::from_config(&self.cfg),
         };
-        let rb = self.http.post(format!("{}/api/generate", self.base)).json(&body).timeout(self.timeout());
+        let rb = self
+            .http
+            .post(format!("{}/api/generate", self.base))
+            .json(&body)
+            .timeout(self.timeout());
         let text = self.send(REQ, rb).await?;
-        serde_json::from_str(&text).map_err(|e| self.error(REQ, format!("invalid JSON answer: {e}"), None, false))
+        serde_json::from_str(&text)
+            .map_err(|e| self.error(REQ, format!("invalid JSON answer: {e}"), None, false))
     }
 
     /// Warm-up: an empty prompt makes Ollama load the model into memory.
@@ -221,7 +274,10 @@ mod tests {
 
     #[test]
     fn model_matching() {
-        let installed = vec!["qwen2.5-coder:3b-instruct".to_string(), "llama3:latest".to_string()];
+        let installed = vec![
+            "qwen2.5-coder:3b-instruct".to_string(),
+            "llama3:latest".to_string(),
+        ];
         assert!(model_installed(&installed, "qwen2.5-coder:3b-instruct"));
         assert!(model_installed(&installed, "llama3"));
         assert!(model_installed(&installed, "llama3:latest"));

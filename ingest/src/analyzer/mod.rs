@@ -51,7 +51,10 @@ fn fmt_health(errors: &[HostCheckError]) -> String {
         many => format!(
             "{} Ollama hosts failed their checks:\n{}",
             many.len(),
-            many.iter().map(|e| format!("- {e}")).collect::<Vec<_>>().join("\n")
+            many.iter()
+                .map(|e| format!("- {e}"))
+                .collect::<Vec<_>>()
+                .join("\n")
         ),
     }
 }
@@ -75,8 +78,13 @@ impl Analyzer {
             .map(OllamaClient::new)
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| AnalyzeError::Setup(e.to_string()))?;
-        let prompts = prompts::Prompts::new().map_err(|e| AnalyzeError::Setup(format!("invalid prompt template: {e:#}")))?;
-        Ok(Self { clients, prompts: Arc::new(prompts), options: ClusterOptions::default() })
+        let prompts = prompts::Prompts::new()
+            .map_err(|e| AnalyzeError::Setup(format!("invalid prompt template: {e:#}")))?;
+        Ok(Self {
+            clients,
+            prompts: Arc::new(prompts),
+            options: ClusterOptions::default(),
+        })
     }
 
     pub fn with_options(mut self, options: ClusterOptions) -> Self {
@@ -90,11 +98,17 @@ impl Analyzer {
 
     /// The checks of every host: `GET /`, the model in `GET /api/tags`, warm-up.
     pub async fn check(&self) -> Result<(), AnalyzeError> {
-        health::check_all(&self.clients).await.map_err(AnalyzeError::Health)
+        health::check_all(&self.clients)
+            .await
+            .map_err(AnalyzeError::Health)
     }
 
     /// Descriptions and tags of `files`, by path, spread over all hosts.
-    pub async fn enrich(&self, project: &str, files: Vec<FileInput>) -> Result<(HashMap<String, Enrichment>, ClusterReport), EnrichError> {
+    pub async fn enrich(
+        &self,
+        project: &str,
+        files: Vec<FileInput>,
+    ) -> Result<(HashMap<String, Enrichment>, ClusterReport), EnrichError> {
         self.enrich_with(project, files, &self.options).await
     }
 
@@ -117,7 +131,9 @@ impl Analyzer {
             let prompt = self
                 .prompts
                 .project(project, readme, cfg.max_chunk_chars)
-                .map_err(|e| AnalyzeError::Setup(format!("cannot build the project prompt: {e:#}")))?;
+                .map_err(|e| {
+                    AnalyzeError::Setup(format!("cannot build the project prompt: {e:#}"))
+                })?;
             let mut attempts = 0;
             let mut transport = 0;
             loop {
@@ -128,7 +144,10 @@ impl Analyzer {
                             return Ok(summary);
                         }
                         if attempts > self.options.max_retries {
-                            failures.push(format!("{}: no usable summary after {attempts} attempts", client.host()));
+                            failures.push(format!(
+                                "{}: no usable summary after {attempts} attempts",
+                                client.host()
+                            ));
                             break;
                         }
                         tokio::time::sleep(self.options.retry_delay).await;
@@ -144,7 +163,10 @@ impl Analyzer {
                 }
             }
         }
-        Err(AnalyzeError::Summary { project: project.to_string(), message: failures.join("; ") })
+        Err(AnalyzeError::Summary {
+            project: project.to_string(),
+            message: failures.join("; "),
+        })
     }
 }
 
@@ -163,7 +185,9 @@ where
             tokio::task::block_in_place(|| handle.block_on(fut))
         }
         Ok(_) => std::thread::scope(|s| {
-            s.spawn(|| new_runtime().block_on(fut)).join().unwrap_or_else(|p| std::panic::resume_unwind(p))
+            s.spawn(|| new_runtime().block_on(fut))
+                .join()
+                .unwrap_or_else(|p| std::panic::resume_unwind(p))
         }),
         Err(_) => new_runtime().block_on(fut),
     }

@@ -45,12 +45,20 @@ pub fn index_hook(hosts: Vec<OllamaHost>, options: ClusterOptions) -> EnrichFn {
         // The HTTP clients belong to the runtime they run on: one analyzer per call.
         let analyzer = Analyzer::new(&hosts)?.with_options(options.clone());
         if files.is_empty() {
-            let Some(readme) = &info.readme else { return Ok(HashMap::new()) };
+            let Some(readme) = &info.readme else {
+                return Ok(HashMap::new());
+            };
             let summary = block_on_sync(analyzer.summarize(&info.name, &readme.content))?;
-            let entry = Enrichment { description: summary, tags: Vec::new() };
+            let entry = Enrichment {
+                description: summary,
+                tags: Vec::new(),
+            };
             return Ok(HashMap::from([(PROJECT_SUMMARY_KEY.to_string(), entry)]));
         }
-        let inputs: Vec<FileInput> = files.iter().filter_map(|f| FileInput::from_scanned(f)).collect();
+        let inputs: Vec<FileInput> = files
+            .iter()
+            .filter_map(|f| FileInput::from_scanned(f))
+            .collect();
         let result = block_on_sync(analyzer.enrich(&info.name, inputs));
         let mut report = totals.report.lock().unwrap_or_else(|p| p.into_inner());
         match result {

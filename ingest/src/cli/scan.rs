@@ -6,10 +6,7 @@ pub fn run(ctx: &Ctx, args: ScanCommand) -> anyhow::Result<()> {
     match args {
         ScanCommand::Index(a) => super::index::run(ctx, a),
         ScanCommand::Ast(a) => ast(ctx, a),
-        other => {
-            let _ = (ctx, other);
-            anyhow::bail!("not implemented yet")
-        }
+        ScanCommand::Analyze(a) => super::analyze::run(ctx, a),
     }
 }
 
