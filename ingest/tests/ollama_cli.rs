@@ -276,6 +276,11 @@ fn scan_analyze_exports_ast_and_enrichment() {
     assert_eq!(outcome.summaries.len(), 1);
 
     let doc: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(
+        doc["sources"][0]["summary"].as_str(),
+        Some(outcome.summaries[0].1.as_str()),
+        "the project summary is exported"
+    );
     let files = doc["sources"][0]["files"].as_array().unwrap();
     let by_path = |p: &str| {
         files

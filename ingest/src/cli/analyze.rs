@@ -166,9 +166,12 @@ fn analyze_source(
     }
     let (enriched, enrich_report) = result.with_context(|| format!("LLM enrichment of {name}"))?;
     outcome.enrichment.merge(&enrich_report);
-    if let Some(readme) = &info.readme {
-        let summary = runtime.block_on(analyzer.summarize(name, &readme.content))?;
-        outcome.summaries.push((name.to_string(), summary));
+    let summary = match &info.readme {
+        Some(readme) => Some(runtime.block_on(analyzer.summarize(name, &readme.content))?),
+        None => None,
+    };
+    if let Some(s) = &summary {
+        outcome.summaries.push((name.to_string(), s.clone()));
     }
 
     let enrichment: HashMap<&str, FileEnrichment> = enriched
@@ -182,7 +185,7 @@ fn analyze_source(
         })
         .collect();
     let mut stats = SourceStats::default();
-    exporter.begin_source(&info)?;
+    exporter.begin_source_with_summary(&info, summary.as_deref())?;
     for file in &files {
         stats.add(file);
         exporter.file(file, enrichment.get(file.rel_path.as_str()))?;

@@ -147,6 +147,9 @@ impl<'a> FileRecord<'a> {
 struct SourceHeader<'a> {
     name: &'a str,
     root: String,
+    /// The LLM's project summary (`scan analyze` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    summary: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     readme: Option<&'a scanner::Readme>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -154,10 +157,11 @@ struct SourceHeader<'a> {
 }
 
 impl<'a> SourceHeader<'a> {
-    fn new(info: &'a SourceInfo) -> Self {
+    fn new(info: &'a SourceInfo, summary: Option<&'a str>) -> Self {
         SourceHeader {
             name: &info.name,
             root: info.root.to_string_lossy().into_owned(),
+            summary,
             readme: info.readme.as_ref(),
             license: info.license.as_ref(),
         }
@@ -256,11 +260,16 @@ impl<W: Write> Exporter<W> {
     }
 
     pub fn begin_source(&mut self, info: &SourceInfo) -> Result<(), ExportError> {
+        self.begin_source_with_summary(info, None)
+    }
+
+    /// Start a source whose header carries a project summary.
+    pub fn begin_source_with_summary(&mut self, info: &SourceInfo, summary: Option<&str>) -> Result<(), ExportError> {
         if self.in_source {
             return Err(ExportError::State("begin_source inside a source"));
         }
         self.fmt
-            .begin_source(&mut self.w, self.sources == 0, &SourceHeader::new(info))?;
+            .begin_source(&mut self.w, self.sources == 0, &SourceHeader::new(info, summary))?;
         self.in_source = true;
         self.files = 0;
         Ok(())

@@ -83,7 +83,7 @@ fn expected(sources: usize) -> Value {
         description: Some("The entry point".into()),
         tags: vec!["cli".into()],
     };
-    let mut src = serde_json::to_value(SourceHeader::new(&info)).unwrap();
+    let mut src = serde_json::to_value(SourceHeader::new(&info, None)).unwrap();
     src["files"] = json!([
         FileRecord::new(&files[0], Some(&enrichment)),
         FileRecord::new(&files[1], None)
