@@ -83,27 +83,11 @@
 (program
   (_ . (variable_declarator
          name: (_) @name
-         value: [(array) (assignment_expression) (augmented_assignment_expression)
-                 (await_expression) (binary_expression) (call_expression)
-                 (class) (false) (identifier) (jsx_element)
-                 (jsx_self_closing_element) (member_expression) (meta_property)
-                 (new_expression) (null) (number) (object)
-                 (parenthesized_expression) (regex) (string)
-                 (subscript_expression) (super) (template_string)
-                 (ternary_expression) (this) (true) (unary_expression)
-                 (undefined) (update_expression) (yield_expression)] @body)) @definition.variable)
+         value: (_) @body)) @definition.variable)
 (export_statement
   declaration: (_ . (variable_declarator
                       name: (_) @name
-                      value: [(array) (assignment_expression) (augmented_assignment_expression)
-                              (await_expression) (binary_expression) (call_expression)
-                              (class) (false) (identifier) (jsx_element)
-                              (jsx_self_closing_element) (member_expression) (meta_property)
-                              (new_expression) (null) (number) (object)
-                              (parenthesized_expression) (regex) (string)
-                              (subscript_expression) (super) (template_string)
-                              (ternary_expression) (this) (true) (unary_expression)
-                              (undefined) (update_expression) (yield_expression)] @body)) @definition.variable)
+                      value: (_) @body)) @definition.variable)
 (program
   (_ . (variable_declarator name: (_) @name !value)) @definition.variable)
 (export_statement
@@ -118,14 +102,6 @@
   (field_definition
     "static"
     property: (_) @name
-    value: [(array) (assignment_expression) (augmented_assignment_expression)
-            (await_expression) (binary_expression) (call_expression)
-            (class) (false) (identifier) (jsx_element)
-            (jsx_self_closing_element) (member_expression) (meta_property)
-            (new_expression) (null) (number) (object)
-            (parenthesized_expression) (regex) (string)
-            (subscript_expression) (super) (template_string)
-            (ternary_expression) (this) (true) (unary_expression)
-            (undefined) (update_expression) (yield_expression)] @body) @definition.variable)
+    value: (_) @body) @definition.variable)
 (class_body
   (field_definition "static" property: (_) @name !value) @definition.variable)

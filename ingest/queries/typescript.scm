@@ -103,31 +103,11 @@
 (program
   (_ . (variable_declarator
          name: (_) @name
-         value: [(array) (as_expression) (assignment_expression)
-                 (augmented_assignment_expression) (await_expression)
-                 (binary_expression) (call_expression) (class) (false)
-                 (identifier) (instantiation_expression) (internal_module)
-                 (member_expression) (meta_property) (new_expression)
-                 (non_null_expression) (null) (number) (object)
-                 (parenthesized_expression) (regex) (satisfies_expression)
-                 (string) (subscript_expression) (super) (template_string)
-                 (ternary_expression) (this) (true) (type_assertion)
-                 (unary_expression) (undefined) (update_expression)
-                 (yield_expression)] @body)) @definition.variable)
+         value: (_) @body)) @definition.variable)
 (export_statement
   declaration: (_ . (variable_declarator
                       name: (_) @name
-                      value: [(array) (as_expression) (assignment_expression)
-                              (augmented_assignment_expression) (await_expression)
-                              (binary_expression) (call_expression) (class) (false)
-                              (identifier) (instantiation_expression) (internal_module)
-                              (member_expression) (meta_property) (new_expression)
-                              (non_null_expression) (null) (number) (object)
-                              (parenthesized_expression) (regex) (satisfies_expression)
-                              (string) (subscript_expression) (super) (template_string)
-                              (ternary_expression) (this) (true) (type_assertion)
-                              (unary_expression) (undefined) (update_expression)
-                              (yield_expression)] @body)) @definition.variable)
+                      value: (_) @body)) @definition.variable)
 (program
   (_ . (variable_declarator name: (_) @name !value)) @definition.variable)
 (export_statement
@@ -145,16 +125,6 @@
   (public_field_definition
     "static"
     name: (_) @name
-    value: [(array) (as_expression) (assignment_expression)
-            (augmented_assignment_expression) (await_expression)
-            (binary_expression) (call_expression) (class) (false)
-            (identifier) (instantiation_expression) (internal_module)
-            (member_expression) (meta_property) (new_expression)
-            (non_null_expression) (null) (number) (object)
-            (parenthesized_expression) (regex) (satisfies_expression)
-            (string) (subscript_expression) (super) (template_string)
-            (ternary_expression) (this) (true) (type_assertion)
-            (unary_expression) (undefined) (update_expression)
-            (yield_expression)] @body) @definition.variable)
+    value: (_) @body) @definition.variable)
 (class_body
   (public_field_definition "static" name: (_) @name !value) @definition.variable)

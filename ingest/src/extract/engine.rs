@@ -14,6 +14,10 @@
 //! | `@owner` | inside a definition's pattern: its owner type, when it is not an enclosing block (Go receivers) |
 //! | `@header` | a comment that counts as a header comment when only comments precede it |
 //!
+//! A node captured both as a variable and as a function or method is a
+//! function, so a query may capture every variable and let the function
+//! patterns claim constants that hold functions.
+//!
 //! Doc comments are found by walking back from the element over its previous
 //! siblings: `@doc` nodes are collected, `@attribute` nodes skipped, and the
 //! walk stops at anything else or at a blank line (the `#select-adjacent!`
@@ -107,7 +111,8 @@ pub fn compile_query(lang: &'static Language) -> Result<CompiledQuery, ExtractEr
         CODE_CAPTURES.iter().map(|(n, _)| *n).collect()
     };
     let grammar = (lang.grammar)();
-    let query = Query::new(&grammar, lang.query)
+    let source = super::languages::query_source(lang).map_err(|message| ExtractError::Query { lang: lang.name, message })?;
+    let query = Query::new(&grammar, &source)
         .map_err(|e| ExtractError::Query { lang: lang.name, message: e.to_string() })?;
     let mut roles = Vec::new();
     for name in query.capture_names() {
@@ -212,8 +217,16 @@ pub fn extract(lang: &'static Language, source: &str) -> Result<AstData, Extract
             match def_index.get(&node.id()) {
                 Some(&i) => {
                     let d = &mut defs[i];
+                    // A node that is both a variable and a function (a constant
+                    // holding an arrow function) is a function.
+                    let upgrade = matches!(kind, Kind::Function | Kind::Method) && d.kind == Kind::Variable;
+                    if upgrade {
+                        d.kind = kind;
+                        d.body = body.or(d.body);
+                    } else if kind == d.kind {
+                        d.body = d.body.or(body);
+                    }
                     d.name = d.name.or(name);
-                    d.body = d.body.or(body);
                     d.owner = d.owner.or(owner);
                     if docs.len() > d.docs.len() {
                         d.docs = docs;

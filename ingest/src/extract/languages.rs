@@ -43,6 +43,24 @@ pub static LANGUAGES: &[Language] = &[
     Language { name: "TypeScript", id: "typescript", extensions: &["ts", "mts", "cts"], grammar: || tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(), query: query!("typescript") },
 ];
 
+/// The full query text of a language: its own file, preceded by the files it
+/// names in `; inherits: <id>[, <id>]` lines (as in Helix's runtime queries).
+/// An unknown id is an error.
+pub fn query_source(lang: &Language) -> Result<String, String> {
+    let mut out = String::new();
+    for line in lang.query.lines() {
+        if let Some(ids) = line.trim().strip_prefix("; inherits:") {
+            for id in ids.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+                let base = by_id(id).ok_or_else(|| format!("inherits unknown language {id:?}"))?;
+                out.push_str(&query_source(base)?);
+                out.push('\n');
+            }
+        }
+    }
+    out.push_str(lang.query);
+    Ok(out)
+}
+
 /// The language of a file, by its extension.
 pub fn for_path(path: &std::path::Path) -> Option<&'static Language> {
     let ext = path.extension()?.to_str()?.to_ascii_lowercase();
