@@ -7,12 +7,9 @@ use std::io::Write;
 
 pub(super) struct JsonWriter;
 
-/// A pretty JSON object without its closing `\n}`.
+/// The object without its closing brace, so fields can follow.
 fn open_object<T: serde::Serialize>(v: &T) -> Result<String, ExportError> {
-    let s = serde_json::to_string_pretty(v)?;
-    Ok(s.strip_suffix("\n}")
-        .map(str::to_owned)
-        .unwrap_or_else(|| s.trim_end_matches('}').to_owned()))
+    Ok(super::without_closing_brace(serde_json::to_string_pretty(v)?))
 }
 
 impl FormatWriter for JsonWriter {

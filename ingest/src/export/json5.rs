@@ -7,12 +7,9 @@ use std::io::Write;
 
 pub(super) struct Json5Writer;
 
-/// A JSON5 object without its closing `\n}`.
+/// The object without its closing brace, so fields can follow.
 fn open_object<T: serde::Serialize>(v: &T) -> Result<String, ExportError> {
-    let s = json5::to_string(v)?;
-    Ok(s.strip_suffix("\n}")
-        .map(str::to_owned)
-        .unwrap_or_else(|| s.trim_end_matches('}').to_owned()))
+    Ok(super::without_closing_brace(json5::to_string(v)?))
 }
 
 impl FormatWriter for Json5Writer {

@@ -199,6 +199,14 @@ trait FormatWriter {
     fn finish(&mut self, w: &mut dyn Write, sources: usize) -> Result<(), ExportError>;
 }
 
+/// A serialized object without its closing `\n}`, so fields can follow.
+fn without_closing_brace(s: String) -> String {
+    match s.strip_suffix("\n}") {
+        Some(open) => open.to_owned(),
+        None => s.trim_end_matches('}').to_owned(),
+    }
+}
+
 /// Indent every line but the first by `n` spaces.
 pub(crate) fn indent_tail(s: &str, n: usize) -> String {
     let pad = " ".repeat(n);
