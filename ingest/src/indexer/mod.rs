@@ -128,11 +128,20 @@ pub async fn check_backend(search: &Search) -> Result<String, IndexError> {
 /// config, so that projects no longer there are removed.
 pub async fn run(search: &Search, targets: &[PathBuf], configured: &[PathBuf], opts: &IndexOptions) -> Result<IndexReport, IndexError> {
     let start = Instant::now();
+    // README and license detection (askalono) take ~0.1 s per source: run them
+    // while the backend is checked and cleaned up, not after.
+    let infos: Vec<_> = targets
+        .iter()
+        .map(|root| {
+            let root = root.clone();
+            tokio::task::spawn_blocking(move || SourceInfo::load(None, &root))
+        })
+        .collect();
     check_backend(search).await?;
     let mut report = IndexReport { templates: templates::install(search).await?, ..Default::default() };
     cleanup(search, configured, &mut report).await?;
-    for root in targets {
-        let outcome = index_source(search, root, opts).await?;
+    for (root, info) in targets.iter().zip(infos) {
+        let outcome = index_source(search, root, info, opts).await?;
         report.sources.push(outcome);
     }
     report.elapsed = start.elapsed();
@@ -183,9 +192,17 @@ impl Targets {
     }
 }
 
-async fn index_source(search: &Search, root: &PathBuf, opts: &IndexOptions) -> Result<SourceOutcome, IndexError> {
+async fn index_source(
+    search: &Search,
+    root: &PathBuf,
+    info: tokio::task::JoinHandle<Result<SourceInfo, scanner::ScanError>>,
+    opts: &IndexOptions,
+) -> Result<SourceOutcome, IndexError> {
     let path = root.display().to_string();
-    let info = SourceInfo::load(None, root).map_err(|e| IndexError::Scan { path: path.clone(), source: e })?;
+    let info = info
+        .await
+        .map_err(|e| IndexError::Task { path: path.clone(), message: e.to_string() })?
+        .map_err(|e| IndexError::Scan { path: path.clone(), source: e })?;
     let hash = project_hash(&info.root);
     let names = &search.names;
     let (files_alias, analysis_alias) = (names.files_alias(&hash), names.analysis_alias(&hash));
@@ -193,29 +210,24 @@ async fn index_source(search: &Search, root: &PathBuf, opts: &IndexOptions) -> R
     let live_analysis = store::alias_target(search, &analysis_alias).await?;
     let mut outcome = SourceOutcome { name: info.name.clone(), root: info.root.clone(), ..Default::default() };
 
-    let (targets, stored) = match (live_files, live_analysis) {
+    // `stored`: files whose two documents both carry their hash; `stored_paths`:
+    // paths stored in either index (a half-written file must be deletable too).
+    let (targets, stored, stored_paths) = match (live_files, live_analysis) {
         (Some(files), Some(analysis)) if !opts.force => {
-            let in_files = store::stored_hashes(search, &files_alias).await?;
-            let in_analysis = store::stored_hashes(search, &analysis_alias).await?;
-            // A file counts as stored only when both of its documents carry its hash.
+            let (in_files, in_analysis) =
+                tokio::try_join!(store::stored_hashes(search, &files_alias), store::stored_hashes(search, &analysis_alias))?;
+            let mut stored_paths: HashSet<String> = in_files.keys().cloned().collect();
+            stored_paths.extend(in_analysis.keys().cloned());
             let stored: HashMap<String, String> =
                 in_analysis.into_iter().filter(|(p, h)| in_files.get(p) == Some(h)).collect();
-            (Targets { files, analysis, files_alias, analysis_alias }, stored)
+            (Targets { files, analysis, files_alias, analysis_alias }, stored, stored_paths)
         }
         _ => {
             let generation = store::new_generation();
             let (files, analysis) = store::create_generation(search, &hash, &generation).await?;
             outcome.rebuilt = true;
-            (Targets { files, analysis, files_alias, analysis_alias }, HashMap::new())
+            (Targets { files, analysis, files_alias, analysis_alias }, HashMap::new(), HashSet::new())
         }
-    };
-    // Paths stored in either index (a half-written file must be deletable too).
-    let stored_paths: HashSet<String> = if outcome.rebuilt {
-        HashSet::new()
-    } else {
-        let mut p: HashSet<String> = store::stored_hashes(search, &targets.files_alias).await?.into_keys().collect();
-        p.extend(store::stored_hashes(search, &targets.analysis_alias).await?.into_keys());
-        p
     };
 
     let progress = progress_bar(opts.progress, &info.name, &info.root);

@@ -128,8 +128,12 @@ pub async fn swap_aliases(search: &Search, hash: &str, files: &str, analysis: &s
         json!({ "add": { "index": files, "alias": files_alias } }),
         json!({ "add": { "index": analysis, "alias": analysis_alias } }),
     ];
+    // Explicit alias names: a wildcard `remove` with `must_exist: false`
+    // silently removes nothing.
     for index in &old {
-        actions.push(json!({ "remove": { "index": index, "alias": "*", "must_exist": false } }));
+        for alias in [&files_alias, &analysis_alias] {
+            actions.push(json!({ "remove": { "index": index, "alias": alias, "must_exist": false } }));
+        }
     }
     search.post("/_aliases", &json!({ "actions": actions })).await?;
     // Searches that resolved the alias just before the swap still run on the
