@@ -10,7 +10,7 @@ use vibe_common::config::{Config, McpProtocol};
 use vibe_common::search::Search;
 
 use crate::backend::{Backend, BackendError};
-use crate::normalize::{self, Args, TOOL_NAMES};
+use crate::normalize::{self, Args};
 use crate::sync::{SyncRunner, SyncStart};
 use crate::target::{Catalog, Project, Scope};
 use crate::tools::{self, ToolError};
@@ -88,34 +88,40 @@ impl Gateway {
         let started = Instant::now();
         let args = Args::from_json(raw_args);
         let tool = normalize::resolve_tool(requested);
+        let shown: String = requested.chars().take(100).collect();
         if let Some(t) = tool {
             if t != requested {
-                tracing::info!("resolving tool {requested:?} -> {t:?}");
+                tracing::info!("Resolving '{}' -> '{t}'", shown.escape_debug());
             }
         }
         let result = match tool {
             Some(t) => tools::call(self, t, &args).await,
-            None => {
-                Err(ToolError::Invalid(format!("unknown tool {requested:?}; the tools are: {}", TOOL_NAMES.join(", "))))
-            }
+            None => Err(ToolError::UnknownTool(requested.to_string())),
         };
         let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
         let params = serde_json::to_string(&args).unwrap_or_default();
         let outcome = match result {
             Ok(value) => {
                 let results = value["results"].as_array().map(|r| r.len());
-                tracing::info!(tool = tool.unwrap_or(requested), params = %params, latency_ms = format!("{elapsed_ms:.2}"), results, "tool call");
+                tracing::info!(tool = tool.unwrap_or(shown.as_str()), params = %params, latency_ms = format!("{elapsed_ms:.2}"), results, "tool call");
                 let text = value.to_string();
                 CallOutcome { tool, args, value, is_error: false, text }
             }
             Err(e) => {
-                let message = e.to_string();
+                let (message, value) = match &e {
+                    ToolError::UnknownTool(name) => normalize::unknown_tool(name),
+                    other => {
+                        let message = other.to_string();
+                        let value = json!({ "error": message });
+                        (message, value)
+                    }
+                };
                 if matches!(e, ToolError::Backend(_)) {
-                    tracing::warn!(tool = tool.unwrap_or(requested), params = %params, latency_ms = format!("{elapsed_ms:.2}"), error = %message, "tool call failed");
+                    tracing::warn!(tool = tool.unwrap_or(shown.as_str()), params = %params, latency_ms = format!("{elapsed_ms:.2}"), error = %message, "tool call failed");
                 } else {
-                    tracing::info!(tool = tool.unwrap_or(requested), params = %params, latency_ms = format!("{elapsed_ms:.2}"), error = %message, "tool call rejected");
+                    tracing::info!(tool = tool.unwrap_or(shown.as_str()), params = %params, latency_ms = format!("{elapsed_ms:.2}"), error = %message, "tool call rejected");
                 }
-                CallOutcome { tool, args, value: json!({ "error": message }), is_error: true, text: message }
+                CallOutcome { tool, args, value, is_error: true, text: message }
             }
         };
         outcome

@@ -1,14 +1,16 @@
 //! The HTTP side: rmcp's Streamable HTTP service mounted at `/` and `/mcp`,
-//! `Host` and `Origin` validation (DNS-rebinding protection), a CORS layer for
-//! browser clients that exposes `Mcp-Session-Id`, and request logging.
+//! `Host` and `Origin` validation (DNS-rebinding protection), an optional
+//! bearer token (`mcp.token` / `VIBE_MCP_TOKEN`), a request body limit, a
+//! CORS layer for browser clients that exposes `Mcp-Session-Id`, and request
+//! logging.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::extract::Request;
-use axum::http::{header, HeaderName, HeaderValue, Method};
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderName, HeaderValue, Method, StatusCode};
 use axum::middleware::{self, Next};
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use axum::Router;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
@@ -22,6 +24,8 @@ use crate::server::VibeServer;
 pub const LOOPBACK_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
 /// Browser origins always accepted (any port).
 pub const LOOPBACK_ORIGINS: [&str; 3] = ["http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"];
+/// Largest request body accepted (a bigger one gets 413).
+pub const MAX_BODY_BYTES: usize = 1024 * 1024;
 
 /// What the HTTP layer accepts.
 #[derive(Debug, Clone, Default)]
@@ -33,6 +37,9 @@ pub struct HttpOptions {
     /// Extra accepted `Origin`s (`mcp.allowed_origins`), e.g.
     /// `"https://webui.example:443"` or `"http://10.0.0.5:*"`; `"*"` accepts any.
     pub allowed_origins: Vec<String>,
+    /// Bearer token every request must carry (`Authorization: Bearer …`);
+    /// `None` or empty = no authentication.
+    pub token: Option<String>,
     /// Cancelled to end every session (server shutdown).
     pub cancel: CancellationToken,
 }
@@ -70,7 +77,8 @@ impl HttpOptions {
 pub fn transport_config(opts: &HttpOptions) -> StreamableHttpServerConfig {
     let mut config = StreamableHttpServerConfig::default()
         .with_cancellation_token(opts.cancel.child_token())
-        .with_sse_keep_alive(Some(Duration::from_secs(15)));
+        .with_sse_keep_alive(Some(Duration::from_secs(15)))
+        .with_max_request_body_bytes(MAX_BODY_BYTES);
     config = if opts.any_host() { config.disable_allowed_hosts() } else { config.with_allowed_hosts(opts.hosts()) };
     config = if opts.any_origin() {
         config.disable_allowed_origins()
@@ -87,11 +95,61 @@ pub fn router(gateway: Gateway, opts: &HttpOptions) -> Router {
         Arc::new(LocalSessionManager::default()),
         transport_config(opts),
     );
-    Router::new()
+    let mut app = Router::new()
         .route_service("/", service.clone())
         .route_service("/mcp", service)
-        .layer(cors(opts))
-        .layer(middleware::from_fn(log_request))
+        .route_layer(middleware::from_fn(crate::jsonrpc::guard));
+    if let Some(token) = opts.token.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+        let expected = Arc::new(blake3::hash(token.as_bytes()));
+        // Only on the MCP routes: other paths (e.g. OAuth discovery under
+        // /.well-known) get a plain 404, so clients do not start an OAuth flow.
+        app = app.route_layer(middleware::from_fn_with_state(expected, require_token));
+    }
+    // CORS outside the token check: preflights carry no credentials, and a
+    // browser must be able to read a 401.
+    app.layer(cors(opts)).layer(middleware::from_fn(log_request))
+}
+
+/// The token of an `Authorization: Bearer <token>` header.
+pub fn bearer_token(value: &str) -> Option<&str> {
+    let (scheme, token) = value.trim().split_once(' ')?;
+    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim()).filter(|t| !t.is_empty())
+}
+
+/// True when `given` is the token whose hash is `expected`. Both sides are
+/// hashed and the hashes compared in constant time, so neither the content
+/// nor the length of the token leaks through timing.
+pub fn token_matches(given: &str, expected: &blake3::Hash) -> bool {
+    blake3::hash(given.as_bytes()) == *expected
+}
+
+async fn require_token(State(expected): State<Arc<blake3::Hash>>, request: Request, next: Next) -> Response {
+    // UTF-8, not just visible ASCII: a token may contain any character.
+    let given = request
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| std::str::from_utf8(v.as_bytes()).ok())
+        .and_then(bearer_token);
+    match given {
+        Some(token) if token_matches(token, &expected) => next.run(request).await,
+        _ => {
+            tracing::warn!(
+                method = %request.method(),
+                path = request.uri().path(),
+                "request without a valid bearer token refused (401)"
+            );
+            let body = serde_json::json!({
+                "jsonrpc": "2.0",
+                "id": null,
+                "error": { "code": -32001, "message": "Unauthorized: send the header `Authorization: Bearer <token>` (mcp.token)" }
+            });
+            let mut response = (StatusCode::UNAUTHORIZED, axum::Json(body)).into_response();
+            response
+                .headers_mut()
+                .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer realm=\"vibe-analyzer\""));
+            response
+        }
+    }
 }
 
 fn cors(opts: &HttpOptions) -> CorsLayer {
@@ -196,6 +254,21 @@ mod tests {
         assert!(!origin_allowed("https://evil.example", &allowed));
         assert!(!origin_allowed("http://localhost.evil.example", &allowed));
         assert!(!origin_allowed("null", &allowed));
+    }
+
+    #[test]
+    fn bearer_tokens() {
+        assert_eq!(bearer_token("Bearer abc"), Some("abc"));
+        assert_eq!(bearer_token("bearer   abc  "), Some("abc"));
+        assert_eq!(bearer_token("BEARER abc"), Some("abc"));
+        assert_eq!(bearer_token("Basic abc"), None);
+        assert_eq!(bearer_token("Bearer "), None);
+        assert_eq!(bearer_token("abc"), None);
+        let expected = blake3::hash(b"s3cret");
+        assert!(token_matches("s3cret", &expected));
+        assert!(!token_matches("s3cre", &expected));
+        assert!(!token_matches("s3cret ", &expected));
+        assert!(!token_matches("", &expected));
     }
 
     #[test]

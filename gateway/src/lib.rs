@@ -12,12 +12,14 @@
 //! Modules: [`normalize`] (tool names and arguments), [`params`] (template
 //! parameters), [`target`] (project resolution), [`backend`] (stored
 //! templates), [`tools`] (the tools), [`server`] (MCP handler), [`http`]
-//! (transport, Host/Origin validation, CORS), [`sync`] (`admin_sync` runs),
+//! (transport, Host/Origin validation, bearer token, CORS), [`jsonrpc`]
+//! (malformed messages), [`sync`] (`admin_sync` runs),
 //! [`tree`] (file tree rendering).
 
 pub mod backend;
 pub mod gateway;
 pub mod http;
+pub mod jsonrpc;
 pub mod normalize;
 pub mod params;
 pub mod server;
@@ -109,8 +111,15 @@ pub async fn spawn(config: &Config, opts: ServeOptions) -> anyhow::Result<Runnin
         bind_host: opts.host.clone(),
         allowed_hosts: config.mcp.allowed_hosts.clone(),
         allowed_origins: config.mcp.allowed_origins.clone(),
+        token: config.mcp.token.clone(),
         cancel: cancel.clone(),
     };
+    let token_set = http_opts.token.as_deref().is_some_and(|t| !t.trim().is_empty());
+    if token_set {
+        tracing::info!("bearer token required (mcp.token / VIBE_MCP_TOKEN)");
+    } else if !matches!(opts.host.as_str(), "127.0.0.1" | "localhost" | "::1" | "[::1]") {
+        tracing::warn!("listening on {} without a bearer token: set mcp.token or VIBE_MCP_TOKEN", opts.host);
+    }
     let app = http::router(gateway.clone(), &http_opts);
     let bind = if opts.host.contains(':') && !opts.host.starts_with('[') {
         format!("[{}]:{}", opts.host, opts.port)

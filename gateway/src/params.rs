@@ -270,6 +270,16 @@ mod tests {
         assert_eq!(scripts("基里库尔是谁"), Scripts { cjk: true, ..Default::default() });
         assert_eq!(scripts("Kirikur и 基里库尔"), Scripts { latin: true, cyrillic: true, cjk: true });
         assert_eq!(scripts("123 ?!"), Scripts::default());
+        assert_eq!(scripts("Ünïcödé café"), Scripts { latin: true, ..Default::default() });
+        assert_eq!(scripts("Ёжик в тумане"), Scripts { cyrillic: true, ..Default::default() });
+        assert_eq!(scripts("カタカナ ひらがな"), Scripts { cjk: true, ..Default::default() });
+        assert_eq!(scripts("한국어"), Scripts { cjk: true, ..Default::default() });
+        assert_eq!(scripts("😀 \u{202E} \u{0}"), Scripts::default());
+        assert_eq!(scripts("Бакобур Kirikur"), Scripts { latin: true, cyrillic: true, cjk: false });
+        assert_eq!(scripts("兹兹科什 Zizikosh"), Scripts { latin: true, cyrillic: false, cjk: true });
+        // Every script found gets its clauses in the documentation template.
+        let p = documentation("Бакобур 兹兹科什 Kirikur", 3);
+        assert_eq!((p["latin"].clone(), p["cyrillic"].clone(), p["cjk"].clone()), (json!(true), json!(true), json!(true)));
     }
 
     #[test]

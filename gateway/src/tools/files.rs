@@ -18,7 +18,10 @@ pub enum Want {
 }
 
 pub async fn get(gw: &Gateway, want: Want, args: &Args) -> Result<Value, ToolError> {
-    let Some(requested) = args.path.clone() else {
+    // A model that puts the file name in `query` (or sends the arguments as
+    // one plain string) still means the path.
+    let from_query = || Some(crate::normalize::normalize_path(&args.query)).filter(|p| !p.is_empty());
+    let Some(requested) = args.path.clone().or_else(from_query) else {
         return Err(ToolError::Invalid(
             "`path` is required: a file path relative to the project, e.g. \"src/main.rs\"".into(),
         ));

@@ -29,6 +29,9 @@ pub enum ToolError {
     Invalid(String),
     #[error("{0}")]
     Failed(String),
+    /// A tool name that did not resolve (the message lists the tools).
+    #[error("unknown tool {0:?}")]
+    UnknownTool(String),
 }
 
 /// The index expression a scope searches (analysis documents).

@@ -49,7 +49,13 @@ pub async fn wipe(search: &Search) -> Result<()> {
 /// indexer for tests/fixtures/{samples,knowledge}) under `prefix`, the way the
 /// indexer lays them out: `_data_*_g1` indices behind the reader aliases.
 pub async fn load_fixture(prefix: &str) -> Result<Config> {
-    let config = config(prefix);
+    load_fixture_at(prefix, &opensearch_url()).await
+}
+
+/// [`load_fixture`] into the OpenSearch at `url`.
+pub async fn load_fixture_at(prefix: &str, url: &str) -> Result<Config> {
+    let mut config = config(prefix);
+    config.opensearch.host = url.to_string();
     let search = Search::new(&config.opensearch)?;
     search.ping().await.context("OpenSearch must run (bash tests/opensearch/start.sh)")?;
     wipe(&search).await?;
@@ -101,6 +107,8 @@ pub struct McpClient {
     pub url: String,
     pub session: Option<String>,
     pub protocol: String,
+    /// Extra headers sent with every request (e.g. `authorization`).
+    pub headers: Vec<(String, String)>,
     next_id: u64,
 }
 
@@ -123,11 +131,17 @@ pub fn messages(content_type: &str, body: &str) -> Vec<Value> {
 impl McpClient {
     /// `initialize` + `notifications/initialized`; returns the client and the initialize result.
     pub async fn connect(url: &str, protocol: &str) -> Result<(Self, Value)> {
+        Self::connect_with_headers(url, protocol, &[]).await
+    }
+
+    /// [`McpClient::connect`] sending `headers` with every request.
+    pub async fn connect_with_headers(url: &str, protocol: &str, headers: &[(&str, &str)]) -> Result<(Self, Value)> {
         let mut c = McpClient {
             http: reqwest::Client::new(),
             url: url.to_string(),
             session: None,
             protocol: protocol.to_string(),
+            headers: headers.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
             next_id: 1,
         };
         let init = c
@@ -152,6 +166,9 @@ impl McpClient {
             .header("content-type", "application/json")
             .header("accept", "application/json, text/event-stream")
             .body(body.to_string());
+        for (k, v) in &self.headers {
+            r = r.header(k, v);
+        }
         if let Some(s) = &self.session {
             r = r.header("mcp-session-id", s).header("mcp-protocol-version", &self.protocol);
         }
