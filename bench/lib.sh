@@ -87,25 +87,43 @@ wait_quiet() {
     [ "$IDLE" -ge "${BENCH_QUIET_IDLE:-85}" ] || log "still busy (${IDLE}% idle): timing anyway"
 }
 
+# CPU seconds used so far by the OpenSearch node (0 when its pid is unknown).
+OS_PID=""
+for f in "${VIBE_OS_HOME:-/nonexistent}/node-9200.pid" /var/lib/vibe-opensearch/node-9200.pid \
+        "${HOME:-/tmp}/.cache/vibe-opensearch/node-9200.pid"; do
+    if [ -r "$f" ] && [ -r "/proc/$(cat "$f")/stat" ]; then OS_PID="$(cat "$f")"; break; fi
+done
+os_cpu() {
+    if [ -n "$OS_PID" ] && [ -r "/proc/$OS_PID/stat" ]; then
+        awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); printf "%.2f", ($12 + $13) / hz }' "/proc/$OS_PID/stat"
+    else
+        echo 0
+    fi
+}
+
 # timed OUT CMD...: run CMD once under GNU time, once the machine is quiet;
-# append "wall_secs maxrss_kb cpu_secs idle_pct_before" to OUT. The command's
-# output is left in $WORK/cmd.out and $WORK/cmd.err.
+# append "wall_secs maxrss_kb cpu_secs idle_pct_before opensearch_cpu_secs"
+# to OUT. The command's output is left in $WORK/cmd.out and $WORK/cmd.err.
 timed() {
     local out="$1"; shift
-    local t0 t1
+    local t0 t1 c0 c1
     wait_quiet
+    c0="$(os_cpu)"
     t0="$(date +%s%N)"
     /usr/bin/time -f '%M %U %S' -o "$WORK/time.out" "$@" >"$WORK/cmd.out" 2>"$WORK/cmd.err" \
         || { cat "$WORK/cmd.err" >&2; log "FAILED: $*"; return 1; }
     t1="$(date +%s%N)"
-    awk -v a="$t0" -v b="$t1" -v idle="$IDLE" '{ printf "%.3f %d %.2f %d\n", (b-a)/1e9, $1, $2+$3, idle }' \
-        <(tail -n1 "$WORK/time.out") >>"$out"
+    c1="$(os_cpu)"
+    awk -v a="$t0" -v b="$t1" -v idle="$IDLE" -v c0="$c0" -v c1="$c1" \
+        '{ printf "%.3f %d %.2f %d %.2f\n", (b-a)/1e9, $1, $2+$3, idle, c1-c0 }' <(tail -n1 "$WORK/time.out") >>"$out"
 }
 
 # Best (lowest) wall seconds, best CPU seconds and highest peak RSS of a results file.
 best() { sort -n -k1 "$1" | head -n1 | cut -d' ' -f1; }
 best_cpu() { sort -n -k3 "$1" | head -n1 | cut -d' ' -f3; }
 maxrss() { sort -n -k2 "$1" | tail -n1 | cut -d' ' -f2; }
+# OpenSearch CPU seconds of the run with the best wall time.
+best_os_cpu() { sort -n -k1 "$1" | head -n1 | cut -d' ' -f5; }
 idles() { cut -d' ' -f4 "$1" | paste -sd/; }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (b == 0) print "inf"; else printf "%.2f", a/b }'; }

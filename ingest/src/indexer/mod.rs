@@ -128,20 +128,11 @@ pub async fn check_backend(search: &Search) -> Result<String, IndexError> {
 /// config, so that projects no longer there are removed.
 pub async fn run(search: &Search, targets: &[PathBuf], configured: &[PathBuf], opts: &IndexOptions) -> Result<IndexReport, IndexError> {
     let start = Instant::now();
-    // README and license detection (askalono) take ~0.1 s per source: run them
-    // while the backend is checked and cleaned up, not after.
-    let infos: Vec<_> = targets
-        .iter()
-        .map(|root| {
-            let root = root.clone();
-            tokio::task::spawn_blocking(move || SourceInfo::load(None, &root))
-        })
-        .collect();
     check_backend(search).await?;
     let mut report = IndexReport { templates: templates::install(search).await?, ..Default::default() };
     cleanup(search, configured, &mut report).await?;
-    for (root, info) in targets.iter().zip(infos) {
-        let outcome = index_source(search, root, info, opts).await?;
+    for root in targets {
+        let outcome = index_source(search, root, opts).await?;
         report.sources.push(outcome);
     }
     report.elapsed = start.elapsed();
@@ -192,17 +183,21 @@ impl Targets {
     }
 }
 
-async fn index_source(
-    search: &Search,
-    root: &PathBuf,
-    info: tokio::task::JoinHandle<Result<SourceInfo, scanner::ScanError>>,
-    opts: &IndexOptions,
-) -> Result<SourceOutcome, IndexError> {
+/// A source's README and license, read on a blocking thread.
+fn load_details(root: &std::path::Path) -> tokio::task::JoinHandle<Result<SourceInfo, scanner::ScanError>> {
+    let root = root.to_path_buf();
+    tokio::task::spawn_blocking(move || SourceInfo::load(None, &root))
+}
+
+async fn index_source(search: &Search, root: &PathBuf, opts: &IndexOptions) -> Result<SourceOutcome, IndexError> {
     let path = root.display().to_string();
-    let info = info
-        .await
-        .map_err(|e| IndexError::Task { path: path.clone(), message: e.to_string() })?
-        .map_err(|e| IndexError::Scan { path: path.clone(), source: e })?;
+    // README and license detection (askalono: ~0.1 s) only run when needed:
+    // for enrichment (up front), or for the meta document (in the background
+    // during a rebuild's scan; after the scan of an incremental run that
+    // changed something; never on a no-op run).
+    let load = if opts.enrich.is_some() { SourceInfo::load } else { SourceInfo::bare };
+    let info = load(None, root).map_err(|e| IndexError::Scan { path: path.clone(), source: e })?;
+    let details_loaded = opts.enrich.is_some();
     let hash = project_hash(&info.root);
     let names = &search.names;
     let (files_alias, analysis_alias) = (names.files_alias(&hash), names.analysis_alias(&hash));
@@ -229,6 +224,7 @@ async fn index_source(
             (Targets { files, analysis, files_alias, analysis_alias }, HashMap::new(), HashSet::new())
         }
     };
+    let mut details = (outcome.rebuilt && !details_loaded).then(|| load_details(&info.root));
 
     let progress = progress_bar(opts.progress, &info.name, &info.root);
     let stored = Arc::new(stored);
@@ -301,6 +297,16 @@ async fn index_source(
     let changed = outcome.rebuilt || outcome.files_written + outcome.analysis_written + outcome.deleted > 0;
     let meta_missing = search.get_opt(&format!("/{}/_doc/{hash}", names.meta())).await?.is_none();
     if changed || meta_missing {
+        let info = if details_loaded {
+            info
+        } else {
+            details
+                .take()
+                .unwrap_or_else(|| load_details(&info.root))
+                .await
+                .map_err(|e| IndexError::Task { path: path.clone(), message: e.to_string() })?
+                .map_err(|e| IndexError::Scan { path: path.clone(), source: e })?
+        };
         write_meta(search, &info, &hash, &targets, &opts.enrich).await?;
     }
     Ok(outcome)

@@ -82,15 +82,20 @@ pub async fn scroll_all(search: &Search, index: &str, mut body: Value) -> Result
     let mut page = search.post(&format!("/{index}/_search?scroll=1m"), &body).await?;
     let mut out = Vec::new();
     loop {
-        let hits = page["hits"]["hits"].as_array().cloned().unwrap_or_default();
+        let hits = match page["hits"]["hits"].take() {
+            Value::Array(hits) => hits,
+            _ => Vec::new(),
+        };
         let scroll_id = page["_scroll_id"].as_str().map(str::to_string);
-        if hits.is_empty() {
+        // A short page is the last one: no round trip for an empty page.
+        let last = hits.len() < SCROLL_SIZE;
+        out.extend(hits);
+        if last {
             if let Some(id) = scroll_id {
                 let _ = search.request(opensearch::http::Method::Delete, "/_search/scroll", Some(json!({ "scroll_id": id }).to_string().into_bytes())).await;
             }
             break;
         }
-        out.extend(hits);
         let Some(id) = scroll_id else { break };
         page = search.post("/_search/scroll", &json!({ "scroll": "1m", "scroll_id": id })).await?;
     }

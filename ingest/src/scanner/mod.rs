@@ -284,6 +284,17 @@ pub struct SourceInfo {
 impl SourceInfo {
     /// Read a source's README and license. `name` defaults to the root's directory name.
     pub fn load(name: Option<&str>, root: &Path) -> Result<SourceInfo, ScanError> {
+        let mut info = Self::bare(name, root)?;
+        if info.root.is_dir() {
+            info.readme = find_readme(&info.root);
+            info.license = detect_license(&info.root);
+        }
+        Ok(info)
+    }
+
+    /// Like [`SourceInfo::load`] without the README and license (license
+    /// detection loads the askalono store: ~0.1 s).
+    pub fn bare(name: Option<&str>, root: &Path) -> Result<SourceInfo, ScanError> {
         let root = canonical_root(root)?;
         let name = match name {
             Some(n) => n.to_string(),
@@ -292,16 +303,11 @@ impl SourceInfo {
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_else(|| "root".into()),
         };
-        let (readme, license) = if root.is_dir() {
-            (find_readme(&root), detect_license(&root))
-        } else {
-            (None, None)
-        };
         Ok(SourceInfo {
             name,
             root,
-            readme,
-            license,
+            readme: None,
+            license: None,
         })
     }
 }
