@@ -1,0 +1,83 @@
+//! Seeded random-input test of the LLM JSON repair: valid and broken model
+//! answers (fences, bare keys, trailing commas, cut-off text, random bytes,
+//! RTL marks, emoji, NUL) go through `clean_llm_json`, `parse_llm_json`,
+//! `check_answer` and `parse_summary`. None may panic, and whatever
+//! `parse_llm_json` accepts must be valid JSON.
+//!
+//! `VIBE_FUZZ_ITERS` / `VIBE_FUZZ_SEED` make longer runs (see bench/fuzz.sh).
+
+use vibe_ingest::analyzer::repair::{check_answer, clean_llm_json, parse_llm_json, parse_summary};
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+const SEEDS: &[&str] = &[
+    r#"{"files":[{"path":"src/a.rs","description":"Adds numbers","tags":["math","add"]},{"path":"b.py","description":"Multiplies","tags":["math"]}]}"#,
+    "```json\n{files: [{path: \"src/a.rs\", description: \"x\", tags: [\"t\",],},],}\n```",
+    "Here you go:\n{\"files\":[{\"path\":\"src/a.rs\",\"description\":\"d\",\"tags\":[\"a\"]}",
+    "{\"summary\": \"A small project. It does things.\"}",
+];
+const PIECES: &[&str] = &["```", "```json\n", ",", "}", "]", "{", "[", "\"", ":", "\\", "\u{202e}", "😀", "\0", "files", "path", "//", "/*", "\n", "'", "null", "tags"];
+
+fn mutate(rng: &mut Rng, text: &str) -> String {
+    let mut s: Vec<char> = text.chars().collect();
+    for _ in 0..=rng.below(6) {
+        let len = s.len().max(1);
+        match rng.below(4) {
+            0 => s.truncate(rng.below(len)),
+            1 => {
+                let at = rng.below(len).min(s.len());
+                let piece: Vec<char> = PIECES[rng.below(PIECES.len())].chars().collect();
+                s.splice(at..at, piece);
+            }
+            2 if !s.is_empty() => {
+                let a = rng.below(s.len());
+                let b = (a + rng.below(20)).min(s.len());
+                s.drain(a..b);
+            }
+            _ if !s.is_empty() => {
+                let at = rng.below(s.len());
+                s[at] = char::from_u32((rng.next() % 0x3000) as u32).unwrap_or('?');
+            }
+            _ => {}
+        }
+    }
+    s.into_iter().collect()
+}
+
+#[test]
+fn broken_answers_never_panic_and_accepted_ones_are_sound() {
+    let iters: usize = std::env::var("VIBE_FUZZ_ITERS").ok().and_then(|v| v.parse().ok()).unwrap_or(2000);
+    let seed: u64 = std::env::var("VIBE_FUZZ_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(0xfeed_beef);
+    let mut rng = Rng(seed);
+    let expected = ["src/a.rs", "b.py"];
+    let mut accepted = 0;
+    for _ in 0..iters {
+        let base = SEEDS[rng.below(SEEDS.len())];
+        let input = mutate(&mut rng, base);
+        let _ = clean_llm_json(&input);
+        if let Ok(v) = parse_llm_json(&input) {
+            serde_json::to_string(&v).expect("accepted JSON serializes");
+            accepted += 1;
+        }
+        let _ = check_answer(&input, &expected);
+        let _ = parse_summary(&input);
+    }
+    // The repair does its job on a good share of the mutations.
+    assert!(accepted > iters / 20, "only {accepted} of {iters} inputs were repaired");
+    // And on the unmutated, repairable seeds.
+    for s in &SEEDS[..3] {
+        assert!(parse_llm_json(s).is_ok(), "{s}");
+    }
+}
