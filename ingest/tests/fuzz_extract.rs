@@ -9,22 +9,10 @@
 
 use std::path::PathBuf;
 
+mod fuzz_support;
+
+use fuzz_support::{settings, Rng};
 use vibe_ingest::extract::{self, LANGUAGES};
-
-/// xorshift64*: deterministic, no dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 const NASTY: &[&str] = &["\u{202e}", "\u{200f}", "😀", "\0", "\u{feff}", "\r\n", "\"\"\"", "/**", "*/", "{", "}", "`", "\\", "ﾟ", "𝕏", "\u{0301}"];
 
@@ -79,8 +67,7 @@ fn mutate(rng: &mut Rng, text: &str, others: &[(PathBuf, String)]) -> String {
 
 #[test]
 fn mutated_sources_never_panic_and_keep_invariants() {
-    let iters: usize = std::env::var("VIBE_FUZZ_ITERS").ok().and_then(|v| v.parse().ok()).unwrap_or(40);
-    let seed: u64 = std::env::var("VIBE_FUZZ_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(0x5eed_cafe);
+    let (iters, seed) = settings(40, 0x5eed_cafe);
     let files = fixtures();
     let mut rng = Rng(seed);
     let mut runs = 0;

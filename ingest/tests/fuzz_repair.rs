@@ -6,21 +6,10 @@
 //!
 //! `VIBE_FUZZ_ITERS` / `VIBE_FUZZ_SEED` make longer runs (see bench/fuzz.sh).
 
+mod fuzz_support;
+
+use fuzz_support::{settings, Rng};
 use vibe_ingest::analyzer::repair::{check_answer, clean_llm_json, parse_llm_json, parse_summary};
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 const SEEDS: &[&str] = &[
     r#"{"files":[{"path":"src/a.rs","description":"Adds numbers","tags":["math","add"]},{"path":"b.py","description":"Multiplies","tags":["math"]}]}"#,
@@ -58,8 +47,7 @@ fn mutate(rng: &mut Rng, text: &str) -> String {
 
 #[test]
 fn broken_answers_never_panic_and_accepted_ones_are_sound() {
-    let iters: usize = std::env::var("VIBE_FUZZ_ITERS").ok().and_then(|v| v.parse().ok()).unwrap_or(2000);
-    let seed: u64 = std::env::var("VIBE_FUZZ_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(0xfeed_beef);
+    let (iters, seed) = settings(2000, 0xfeed_beef);
     let mut rng = Rng(seed);
     let expected = ["src/a.rs", "b.py"];
     let mut accepted = 0;
