@@ -100,6 +100,9 @@ const CODE_CAPTURES: &[(&str, Role)] = &[
 pub struct CompiledQuery {
     pub query: Query,
     roles: Vec<Option<Role>>,
+    /// Node kinds (by id) at which some pattern can start; `None` when a
+    /// pattern can start anywhere (a wildcard root), so the whole tree is run.
+    roots: Option<Vec<bool>>,
 }
 
 /// Compile a language's query and check every capture and predicate.
@@ -126,7 +129,118 @@ pub fn compile_query(lang: &'static Language) -> Result<CompiledQuery, ExtractEr
             return Err(ExtractError::UnknownPredicate { lang: lang.name, predicate: p.operator.to_string() });
         }
     }
-    Ok(CompiledQuery { query, roles })
+    let roots = pattern_roots(&query, &source, &grammar);
+    Ok(CompiledQuery { query, roles, roots })
+}
+
+/// The node kinds at which the query's patterns start, or `None` when some
+/// pattern's root cannot be named (a wildcard, an anonymous node, a leading
+/// quantifier): then the query runs over the whole tree.
+fn pattern_roots(query: &Query, source: &str, grammar: &tree_sitter::Language) -> Option<Vec<bool>> {
+    let mut table = vec![false; grammar.node_kind_count()];
+    for i in 0..query.pattern_count() {
+        let text = source.get(query.start_byte_for_pattern(i)..query.end_byte_for_pattern(i))?;
+        for kind in root_kinds(text)? {
+            let id = grammar.id_for_node_kind(&kind, true);
+            // A supertype (`expression`) never is a node's own kind.
+            if id == 0 || grammar.node_kind_is_supertype(id) {
+                return None;
+            }
+            // A kind name can stand for several ids (aliases): mark them all.
+            for other in 0..grammar.node_kind_count() as u16 {
+                if grammar.node_kind_is_named(other) && grammar.node_kind_for_id(other) == Some(kind.as_str()) {
+                    table[other as usize] = true;
+                }
+            }
+        }
+    }
+    Some(table)
+}
+
+/// The kinds a pattern's text can start at: `(kind …)`, a group `((kind) …)`
+/// whose first element is not quantified, or an alternation `[(a) (b)]`.
+fn root_kinds(text: &str) -> Option<Vec<String>> {
+    let s = text.trim_start();
+    if let Some(inner) = s.strip_prefix('[') {
+        let mut kinds = Vec::new();
+        for item in top_level_items(inner)? {
+            kinds.extend(root_kinds(item)?);
+        }
+        return Some(kinds);
+    }
+    let rest = s.strip_prefix('(')?.trim_start();
+    if rest.starts_with('(') || rest.starts_with('[') {
+        // A group: its first element is the root, unless it may be absent.
+        let first = top_level_items(rest)?.into_iter().next()?;
+        let after = rest[first.len()..].trim_start();
+        if after.starts_with(['*', '?', '+']) {
+            return None;
+        }
+        return root_kinds(first);
+    }
+    let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+    if name.is_empty() || name == "_" {
+        return None;
+    }
+    Some(vec![name])
+}
+
+/// The leading parenthesized items of a sequence, up to its closing bracket.
+fn top_level_items(s: &str) -> Option<Vec<&str>> {
+    let mut items = Vec::new();
+    let (mut depth, mut start, mut in_string) = (0usize, None, false);
+    let mut prev = ' ';
+    for (i, c) in s.char_indices() {
+        if in_string {
+            if c == '"' && prev != '\\' {
+                in_string = false;
+            }
+        } else {
+            match c {
+                '"' if depth == 0 => return None,
+                '"' => in_string = true,
+                '(' | '[' => {
+                    if depth == 0 {
+                        start = Some(i);
+                    }
+                    depth += 1;
+                }
+                ')' | ']' if depth == 0 => break,
+                ')' | ']' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        items.push(&s[start?..=i]);
+                    }
+                }
+                _ => {}
+            }
+        }
+        prev = c;
+    }
+    (!items.is_empty()).then_some(items)
+}
+
+/// Every node of the tree whose kind is marked, in document order.
+fn nodes_of_kinds<'t>(root: Node<'t>, table: &[bool]) -> Vec<Node<'t>> {
+    let mut out = Vec::new();
+    let mut cursor = root.walk();
+    loop {
+        let node = cursor.node();
+        if table.get(node.kind_id() as usize).copied().unwrap_or(false) {
+            out.push(node);
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return out;
+            }
+        }
+    }
 }
 
 /// The compiled query of a language, built once per process.
@@ -173,6 +287,12 @@ struct Definition<'t> {
 
 /// Extract the AST of a source file in a programming language.
 pub fn extract(lang: &'static Language, source: &str) -> Result<AstData, ExtractError> {
+    extract_with(lang, source, true)
+}
+
+/// [`extract`], optionally running the query over the whole tree (the
+/// reference the narrowed run is tested against).
+fn extract_with(lang: &'static Language, source: &str, narrow: bool) -> Result<AstData, ExtractError> {
     let compiled = compiled(lang)?;
     let tree = parse(lang, source)?;
     let bytes = source.as_bytes();
@@ -184,8 +304,18 @@ pub fn extract(lang: &'static Language, source: &str) -> Result<AstData, Extract
     let mut doc_nodes: HashSet<usize> = HashSet::new();
     let mut attribute_nodes: HashSet<usize> = HashSet::new();
 
+    // Run the query only where a pattern can start, one node at a time: the
+    // cursor then skips the subtrees no pattern needs.
     let mut cursor = QueryCursor::new();
-    let mut matches = cursor.matches(&compiled.query, tree.root_node(), bytes);
+    let starts = match compiled.roots.as_ref().filter(|_| narrow) {
+        Some(table) => {
+            cursor.set_max_start_depth(Some(0));
+            nodes_of_kinds(tree.root_node(), table)
+        }
+        None => vec![tree.root_node()],
+    };
+    for start in starts {
+    let mut matches = cursor.matches(&compiled.query, start, bytes);
     while let Some(m) = matches.next() {
         let mut def: Option<(Kind, Node)> = None;
         let (mut name, mut body, mut scope, mut owner) = (None, None, None, None);
@@ -238,6 +368,8 @@ pub fn extract(lang: &'static Language, source: &str) -> Result<AstData, Extract
                 }
             }
         }
+    }
+
     }
 
     let mut ast = AstData::default();
@@ -533,5 +665,56 @@ mod tests {
         assert!(!has_blank_line("\n#[derive(Debug)]\n"));
         assert!(has_blank_line("\n\n"));
         assert!(has_blank_line("\n   \n"));
+    }
+}
+
+#[cfg(test)]
+mod root_tests {
+    use super::*;
+
+    #[test]
+    fn pattern_roots_are_named() {
+        assert_eq!(root_kinds("(function_item name: (identifier) @name) @definition.function"), Some(vec!["function_item".to_string()]));
+        assert_eq!(root_kinds("((comment) @doc (#match? @doc \"^///\"))"), Some(vec!["comment".to_string()]));
+        assert_eq!(root_kinds("[(class_declaration) (struct_declaration)] @x"), Some(vec!["class_declaration".to_string(), "struct_declaration".to_string()]));
+        assert_eq!(root_kinds("((comment)* @doc . (function_item) @definition.function)"), None);
+        assert_eq!(root_kinds("(_ . (variable_declarator)) @definition.variable"), None);
+        assert_eq!(root_kinds("[\"static\" (x)]"), None);
+    }
+
+    #[test]
+    fn most_languages_run_the_query_only_at_pattern_roots() {
+        let narrowed: Vec<&str> = LANGUAGES
+            .iter()
+            .filter(|l| l.id != "markdown")
+            .filter(|l| compiled(l).unwrap().roots.is_some())
+            .map(|l| l.id)
+            .collect();
+        eprintln!("narrowed: {narrowed:?}");
+        assert!(narrowed.len() >= 8, "{narrowed:?}");
+    }
+
+    /// The narrowed run finds exactly what a run over the whole tree finds,
+    /// on this repository's sources and fixtures and, when installed, the
+    /// Python standard library.
+    #[test]
+    fn narrowed_runs_match_full_runs_on_real_code() {
+        let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let stdlib = std::path::PathBuf::from("/usr/lib/python3.11");
+        let mut checked = 0;
+        for root in [repo.join("ingest"), repo.join("gateway"), repo.join("tests"), stdlib.join("json"), stdlib.join("asyncio")] {
+            for entry in ignore::WalkBuilder::new(&root).build().flatten() {
+                let path = entry.path();
+                let (Some(lang), Ok(text)) = (super::super::languages::for_path(path), std::fs::read_to_string(path)) else { continue };
+                if lang.id == "markdown" {
+                    continue;
+                }
+                let narrowed = extract_with(lang, &text, true).unwrap();
+                let full = extract_with(lang, &text, false).unwrap();
+                assert_eq!(narrowed, full, "{}", path.display());
+                checked += 1;
+            }
+        }
+        assert!(checked > 50, "only {checked} files checked");
     }
 }
