@@ -5,6 +5,7 @@
 pub mod ast;
 pub mod config;
 pub mod naming;
+pub mod plain_http;
 pub mod search;
 pub mod templates;
 pub mod tree;

@@ -1,6 +1,8 @@
 //! OpenSearch access: a client built from config (basic auth, CA file or
 //! `insecure`), and a few JSON helpers over the generic transport. Every error
-//! names the host or the request path.
+//! names the host or the request path. `https://` hosts go through the
+//! opensearch crate; `http://` hosts through [`PlainHttp`], which has no TLS
+//! set-up cost.
 
 use std::time::Duration;
 
@@ -15,6 +17,10 @@ use thiserror::Error;
 
 use crate::config::OpenSearchConfig;
 use crate::naming::IndexNames;
+use crate::plain_http::{error_chain, PlainError, PlainHttp};
+
+/// Timeout of every request.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
 
 #[derive(Debug, Error)]
 pub enum SearchError {
@@ -48,16 +54,28 @@ impl SearchError {
 /// A connected OpenSearch client plus the index names of this installation.
 #[derive(Clone)]
 pub struct Search {
-    client: OpenSearch,
+    transport: Transport,
     host: String,
     pub names: IndexNames,
+}
+
+#[derive(Clone)]
+enum Transport {
+    Crate(OpenSearch),
+    Plain(PlainHttp),
 }
 
 impl Search {
     pub fn new(config: &OpenSearchConfig) -> Result<Self, SearchError> {
         let url = url::Url::parse(&config.host)
             .map_err(|e| SearchError::BadHost { host: config.host.clone(), message: e.to_string() })?;
-        let mut builder = TransportBuilder::new(SingleNodeConnectionPool::new(url)).timeout(Duration::from_secs(60));
+        let names = IndexNames::new(&config.index_prefix);
+        if url.scheme() == "http" {
+            let auth = config.username.as_deref().zip(config.password.as_deref());
+            let transport = Transport::Plain(PlainHttp::new(url, auth, REQUEST_TIMEOUT));
+            return Ok(Self { transport, host: config.host.clone(), names });
+        }
+        let mut builder = TransportBuilder::new(SingleNodeConnectionPool::new(url)).timeout(REQUEST_TIMEOUT);
         if let (Some(user), Some(pass)) = (&config.username, &config.password) {
             builder = builder.auth(Credentials::Basic(user.clone(), pass.clone()));
         }
@@ -73,7 +91,7 @@ impl Search {
         let transport = builder
             .build()
             .map_err(|e| SearchError::BadHost { host: config.host.clone(), message: e.to_string() })?;
-        Ok(Self { client: OpenSearch::new(transport), host: config.host.clone(), names: IndexNames::new(&config.index_prefix) })
+        Ok(Self { transport: Transport::Crate(OpenSearch::new(transport)), host: config.host.clone(), names })
     }
 
     pub fn host(&self) -> &str {
@@ -127,41 +145,48 @@ impl Search {
     }
 
     async fn raw(&self, method: Method, path: &str, body: Option<Vec<u8>>, content_type: &'static str) -> Result<Value, SearchError> {
-        let mut headers = HeaderMap::new();
-        headers.insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
         let method_name = format!("{method:?}").to_uppercase();
-        let response = self
-            .client
-            .send::<Vec<u8>, ()>(method, path, headers, None, body, None)
-            .await
-            .map_err(|e| SearchError::Unreachable { host: self.host.clone(), message: error_chain(&e) })?;
-        let status = response.status_code().as_u16();
-        let text = response
-            .text()
-            .await
-            .map_err(|e| SearchError::Body { method: method_name.clone(), path: path.to_string(), message: e.to_string() })?;
+        let unreachable = |message: String| SearchError::Unreachable { host: self.host.clone(), message };
+        let unreadable = |message: String| SearchError::Body { method: method_name.clone(), path: path.to_string(), message };
+        let (status, bytes) = match &self.transport {
+            Transport::Crate(client) => {
+                let mut headers = HeaderMap::new();
+                headers.insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
+                let response = client
+                    .send::<Vec<u8>, ()>(method, path, headers, None, body, None)
+                    .await
+                    .map_err(|e| unreachable(error_chain(&e)))?;
+                let status = response.status_code().as_u16();
+                (status, response.bytes().await.map_err(|e| unreadable(e.to_string()))?)
+            }
+            Transport::Plain(client) => match client.send(hyper_method(method), path, content_type, body).await {
+                Ok(answer) => answer,
+                Err(PlainError::Send(message)) => return Err(unreachable(message)),
+                Err(PlainError::Body(message)) => return Err(unreadable(message)),
+            },
+        };
         if !(200..300).contains(&status) {
-            let mut body = text;
-            body.truncate(2000);
+            let mut body = String::from_utf8_lossy(&bytes).into_owned();
+            let mut end = body.len().min(2000);
+            while !body.is_char_boundary(end) {
+                end -= 1;
+            }
+            body.truncate(end);
             return Err(SearchError::Status { method: method_name, path: path.to_string(), status, body });
         }
-        if text.is_empty() {
+        if bytes.is_empty() {
             return Ok(Value::Null);
         }
-        serde_json::from_str(&text).map_err(|e| SearchError::Body { method: method_name, path: path.to_string(), message: e.to_string() })
+        serde_json::from_slice(&bytes).map_err(|e| unreadable(e.to_string()))
     }
 }
 
-fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut msg = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        let s_msg = s.to_string();
-        if !msg.contains(&s_msg) {
-            msg.push_str(": ");
-            msg.push_str(&s_msg);
-        }
-        source = s.source();
+fn hyper_method(method: Method) -> hyper::Method {
+    match method {
+        Method::Get => hyper::Method::GET,
+        Method::Put => hyper::Method::PUT,
+        Method::Post => hyper::Method::POST,
+        Method::Delete => hyper::Method::DELETE,
+        Method::Head => hyper::Method::HEAD,
     }
-    msg
 }

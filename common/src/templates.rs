@@ -8,6 +8,8 @@
 //! stored scripts under versioned ids (`<prefix>_<tool>_v<N>`), so old and new
 //! coexist during an upgrade.
 
+use std::collections::{BTreeMap, HashMap};
+
 use rust_embed::RustEmbed;
 use serde_json::{json, Value};
 
@@ -141,42 +143,74 @@ pub fn search_template_id(names: &IndexNames, tool: &str) -> String {
     format!("{}_{tool}_v{TEMPLATE_VERSION}", names.prefix)
 }
 
-fn installed_version(response: &Value, kind: TemplateKind) -> Option<u64> {
+/// Installed templates of one kind whose names start with this prefix: name -> version.
+async fn installed_templates(search: &Search, kind: TemplateKind) -> Result<HashMap<String, Option<u64>>, SearchError> {
     let (list, item) = kind.list_key();
-    response[list].get(0)?[item]["version"].as_u64()
+    let answer = search.get_opt(&format!("/{}/{}_*", kind.endpoint(), search.names.prefix)).await?.unwrap_or_default();
+    Ok(answer[list]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|t| Some((t["name"].as_str()?.to_string(), t[item]["version"].as_u64())))
+        .collect())
+}
+
+/// The stored search templates of this build, fetched concurrently: tool -> (id, installed source).
+async fn installed_scripts(search: &Search) -> Result<BTreeMap<String, (String, Option<String>)>, SearchError> {
+    let mut fetches = tokio::task::JoinSet::new();
+    for tool in search_template_names() {
+        let search = search.clone();
+        fetches.spawn(async move {
+            let id = search_template_id(&search.names, &tool);
+            let stored = search.get_opt(&format!("/_scripts/{id}")).await?;
+            let source = stored.filter(|v| v["found"].as_bool() == Some(true)).map(|v| v["script"]["source"].as_str().unwrap_or_default().to_string());
+            Ok::<_, SearchError>((tool, (id, source)))
+        });
+    }
+    let mut out = BTreeMap::new();
+    while let Some(done) = fetches.join_next().await {
+        let (tool, installed) = done.expect("script fetch tasks do not panic")?;
+        out.insert(tool, installed);
+    }
+    Ok(out)
 }
 
 /// Install or upgrade every shipped template; report what was done to each.
+/// What is installed is read in three concurrent round trips' time.
 pub async fn install(search: &Search) -> Result<Vec<InstallAction>, SearchError> {
+    let (components, indices, scripts) = tokio::try_join!(
+        installed_templates(search, TemplateKind::Component),
+        installed_templates(search, TemplateKind::Index),
+        installed_scripts(search)
+    )?;
     let mut report = Vec::new();
     for t in index_templates(&search.names) {
-        let path = format!("/{}/{}", t.kind.endpoint(), t.name);
-        let action = match search.get_opt(&path).await? {
+        let installed = match t.kind {
+            TemplateKind::Component => &components,
+            TemplateKind::Index => &indices,
+        };
+        let action = match installed.get(&t.name) {
             None => Action::Installed,
-            Some(existing) => match installed_version(&existing, t.kind) {
-                Some(v) if v == TEMPLATE_VERSION => Action::UpToDate,
-                Some(v) if v > TEMPLATE_VERSION => Action::KeptNewer { installed: v },
-                Some(v) => Action::Upgraded { from: v },
-                None => Action::Upgraded { from: 0 },
-            },
+            Some(Some(v)) if *v == TEMPLATE_VERSION => Action::UpToDate,
+            Some(Some(v)) if *v > TEMPLATE_VERSION => Action::KeptNewer { installed: *v },
+            Some(Some(v)) => Action::Upgraded { from: *v },
+            Some(None) => Action::Upgraded { from: 0 },
         };
         if matches!(action, Action::Installed | Action::Upgraded { .. }) {
-            search.put(&path, &t.body).await?;
+            search.put(&format!("/{}/{}", t.kind.endpoint(), t.name), &t.body).await?;
         }
         report.push(InstallAction { kind: t.kind.label(), name: t.name, action });
     }
-    for tool in search_template_names() {
-        let id = search_template_id(&search.names, &tool);
-        let path = format!("/_scripts/{id}");
+    for (tool, (id, installed)) in scripts {
         let source = search_template_source(&tool).unwrap_or_default();
         // Same version, other text (a development build): replace it.
-        let action = match search.get_opt(&path).await? {
-            Some(v) if v["found"].as_bool() == Some(true) && v["script"]["source"].as_str() == Some(source.as_str()) => Action::UpToDate,
-            Some(v) if v["found"].as_bool() == Some(true) => Action::Upgraded { from: TEMPLATE_VERSION },
-            _ => Action::Installed,
+        let action = match installed {
+            Some(text) if text == source => Action::UpToDate,
+            Some(_) => Action::Upgraded { from: TEMPLATE_VERSION },
+            None => Action::Installed,
         };
         if action != Action::UpToDate {
-            search.put(&path, &json!({ "script": { "lang": "mustache", "source": source } })).await?;
+            search.put(&format!("/_scripts/{id}"), &json!({ "script": { "lang": "mustache", "source": source } })).await?;
         }
         report.push(InstallAction { kind: "search template", name: id, action });
     }

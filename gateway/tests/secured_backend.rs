@@ -167,22 +167,37 @@ async fn forward(State(p): State<Proxy>, request: Request) -> Response {
     }
 }
 
+/// The proxy on TLS; answers its port. [`start_plain_proxy`] serves the same without TLS.
 async fn start_proxy(certs: &Certs) -> anyhow::Result<(u16, Proxy)> {
-    use openssl::base64::encode_block;
     let identity = native_tls::Identity::from_pkcs8(&certs.leaf_pem, &certs.leaf_key_pem)?;
     let acceptor = TlsAcceptor::from(native_tls::TlsAcceptor::new(identity)?);
     let tcp = TcpListener::bind("127.0.0.1:0").await?;
     let port = tcp.local_addr()?.port();
-    let proxy = Proxy {
+    let proxy = new_proxy();
+    let app = Router::new().fallback(forward).with_state(proxy.clone());
+    tokio::spawn(async move { axum::serve(TlsListener { tcp, acceptor }, app).await });
+    Ok((port, proxy))
+}
+
+/// The proxy on plain HTTP (basic auth without TLS); answers its port.
+async fn start_plain_proxy() -> anyhow::Result<(u16, Proxy)> {
+    let tcp = TcpListener::bind("127.0.0.1:0").await?;
+    let port = tcp.local_addr()?.port();
+    let proxy = new_proxy();
+    let app = Router::new().fallback(forward).with_state(proxy.clone());
+    tokio::spawn(async move { axum::serve(tcp, app).await });
+    Ok((port, proxy))
+}
+
+fn new_proxy() -> Proxy {
+    use openssl::base64::encode_block;
+    Proxy {
         upstream: opensearch_url().trim_end_matches('/').to_string(),
         expected_auth: format!("Basic {}", encode_block(format!("{USER}:{PASSWORD}").as_bytes())),
         http: reqwest::Client::new(),
         forwarded: Arc::default(),
         refused: Arc::default(),
-    };
-    let app = Router::new().fallback(forward).with_state(proxy.clone());
-    tokio::spawn(async move { axum::serve(TlsListener { tcp, acceptor }, app).await });
-    Ok((port, proxy))
+    }
 }
 
 fn opts() -> ServeOptions {
@@ -264,6 +279,36 @@ async fn basic_auth_and_tls_with_a_ca_file_or_insecure() -> anyhow::Result<()> {
     let err = vibe_gateway::spawn(&missing, opts()).await.err().expect("a missing CA file is an error");
     assert!(format!("{err:#}").contains("cannot read CA certificate"), "{err:#}");
 
+    common::cleanup(&fixture).await;
+    Ok(())
+}
+
+/// `http://` hosts use the plain transport (no TLS stack); basic auth must work there too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn basic_auth_over_plain_http() -> anyhow::Result<()> {
+    let fixture = load_fixture("gwt_plain_auth").await?;
+    let (port, proxy) = start_plain_proxy().await?;
+    let with = |user: Option<&str>, password: Option<&str>| {
+        let mut c = fixture.clone();
+        c.opensearch.host = format!("http://127.0.0.1:{port}");
+        c.opensearch.username = user.map(str::to_string);
+        c.opensearch.password = password.map(str::to_string);
+        c
+    };
+
+    let ok = calls(&with(Some(USER), Some(PASSWORD))).await?;
+    assert_eq!(answer(&ok[0])["total"], json!(2), "{}", ok[0]);
+    assert_eq!(answer(&ok[1])["results"][0]["path"], json!("legends/kirikur.md"));
+    assert!(proxy.forwarded.load(Ordering::SeqCst) > 0);
+
+    for (user, password) in [(Some(USER), Some("wrong")), (None, None)] {
+        for r in calls(&with(user, password)).await? {
+            assert_eq!(r["isError"], json!(true), "{r}");
+            let text = r["content"][0]["text"].as_str().unwrap();
+            assert!(text.starts_with("search backend unavailable") && text.contains("401"), "{text}");
+        }
+    }
+    assert!(proxy.refused.load(Ordering::SeqCst) > 0);
     common::cleanup(&fixture).await;
     Ok(())
 }

@@ -122,7 +122,7 @@ async fn tree(search: &Search, target: &str) -> anyhow::Result<()> {
     let project = resolve(search, target).await?;
     let hash = project["hash"].as_str().context("meta document without hash")?;
     let alias = search.names.analysis_alias(hash);
-    let hits = crate::indexer::store::scroll_all(search, &alias, json!({ "_source": false })).await?;
+    let hits = crate::indexer::store::scroll_all(search, &alias, crate::indexer::store::Missing::IsAnError, json!({ "_source": false })).await?;
     let paths: Vec<String> = hits.iter().filter_map(|h| h["_id"].as_str().map(str::to_string)).collect();
     let tree = render_tree(project["name"].as_str().unwrap_or(target), paths.iter().map(String::as_str));
     print!("{}", tree.text);

@@ -26,6 +26,11 @@ impl BulkOutcome {
     pub fn ok_for(&self, index: &str) -> u64 {
         self.ok.get(index).copied().unwrap_or(0)
     }
+
+    /// Successful operations in all indices.
+    pub fn ok_total(&self) -> u64 {
+        self.ok.values().sum()
+    }
 }
 
 impl BulkBatch {

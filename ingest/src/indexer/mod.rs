@@ -121,7 +121,13 @@ impl IndexReport {
 
 /// Check that OpenSearch answers, naming the host when it does not.
 pub async fn check_backend(search: &Search) -> Result<String, IndexError> {
-    search.ping().await.map_err(|e| IndexError::Unreachable { host: search.host().to_string(), message: e.to_string() })
+    search.ping().await.map_err(|e| {
+        let message = match e {
+            SearchError::Unreachable { message, .. } => message,
+            other => other.to_string(),
+        };
+        IndexError::Unreachable { host: search.host().to_string(), message }
+    })
 }
 
 /// Index `targets` (absolute roots); `configured` is every source in the
@@ -130,9 +136,9 @@ pub async fn run(search: &Search, targets: &[PathBuf], configured: &[PathBuf], o
     let start = Instant::now();
     check_backend(search).await?;
     let mut report = IndexReport { templates: templates::install(search).await?, ..Default::default() };
-    cleanup(search, configured, &mut report).await?;
+    let known = cleanup(search, configured, &mut report).await?;
     for root in targets {
-        let outcome = index_source(search, root, opts).await?;
+        let outcome = index_source(search, &known, root, opts).await?;
         report.sources.push(outcome);
     }
     report.elapsed = start.elapsed();
@@ -143,24 +149,35 @@ fn canonical(p: &PathBuf) -> PathBuf {
     p.canonicalize().unwrap_or_else(|_| p.clone())
 }
 
+/// What the store holds for the configured projects once cleanup is done.
+struct Known {
+    /// Project hashes that have a meta document.
+    meta: HashSet<String>,
+    layout: store::Layout,
+}
+
 /// Remove projects that left the config, and generations no alias points at.
-async fn cleanup(search: &Search, configured: &[PathBuf], report: &mut IndexReport) -> Result<(), IndexError> {
+async fn cleanup(search: &Search, configured: &[PathBuf], report: &mut IndexReport) -> Result<Known, IndexError> {
     let keep: HashSet<String> = configured.iter().map(|p| project_hash(&canonical(p))).collect();
-    for (hash, meta) in store::meta_projects(search).await? {
-        if !keep.contains(&hash) {
+    let (metas, layout) = tokio::try_join!(store::meta_projects(search), store::Layout::read(search))?;
+    let mut known = Known { meta: HashSet::new(), layout };
+    for (hash, meta) in metas {
+        if keep.contains(&hash) {
+            known.meta.insert(hash);
+        } else {
             store::remove_project(search, &hash).await?;
             report.removed_projects.push(meta["root"].as_str().unwrap_or(&hash).to_string());
         }
     }
-    for (hash, indices) in store::data_indices(search).await? {
-        if !keep.contains(&hash) {
-            store::remove_project(search, &hash).await?;
-            report.removed_indices.extend(indices);
+    for (hash, indices) in &known.layout.indices {
+        if !keep.contains(hash) {
+            store::remove_project(search, hash).await?;
+            report.removed_indices.extend(indices.iter().cloned());
         } else {
-            report.removed_indices.extend(store::remove_stale_generations(search, &hash, &indices).await?);
+            report.removed_indices.extend(store::remove_stale_generations(search, &known.layout, hash).await?);
         }
     }
-    Ok(())
+    Ok(known)
 }
 
 /// Where one source's documents go.
@@ -189,7 +206,7 @@ fn load_details(root: &std::path::Path) -> tokio::task::JoinHandle<Result<Source
     tokio::task::spawn_blocking(move || SourceInfo::load(None, &root))
 }
 
-async fn index_source(search: &Search, root: &PathBuf, opts: &IndexOptions) -> Result<SourceOutcome, IndexError> {
+async fn index_source(search: &Search, known: &Known, root: &PathBuf, opts: &IndexOptions) -> Result<SourceOutcome, IndexError> {
     let path = root.display().to_string();
     // README and license detection (askalono: ~0.1 s) only run when needed:
     // for enrichment (up front), or for the meta document (in the background
@@ -201,8 +218,8 @@ async fn index_source(search: &Search, root: &PathBuf, opts: &IndexOptions) -> R
     let hash = project_hash(&info.root);
     let names = &search.names;
     let (files_alias, analysis_alias) = (names.files_alias(&hash), names.analysis_alias(&hash));
-    let live_files = store::alias_target(search, &files_alias).await?;
-    let live_analysis = store::alias_target(search, &analysis_alias).await?;
+    let live_files = known.layout.target(&files_alias);
+    let live_analysis = known.layout.target(&analysis_alias);
     let mut outcome = SourceOutcome { name: info.name.clone(), root: info.root.clone(), ..Default::default() };
 
     // `stored`: files whose two documents both carry their hash; `stored_paths`:
@@ -284,7 +301,7 @@ async fn index_source(search: &Search, root: &PathBuf, opts: &IndexOptions) -> R
 
     if outcome.rebuilt {
         store::swap_aliases(search, &hash, &targets.files, &targets.analysis).await?;
-    } else {
+    } else if bulk.ok_total() > 0 {
         search.post(&format!("/{},{}/_refresh", targets.files, targets.analysis), &json!({})).await?;
     }
     // Deletions are counted in `deleted`, not as writes.
@@ -295,7 +312,7 @@ async fn index_source(search: &Search, root: &PathBuf, opts: &IndexOptions) -> R
     outcome.scan = scan;
 
     let changed = outcome.rebuilt || outcome.files_written + outcome.analysis_written + outcome.deleted > 0;
-    let meta_missing = search.get_opt(&format!("/{}/_doc/{hash}", names.meta())).await?.is_none();
+    let meta_missing = !known.meta.contains(&hash);
     if changed || meta_missing {
         let info = if details_loaded {
             info

@@ -14,10 +14,38 @@ const OLD_GENERATION_GRACE: std::time::Duration = std::time::Duration::from_secs
 /// Page size of scrolls.
 const SCROLL_SIZE: usize = 5000;
 
-/// The physical index behind an alias, if the alias exists.
-pub async fn alias_target(search: &Search, alias: &str) -> Result<Option<String>, SearchError> {
-    let Some(v) = search.get_opt(&format!("/_alias/{alias}")).await? else { return Ok(None) };
-    Ok(v.as_object().and_then(|o| o.keys().next().cloned()))
+/// The physical data indices of every project and the aliases on them, read
+/// in one round trip.
+#[derive(Debug, Default, Clone)]
+pub struct Layout {
+    /// Project hash -> its physical data indices.
+    pub indices: BTreeMap<String, Vec<String>>,
+    /// Alias -> the physical index it points at.
+    pub aliases: HashMap<String, String>,
+}
+
+impl Layout {
+    pub async fn read(search: &Search) -> Result<Self, SearchError> {
+        let names = &search.names;
+        let answer = search.get(&format!("/{}/_alias?expand_wildcards=all", names.all_data())).await?;
+        let mut layout = Layout::default();
+        for (index, entry) in answer.as_object().into_iter().flatten() {
+            let Some(hash) = hash_of(names, index) else { continue };
+            layout.indices.entry(hash).or_default().push(index.clone());
+            for alias in entry["aliases"].as_object().into_iter().flatten().map(|(a, _)| a) {
+                layout.aliases.insert(alias.clone(), index.clone());
+            }
+        }
+        for indices in layout.indices.values_mut() {
+            indices.sort();
+        }
+        Ok(layout)
+    }
+
+    /// The physical index behind an alias, if the alias exists.
+    pub fn target(&self, alias: &str) -> Option<String> {
+        self.aliases.get(alias).cloned()
+    }
 }
 
 /// The generation part of a physical index name (`..._<hash>_<generation>`).
@@ -31,20 +59,6 @@ pub fn new_generation() -> String {
     format!("g{}", now.as_millis())
 }
 
-/// Every physical data index, grouped by project hash.
-pub async fn data_indices(search: &Search) -> Result<BTreeMap<String, Vec<String>>, SearchError> {
-    let names = &search.names;
-    let list = search.get(&format!("/_cat/indices/{}?format=json&h=index&expand_wildcards=all", names.all_data())).await?;
-    let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for row in list.as_array().into_iter().flatten() {
-        let Some(index) = row["index"].as_str() else { continue };
-        if let Some(hash) = hash_of(names, index) {
-            out.entry(hash).or_default().push(index.to_string());
-        }
-    }
-    Ok(out)
-}
-
 fn hash_of(names: &IndexNames, index: &str) -> Option<String> {
     let rest = index
         .strip_prefix(&format!("{}_data_files_", names.prefix))
@@ -54,9 +68,9 @@ fn hash_of(names: &IndexNames, index: &str) -> Option<String> {
 
 /// Every meta document: project hash -> root.
 pub async fn meta_projects(search: &Search) -> Result<BTreeMap<String, Value>, SearchError> {
-    let meta = search.names.meta();
-    let Some(_) = search.get_opt(&format!("/{meta}")).await? else { return Ok(BTreeMap::new()) };
-    let hits = scroll_all(search, &meta, json!({ "_source": ["root", "name", "hash", "generation"] })).await?;
+    // A missing meta index (nothing indexed yet) reads as empty.
+    let body = json!({ "_source": ["root", "name", "hash", "generation"] });
+    let hits = scroll_all(search, &search.names.meta(), Missing::ReadsEmpty, body).await?;
     Ok(hits.into_iter().filter_map(|h| Some((h["_id"].as_str()?.to_string(), h["_source"].clone()))).collect())
 }
 
@@ -65,7 +79,7 @@ pub async fn meta_projects(search: &Search) -> Result<BTreeMap<String, Value>, S
 /// contents, ASTs) are never decompressed, which is most of a no-op re-index.
 pub async fn stored_hashes(search: &Search, alias: &str) -> Result<HashMap<String, String>, SearchError> {
     let body = json!({ "_source": false, "stored_fields": "_none_", "docvalue_fields": ["path", "hash"] });
-    let hits = scroll_all(search, alias, body).await?;
+    let hits = scroll_all(search, alias, Missing::IsAnError, body).await?;
     Ok(hits
         .into_iter()
         .filter_map(|h| {
@@ -75,11 +89,19 @@ pub async fn stored_hashes(search: &Search, alias: &str) -> Result<HashMap<Strin
         .collect())
 }
 
+/// What a scroll over an index that does not exist does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Missing {
+    IsAnError,
+    ReadsEmpty,
+}
+
 /// All hits of an index through the scroll API.
-pub async fn scroll_all(search: &Search, index: &str, mut body: Value) -> Result<Vec<Value>, SearchError> {
+pub async fn scroll_all(search: &Search, index: &str, missing: Missing, mut body: Value) -> Result<Vec<Value>, SearchError> {
     body["size"] = json!(SCROLL_SIZE);
     body["sort"] = json!(["_doc"]);
-    let mut page = search.post(&format!("/{index}/_search?scroll=1m"), &body).await?;
+    let ignore = if missing == Missing::ReadsEmpty { "&ignore_unavailable=true" } else { "" };
+    let mut page = search.post(&format!("/{index}/_search?scroll=1m{ignore}"), &body).await?;
     let mut out = Vec::new();
     loop {
         let hits = match page["hits"]["hits"].take() {
@@ -122,8 +144,9 @@ pub async fn swap_aliases(search: &Search, hash: &str, files: &str, analysis: &s
         search.put(&format!("/{index}/_settings"), &json!({ "index": { "refresh_interval": "1s" } })).await?;
         search.post(&format!("/{index}/_refresh"), &json!({})).await?;
     }
-    let old: Vec<String> = data_indices(search)
+    let old: Vec<String> = Layout::read(search)
         .await?
+        .indices
         .remove(hash)
         .unwrap_or_default()
         .into_iter()
@@ -159,13 +182,10 @@ pub async fn remove_project(search: &Search, hash: &str) -> Result<(), SearchErr
 
 /// Delete the physical indices of a project that no alias points at
 /// (left over by a rebuild that died before its swap).
-pub async fn remove_stale_generations(search: &Search, hash: &str, indices: &[String]) -> Result<Vec<String>, SearchError> {
-    let live = [
-        alias_target(search, &search.names.files_alias(hash)).await?,
-        alias_target(search, &search.names.analysis_alias(hash)).await?,
-    ];
+pub async fn remove_stale_generations(search: &Search, layout: &Layout, hash: &str) -> Result<Vec<String>, SearchError> {
+    let live = [layout.target(&search.names.files_alias(hash)), layout.target(&search.names.analysis_alias(hash))];
     let mut removed = Vec::new();
-    for index in indices {
+    for index in layout.indices.get(hash).into_iter().flatten() {
         if !live.iter().flatten().any(|l| l == index) {
             search.delete(&format!("/{index}")).await?;
             removed.push(index.clone());
