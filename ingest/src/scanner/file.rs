@@ -13,7 +13,7 @@ pub fn count_lines(bytes: &[u8]) -> u64 {
     if bytes.is_empty() {
         return 0;
     }
-    let newlines = bytes.iter().filter(|&&b| b == b'\n').count() as u64;
+    let newlines = bytecount::count(bytes, b'\n') as u64;
     newlines + u64::from(bytes.last() != Some(&b'\n'))
 }
 
@@ -69,14 +69,15 @@ pub fn scan_file(root: &Path, path: &Path, opts: &ScanOptions) -> (ScannedFile, 
         extract::for_path(path)
     };
     file.language = lang.map(|l| l.name);
-    if !file.binary {
-        file.lines = count_lines(&bytes);
-    }
+    // An unchanged file is only named and hashed: nothing else is needed to skip it.
     if let Some(skip) = &opts.skip {
         if skip(&file.rel_path, &file.hash) {
             file.skipped = Some(SkipReason::Unchanged);
             return (file, None);
         }
+    }
+    if !file.binary {
+        file.lines = count_lines(&bytes);
     }
     if file.binary {
         file.skipped = Some(SkipReason::Binary);
@@ -145,7 +146,9 @@ fn scan_large(file: &mut ScannedFile, path: &Path, opts: &ScanOptions) -> Option
             binary |= is_binary_content(&chunk[..head]);
         }
         hasher.update(chunk);
-        newlines += chunk.iter().filter(|&&b| b == b'\n').count() as u64;
+        if !binary {
+            newlines += bytecount::count(chunk, b'\n') as u64;
+        }
         last = chunk.last().copied();
         size += n as u64;
     }

@@ -142,7 +142,7 @@ pub struct ScannedFile {
     pub rel_path: String,
     /// `Language::name`, by extension; `None` for binary files and unknown extensions.
     pub language: Option<&'static str>,
-    /// Number of lines (0 for binary files).
+    /// Number of lines (0 for binary files, and for files skipped as unchanged).
     pub lines: u64,
     /// Size in bytes.
     pub size: u64,
