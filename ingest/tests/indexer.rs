@@ -204,25 +204,95 @@ async fn reads_during_a_forced_rebuild_never_come_back_empty() {
     indexer::run(&search, &roots, &roots, &IndexOptions::default()).await.unwrap();
     let alias = search.names.analysis_alias(&project_hash(&root));
 
+    // Several readers at once, so that some reads are in flight at the swap
+    // and while the old generation is dropped.
     let done = Arc::new(AtomicBool::new(false));
-    let reader = {
-        let (search, alias, done) = (search.clone(), alias.clone(), done.clone());
-        tokio::spawn(async move {
-            let mut reads = 0;
-            while !done.load(Ordering::Relaxed) || reads < 5 {
-                let q = json!({ "query": { "term": { "path": "src/lib.rs" } } });
-                let r = search.post(&format!("/{alias}/_search"), &q).await.unwrap();
-                assert_eq!(r["hits"]["total"]["value"], 1, "empty or doubled read during rebuild");
-                reads += 1;
-            }
-            reads
+    let readers: Vec<_> = (0..4)
+        .map(|_| {
+            let (search, alias, done) = (search.clone(), alias.clone(), done.clone());
+            tokio::spawn(async move {
+                let mut reads = 0;
+                while !done.load(Ordering::Relaxed) || reads < 5 {
+                    let q = json!({ "query": { "bool": { "should": [
+                        { "term": { "path": "src/lib.rs" } },
+                        { "match": { "tags": "func" } }
+                    ], "filter": { "term": { "path": "src/lib.rs" } } } } });
+                    let r = search.post(&format!("/{alias}/_search"), &q).await.unwrap();
+                    assert_eq!(r["hits"]["total"]["value"], 1, "empty or doubled read during rebuild: {r}");
+                    assert_eq!(r["_shards"]["failed"], 0, "a shard failed during rebuild: {r}");
+                    reads += 1;
+                }
+                reads
+            })
         })
-    };
+        .collect();
     let forced = indexer::run(&search, &roots, &roots, &IndexOptions { force: true, ..Default::default() }).await.unwrap();
     done.store(true, Ordering::Relaxed);
     let aliased = search.get(&format!("/_alias/{alias}")).await.unwrap();
     assert_eq!(aliased.as_object().unwrap().len(), 1, "the alias points at one generation: {aliased}");
-    let reads = reader.await.unwrap();
-    assert!(reads >= 5);
+    for reader in readers {
+        assert!(reader.await.unwrap() >= 5);
+    }
     assert_eq!(forced.files_written(), 405);
+}
+
+/// A read that takes a while on this node: wildcard queries that must walk a
+/// terms dictionary of a million unique terms, many times over.
+async fn slow_read_index(search: &Search, index: &str) {
+    search.put(&format!("/{index}"), &json!({ "mappings": { "properties": { "t": { "type": "text" } } } })).await.unwrap();
+    for batch in 0..5 {
+        let mut body = String::new();
+        for d in 0..20 {
+            let text: Vec<String> = (0..10_000).map(|j| format!("w{batch}q{d}z{j:x}k")).collect();
+            body.push_str(&format!("{{\"index\":{{\"_index\":\"{index}\"}}}}\n{}\n", json!({ "t": text.join(" ") })));
+        }
+        let r = search.bulk(body.into_bytes()).await.unwrap();
+        assert_eq!(r["errors"], json!(false));
+    }
+    search.post(&format!("/{index}/_refresh"), &json!({})).await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_old_generation_waits_for_reads_running_at_the_swap() {
+    use std::time::{Duration, Instant};
+    use vibe_ingest::indexer::store;
+    let search = fresh("tdrain").await;
+    let index = "tdrain_slow";
+    slow_read_index(&search, index).await;
+
+    // Nothing reads: no wait at all.
+    let t = Instant::now();
+    store::drain_reads(&search).await.unwrap();
+    assert!(t.elapsed() < Duration::from_millis(500), "waited {:?} with no reads running", t.elapsed());
+
+    // A read in flight: the drain ends after it, not before.
+    let clauses: Vec<Value> = (0..20).map(|i| json!({ "wildcard": { "t": format!("*{i:x}*y*") } })).collect();
+    let query = json!({ "size": 0, "query": { "bool": { "should": clauses } } });
+    let start = Instant::now();
+    let reader = {
+        let search = search.clone();
+        tokio::spawn(async move {
+            search.post(&format!("/{index}/_search"), &query).await.unwrap();
+            Instant::now()
+        })
+    };
+    let seen = loop {
+        let tasks = search.get("/_tasks?actions=indices:data/read/*&group_by=none").await.unwrap();
+        if !tasks["tasks"].as_array().unwrap().is_empty() {
+            break true;
+        }
+        if reader.is_finished() {
+            break false;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    };
+    assert!(seen, "the slow read finished before it could be observed ({:?}); make it slower", start.elapsed());
+    let drain_start = Instant::now();
+    store::drain_reads(&search).await.unwrap();
+    let drained = Instant::now();
+    let read_done = reader.await.unwrap();
+    // The drain gives up after the 2 s grace (a very slow, loaded machine).
+    let gave_up = drained - drain_start >= Duration::from_secs(2);
+    assert!(read_done <= drained || gave_up, "the drain returned {:?} before the read ended", read_done - drained);
+    search.delete(&format!("/{index}")).await.unwrap();
 }

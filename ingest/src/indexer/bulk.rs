@@ -68,7 +68,9 @@ impl BulkBatch {
         }
         let body = std::mem::take(&mut self.body);
         self.actions = 0;
+        let (bytes, started) = (body.len(), std::time::Instant::now());
         let response = search.bulk(body).await?;
+        tracing::debug!(bytes, ms = started.elapsed().as_millis() as u64, "bulk request");
         for item in response["items"].as_array().into_iter().flatten() {
             let Some((op, result)) = item.as_object().and_then(|o| o.iter().next()) else { continue };
             let id = result["_id"].as_str().unwrap_or_default().to_string();

@@ -281,6 +281,7 @@ async fn index_source(search: &Search, known: &Known, root: &PathBuf, opts: &Ind
         }
     }
     write_files(search, &info, &targets, opts, &mut pending, &mut batch, &mut bulk).await?;
+    tracing::debug!(source = %info.name, "scan finished");
     let scan = scan_task
         .await
         .map_err(|e| IndexError::Task { path: path.clone(), message: e.to_string() })?
@@ -299,6 +300,7 @@ async fn index_source(search: &Search, known: &Known, root: &PathBuf, opts: &Ind
         p.finish_and_clear();
     }
 
+    tracing::debug!(source = %info.name, "all documents sent");
     if outcome.rebuilt {
         store::swap_aliases(search, &hash, &targets.files, &targets.analysis).await?;
     } else if bulk.ok_total() > 0 {
@@ -326,6 +328,7 @@ async fn index_source(search: &Search, known: &Known, root: &PathBuf, opts: &Ind
         };
         write_meta(search, &info, &hash, &targets, &opts.enrich).await?;
     }
+    tracing::debug!(source = %outcome.name, "meta document written");
     Ok(outcome)
 }
 

@@ -2,14 +2,19 @@
 //! hashes; and the operations that change the layout (new generation, alias
 //! swap, removal).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 use vibe_common::naming::IndexNames;
 use vibe_common::search::{Search, SearchError};
 
-/// How long an old generation outlives the alias swap.
-const OLD_GENERATION_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
+/// Longest wait, after the alias swap, for reads still running on the old
+/// generation; also the fixed wait when running reads cannot be listed.
+const OLD_GENERATION_GRACE: Duration = Duration::from_secs(2);
+
+/// Poll interval while waiting for those reads.
+const DRAIN_POLL: Duration = Duration::from_millis(20);
 
 /// Page size of scrolls.
 const SCROLL_SIZE: usize = 5000;
@@ -129,8 +134,11 @@ pub async fn create_generation(search: &Search, hash: &str, generation: &str) ->
     let files = search.names.files_index(hash, generation);
     let analysis = search.names.analysis_index(hash, generation);
     for index in [&files, &analysis] {
-        // Bulk writes are refreshed once at the end of the build.
-        search.put(&format!("/{index}"), &json!({ "settings": { "index": { "refresh_interval": "-1" } } })).await?;
+        // The template's refresh interval stays on: the new generation is
+        // not aliased yet, so readers cannot see its partial state, and
+        // OpenSearch writes segments while the scan still runs instead of
+        // all at once at the end.
+        search.put(&format!("/{index}"), &json!({})).await?;
     }
     Ok((files, analysis))
 }
@@ -164,13 +172,46 @@ pub async fn swap_aliases(search: &Search, hash: &str, files: &str, analysis: &s
         }
     }
     search.post("/_aliases", &json!({ "actions": actions })).await?;
-    // Searches that resolved the alias just before the swap still run on the
-    // old generation: give them time to finish before it is deleted.
+    tracing::debug!("aliases swapped");
     if !old.is_empty() {
-        tokio::time::sleep(OLD_GENERATION_GRACE).await;
+        drain_reads(search).await?;
         search.delete(&format!("/{}", old.join(","))).await?;
     }
     Ok(())
+}
+
+/// Wait until every read that was running when the aliases moved is done:
+/// it may have resolved an alias to the old generation, and would fail if
+/// that were deleted under it. Reads that start later see the new one. A read
+/// is a task of an `indices:data/read/*` action, registered before it
+/// resolves any alias. Waits at most [`OLD_GENERATION_GRACE`]; when tasks
+/// cannot be listed (no `cluster:monitor/tasks/lists` permission), waits
+/// exactly that long.
+pub async fn drain_reads(search: &Search) -> Result<(), SearchError> {
+    let started = Instant::now();
+    let Ok(running) = read_tasks(search).await else {
+        tokio::time::sleep(OLD_GENERATION_GRACE).await;
+        return Ok(());
+    };
+    let mut waiting = running;
+    while !waiting.is_empty() && started.elapsed() < OLD_GENERATION_GRACE {
+        tokio::time::sleep(DRAIN_POLL).await;
+        let now = read_tasks(search).await?;
+        waiting.retain(|task| now.contains(task));
+    }
+    tracing::debug!(ms = started.elapsed().as_millis() as u64, still_running = waiting.len(), "reads on the old generation drained");
+    Ok(())
+}
+
+/// Ids (`node:id`) of the read tasks running now.
+async fn read_tasks(search: &Search) -> Result<HashSet<String>, SearchError> {
+    let answer = search.get("/_tasks?actions=indices:data/read/*&group_by=none").await?;
+    Ok(answer["tasks"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|t| Some(format!("{}:{}", t["node"].as_str()?, t["id"].as_u64()?)))
+        .collect())
 }
 
 /// Delete every physical index of a project and its meta document.
