@@ -8,7 +8,9 @@
 # The raw side: after an index run, both aliases' `_source`s are scrolled out
 # into NDJSON bodies (bench/export_bulk.py) targeting fresh indices created
 # from the same templates, cut at the indexer's MAX_BULK_BYTES (5 MiB), then
-# posted with curl one after the other (bench/raw_bulk.sh).
+# posted with curl one after the other (bench/raw_bulk.sh), once with the
+# template's refresh interval and once with refresh off until the end; the
+# faster of the two is the baseline.
 #
 # Targets: product docs/s / raw docs/s >= 0.8; peak RSS flat as the tree grows.
 set -euo pipefail
@@ -61,16 +63,21 @@ RAW_DOCS="$(python3 "$HERE/export_bulk.py" "$OS_URL" "${PREFIX}_files_$HASH" "${
 CHUNKS="$(ls "$WORK/chunks"/chunk-*.ndjson | wc -l)"
 BYTES="$(cat "$WORK/chunks"/chunk-*.ndjson | wc -c)"
 
-: >"$WORK/raw.t"
+: >"$WORK/raw-on.t"; : >"$WORK/raw-off.t"
 for ((i = 1; i <= RUNS; i++)); do
-    log "raw _bulk run $i/$RUNS"
-    curl -s -o /dev/null -X DELETE "$OS_URL/$RAW_FILES,$RAW_ANALYSIS?ignore_unavailable=true"
-    rm -f "$WORK/chunks"/response-*.json
-    timed "$WORK/raw.t" bash "$HERE/raw_bulk.sh" "$OS_URL" "$RAW_FILES" "$RAW_ANALYSIS" "$WORK/chunks"
-    if grep -l '"errors":true' "$WORK/chunks"/response-*.json >/dev/null 2>&1; then
-        log "raw _bulk reported item errors"; exit 1
-    fi
+    log "raw _bulk run $i/$RUNS (refresh on, then off)"
+    for mode in on off; do
+        curl -s -o /dev/null -X DELETE "$OS_URL/$RAW_FILES,$RAW_ANALYSIS?ignore_unavailable=true"
+        rm -f "$WORK/chunks"/response-*.json
+        timed "$WORK/raw-$mode.t" bash "$HERE/raw_bulk.sh" "$OS_URL" "$RAW_FILES" "$RAW_ANALYSIS" "$WORK/chunks" "$mode"
+        if grep -l '"errors":true' "$WORK/chunks"/response-*.json >/dev/null 2>&1; then
+            log "raw _bulk reported item errors"; exit 1
+        fi
+    done
 done
+T_RAW_ON="$(best "$WORK/raw-on.t")"; T_RAW_OFF="$(best "$WORK/raw-off.t")"
+# The raw baseline is the faster of the two refresh settings.
+cat "$WORK/raw-on.t" "$WORK/raw-off.t" >"$WORK/raw.t"
 RAW_COUNT="$(curl -s "$OS_URL/$RAW_FILES,$RAW_ANALYSIS/_count" | python3 -c 'import json,sys;print(json.load(sys.stdin)["count"])')"
 curl -s -o /dev/null -X DELETE "$OS_URL/$RAW_FILES,$RAW_ANALYSIS?ignore_unavailable=true"
 
@@ -103,9 +110,10 @@ echo "index: ${SCAN_LINE:-?}"
 echo "raw:   $RAW_DOCS documents ($RAW_COUNT after refresh), $CHUNKS bodies of <= $MAX_BULK_BYTES bytes (+ last document), $((BYTES / 1024 / 1024)) MB"
 printf '%-32s %6s %7s %7s %7s %8s %11s  %s\n' "run" "docs" "wall s" "docs/s" "CPU s" "OS CPU s" "peak RSS KB" "idle % before each run"
 printf '%-32s %6s %7s %7s %7s %8s %11s  %s\n' "scan index --no-llm --force" "$DOCS" "$T_FULL" "$RATE_FULL" "$C_FULL" "$O_FULL" "$RSS1" "$(idles "$WORK/full.t")"
-printf '%-32s %6s %7s %7s %7s %8s %11s  %s\n' "raw _bulk with curl" "$RAW_DOCS" "$T_RAW" "$RATE_RAW" "$C_RAW" "$O_RAW" "-" "$(idles "$WORK/raw.t")"
+printf '%-32s %6s %7s %7s %7s %8s %11s  %s\n' "raw _bulk with curl (best)" "$RAW_DOCS" "$T_RAW" "$RATE_RAW" "$C_RAW" "$O_RAW" "-" "$(idles "$WORK/raw.t")"
+echo "  raw _bulk wall s with refresh on: $T_RAW_ON, with refresh off until the end: $T_RAW_OFF"
 printf '%-32s %6s   target >= 0.80: %s\n' "ratio product / raw (docs/s)" "$R" "$(awk -v r="$R" 'BEGIN{print (r >= 0.8) ? "met" : "MISSED"}')"
-echo "  of the product's wall time: ${GRACE} s is the indexer's wait before it drops the old generation (OLD_GENERATION_GRACE);"
+echo "  the product's wall time includes its wait for reads on the old generation (none run here; at most ${GRACE} s);"
 echo "  (product CPU + OpenSearch CPU) / $CORES cores = $FLOOR s: OpenSearch runs on the same cores as the indexer here."
 echo
 echo "== full index peak RSS =="
