@@ -224,6 +224,7 @@ async fn index_source(search: &Search, known: &Known, root: &PathBuf, opts: &Ind
 
     // `stored`: files whose two documents both carry their hash; `stored_paths`:
     // paths stored in either index (a half-written file must be deletable too).
+    let mut new_generation = None;
     let (targets, stored, stored_paths) = match (live_files, live_analysis) {
         (Some(files), Some(analysis)) if !opts.force => {
             let (in_files, in_analysis) =
@@ -235,8 +236,10 @@ async fn index_source(search: &Search, known: &Known, root: &PathBuf, opts: &Ind
             (Targets { files, analysis, files_alias, analysis_alias }, stored, stored_paths)
         }
         _ => {
+            // Created below, while the scan starts.
             let generation = store::new_generation();
-            let (files, analysis) = store::create_generation(search, &hash, &generation).await?;
+            let (files, analysis) = (names.files_index(&hash, &generation), names.analysis_index(&hash, &generation));
+            new_generation = Some(generation);
             outcome.rebuilt = true;
             (Targets { files, analysis, files_alias, analysis_alias }, HashMap::new(), HashSet::new())
         }
@@ -258,6 +261,10 @@ async fn index_source(search: &Search, known: &Known, root: &PathBuf, opts: &Ind
     let scan_task = tokio::task::spawn_blocking(move || {
         scanner::try_scan(&scan_root, &scan_opts, |f| tx.blocking_send(f).map_err(|_| anyhow::anyhow!("indexer stopped")))
     });
+
+    if let Some(generation) = &new_generation {
+        store::create_generation(search, &hash, generation).await?;
+    }
 
     let mut seen: HashSet<String> = HashSet::new();
     let mut batch = BulkBatch::default();
@@ -301,11 +308,14 @@ async fn index_source(search: &Search, known: &Known, root: &PathBuf, opts: &Ind
     }
 
     tracing::debug!(source = %info.name, "all documents sent");
+    let mut old_generations = Vec::new();
     if outcome.rebuilt {
-        store::swap_aliases(search, &hash, &targets.files, &targets.analysis).await?;
+        old_generations = store::swap_aliases(search, &hash, &targets.files, &targets.analysis).await?;
     } else if bulk.ok_total() > 0 {
         search.post(&format!("/{},{}/_refresh", targets.files, targets.analysis), &json!({})).await?;
     }
+    // The old generation goes while the meta document is written.
+    let drop_old = async { store::drop_generations(search, &old_generations).await.map_err(IndexError::from) };
     // Deletions are counted in `deleted`, not as writes.
     outcome.files_written = bulk.ok_for(&targets.files_alias).saturating_sub(outcome.deleted);
     outcome.analysis_written = bulk.ok_for(&targets.analysis_alias).saturating_sub(outcome.deleted);
@@ -326,7 +336,9 @@ async fn index_source(search: &Search, known: &Known, root: &PathBuf, opts: &Ind
                 .map_err(|e| IndexError::Task { path: path.clone(), message: e.to_string() })?
                 .map_err(|e| IndexError::Scan { path: path.clone(), source: e })?
         };
-        write_meta(search, &info, &hash, &targets, &opts.enrich).await?;
+        tokio::try_join!(write_meta(search, &info, &hash, &targets, &opts.enrich), drop_old)?;
+    } else {
+        drop_old.await?;
     }
     tracing::debug!(source = %outcome.name, "meta document written");
     Ok(outcome)

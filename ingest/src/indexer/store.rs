@@ -133,25 +133,21 @@ pub async fn scroll_all(search: &Search, index: &str, missing: Missing, mut body
 pub async fn create_generation(search: &Search, hash: &str, generation: &str) -> Result<(String, String), SearchError> {
     let files = search.names.files_index(hash, generation);
     let analysis = search.names.analysis_index(hash, generation);
-    for index in [&files, &analysis] {
-        // The template's refresh interval stays on: the new generation is
-        // not aliased yet, so readers cannot see its partial state, and
-        // OpenSearch writes segments while the scan still runs instead of
-        // all at once at the end.
-        search.put(&format!("/{index}"), &json!({})).await?;
-    }
+    // The template's refresh interval stays on: the new generation is not
+    // aliased yet, so readers cannot see its partial state, and OpenSearch
+    // writes segments while the scan still runs instead of all at the end.
+    let (files_path, analysis_path, settings) = (format!("/{files}"), format!("/{analysis}"), json!({}));
+    tokio::try_join!(search.put(&files_path, &settings), search.put(&analysis_path, &settings))?;
     Ok((files, analysis))
 }
 
-/// Point both aliases of a project at the given indices in one atomic call,
-/// removing them from any other index; then drop the old indices.
-pub async fn swap_aliases(search: &Search, hash: &str, files: &str, analysis: &str) -> Result<(), SearchError> {
+/// Refresh a project's new generation and point both aliases at it in one
+/// atomic call, removing them from any other index. Answers the project's
+/// other generations, for [`drop_generations`].
+pub async fn swap_aliases(search: &Search, hash: &str, files: &str, analysis: &str) -> Result<Vec<String>, SearchError> {
     let names = &search.names;
     let (files_alias, analysis_alias) = (names.files_alias(hash), names.analysis_alias(hash));
-    for index in [files, analysis] {
-        search.put(&format!("/{index}/_settings"), &json!({ "index": { "refresh_interval": "1s" } })).await?;
-        search.post(&format!("/{index}/_refresh"), &json!({})).await?;
-    }
+    search.post(&format!("/{files},{analysis}/_refresh"), &json!({})).await?;
     let old: Vec<String> = Layout::read(search)
         .await?
         .indices
@@ -173,11 +169,17 @@ pub async fn swap_aliases(search: &Search, hash: &str, files: &str, analysis: &s
     }
     search.post("/_aliases", &json!({ "actions": actions })).await?;
     tracing::debug!("aliases swapped");
-    if !old.is_empty() {
-        drain_reads(search).await?;
-        search.delete(&format!("/{}", old.join(","))).await?;
+    Ok(old)
+}
+
+/// Delete generations that no alias points at any more, once the reads that
+/// may still run on them are done.
+pub async fn drop_generations(search: &Search, old: &[String]) -> Result<(), SearchError> {
+    if old.is_empty() {
+        return Ok(());
     }
-    Ok(())
+    drain_reads(search).await?;
+    search.delete(&format!("/{}", old.join(","))).await
 }
 
 /// Wait until every read that was running when the aliases moved is done:
