@@ -8,7 +8,8 @@
 //! `TreeCursor`, counting nodes. No hashing, no queries, no export: the lower
 //! bound of what `scan ast` can cost on the same files.
 //!
-//! Prints one line: `files=N parsed=N bytes=N nodes=N secs=S`.
+//! Prints one line: `files=N parsed=N bytes=N nodes=N secs=S`. Uses the
+//! binary's allocator (mimalloc, tree-sitter included).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -85,7 +86,12 @@ fn process(path: &Path, totals: &Totals) {
     totals.nodes.fetch_add(nodes, Ordering::Relaxed);
 }
 
+/// The same allocator as `vibe-analyzer`, so that the floor is comparable.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
+    vibe_ingest::allocator::route_tree_sitter_to_mimalloc();
     let mut args = std::env::args().skip(1);
     let root = PathBuf::from(args.next().expect("usage: parse_only DIR [THREADS]"));
     let threads = args

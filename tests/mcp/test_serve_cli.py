@@ -14,17 +14,20 @@ def test_serve_status_and_stop(gateway, tmp_path):
     write_config(config_dir, port)
     run = lambda *a: subprocess.run([str(gateway.bin), "--config-dir", str(config_dir), *a], capture_output=True, text=True, timeout=60)
 
-    assert run("serve", "status").stdout.strip() == "not running"
+    # Exit codes as LSB init scripts use them: 0 running, 3 not running.
+    down = run("serve", "status")
+    assert (down.returncode, down.stdout.strip(), down.stderr) == (3, "not running", "")
     proc = start_server(gateway.bin, config_dir, port)
     try:
-        status = run("serve", "status").stdout
-        assert f"running (pid {proc.pid}) on http://127.0.0.1:{port}" in status
+        status = run("serve", "status")
+        assert status.returncode == 0 and f"running (pid {proc.pid}) on http://127.0.0.1:{port}" in status.stdout
         again = run("serve", "start")
         assert again.returncode == 1 and "already running" in again.stderr
         stop = run("serve", "stop")
         assert stop.returncode == 0 and f"stopped (pid {proc.pid})" in stop.stdout
         assert proc.wait(timeout=10) == 0
-        assert run("serve", "status").stdout.strip() == "not running"
+        down = run("serve", "status")
+        assert (down.returncode, down.stdout.strip()) == (3, "not running")
         assert not (config_dir / "serve.pid").exists()
         assert run("serve", "stop").stdout.strip() == "not running"
     finally:

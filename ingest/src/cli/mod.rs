@@ -5,7 +5,8 @@
 //! live in their own modules and receive the parsed args defined here.
 //!
 //! Exit codes: 0 success, 1 error, 2 when a run completed but some files failed
-//! (return a [`PartialFailure`] anywhere in the error chain).
+//! (return a [`PartialFailure`] anywhere in the error chain), 3 from `serve
+//! status` when the server is not running ([`NotRunning`], as LSB init scripts do).
 
 pub mod analyze;
 pub mod enrich;
@@ -278,10 +279,18 @@ impl PartialFailure {
     }
 }
 
-/// Exit code of an error: 2 for a [`PartialFailure`] anywhere in the chain, else 1.
+/// `serve status` found no running server (and said so): exit code 3.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the MCP server is not running")]
+pub struct NotRunning;
+
+/// Exit code of an error: 2 for a [`PartialFailure`] anywhere in the chain,
+/// 3 for [`NotRunning`], else 1.
 pub fn exit_code_of(err: &anyhow::Error) -> u8 {
     if err.chain().any(|e| e.is::<PartialFailure>()) {
         2
+    } else if err.chain().any(|e| e.is::<NotRunning>()) {
+        3
     } else {
         1
     }
@@ -311,7 +320,10 @@ pub fn main() -> ExitCode {
     match run(cli, filter.as_ref()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("error: {err:#}");
+            // `serve status` already said "not running": that is its answer, not an error.
+            if !err.chain().any(|e| e.is::<NotRunning>()) {
+                eprintln!("error: {err:#}");
+            }
             ExitCode::from(exit_code_of(&err))
         }
     }

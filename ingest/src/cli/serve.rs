@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
-use super::{Ctx, ServeCommand, ServeStartArgs};
+use super::{Ctx, NotRunning, ServeCommand, ServeStartArgs};
 
 /// Name of the pid file in the config directory.
 pub const PID_FILE: &str = "serve.pid";
@@ -79,23 +79,21 @@ fn start(ctx: &Ctx, args: ServeStartArgs) -> anyhow::Result<()> {
     })
 }
 
+/// Prints the server's state; when it is not running, also answers
+/// [`NotRunning`] (exit code 3).
 fn status(ctx: &Ctx) -> anyhow::Result<()> {
     let pid_file = pid_path(ctx);
-    match read_pid(&pid_file) {
-        None => println!("not running"),
-        Some(info) => {
-            let alive = is_alive(info.pid);
-            let answers = port_answers(&info.host, info.port);
-            match (alive, answers) {
-                (true, true) => println!("running (pid {}) on {}", info.pid, info.url()),
-                (true, false) => {
-                    println!("starting or not answering (pid {}, {} does not answer)", info.pid, info.url())
-                }
-                (false, _) => {
-                    let _ = std::fs::remove_file(&pid_file);
-                    println!("not running (removed a stale pid file for pid {})", info.pid);
-                }
-            }
+    let Some(info) = read_pid(&pid_file) else {
+        println!("not running");
+        return Err(NotRunning.into());
+    };
+    match (is_alive(info.pid), port_answers(&info.host, info.port)) {
+        (true, true) => println!("running (pid {}) on {}", info.pid, info.url()),
+        (true, false) => println!("starting or not answering (pid {}, {} does not answer)", info.pid, info.url()),
+        (false, _) => {
+            let _ = std::fs::remove_file(&pid_file);
+            println!("not running (removed a stale pid file for pid {})", info.pid);
+            return Err(NotRunning.into());
         }
     }
     Ok(())
