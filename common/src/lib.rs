@@ -4,6 +4,7 @@
 
 pub mod ast;
 pub mod config;
+pub mod error_chain;
 pub mod naming;
 pub mod plain_http;
 pub mod search;

@@ -20,6 +20,8 @@ use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
 use url::Url;
 
+use crate::error_chain::error_chain;
+
 /// Why a request got no complete answer.
 #[derive(Debug)]
 pub enum PlainError {
@@ -81,19 +83,4 @@ impl PlainHttp {
             .await
             .map_err(|_| PlainError::Send(format!("no answer within {} s", self.timeout.as_secs())))?
     }
-}
-
-/// An error and its sources, without repeats.
-pub(crate) fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut msg = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        let s_msg = s.to_string();
-        if !msg.contains(&s_msg) {
-            msg.push_str(": ");
-            msg.push_str(&s_msg);
-        }
-        source = s.source();
-    }
-    msg
 }

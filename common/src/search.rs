@@ -17,7 +17,8 @@ use thiserror::Error;
 
 use crate::config::OpenSearchConfig;
 use crate::naming::IndexNames;
-use crate::plain_http::{error_chain, PlainError, PlainHttp};
+use crate::error_chain::error_chain;
+use crate::plain_http::{PlainError, PlainHttp};
 
 /// Timeout of every request.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(60);

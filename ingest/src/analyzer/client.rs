@@ -6,6 +6,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use vibe_common::config::OllamaHost;
+use vibe_common::error_chain::error_chain;
 
 /// Timeout of the `GET` health requests (capped by `timeout_secs`).
 const PROBE_TIMEOUT: Duration = Duration::from_secs(10);
@@ -254,19 +255,6 @@ fn with_tag(model: &str) -> String {
     }
 }
 
-fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut s = e.to_string();
-    let mut src = e.source();
-    while let Some(inner) = src {
-        let m = inner.to_string();
-        if !s.contains(&m) {
-            s.push_str(": ");
-            s.push_str(&m);
-        }
-        src = inner.source();
-    }
-    s
-}
 
 #[cfg(test)]
 mod tests {

@@ -16,7 +16,7 @@ pub mod tags;
 
 use std::collections::{HashMap, HashSet};
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -145,8 +145,8 @@ pub async fn run(search: &Search, targets: &[PathBuf], configured: &[PathBuf], o
     Ok(report)
 }
 
-fn canonical(p: &PathBuf) -> PathBuf {
-    p.canonicalize().unwrap_or_else(|_| p.clone())
+fn canonical(p: &Path) -> PathBuf {
+    p.canonicalize().unwrap_or_else(|_| p.to_path_buf())
 }
 
 /// What the store holds for the configured projects once cleanup is done.
@@ -206,7 +206,7 @@ fn load_details(root: &std::path::Path) -> tokio::task::JoinHandle<Result<Source
     tokio::task::spawn_blocking(move || SourceInfo::load(None, &root))
 }
 
-async fn index_source(search: &Search, known: &Known, root: &PathBuf, opts: &IndexOptions) -> Result<SourceOutcome, IndexError> {
+async fn index_source(search: &Search, known: &Known, root: &Path, opts: &IndexOptions) -> Result<SourceOutcome, IndexError> {
     let path = root.display().to_string();
     // README and license detection (askalono: ~0.1 s) only run when needed:
     // for enrichment (up front), or for the meta document (in the background
