@@ -7,6 +7,7 @@ pub mod config;
 pub mod error_chain;
 pub mod naming;
 pub mod plain_http;
+pub mod projects;
 pub mod search;
 pub mod templates;
 pub mod tree;

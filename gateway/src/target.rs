@@ -9,9 +9,9 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
-use serde_json::Value;
 use tokio::sync::RwLock;
+pub use vibe_common::projects::Project;
+use vibe_common::projects::{find, projects_of};
 
 use crate::backend::{Backend, BackendError};
 use crate::params;
@@ -22,16 +22,6 @@ const CACHE_TTL: Duration = Duration::from_secs(10);
 const MISS_REFRESH_AFTER: Duration = Duration::from_millis(500);
 /// Most projects listed or resolved.
 const MAX_PROJECTS: u32 = 1000;
-
-/// One indexed project, from the meta index.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Project {
-    pub root: String,
-    pub name: String,
-    pub hash: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub summary: Option<String>,
-}
 
 /// What a `target` resolved to.
 #[derive(Debug, Clone, PartialEq)]
@@ -128,64 +118,5 @@ impl Catalog {
             })
             .max_by_key(|(p, _)| p.root.len());
         Ok(best.map(|(p, rest)| (p.clone(), rest.to_string())))
-    }
-}
-
-pub fn projects_of(response: &Value) -> Vec<Project> {
-    response["hits"]["hits"]
-        .as_array()
-        .map(|hits| {
-            hits.iter()
-                .filter_map(|h| {
-                    let s = &h["_source"];
-                    let hash = s["hash"].as_str().or(h["_id"].as_str())?.to_string();
-                    Some(Project {
-                        root: s["root"].as_str().unwrap_or_default().to_string(),
-                        name: s["name"].as_str().unwrap_or_default().to_string(),
-                        hash,
-                        summary: s["summary"].as_str().map(str::to_string),
-                    })
-                })
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-/// Exact root, then exact name, then case-insensitive name, then a unique
-/// root ending in `/target`.
-fn find<'a>(list: &'a [Project], target: &str) -> Option<&'a Project> {
-    let t = target.trim();
-    let t_path = if t.len() > 1 { t.trim_end_matches('/') } else { t };
-    if let Some(p) = list.iter().find(|p| p.root.trim_end_matches('/') == t_path) {
-        return Some(p);
-    }
-    if let Some(p) = list.iter().find(|p| p.name == t) {
-        return Some(p);
-    }
-    let ci: Vec<&Project> = list.iter().filter(|p| p.name.eq_ignore_ascii_case(t)).collect();
-    if ci.len() == 1 {
-        return Some(ci[0]);
-    }
-    let suffix = format!("/{}", t_path.trim_start_matches('/'));
-    let tail: Vec<&Project> = list.iter().filter(|p| p.root.trim_end_matches('/').ends_with(&suffix)).collect();
-    (tail.len() == 1).then(|| tail[0])
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn p(root: &str, name: &str) -> Project {
-        Project { root: root.into(), name: name.into(), hash: name.into(), summary: None }
-    }
-
-    #[test]
-    fn targets_resolve() {
-        let list = vec![p("/a/samples", "samples"), p("/b/knowledge", "knowledge"), p("/c/x/App", "App")];
-        assert_eq!(find(&list, "samples").unwrap().name, "samples");
-        assert_eq!(find(&list, "/b/knowledge/").unwrap().name, "knowledge");
-        assert_eq!(find(&list, "app").unwrap().name, "App");
-        assert_eq!(find(&list, "x/App").unwrap().name, "App");
-        assert!(find(&list, "nope").is_none());
     }
 }

@@ -2,9 +2,9 @@
 
 use std::time::Instant;
 
-use anyhow::Context;
 use serde_json::{json, Value};
 use vibe_common::naming::project_hash;
+use vibe_common::projects::{self, Project};
 use vibe_common::search::Search;
 use vibe_common::tree::render_tree;
 use vibe_common::units::human_size;
@@ -30,47 +30,40 @@ pub fn run(ctx: &Ctx, cmd: StatsCommand) -> anyhow::Result<()> {
     })
 }
 
-/// Indexed projects from the meta index.
-async fn projects(search: &Search) -> anyhow::Result<Vec<Value>> {
+/// The meta index's search response for every indexed project (empty when
+/// nothing is indexed yet).
+async fn meta_hits(search: &Search) -> anyhow::Result<Value> {
     let body = json!({ "size": 1000, "_source": ["root", "name", "hash", "summary", "stats.files", "stats.lines"], "sort": [{ "name": "asc" }] });
-    let r = match search.post(&format!("/{}/_search", search.names.meta()), &body).await {
-        Ok(r) => r,
-        Err(e) if e.status() == Some(404) => return Ok(Vec::new()),
-        Err(e) => return Err(e.into()),
-    };
-    Ok(r["hits"]["hits"].as_array().into_iter().flatten().map(|h| h["_source"].clone()).collect())
+    Ok(search.post(&format!("/{}/_search?ignore_unavailable=true", search.names.meta()), &body).await?)
 }
 
-/// Resolve a target (name or path) among indexed projects; the error lists them.
-async fn resolve(search: &Search, target: &str) -> anyhow::Result<Value> {
-    let all = projects(search).await?;
-    let as_path = std::path::Path::new(target).canonicalize().ok().map(|p| project_hash(&p));
-    let found: Vec<&Value> = all
-        .iter()
-        .filter(|p| p["name"] == json!(target) || p["root"] == json!(target) || as_path.as_deref() == p["hash"].as_str())
-        .collect();
-    match found.as_slice() {
-        [one] => Ok((*one).clone()),
-        _ => {
-            let known: Vec<String> = all.iter().map(|p| format!("  {} ({})", p["name"].as_str().unwrap_or(""), p["root"].as_str().unwrap_or(""))).collect();
-            let what = if found.is_empty() { "unknown" } else { "ambiguous" };
-            if known.is_empty() {
-                anyhow::bail!("{what} project {target:?}: nothing is indexed yet (run: vibe-analyzer scan index)")
-            }
-            anyhow::bail!("{what} project {target:?}. Indexed projects:\n{}", known.join("\n"))
-        }
+/// Resolve a target among indexed projects: a path on disk (the project it
+/// was indexed from), else as [`projects::find`] reads names and paths. The
+/// error lists the indexed projects.
+async fn resolve(search: &Search, target: &str) -> anyhow::Result<Project> {
+    let all = projects::projects_of(&meta_hits(search).await?);
+    let on_disk = std::path::Path::new(target).canonicalize().ok().map(|p| project_hash(&p));
+    let found = all.iter().find(|p| on_disk.as_deref() == Some(p.hash.as_str())).or_else(|| projects::find(&all, target));
+    if let Some(p) = found {
+        return Ok(p.clone());
     }
+    if all.is_empty() {
+        anyhow::bail!("unknown project {target:?}: nothing is indexed yet (run: vibe-analyzer scan index)")
+    }
+    let known: Vec<String> = all.iter().map(|p| format!("  {} ({})", p.name, p.root)).collect();
+    anyhow::bail!("unknown or ambiguous project {target:?}. Indexed projects:\n{}", known.join("\n"))
 }
 
 async fn list_projects(search: &Search) -> anyhow::Result<()> {
     let start = Instant::now();
-    let all = projects(search).await?;
+    let hits = meta_hits(search).await?;
+    let all = hits["hits"]["hits"].as_array().cloned().unwrap_or_default();
     if all.is_empty() {
         println!("No indexed projects. Add a source and run: vibe-analyzer scan index");
         return Ok(());
     }
     println!("Indexed projects:");
-    for p in &all {
+    for p in all.iter().map(|h| &h["_source"]) {
         println!(
             "- {} ({}): {} files, {} lines",
             p["name"].as_str().unwrap_or(""),
@@ -89,8 +82,7 @@ async fn list_projects(search: &Search) -> anyhow::Result<()> {
 async fn info(search: &Search, target: &str) -> anyhow::Result<()> {
     let start = Instant::now();
     let project = resolve(search, target).await?;
-    let hash = project["hash"].as_str().context("meta document without hash")?;
-    let stats = project_stats(search, &search.names.analysis_alias(hash)).await?;
+    let stats = project_stats(search, &search.names.analysis_alias(&project.hash)).await?;
     print!("{}", stats_table(&stats));
     println!("Stats generated in {:.1}s", start.elapsed().as_secs_f64());
     Ok(())
@@ -120,11 +112,10 @@ pub fn stats_table(stats: &SourceStats) -> String {
 async fn tree(search: &Search, target: &str) -> anyhow::Result<()> {
     let start = Instant::now();
     let project = resolve(search, target).await?;
-    let hash = project["hash"].as_str().context("meta document without hash")?;
-    let alias = search.names.analysis_alias(hash);
+    let alias = search.names.analysis_alias(&project.hash);
     let hits = crate::indexer::store::scroll_all(search, &alias, crate::indexer::store::Missing::IsAnError, json!({ "_source": false })).await?;
     let paths: Vec<String> = hits.iter().filter_map(|h| h["_id"].as_str().map(str::to_string)).collect();
-    let tree = render_tree(project["name"].as_str().unwrap_or(target), paths.iter().map(String::as_str));
+    let tree = render_tree(&project.name, paths.iter().map(String::as_str));
     print!("{}", tree.text);
     println!("\n{} directories, {} files", tree.dirs, tree.files);
     println!("Found {} directories, {} files in {:.1}s", tree.dirs, tree.files, start.elapsed().as_secs_f64());

@@ -1,0 +1,99 @@
+//! Indexed projects as the meta index lists them, and which one a `target`
+//! (a name or a path, as a user or a model types it) names. Shared by the
+//! CLI (`stats`) and the MCP gateway.
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// One indexed project, from its meta document.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Project {
+    pub root: String,
+    pub name: String,
+    pub hash: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
+}
+
+/// The projects of a search response over the meta index.
+pub fn projects_of(response: &Value) -> Vec<Project> {
+    response["hits"]["hits"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|h| {
+            let s = &h["_source"];
+            let hash = s["hash"].as_str().or(h["_id"].as_str())?.to_string();
+            Some(Project {
+                root: s["root"].as_str().unwrap_or_default().to_string(),
+                name: s["name"].as_str().unwrap_or_default().to_string(),
+                hash,
+                summary: s["summary"].as_str().map(str::to_string),
+            })
+        })
+        .collect()
+}
+
+/// The project a target names: its exact root, else its exact name, else its
+/// name in any case, else the one root ending in `/target`. A name or suffix
+/// shared by several projects names none of them.
+pub fn find<'a>(list: &'a [Project], target: &str) -> Option<&'a Project> {
+    let t = target.trim();
+    let t_path = if t.len() > 1 { t.trim_end_matches('/') } else { t };
+    let unique = |found: Vec<&'a Project>| (found.len() == 1).then(|| found[0]);
+    if let Some(p) = list.iter().find(|p| p.root.trim_end_matches('/') == t_path) {
+        return Some(p);
+    }
+    let exact: Vec<&Project> = list.iter().filter(|p| p.name == t).collect();
+    if !exact.is_empty() {
+        return unique(exact);
+    }
+    let any_case: Vec<&Project> = list.iter().filter(|p| p.name.eq_ignore_ascii_case(t)).collect();
+    if !any_case.is_empty() {
+        return unique(any_case);
+    }
+    let suffix = format!("/{}", t_path.trim_start_matches('/'));
+    unique(list.iter().filter(|p| p.root.trim_end_matches('/').ends_with(&suffix)).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn p(root: &str, name: &str) -> Project {
+        Project { root: root.into(), name: name.into(), hash: root.into(), summary: None }
+    }
+
+    #[test]
+    fn targets_resolve_by_root_name_case_and_suffix() {
+        let list = vec![p("/a/samples", "samples"), p("/b/knowledge", "knowledge"), p("/c/x/App", "App")];
+        assert_eq!(find(&list, "samples").unwrap().name, "samples");
+        assert_eq!(find(&list, " /b/knowledge/ ").unwrap().name, "knowledge");
+        assert_eq!(find(&list, "app").unwrap().name, "App");
+        assert_eq!(find(&list, "x/App").unwrap().name, "App");
+        assert!(find(&list, "nope").is_none());
+        assert!(find(&list, "/").is_none());
+    }
+
+    #[test]
+    fn a_shared_name_names_no_project_but_a_root_still_does() {
+        let list = vec![p("/a/src", "src"), p("/b/src", "src")];
+        assert!(find(&list, "src").is_none());
+        assert!(find(&list, "SRC").is_none());
+        assert_eq!(find(&list, "/b/src").unwrap().root, "/b/src");
+        assert_eq!(find(&list, "a/src").unwrap().root, "/a/src");
+    }
+
+    #[test]
+    fn projects_are_read_from_meta_hits() {
+        let r = json!({ "hits": { "hits": [
+            { "_id": "h1", "_source": { "root": "/r", "name": "r", "summary": "S" } },
+            { "_id": "h2", "_source": { "root": "/q", "name": "q", "hash": "hq" } }
+        ] } });
+        let list = projects_of(&r);
+        assert_eq!(list[0], Project { root: "/r".into(), name: "r".into(), hash: "h1".into(), summary: Some("S".into()) });
+        assert_eq!(list[1].hash, "hq");
+        assert!(projects_of(&json!({})).is_empty());
+    }
+}
