@@ -1315,8 +1315,7 @@ mod tests {
         assert_eq!(value["ollama"], Value::Array(vec![]));
         assert_eq!(value["sources"], Value::Array(vec![]));
         assert!(config.ollama.is_empty());
-        let mut expected = Config::default();
-        expected.env_overrides = config.env_overrides.clone();
+        let mut expected = Config { env_overrides: config.env_overrides.clone(), ..Config::default() };
         expected.opensearch.host = config.opensearch.host.clone();
         expected.mcp.token = config.mcp.token.clone();
         assert_eq!(config, expected);

@@ -105,7 +105,8 @@ async fn removing_a_source_removes_its_indices_and_meta() {
     indexer::run(&search, &both, &both, &IndexOptions::default()).await.unwrap();
     assert_eq!(count(&search, &search.names.meta()).await, 2);
 
-    let report = indexer::run(&search, &[ra.clone()], &[ra.clone()], &IndexOptions::default()).await.unwrap();
+    let only_a = std::slice::from_ref(&ra);
+    let report = indexer::run(&search, only_a, only_a, &IndexOptions::default()).await.unwrap();
     assert_eq!(report.removed_projects, vec![rb.display().to_string()]);
     let hb = project_hash(&rb);
     assert!(search.get_opt(&format!("/{}", search.names.analysis_alias(&hb))).await.unwrap().is_none());
@@ -139,7 +140,8 @@ async fn opensearch_down_is_a_clear_error_naming_the_host() {
     let search = Search::new(&OpenSearchConfig { host: "http://127.0.0.1:1".into(), ..Default::default() }).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let root = project(dir.path());
-    let err = indexer::run(&search, &[root.clone()], &[root], &IndexOptions::default()).await.unwrap_err();
+    let roots = std::slice::from_ref(&root);
+    let err = indexer::run(&search, roots, roots, &IndexOptions::default()).await.unwrap_err();
     assert!(matches!(err, IndexError::Unreachable { .. }), "{err}");
     assert!(err.to_string().contains("http://127.0.0.1:1"), "{err}");
 }
