@@ -264,7 +264,7 @@ async fn the_old_generation_waits_for_reads_running_at_the_swap() {
 
     // Nothing reads: no wait at all.
     let t = Instant::now();
-    store::drain_reads(&search).await.unwrap();
+    store::drain_reads(&search).await;
     assert!(t.elapsed() < Duration::from_millis(500), "waited {:?} with no reads running", t.elapsed());
 
     // A read in flight: the drain ends after it, not before.
@@ -290,11 +290,61 @@ async fn the_old_generation_waits_for_reads_running_at_the_swap() {
     };
     assert!(seen, "the slow read finished before it could be observed ({:?}); make it slower", start.elapsed());
     let drain_start = Instant::now();
-    store::drain_reads(&search).await.unwrap();
+    store::drain_reads(&search).await;
     let drained = Instant::now();
     let read_done = reader.await.unwrap();
     // The drain gives up after the 2 s grace (a very slow, loaded machine).
     let gave_up = drained - drain_start >= Duration::from_secs(2);
     assert!(read_done <= drained || gave_up, "the drain returned {:?} before the read ended", read_done - drained);
     search.delete(&format!("/{index}")).await.unwrap();
+}
+
+/// A proxy in front of the real node that refuses `_tasks` with 403, as a
+/// secured cluster does for a user without `cluster:monitor/tasks/lists`.
+async fn proxy_refusing_tasks() -> String {
+    use axum::body::{to_bytes, Body};
+    use axum::extract::Request;
+    use axum::http::StatusCode;
+    use axum::response::Response;
+    let upstream = opensearch_url();
+    let http = reqwest::Client::new();
+    let app = axum::Router::new().fallback(move |request: Request| {
+        let (upstream, http) = (upstream.clone(), http.clone());
+        async move {
+            let path = request.uri().path_and_query().map(|p| p.as_str().to_string()).unwrap_or_default();
+            if path.starts_with("/_tasks") {
+                return Response::builder().status(StatusCode::FORBIDDEN).body(Body::from("{\"error\":\"no permission\",\"status\":403}")).unwrap();
+            }
+            let method = reqwest::Method::from_bytes(request.method().as_str().as_bytes()).unwrap();
+            let body = to_bytes(request.into_body(), 64 * 1024 * 1024).await.unwrap();
+            let answer = http.request(method, format!("{upstream}{path}")).header("content-type", "application/json").body(body.to_vec()).send().await.unwrap();
+            let status = answer.status().as_u16();
+            Response::builder().status(status).body(Body::from(answer.bytes().await.unwrap())).unwrap()
+        }
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    url
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_permission_to_list_tasks_a_rebuild_waits_the_whole_grace() {
+    use std::time::{Duration, Instant};
+    let url = proxy_refusing_tasks().await;
+    fresh("tnotasks").await;
+    let search = Search::new(&OpenSearchConfig { host: url, index_prefix: "tnotasks".into(), ..Default::default() }).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let root = project(dir.path());
+    let roots = vec![root.clone()];
+    indexer::run(&search, &roots, &roots, &IndexOptions::default()).await.unwrap();
+    let t = Instant::now();
+    indexer::store::drain_reads(&search).await;
+    assert!(t.elapsed() >= Duration::from_secs(2), "waited only {:?}", t.elapsed());
+    // A forced rebuild through the same proxy still completes, and one generation remains.
+    let forced = indexer::run(&search, &roots, &roots, &IndexOptions { force: true, ..Default::default() }).await.unwrap();
+    assert_eq!(forced.files_written(), 5);
+    let hash = project_hash(&root);
+    let data = search.get(&format!("/tnotasks_data_*_{hash}_*/_alias")).await.unwrap();
+    assert_eq!(data.as_object().unwrap().len(), 2, "the old generation is gone: {data}");
 }

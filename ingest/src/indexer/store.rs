@@ -178,7 +178,7 @@ pub async fn drop_generations(search: &Search, old: &[String]) -> Result<(), Sea
     if old.is_empty() {
         return Ok(());
     }
-    drain_reads(search).await?;
+    drain_reads(search).await;
     search.delete(&format!("/{}", old.join(","))).await
 }
 
@@ -189,20 +189,23 @@ pub async fn drop_generations(search: &Search, old: &[String]) -> Result<(), Sea
 /// resolves any alias. Waits at most [`OLD_GENERATION_GRACE`]; when tasks
 /// cannot be listed (no `cluster:monitor/tasks/lists` permission), waits
 /// exactly that long.
-pub async fn drain_reads(search: &Search) -> Result<(), SearchError> {
+pub async fn drain_reads(search: &Search) {
     let started = Instant::now();
     let Ok(running) = read_tasks(search).await else {
         tokio::time::sleep(OLD_GENERATION_GRACE).await;
-        return Ok(());
+        return;
     };
     let mut waiting = running;
     while !waiting.is_empty() && started.elapsed() < OLD_GENERATION_GRACE {
         tokio::time::sleep(DRAIN_POLL).await;
-        let now = read_tasks(search).await?;
+        let Ok(now) = read_tasks(search).await else {
+            // The listing failed half-way: wait out the rest of the grace.
+            tokio::time::sleep(OLD_GENERATION_GRACE.saturating_sub(started.elapsed())).await;
+            break;
+        };
         waiting.retain(|task| now.contains(task));
     }
     tracing::debug!(ms = started.elapsed().as_millis() as u64, still_running = waiting.len(), "reads on the old generation drained");
-    Ok(())
 }
 
 /// Ids (`node:id`) of the read tasks running now.
