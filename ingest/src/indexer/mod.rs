@@ -294,6 +294,12 @@ async fn index_source(search: &Search, known: &Known, root: &Path, opts: &IndexO
         .map_err(|e| IndexError::Task { path: path.clone(), message: e.to_string() })?
         .map_err(|e| IndexError::Scan { path: path.clone(), source: e })?;
 
+    let phase = |message: &str| {
+        if let Some(p) = &progress {
+            p.set_message(format!("indexing {}: {message}", info.name));
+        }
+    };
+    phase("removing files no longer on disk");
     for gone in stored_paths.iter().filter(|p| !seen.contains(*p)) {
         batch.delete(&targets.files, gone);
         batch.delete(&targets.analysis, gone);
@@ -303,13 +309,11 @@ async fn index_source(search: &Search, known: &Known, root: &Path, opts: &IndexO
         }
     }
     batch.flush(search, &mut bulk, &alias_of).await?;
-    if let Some(p) = progress {
-        p.finish_and_clear();
-    }
 
     tracing::debug!(source = %info.name, "all documents sent");
     let mut old_generations = Vec::new();
     if outcome.rebuilt {
+        phase("refreshing the new generation and switching readers to it");
         old_generations = store::swap_aliases(search, &hash, &targets.files, &targets.analysis).await?;
     } else if bulk.ok_total() > 0 {
         search.post(&format!("/{},{}/_refresh", targets.files, targets.analysis), &json!({})).await?;
@@ -326,6 +330,7 @@ async fn index_source(search: &Search, known: &Known, root: &Path, opts: &IndexO
     let changed = outcome.rebuilt || outcome.files_written + outcome.analysis_written + outcome.deleted > 0;
     let meta_missing = !known.meta.contains(&hash);
     if changed || meta_missing {
+        phase("writing the project's statistics, license and README");
         let info = if details_loaded {
             info
         } else {
@@ -339,6 +344,9 @@ async fn index_source(search: &Search, known: &Known, root: &Path, opts: &IndexO
         tokio::try_join!(write_meta(search, &info, &hash, &targets, &opts.enrich), drop_old)?;
     } else {
         drop_old.await?;
+    }
+    if let Some(p) = progress {
+        p.finish_and_clear();
     }
     tracing::debug!(source = %outcome.name, "meta document written");
     Ok(outcome)
