@@ -255,7 +255,6 @@ fn with_tag(model: &str) -> String {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

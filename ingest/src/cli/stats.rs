@@ -57,13 +57,13 @@ async fn resolve(search: &Search, target: &str) -> anyhow::Result<Project> {
 async fn list_projects(search: &Search) -> anyhow::Result<()> {
     let start = Instant::now();
     let hits = meta_hits(search).await?;
-    let all = hits["hits"]["hits"].as_array().cloned().unwrap_or_default();
+    let all: Vec<&Value> = hits["hits"]["hits"].as_array().into_iter().flatten().map(|h| &h["_source"]).collect();
     if all.is_empty() {
         println!("No indexed projects. Add a source and run: vibe-analyzer scan index");
         return Ok(());
     }
     println!("Indexed projects:");
-    for p in all.iter().map(|h| &h["_source"]) {
+    for p in all {
         println!(
             "- {} ({}): {} files, {} lines",
             p["name"].as_str().unwrap_or(""),

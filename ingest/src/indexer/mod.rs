@@ -224,7 +224,6 @@ async fn index_source(search: &Search, known: &Known, root: &Path, opts: &IndexO
 
     // `stored`: files whose two documents both carry their hash; `stored_paths`:
     // paths stored in either index (a half-written file must be deletable too).
-    let mut new_generation = None;
     let (targets, stored, stored_paths) = match (live_files, live_analysis) {
         (Some(files), Some(analysis)) if !opts.force => {
             let (in_files, in_analysis) =
@@ -239,7 +238,6 @@ async fn index_source(search: &Search, known: &Known, root: &Path, opts: &IndexO
             // Created below, while the scan starts.
             let generation = store::new_generation();
             let (files, analysis) = (names.files_index(&hash, &generation), names.analysis_index(&hash, &generation));
-            new_generation = Some(generation);
             outcome.rebuilt = true;
             (Targets { files, analysis, files_alias, analysis_alias }, HashMap::new(), HashSet::new())
         }
@@ -262,8 +260,8 @@ async fn index_source(search: &Search, known: &Known, root: &Path, opts: &IndexO
         scanner::try_scan(&scan_root, &scan_opts, |f| tx.blocking_send(f).map_err(|_| anyhow::anyhow!("indexer stopped")))
     });
 
-    if let Some(generation) = &new_generation {
-        store::create_generation(search, &hash, generation).await?;
+    if outcome.rebuilt {
+        store::create_generation(search, &targets.files, &targets.analysis).await?;
     }
 
     let mut seen: HashSet<String> = HashSet::new();

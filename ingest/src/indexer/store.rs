@@ -129,16 +129,14 @@ pub async fn scroll_all(search: &Search, index: &str, missing: Missing, mut body
     Ok(out)
 }
 
-/// Create a project's two physical indices of a new generation.
-pub async fn create_generation(search: &Search, hash: &str, generation: &str) -> Result<(String, String), SearchError> {
-    let files = search.names.files_index(hash, generation);
-    let analysis = search.names.analysis_index(hash, generation);
+/// Create the two physical indices of a project's new generation.
+pub async fn create_generation(search: &Search, files: &str, analysis: &str) -> Result<(), SearchError> {
     // The template's refresh interval stays on: the new generation is not
     // aliased yet, so readers cannot see its partial state, and OpenSearch
     // writes segments while the scan still runs instead of all at the end.
     let (files_path, analysis_path, settings) = (format!("/{files}"), format!("/{analysis}"), json!({}));
     tokio::try_join!(search.put(&files_path, &settings), search.put(&analysis_path, &settings))?;
-    Ok((files, analysis))
+    Ok(())
 }
 
 /// Refresh a project's new generation and point both aliases at it in one
@@ -191,11 +189,10 @@ pub async fn drop_generations(search: &Search, old: &[String]) -> Result<(), Sea
 /// exactly that long.
 pub async fn drain_reads(search: &Search) {
     let started = Instant::now();
-    let Ok(running) = read_tasks(search).await else {
+    let Ok(mut waiting) = read_tasks(search).await else {
         tokio::time::sleep(OLD_GENERATION_GRACE).await;
         return;
     };
-    let mut waiting = running;
     while !waiting.is_empty() && started.elapsed() < OLD_GENERATION_GRACE {
         tokio::time::sleep(DRAIN_POLL).await;
         let Ok(now) = read_tasks(search).await else {

@@ -76,13 +76,11 @@ pub fn scan_file(root: &Path, path: &Path, opts: &ScanOptions) -> (ScannedFile, 
             return (file, None);
         }
     }
-    if !file.binary {
-        file.lines = count_lines(&bytes);
-    }
     if file.binary {
         file.skipped = Some(SkipReason::Binary);
         return (file, None);
     }
+    file.lines = count_lines(&bytes);
     let text = match String::from_utf8(bytes) {
         Ok(t) => t,
         Err(_) => {
