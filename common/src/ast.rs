@@ -17,12 +17,19 @@ pub struct LineRange {
 /// A function, class, struct, enum, interface or variable.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub struct AstElement {
+    /// The bare name (`read_line`, `Writer`), as written in the source.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub name: String,
+    /// What it is: one of [`ELEMENT_KINDS`].
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub kind: String,
     /// Declaration cut before its body (`{`, `=`, `:` or `;`).
     pub signature: String,
     /// Doc comments attached to the element, comment markers stripped.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub comments: Vec<String>,
-    /// The class, impl or interface that owns a method (an addition to the product description).
+    /// The enclosing classes and functions, outermost first, joined by `.`
+    /// (`Outer.Inner.method`'s owner is `Outer.Inner`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub owner: Option<String>,
     /// Where the element stands in the file (an addition to the product description).
@@ -48,11 +55,30 @@ pub struct AstLink {
     pub url: String,
 }
 
+/// Element kinds, each with the AST list that holds it.
+pub const ELEMENT_KINDS: &[(&str, &str)] = &[
+    ("function", "functions"),
+    ("method", "functions"),
+    ("class", "classes"),
+    ("type", "classes"),
+    ("struct", "structs"),
+    ("enum", "enums"),
+    ("interface", "interfaces"),
+    ("trait", "interfaces"),
+    ("variable", "variables"),
+    ("constant", "variables"),
+    ("field", "variables"),
+];
+
 /// Everything extracted from one file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub struct AstData {
+    /// The file's leading comments, license text left out.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub header_comments: Vec<String>,
+    /// The SPDX id of a license header at the top of the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub license: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub imports: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -97,6 +123,33 @@ pub const CATEGORY_TAGS: &[(&str, &str, &str)] = &[
 ];
 
 impl AstData {
+    /// The list that holds elements of `kind` (see [`ELEMENT_KINDS`]);
+    /// unknown kinds go to `variables`.
+    pub fn list_mut(&mut self, kind: &str) -> &mut Vec<AstElement> {
+        match ELEMENT_KINDS.iter().find(|(k, _)| *k == kind).map_or("variables", |(_, l)| *l) {
+            "functions" => &mut self.functions,
+            "classes" => &mut self.classes,
+            "structs" => &mut self.structs,
+            "enums" => &mut self.enums,
+            "interfaces" => &mut self.interfaces,
+            _ => &mut self.variables,
+        }
+    }
+
+    /// Every code element with its list name, in list order.
+    pub fn elements(&self) -> impl Iterator<Item = (&'static str, &AstElement)> {
+        [
+            ("functions", &self.functions),
+            ("classes", &self.classes),
+            ("structs", &self.structs),
+            ("enums", &self.enums),
+            ("interfaces", &self.interfaces),
+            ("variables", &self.variables),
+        ]
+        .into_iter()
+        .flat_map(|(list, items)| items.iter().map(move |e| (list, e)))
+    }
+
     /// Number of AST objects, as counted by `stats info` and `show_stats`.
     pub fn object_count(&self) -> usize {
         self.imports.len()

@@ -1,7 +1,7 @@
 //! Parser tests: every language's query compiles with only known captures,
 //! and every fixture under `tests/parsers/fixtures/<lang>/` extracts to its
-//! expected JSON. Set `VIBE_BLESS=1` to write missing expected files (review
-//! them by hand before committing: the JSON is the contract).
+//! expected JSON. Set `VIBE_BLESS=1` to (re)write the expected files, then
+//! review `git diff` by hand before committing: the JSON is the contract.
 
 use std::path::PathBuf;
 
@@ -44,7 +44,7 @@ fn every_language_has_a_fixture_and_matches_it() {
             let ast = extract::extract(file_lang, &code).unwrap();
             let actual = serde_json::to_value(&ast).unwrap();
             let expected_path = src.with_extension("json");
-            if !expected_path.exists() && std::env::var_os("VIBE_BLESS").is_some() {
+            if std::env::var_os("VIBE_BLESS").is_some() {
                 std::fs::write(&expected_path, serde_json::to_string_pretty(&actual).unwrap() + "\n").unwrap();
             }
             let expected: serde_json::Value = match std::fs::read_to_string(&expected_path) {

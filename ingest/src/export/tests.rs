@@ -23,6 +23,8 @@ fn sample() -> (SourceInfo, Vec<ScannedFile>, SourceStats) {
     let ast = AstData {
         imports: vec!["use std::io;".into()],
         functions: vec![AstElement {
+            name: "main".into(),
+            kind: "function".into(),
             signature: "fn main()".into(),
             comments: vec!["Entry <point> & \"more\"".into()],
             owner: None,

@@ -4,19 +4,28 @@
 //!
 //! | capture | meaning |
 //! | --- | --- |
-//! | `@definition.function` / `.method` / `.class` / `.struct` / `.enum` / `.interface` / `.variable` | the element's node |
-//! | `@name` | its identifier (names the owner of nested methods) |
+//! | `@definition.function` / `.method` / `.class` / `.type` / `.struct` / `.enum` / `.interface` / `.trait` / `.variable` / `.constant` / `.field` | the element's node |
+//! | `@name` | its identifier (names the owner of nested elements) |
 //! | `@body` | where the signature is cut: the body or value, never stored |
 //! | `@doc` | in a pattern of its own: a doc comment; inside a definition's pattern: its docstring |
 //! | `@attribute` | attributes, annotations, decorators: skipped when looking for doc comments |
 //! | `@import` | an import; its text, unquoted, is the import |
-//! | `@scope` + `@name` | a block that owns methods without being an element (`impl`, `extension`) |
+//! | `@scope` + `@name` | a block that owns elements without being one (`impl`, `extension`) |
+//! | `@local.scope` | a block whose values are locals (a lambda, a closure, a callback) |
 //! | `@owner` | inside a definition's pattern: its owner type, when it is not an enclosing block (Go receivers) |
 //! | `@header` | a comment that counts as a header comment when only comments precede it |
 //!
 //! A node captured both as a variable and as a function or method is a
 //! function, so a query may capture every variable and let the function
 //! patterns claim constants that hold functions.
+//!
+//! Nesting is generic: every element's `owner` is the chain of named
+//! non-value definitions and `@scope` blocks around it (`Outer.Inner`). A
+//! value (variable, constant, field) inside a function, a method or a
+//! `@local.scope` is a local and is left out; a variable directly inside a
+//! class-like element or scope is a field. A query may therefore capture
+//! assignments anywhere and let the engine keep the ones at module or class
+//! level.
 //!
 //! Doc comments are found by walking back from the element over its previous
 //! siblings: `@doc` nodes are collected, `@attribute` nodes skipped, and the
@@ -34,7 +43,10 @@ use thiserror::Error;
 use tree_sitter::{Node, Parser, Query, QueryCursor};
 use vibe_common::ast::{AstData, AstElement, LineRange};
 
+use super::comments::clean_comment;
+use super::license_header;
 use super::languages::{Language, LANGUAGES};
+use super::narrowing;
 
 /// Longest signature kept; longer ones are cut with an ellipsis.
 const MAX_SIGNATURE_CHARS: usize = 300;
@@ -58,10 +70,38 @@ enum Kind {
     Function,
     Method,
     Class,
+    Type,
     Struct,
     Enum,
     Interface,
+    Trait,
     Variable,
+    Constant,
+    Field,
+}
+
+impl Kind {
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Function => "function",
+            Kind::Method => "method",
+            Kind::Class => "class",
+            Kind::Type => "type",
+            Kind::Struct => "struct",
+            Kind::Enum => "enum",
+            Kind::Interface => "interface",
+            Kind::Trait => "trait",
+            Kind::Variable => "variable",
+            Kind::Constant => "constant",
+            Kind::Field => "field",
+        }
+    }
+    fn is_callable(self) -> bool {
+        matches!(self, Kind::Function | Kind::Method)
+    }
+    fn is_value(self) -> bool {
+        matches!(self, Kind::Variable | Kind::Constant | Kind::Field)
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,6 +112,7 @@ enum Role {
     Doc,
     Import,
     Scope,
+    LocalScope,
     Header,
     Attribute,
     Owner,
@@ -82,15 +123,20 @@ const CODE_CAPTURES: &[(&str, Role)] = &[
     ("definition.function", Role::Definition(Kind::Function)),
     ("definition.method", Role::Definition(Kind::Method)),
     ("definition.class", Role::Definition(Kind::Class)),
+    ("definition.type", Role::Definition(Kind::Type)),
     ("definition.struct", Role::Definition(Kind::Struct)),
     ("definition.enum", Role::Definition(Kind::Enum)),
     ("definition.interface", Role::Definition(Kind::Interface)),
+    ("definition.trait", Role::Definition(Kind::Trait)),
     ("definition.variable", Role::Definition(Kind::Variable)),
+    ("definition.constant", Role::Definition(Kind::Constant)),
+    ("definition.field", Role::Definition(Kind::Field)),
     ("name", Role::Name),
     ("body", Role::Body),
     ("doc", Role::Doc),
     ("import", Role::Import),
     ("scope", Role::Scope),
+    ("local.scope", Role::LocalScope),
     ("header", Role::Header),
     ("attribute", Role::Attribute),
     ("owner", Role::Owner),
@@ -102,7 +148,7 @@ pub struct CompiledQuery {
     roles: Vec<Option<Role>>,
     /// Node kinds (by id) at which some pattern can start; `None` when a
     /// pattern can start anywhere (a wildcard root), so the whole tree is run.
-    roots: Option<Vec<bool>>,
+    pub(crate) roots: Option<Vec<bool>>,
 }
 
 /// Compile a language's query and check every capture and predicate.
@@ -129,118 +175,8 @@ pub fn compile_query(lang: &'static Language) -> Result<CompiledQuery, ExtractEr
             return Err(ExtractError::UnknownPredicate { lang: lang.name, predicate: p.operator.to_string() });
         }
     }
-    let roots = pattern_roots(&query, &source, &grammar);
+    let roots = narrowing::pattern_roots(&query, &source, &grammar);
     Ok(CompiledQuery { query, roles, roots })
-}
-
-/// The node kinds at which the query's patterns start, or `None` when some
-/// pattern's root cannot be named (a wildcard, an anonymous node, a leading
-/// quantifier): then the query runs over the whole tree.
-fn pattern_roots(query: &Query, source: &str, grammar: &tree_sitter::Language) -> Option<Vec<bool>> {
-    let mut table = vec![false; grammar.node_kind_count()];
-    for i in 0..query.pattern_count() {
-        let text = source.get(query.start_byte_for_pattern(i)..query.end_byte_for_pattern(i))?;
-        for kind in root_kinds(text)? {
-            let id = grammar.id_for_node_kind(&kind, true);
-            // A supertype (`expression`) never is a node's own kind.
-            if id == 0 || grammar.node_kind_is_supertype(id) {
-                return None;
-            }
-            // A kind name can stand for several ids (aliases): mark them all.
-            for other in 0..grammar.node_kind_count() as u16 {
-                if grammar.node_kind_is_named(other) && grammar.node_kind_for_id(other) == Some(kind.as_str()) {
-                    table[other as usize] = true;
-                }
-            }
-        }
-    }
-    Some(table)
-}
-
-/// The kinds a pattern's text can start at: `(kind …)`, a group `((kind) …)`
-/// whose first element is not quantified, or an alternation `[(a) (b)]`.
-fn root_kinds(text: &str) -> Option<Vec<String>> {
-    let s = text.trim_start();
-    if let Some(inner) = s.strip_prefix('[') {
-        let mut kinds = Vec::new();
-        for item in top_level_items(inner)? {
-            kinds.extend(root_kinds(item)?);
-        }
-        return Some(kinds);
-    }
-    let rest = s.strip_prefix('(')?.trim_start();
-    if rest.starts_with('(') || rest.starts_with('[') {
-        // A group: its first element is the root, unless it may be absent.
-        let first = top_level_items(rest)?.into_iter().next()?;
-        let after = rest[first.len()..].trim_start();
-        if after.starts_with(['*', '?', '+']) {
-            return None;
-        }
-        return root_kinds(first);
-    }
-    let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
-    if name.is_empty() || name == "_" {
-        return None;
-    }
-    Some(vec![name])
-}
-
-/// The leading parenthesized items of a sequence, up to its closing bracket.
-fn top_level_items(s: &str) -> Option<Vec<&str>> {
-    let mut items = Vec::new();
-    let (mut depth, mut start, mut in_string) = (0usize, None, false);
-    let mut prev = ' ';
-    for (i, c) in s.char_indices() {
-        if in_string {
-            if c == '"' && prev != '\\' {
-                in_string = false;
-            }
-        } else {
-            match c {
-                '"' if depth == 0 => return None,
-                '"' => in_string = true,
-                '(' | '[' => {
-                    if depth == 0 {
-                        start = Some(i);
-                    }
-                    depth += 1;
-                }
-                ')' | ']' if depth == 0 => break,
-                ')' | ']' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        items.push(&s[start?..=i]);
-                    }
-                }
-                _ => {}
-            }
-        }
-        prev = c;
-    }
-    (!items.is_empty()).then_some(items)
-}
-
-/// Every node of the tree whose kind is marked, in document order.
-fn nodes_of_kinds<'t>(root: Node<'t>, table: &[bool]) -> Vec<Node<'t>> {
-    let mut out = Vec::new();
-    let mut cursor = root.walk();
-    loop {
-        let node = cursor.node();
-        if table.get(node.kind_id() as usize).copied().unwrap_or(false) {
-            out.push(node);
-        }
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return out;
-            }
-        }
-    }
 }
 
 /// The compiled query of a language, built once per process.
@@ -292,7 +228,7 @@ pub fn extract(lang: &'static Language, source: &str) -> Result<AstData, Extract
 
 /// [`extract`], optionally running the query over the whole tree (the
 /// reference the narrowed run is tested against).
-fn extract_with(lang: &'static Language, source: &str, narrow: bool) -> Result<AstData, ExtractError> {
+pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) -> Result<AstData, ExtractError> {
     let compiled = compiled(lang)?;
     let tree = parse(lang, source)?;
     let bytes = source.as_bytes();
@@ -300,6 +236,7 @@ fn extract_with(lang: &'static Language, source: &str, narrow: bool) -> Result<A
     let mut def_index: HashMap<usize, usize> = HashMap::new();
     let mut imports: Vec<(usize, String)> = Vec::new();
     let mut scopes: Vec<(Node, String)> = Vec::new();
+    let mut local_scopes: Vec<Node> = Vec::new();
     let mut headers: Vec<Node> = Vec::new();
     let mut doc_nodes: HashSet<usize> = HashSet::new();
     let mut attribute_nodes: HashSet<usize> = HashSet::new();
@@ -310,98 +247,78 @@ fn extract_with(lang: &'static Language, source: &str, narrow: bool) -> Result<A
     let starts = match compiled.roots.as_ref().filter(|_| narrow) {
         Some(table) => {
             cursor.set_max_start_depth(Some(0));
-            nodes_of_kinds(tree.root_node(), table)
+            narrowing::nodes_of_kinds(tree.root_node(), table)
         }
         None => vec![tree.root_node()],
     };
     for start in starts {
-    let mut matches = cursor.matches(&compiled.query, start, bytes);
-    while let Some(m) = matches.next() {
-        let mut def: Option<(Kind, Node)> = None;
-        let (mut name, mut body, mut scope, mut owner) = (None, None, None, None);
-        let mut docs = Vec::new();
-        for c in m.captures {
-            match compiled.roles[c.index as usize] {
-                Some(Role::Definition(k)) => def = Some((k, c.node)),
-                Some(Role::Name) => name = Some(c.node),
-                Some(Role::Body) => body = Some(c.node),
-                Some(Role::Doc) => docs.push(c.node),
-                Some(Role::Import) => imports.push((c.node.start_byte(), unquote(text(c.node, bytes)))),
-                Some(Role::Scope) => scope = Some(c.node),
-                Some(Role::Header) => headers.push(c.node),
-                Some(Role::Owner) => owner = Some(c.node),
-                Some(Role::Attribute) => {
-                    attribute_nodes.insert(c.node.id());
+        let mut matches = cursor.matches(&compiled.query, start, bytes);
+        while let Some(m) = matches.next() {
+            let mut def: Option<(Kind, Node)> = None;
+            let (mut name, mut body, mut scope, mut owner) = (None, None, None, None);
+            let mut docs = Vec::new();
+            for c in m.captures {
+                match compiled.roles[c.index as usize] {
+                    Some(Role::Definition(k)) => def = Some((k, c.node)),
+                    Some(Role::Name) => name = Some(c.node),
+                    Some(Role::Body) => body = Some(c.node),
+                    Some(Role::Doc) => docs.push(c.node),
+                    Some(Role::Import) => imports.push((c.node.start_byte(), unquote(text(c.node, bytes)))),
+                    Some(Role::Scope) => scope = Some(c.node),
+                    Some(Role::LocalScope) => local_scopes.push(c.node),
+                    Some(Role::Header) => headers.push(c.node),
+                    Some(Role::Owner) => owner = Some(c.node),
+                    Some(Role::Attribute) => {
+                        attribute_nodes.insert(c.node.id());
+                    }
+                    None => {}
                 }
-                None => {}
             }
-        }
-        if let (Some(s), Some(n)) = (scope, name) {
-            scopes.push((s, text(n, bytes).to_string()));
-        }
-        if def.is_none() {
-            doc_nodes.extend(docs.iter().map(|n| n.id()));
-            docs.clear();
-        }
-        if let Some((kind, node)) = def {
-            match def_index.get(&node.id()) {
-                Some(&i) => {
-                    let d = &mut defs[i];
-                    // A node that is both a variable and a function (a constant
-                    // holding an arrow function) is a function.
-                    let upgrade = matches!(kind, Kind::Function | Kind::Method) && d.kind == Kind::Variable;
-                    if upgrade {
-                        d.kind = kind;
-                        d.body = body.or(d.body);
-                    } else if kind == d.kind {
-                        d.body = d.body.or(body);
+            if let (Some(s), Some(n)) = (scope, name) {
+                scopes.push((s, text(n, bytes).to_string()));
+            }
+            if def.is_none() {
+                doc_nodes.extend(docs.iter().map(|n| n.id()));
+                docs.clear();
+            }
+            if let Some((kind, node)) = def {
+                match def_index.get(&node.id()) {
+                    Some(&i) => defs[i].merge(kind, name, body, owner, docs),
+                    None => {
+                        def_index.insert(node.id(), defs.len());
+                        defs.push(Definition { kind, node, name, body, owner, docs });
                     }
-                    d.name = d.name.or(name);
-                    d.owner = d.owner.or(owner);
-                    if docs.len() > d.docs.len() {
-                        d.docs = docs;
-                    }
-                }
-                None => {
-                    def_index.insert(node.id(), defs.len());
-                    defs.push(Definition { kind, node, name, body, owner, docs });
                 }
             }
         }
     }
 
-    }
-
-    let mut ast = AstData::default();
     defs.sort_by_key(|d| d.node.start_byte());
-    // Class-like definitions also own the methods nested in them.
-    for d in &defs {
-        if matches!(d.kind, Kind::Class | Kind::Struct | Kind::Interface | Kind::Enum) {
-            if let Some(n) = d.name {
-                scopes.push((d.node, text(n, bytes).to_string()));
-            }
-        }
-    }
+    let nesting = nest(&defs, &scopes, &local_scopes, bytes);
     let def_ids: HashSet<usize> = defs.iter().map(|d| d.node.id()).collect();
-    for d in &defs {
+    let mut ast = AstData::default();
+    let mut used_docs: HashSet<usize> = HashSet::new();
+    for (d, (place, chain)) in defs.iter().zip(nesting) {
+        let kind = match place {
+            Place::Local => continue,
+            Place::Member if d.kind == Kind::Variable => Kind::Field,
+            _ => d.kind,
+        };
+        let (comments, doc_ids) = doc_comments(d, source, &doc_nodes, &attribute_nodes, &def_ids);
         let element = AstElement {
+            name: d.name.map(|n| unquote(text(n, bytes))).unwrap_or_default(),
+            kind: kind.name().to_string(),
             signature: signature(d, source, &attribute_nodes),
-            comments: doc_comments(d, source, &doc_nodes, &attribute_nodes, &def_ids),
+            comments,
             owner: d
                 .owner
                 .map(|o| text(o, bytes).trim_start_matches(['*', '&']).trim().to_string())
-                .or_else(|| owner_of(d, &scopes)),
+                .or(chain),
             line: Some(line_range(d.node)),
         };
-        let list = match d.kind {
-            Kind::Function | Kind::Method => &mut ast.functions,
-            Kind::Class => &mut ast.classes,
-            Kind::Struct => &mut ast.structs,
-            Kind::Enum => &mut ast.enums,
-            Kind::Interface => &mut ast.interfaces,
-            Kind::Variable => &mut ast.variables,
-        };
+        let list = ast.list_mut(kind.name());
         if !element.signature.is_empty() && !list.iter().any(|e| e.signature == element.signature && e.line == element.line) {
+            used_docs.extend(doc_ids);
             list.push(element);
         }
     }
@@ -412,8 +329,106 @@ fn extract_with(lang: &'static Language, source: &str, narrow: bool) -> Result<A
             ast.imports.push(imp);
         }
     }
-    ast.header_comments = header_comments(&headers, &attribute_nodes, source);
+    // A doc comment that documents the first definition is not also a header.
+    headers.retain(|h| !used_docs.contains(&h.id()));
+    let (license, header) = license_header::split(header_blocks(&headers, &attribute_nodes, source));
+    ast.license = license;
+    ast.header_comments = header;
     Ok(ast)
+}
+
+impl<'t> Definition<'t> {
+    /// Fold another match of the same node into this definition.
+    fn merge(&mut self, kind: Kind, name: Option<Node<'t>>, body: Option<Node<'t>>, owner: Option<Node<'t>>, docs: Vec<Node<'t>>) {
+        // A node that is both a variable and a function (a constant holding
+        // an arrow function) is a function.
+        if kind.is_callable() && self.kind.is_value() {
+            self.kind = kind;
+            self.body = body.or(self.body);
+        } else if kind == self.kind {
+            self.body = self.body.or(body);
+        }
+        self.name = self.name.or(name);
+        self.owner = self.owner.or(owner);
+        if docs.len() > self.docs.len() {
+            self.docs = docs;
+        }
+    }
+}
+
+/// Where a definition stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Place {
+    /// At file level, or a callable anywhere.
+    Top,
+    /// A value directly inside a class-like definition or scope.
+    Member,
+    /// A value inside a function or a local scope: left out.
+    Local,
+}
+
+/// What encloses each definition (in `defs` order): its place and its owner
+/// chain (the enclosing names, outermost first, joined by `.`). Containers are the named non-value
+/// definitions, the `@scope` blocks and the `@local.scope` nodes.
+fn nest(defs: &[Definition], scopes: &[(Node, String)], locals: &[Node], bytes: &[u8]) -> Vec<(Place, Option<String>)> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Frame {
+        Type,
+        Callable,
+        Local,
+    }
+    struct Item<'a> {
+        start: usize,
+        end: usize,
+        def: Option<usize>,
+        container: Option<(Frame, Option<&'a str>)>,
+    }
+    let names: Vec<Option<String>> = defs.iter().map(|d| d.name.map(|n| unquote(text(n, bytes)))).collect();
+    let mut items: Vec<Item> = Vec::with_capacity(defs.len() + scopes.len() + locals.len());
+    for (i, d) in defs.iter().enumerate() {
+        let frame = match d.kind {
+            k if k.is_value() => None,
+            k if k.is_callable() => Some(Frame::Callable),
+            _ => Some(Frame::Type),
+        };
+        items.push(Item {
+            start: d.node.start_byte(),
+            end: d.node.end_byte(),
+            def: Some(i),
+            container: frame.map(|f| (f, names[i].as_deref())),
+        });
+    }
+    for (node, name) in scopes {
+        items.push(Item { start: node.start_byte(), end: node.end_byte(), def: None, container: Some((Frame::Type, Some(name.as_str()))) });
+    }
+    for node in locals {
+        items.push(Item { start: node.start_byte(), end: node.end_byte(), def: None, container: Some((Frame::Local, None)) });
+    }
+    // Outer before inner; a definition before a scope on the same node.
+    items.sort_by(|a, b| a.start.cmp(&b.start).then(b.end.cmp(&a.end)).then(b.def.is_some().cmp(&a.def.is_some())));
+    let mut places = vec![Place::Top; defs.len()];
+    let mut chains: Vec<Option<String>> = vec![None; defs.len()];
+    let mut stack: Vec<(usize, Frame, Option<&str>)> = Vec::new();
+    for item in &items {
+        while stack.last().is_some_and(|(end, _, _)| *end < item.end) {
+            stack.pop();
+        }
+        if let Some(i) = item.def {
+            let chain: Vec<&str> = stack.iter().filter_map(|(_, _, n)| *n).filter(|n| !n.is_empty()).collect();
+            chains[i] = (!chain.is_empty()).then(|| chain.join("."));
+            if defs[i].kind.is_value() {
+                places[i] = match stack.last().map(|(_, f, _)| *f) {
+                    None => Place::Top,
+                    Some(Frame::Type) => Place::Member,
+                    Some(Frame::Callable | Frame::Local) => Place::Local,
+                };
+            }
+        }
+        if let Some((frame, name)) = item.container {
+            stack.push((item.end, frame, name));
+        }
+    }
+    places.into_iter().zip(chains).collect()
 }
 
 pub(crate) fn text<'s>(node: Node, bytes: &'s [u8]) -> &'s str {
@@ -482,14 +497,14 @@ fn after_leading_attributes(node: Node, attributes: &HashSet<usize>) -> usize {
 
 /// Doc comments of a definition: a docstring inside it, or else the run of
 /// doc comments that touches it.
-fn doc_comments(d: &Definition, source: &str, docs: &HashSet<usize>, attributes: &HashSet<usize>, defs: &HashSet<usize>) -> Vec<String> {
+fn doc_comments(d: &Definition, source: &str, docs: &HashSet<usize>, attributes: &HashSet<usize>, defs: &HashSet<usize>) -> (Vec<String>, Vec<usize>) {
     let inside = d
         .docs
         .iter()
         .filter(|n| n.start_byte() >= d.node.start_byte() && n.end_byte() <= d.node.end_byte())
         .min_by_key(|n| n.start_byte());
     if let Some(n) = inside {
-        return clean_comment(&source[n.start_byte()..n.end_byte()]);
+        return (clean_comment(&source[n.start_byte()..n.end_byte()]), vec![n.id()]);
     }
     let mut kept: Vec<Node> = Vec::new();
     let mut next_start = d.node.start_byte();
@@ -523,7 +538,8 @@ fn doc_comments(d: &Definition, source: &str, docs: &HashSet<usize>, attributes:
         }
     }
     kept.reverse();
-    kept.into_iter().flat_map(|n| clean_comment(&source[n.start_byte()..n.end_byte()])).collect()
+    let ids = kept.iter().map(|n| n.id()).collect();
+    (kept.into_iter().flat_map(|n| clean_comment(&source[n.start_byte()..n.end_byte()])).collect(), ids)
 }
 
 /// Whether `parent` holds another definition besides `own`.
@@ -539,13 +555,15 @@ fn has_blank_line(between: &str) -> bool {
 }
 
 /// Header comments: captured comments preceded only by other captured
-/// comments or attributes (a shebang, `@echo off`).
-fn header_comments(headers: &[Node], attributes: &HashSet<usize>, source: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let ids: Vec<usize> = headers.iter().map(|n| n.id()).collect();
+/// comments or attributes (a shebang, `@echo off`), in blocks of comments
+/// that touch each other (no blank line between).
+fn header_blocks(headers: &[Node], attributes: &HashSet<usize>, source: &str) -> Vec<Vec<String>> {
+    let ids: HashSet<usize> = headers.iter().map(|n| n.id()).collect();
     let mut sorted: Vec<Node> = headers.to_vec();
     sorted.sort_by_key(|n| n.start_byte());
     sorted.dedup_by_key(|n| n.id());
+    let mut blocks: Vec<Vec<String>> = Vec::new();
+    let mut last_end: Option<usize> = None;
     for n in sorted {
         let mut prev = n.prev_named_sibling();
         let mut leading = true;
@@ -556,84 +574,18 @@ fn header_comments(headers: &[Node], attributes: &HashSet<usize>, source: &str) 
             }
             prev = p.prev_named_sibling();
         }
-        if leading {
-            out.extend(clean_comment(&source[n.start_byte()..n.end_byte()]));
+        if !leading {
+            continue;
         }
-    }
-    out
-}
-
-/// The innermost scope (class, impl, …) that strictly contains the definition.
-fn owner_of(d: &Definition, scopes: &[(Node, String)]) -> Option<String> {
-    if !matches!(d.kind, Kind::Function | Kind::Method) {
-        return None;
-    }
-    scopes
-        .iter()
-        .filter(|(s, _)| s.id() != d.node.id() && s.start_byte() <= d.node.start_byte() && s.end_byte() >= d.node.end_byte())
-        .min_by_key(|(s, _)| s.end_byte() - s.start_byte())
-        .map(|(_, name)| name.clone())
-}
-
-/// Comment text without its markers, one entry per non-empty line.
-pub(crate) fn clean_comment(raw: &str) -> Vec<String> {
-    const PREFIXES: &[&str] = &[
-        "///", "//!", "//", "/**", "/*!", "/*", "#'", "#", "::", "r\"\"\"", "\"\"\"", "'''", "\"", "'",
-    ];
-    const SUFFIXES: &[&str] = &["*/", "\"\"\"", "'''", "\"", "'"];
-    raw.lines()
-        .filter_map(|line| {
-            let mut l = line.trim();
-            for p in PREFIXES {
-                if let Some(rest) = l.strip_prefix(p) {
-                    l = rest;
-                    break;
-                }
-            }
-            let unat = l.strip_prefix('@').unwrap_or(l);
-            if unat.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("rem ")) || unat.eq_ignore_ascii_case("rem") {
-                l = &unat[3..];
-            }
-            for s in SUFFIXES {
-                if let Some(rest) = l.strip_suffix(s) {
-                    l = rest;
-                    break;
-                }
-            }
-            let l = strip_doc_tags(l.trim().trim_start_matches('*').trim());
-            let l = l.trim();
-            (!l.is_empty()).then(|| l.to_string())
-        })
-        .collect()
-}
-
-/// XML documentation tags (C#) that carry no text of their own.
-const DOC_TAGS: &[&str] = &[
-    "summary", "remarks", "returns", "param", "typeparam", "paramref", "typeparamref", "see", "seealso", "value",
-    "example", "code", "c", "exception", "para", "inheritdoc", "list", "item", "description", "term",
-];
-
-/// Remove XML documentation tags, keeping their text and `name`/`cref` values.
-fn strip_doc_tags(line: &str) -> String {
-    let mut out = String::with_capacity(line.len());
-    let mut rest = line;
-    while let Some(open) = rest.find('<') {
-        let Some(close) = rest[open..].find('>') else { break };
-        let tag = &rest[open + 1..open + close];
-        let name = tag.trim_start_matches('/').split(|c: char| c.is_whitespace() || c == '/').next().unwrap_or("");
-        out.push_str(&rest[..open]);
-        if DOC_TAGS.contains(&name) {
-            if let Some(v) = tag.split('"').nth(1).filter(|_| tag.contains("name=") || tag.contains("cref=")) {
-                out.push_str(v);
-                out.push(' ');
-            }
-        } else {
-            out.push_str(&rest[open..=open + close]);
+        let lines = clean_comment(&source[n.start_byte()..n.end_byte()]);
+        match (last_end, blocks.last_mut()) {
+            (Some(end), Some(block)) if !has_blank_line(&source[end..n.start_byte()]) => block.extend(lines),
+            _ => blocks.push(lines),
         }
-        rest = &rest[open + close + 1..];
+        last_end = Some(n.end_byte());
     }
-    out.push_str(rest);
-    out
+    blocks.retain(|b| !b.is_empty());
+    blocks
 }
 
 /// An import's text without surrounding quotes or angle brackets.
@@ -646,20 +598,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn cleans_comment_markers() {
-        assert_eq!(clean_comment("/// Adds two numbers"), vec!["Adds two numbers"]);
-        assert_eq!(clean_comment("/**\n * Line one\n * Line two\n */"), vec!["Line one", "Line two"]);
-        assert_eq!(clean_comment("\"\"\"Adds two numbers\"\"\""), vec!["Adds two numbers"]);
-        assert_eq!(clean_comment("REM Builds it"), vec!["Builds it"]);
-        assert_eq!(clean_comment("@rem Builds it"), vec!["Builds it"]);
-        assert_eq!(clean_comment(":: Builds it"), vec!["Builds it"]);
-        assert_eq!(clean_comment("# shell doc"), vec!["shell doc"]);
-        assert_eq!(clean_comment("/// <summary>Adds two numbers.</summary>"), vec!["Adds two numbers."]);
-        assert_eq!(clean_comment("/// <param name=\"a\">First.</param>"), vec!["a First."]);
-        assert_eq!(clean_comment("/// Returns a Vec<String>."), vec!["Returns a Vec<String>."]);
-    }
-
-    #[test]
     fn blank_line_detection() {
         assert!(!has_blank_line("\n"));
         assert!(!has_blank_line("\n#[derive(Debug)]\n"));
@@ -668,53 +606,3 @@ mod tests {
     }
 }
 
-#[cfg(test)]
-mod root_tests {
-    use super::*;
-
-    #[test]
-    fn pattern_roots_are_named() {
-        assert_eq!(root_kinds("(function_item name: (identifier) @name) @definition.function"), Some(vec!["function_item".to_string()]));
-        assert_eq!(root_kinds("((comment) @doc (#match? @doc \"^///\"))"), Some(vec!["comment".to_string()]));
-        assert_eq!(root_kinds("[(class_declaration) (struct_declaration)] @x"), Some(vec!["class_declaration".to_string(), "struct_declaration".to_string()]));
-        assert_eq!(root_kinds("((comment)* @doc . (function_item) @definition.function)"), None);
-        assert_eq!(root_kinds("(_ . (variable_declarator)) @definition.variable"), None);
-        assert_eq!(root_kinds("[\"static\" (x)]"), None);
-    }
-
-    #[test]
-    fn most_languages_run_the_query_only_at_pattern_roots() {
-        let narrowed: Vec<&str> = LANGUAGES
-            .iter()
-            .filter(|l| l.id != "markdown")
-            .filter(|l| compiled(l).unwrap().roots.is_some())
-            .map(|l| l.id)
-            .collect();
-        eprintln!("narrowed: {narrowed:?}");
-        assert!(narrowed.len() >= 8, "{narrowed:?}");
-    }
-
-    /// The narrowed run finds exactly what a run over the whole tree finds,
-    /// on this repository's sources and fixtures and, when installed, the
-    /// Python standard library.
-    #[test]
-    fn narrowed_runs_match_full_runs_on_real_code() {
-        let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        let stdlib = std::path::PathBuf::from("/usr/lib/python3.11");
-        let mut checked = 0;
-        for root in [repo.join("ingest"), repo.join("gateway"), repo.join("tests"), stdlib.join("json"), stdlib.join("asyncio")] {
-            for entry in ignore::WalkBuilder::new(&root).build().flatten() {
-                let path = entry.path();
-                let (Some(lang), Ok(text)) = (super::super::languages::for_path(path), std::fs::read_to_string(path)) else { continue };
-                if lang.id == "markdown" {
-                    continue;
-                }
-                let narrowed = extract_with(lang, &text, true).unwrap();
-                let full = extract_with(lang, &text, false).unwrap();
-                assert_eq!(narrowed, full, "{}", path.display());
-                checked += 1;
-            }
-        }
-        assert!(checked > 50, "only {checked} files checked");
-    }
-}

@@ -46,9 +46,19 @@ pub static LANGUAGES: &[Language] = &[
 /// The full query text of a language: its own file, preceded by the files it
 /// names in `; inherits: <id>[, <id>]` lines (as in Helix's runtime queries).
 /// An unknown id is an error.
+///
+/// `VIBE_QUERY_DIR` (for query authors) reads `<dir>/<id>.scm` from disk
+/// instead of the embedded file, so a query can be tried without a rebuild.
 pub fn query_source(lang: &Language) -> Result<String, String> {
+    let own = match std::env::var_os("VIBE_QUERY_DIR") {
+        Some(dir) => {
+            let path = std::path::Path::new(&dir).join(format!("{}.scm", lang.id));
+            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?
+        }
+        None => lang.query.to_string(),
+    };
     let mut out = String::new();
-    for line in lang.query.lines() {
+    for line in own.lines() {
         if let Some(ids) = line.trim().strip_prefix("; inherits:") {
             for id in ids.split(',').map(str::trim).filter(|i| !i.is_empty()) {
                 let base = by_id(id).ok_or_else(|| format!("inherits unknown language {id:?}"))?;
@@ -57,7 +67,7 @@ pub fn query_source(lang: &Language) -> Result<String, String> {
             }
         }
     }
-    out.push_str(lang.query);
+    out.push_str(&own);
     Ok(out)
 }
 

@@ -1,7 +1,10 @@
 //! AST extraction: one generic engine driven by one tree-sitter query file per
 //! language (`ingest/queries/<id>.scm`), plus Markdown's own extractor.
 
+mod comments;
 mod engine;
+mod license_header;
+mod narrowing;
 pub mod languages;
 mod markdown;
 

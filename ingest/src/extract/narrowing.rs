@@ -1,0 +1,167 @@
+//! Query narrowing: the node kinds at which a query's patterns can start, so
+//! that the engine runs the query only at those nodes instead of the whole tree.
+
+use tree_sitter::{Node, Query};
+
+/// The node kinds at which the query's patterns start, or `None` when some
+/// pattern's root cannot be named (a wildcard, an anonymous node, a leading
+/// quantifier): then the query runs over the whole tree.
+pub(crate) fn pattern_roots(query: &Query, source: &str, grammar: &tree_sitter::Language) -> Option<Vec<bool>> {
+    let mut table = vec![false; grammar.node_kind_count()];
+    for i in 0..query.pattern_count() {
+        let text = source.get(query.start_byte_for_pattern(i)..query.end_byte_for_pattern(i))?;
+        for kind in root_kinds(text)? {
+            let id = grammar.id_for_node_kind(&kind, true);
+            // A supertype (`expression`) never is a node's own kind.
+            if id == 0 || grammar.node_kind_is_supertype(id) {
+                return None;
+            }
+            // A kind name can stand for several ids (aliases): mark them all.
+            for other in 0..grammar.node_kind_count() as u16 {
+                if grammar.node_kind_is_named(other) && grammar.node_kind_for_id(other) == Some(kind.as_str()) {
+                    table[other as usize] = true;
+                }
+            }
+        }
+    }
+    Some(table)
+}
+
+/// The kinds a pattern's text can start at: `(kind …)`, a group `((kind) …)`
+/// whose first element is not quantified, or an alternation `[(a) (b)]`.
+fn root_kinds(text: &str) -> Option<Vec<String>> {
+    let s = text.trim_start();
+    if let Some(inner) = s.strip_prefix('[') {
+        let mut kinds = Vec::new();
+        for item in top_level_items(inner)? {
+            kinds.extend(root_kinds(item)?);
+        }
+        return Some(kinds);
+    }
+    let rest = s.strip_prefix('(')?.trim_start();
+    if rest.starts_with('(') || rest.starts_with('[') {
+        // A group: its first element is the root, unless it may be absent.
+        let first = top_level_items(rest)?.into_iter().next()?;
+        let after = rest[first.len()..].trim_start();
+        if after.starts_with(['*', '?', '+']) {
+            return None;
+        }
+        return root_kinds(first);
+    }
+    let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+    if name.is_empty() || name == "_" {
+        return None;
+    }
+    Some(vec![name])
+}
+
+/// The leading parenthesized items of a sequence, up to its closing bracket.
+fn top_level_items(s: &str) -> Option<Vec<&str>> {
+    let mut items = Vec::new();
+    let (mut depth, mut start, mut in_string) = (0usize, None, false);
+    let mut prev = ' ';
+    for (i, c) in s.char_indices() {
+        if in_string {
+            if c == '"' && prev != '\\' {
+                in_string = false;
+            }
+        } else {
+            match c {
+                '"' if depth == 0 => return None,
+                '"' => in_string = true,
+                '(' | '[' => {
+                    if depth == 0 {
+                        start = Some(i);
+                    }
+                    depth += 1;
+                }
+                ')' | ']' if depth == 0 => break,
+                ')' | ']' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        items.push(&s[start?..=i]);
+                    }
+                }
+                _ => {}
+            }
+        }
+        prev = c;
+    }
+    (!items.is_empty()).then_some(items)
+}
+
+/// Every node of the tree whose kind is marked, in document order.
+pub(crate) fn nodes_of_kinds<'t>(root: Node<'t>, table: &[bool]) -> Vec<Node<'t>> {
+    let mut out = Vec::new();
+    let mut cursor = root.walk();
+    loop {
+        let node = cursor.node();
+        if table.get(node.kind_id() as usize).copied().unwrap_or(false) {
+            out.push(node);
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return out;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::engine::{compiled, extract_with};
+    use crate::extract::languages::LANGUAGES;
+
+    #[test]
+    fn pattern_roots_are_named() {
+        assert_eq!(root_kinds("(function_item name: (identifier) @name) @definition.function"), Some(vec!["function_item".to_string()]));
+        assert_eq!(root_kinds("((comment) @doc (#match? @doc \"^///\"))"), Some(vec!["comment".to_string()]));
+        assert_eq!(root_kinds("[(class_declaration) (struct_declaration)] @x"), Some(vec!["class_declaration".to_string(), "struct_declaration".to_string()]));
+        assert_eq!(root_kinds("((comment)* @doc . (function_item) @definition.function)"), None);
+        assert_eq!(root_kinds("(_ . (variable_declarator)) @definition.variable"), None);
+        assert_eq!(root_kinds("[\"static\" (x)]"), None);
+    }
+
+    #[test]
+    fn most_languages_run_the_query_only_at_pattern_roots() {
+        let narrowed: Vec<&str> = LANGUAGES
+            .iter()
+            .filter(|l| l.id != "markdown")
+            .filter(|l| compiled(l).unwrap().roots.is_some())
+            .map(|l| l.id)
+            .collect();
+        eprintln!("narrowed: {narrowed:?}");
+        assert!(narrowed.len() >= 8, "{narrowed:?}");
+    }
+
+    /// The narrowed run finds exactly what a run over the whole tree finds,
+    /// on this repository's sources and fixtures and, when installed, the
+    /// Python standard library.
+    #[test]
+    fn narrowed_runs_match_full_runs_on_real_code() {
+        let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let stdlib = std::path::PathBuf::from("/usr/lib/python3.11");
+        let mut checked = 0;
+        for root in [repo.join("ingest"), repo.join("gateway"), repo.join("tests"), stdlib.join("json"), stdlib.join("asyncio")] {
+            for entry in ignore::WalkBuilder::new(&root).build().flatten() {
+                let path = entry.path();
+                let (Some(lang), Ok(text)) = (super::super::languages::for_path(path), std::fs::read_to_string(path)) else { continue };
+                if lang.id == "markdown" {
+                    continue;
+                }
+                let narrowed = extract_with(lang, &text, true).unwrap();
+                let full = extract_with(lang, &text, false).unwrap();
+                assert_eq!(narrowed, full, "{}", path.display());
+                checked += 1;
+            }
+        }
+        assert!(checked > 50, "only {checked} files checked");
+    }
+}
