@@ -17,7 +17,7 @@ use crate::naming::IndexNames;
 use crate::search::{Search, SearchError};
 
 /// Version of every shipped template. Bump it when any template file changes.
-pub const TEMPLATE_VERSION: u64 = 2;
+pub const TEMPLATE_VERSION: u64 = 3;
 
 #[derive(RustEmbed)]
 #[folder = "../opensearch-templates"]

@@ -152,11 +152,10 @@ async fn main() -> Result<()> {
         if let Some(t) = &o.target {
             args["target"] = json!(t);
         }
-        let template = if tool == "search_knowledge" { "search_documentation" } else { tool };
-        let p = if template == "search_documentation" {
-            params::documentation(query, 3)
-        } else {
-            params::code(tool, query, 3)
+        let (template, p) = match tool {
+            "search_knowledge" | "search_documentation" => ("search_documentation", params::documentation(query, 3, 0)),
+            "search_by_code_imports" => (tool, params::imports(query, 3, 0)),
+            _ => (vibe_gateway::tools::code::SYMBOLS_TEMPLATE, params::code(tool, query, 3, 0, false)),
         };
         let body = json!({ "id": templates::search_template_id(&names, template), "params": p }).to_string();
         let direct = || {

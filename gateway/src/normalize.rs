@@ -63,6 +63,8 @@ pub const VERBS: &[&str] = &[
 /// An explicit canonical argument wins over an alias; earlier aliases win
 /// over later ones.
 pub const ARG_ALIASES: &[(&str, &str)] = &[
+    ("skip", "offset"),
+    ("from", "offset"),
     ("q", "query"),
     ("keyword", "query"),
     ("keywords", "query"),
@@ -404,6 +406,16 @@ pub struct Args {
     /// 1-based last line to return, inclusive (get_file_content).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub end_line: Option<u64>,
+    /// Results to skip (the next page of a search), 0..=[`MAX_OFFSET`].
+    #[serde(skip_serializing_if = "is_zero")]
+    pub offset: u32,
+}
+
+/// Deepest page a search reaches.
+pub const MAX_OFFSET: u32 = 1000;
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl Args {
@@ -446,6 +458,7 @@ impl Args {
             limit: get("limit").map(limit_of).unwrap_or(DEFAULT_LIMIT),
             start_line: get("start_line").and_then(line_of),
             end_line: get("end_line").and_then(line_of),
+            offset: get("offset").and_then(offset_of).unwrap_or(0),
         }
     }
 }
@@ -510,6 +523,15 @@ pub fn limit_of(v: &Value) -> u32 {
         Some(n) if n.is_finite() && n >= 1.0 => (n.floor() as u64).min(MAX_LIMIT as u64) as u32,
         _ => DEFAULT_LIMIT,
     }
+}
+
+fn offset_of(v: &Value) -> Option<u32> {
+    let n = match v {
+        Value::Number(n) => n.as_f64()?,
+        Value::String(s) => s.trim().parse::<f64>().ok()?,
+        _ => return None,
+    };
+    (n.is_finite() && n >= 0.0).then(|| n.floor().min(MAX_OFFSET as f64) as u32)
 }
 
 fn line_of(v: &Value) -> Option<u64> {

@@ -10,10 +10,13 @@ use crate::normalize::MAX_LIMIT;
 
 /// Boost of documents with `knowledge: true` in their frontmatter.
 pub const KNOWLEDGE_BOOST: f64 = 5.0;
-/// Matching elements reported per file by a code search.
-pub const INNER_LIMIT: u32 = 10;
-/// Matching elements per file when a code search lists everything.
-pub const INNER_LIMIT_ALL: u32 = 50;
+/// Matching elements fetched per file by a code search (the answer keeps
+/// those of the best tier, at most [`MATCHES_PER_FILE`]).
+pub const INNER_LIMIT: u32 = 5;
+/// Elements per file when a code search lists everything.
+pub const INNER_LIMIT_ALL: u32 = 20;
+/// Matching elements reported per file.
+pub const MATCHES_PER_FILE: usize = 3;
 /// Words at least this long also get a prefix (wildcard) form.
 pub const PREFIX_MIN_CHARS: usize = 5;
 
@@ -168,7 +171,7 @@ pub fn analyze(query: &str) -> QueryAnalysis {
 }
 
 /// Params of `search_documentation`.
-pub fn documentation(query: &str, limit: u32) -> Value {
+pub fn documentation(query: &str, limit: u32, offset: u32) -> Value {
     let a = analyze(query);
     let words: Vec<Value> = a
         .words
@@ -186,6 +189,7 @@ pub fn documentation(query: &str, limit: u32) -> Value {
         "cyrillic": a.scripts.cyrillic,
         "cjk": a.scripts.cjk,
         "limit": clamp_limit(limit),
+        "offset": offset,
         "knowledge_boost": KNOWLEDGE_BOOST,
     })
 }
@@ -212,14 +216,60 @@ fn lists_everything(tool: &str, query: &str) -> bool {
     generic.contains(&q.as_str())
 }
 
-/// Params of the four code searches.
-pub fn code(tool: &str, query: &str, limit: u32) -> Value {
+/// Element kinds each code search looks at.
+pub fn code_kinds(tool: &str) -> &'static [&'static str] {
+    match tool {
+        "search_by_code_functions" => &["function", "method"],
+        "search_by_code_classes" => &["class", "type", "struct", "interface", "trait", "enum"],
+        "search_by_code_variables" => &["variable", "constant", "field", "enum"],
+        _ => &[],
+    }
+}
+
+/// A code query split into the name and its qualifier: `Owner.name`,
+/// `Owner::name`, `Owner#name` and `Owner->name` name `name` owned by `Owner`.
+pub fn split_qualified(query: &str) -> (Option<&str>, &str) {
+    let q = query.trim().trim_end_matches("()").trim();
+    for sep in ["::", "->", "#", "."] {
+        if let Some((owner, name)) = q.rsplit_once(sep) {
+            let (owner, name) = (owner.trim(), name.trim());
+            if !owner.is_empty() && !name.is_empty() && !name.contains(char::is_whitespace) {
+                return (Some(owner), name);
+            }
+        }
+    }
+    (None, q)
+}
+
+/// Params of the symbol searches (functions, classes, variables). The
+/// template ranks: exact name, `Owner.name`, case-insensitive name, name
+/// prefix, name words, then mentions; `fuzzy` switches to the typo-tolerant
+/// fallback, run only when the exact pass finds nothing.
+pub fn code(tool: &str, query: &str, limit: u32, offset: u32, fuzzy: bool) -> Value {
     let all = lists_everything(tool, query);
+    let (owner, name) = split_qualified(query);
     json!({
         "query": query,
+        "name": name,
+        "lower": name.to_lowercase(),
+        "owner": owner.map(str::to_lowercase),
+        "words": query,
+        "kinds": code_kinds(tool),
         "all": all,
+        "fuzzy": fuzzy,
         "limit": clamp_limit(limit),
+        "offset": offset,
         "inner_limit": if all { INNER_LIMIT_ALL } else { INNER_LIMIT },
+    })
+}
+
+/// Params of the import search.
+pub fn imports(query: &str, limit: u32, offset: u32) -> Value {
+    json!({
+        "query": query,
+        "all": lists_everything("search_by_code_imports", query),
+        "limit": clamp_limit(limit),
+        "offset": offset,
     })
 }
 
@@ -278,7 +328,7 @@ mod tests {
         assert_eq!(scripts("Бакобур Kirikur"), Scripts { latin: true, cyrillic: true, cjk: false });
         assert_eq!(scripts("兹兹科什 Zizikosh"), Scripts { latin: true, cyrillic: false, cjk: true });
         // Every script found gets its clauses in the documentation template.
-        let p = documentation("Бакобур 兹兹科什 Kirikur", 3);
+        let p = documentation("Бакобур 兹兹科什 Kirikur", 3, 0);
         assert_eq!((p["latin"].clone(), p["cyrillic"].clone(), p["cjk"].clone()), (json!(true), json!(true), json!(true)));
     }
 
@@ -297,10 +347,22 @@ mod tests {
 
     #[test]
     fn everything_queries() {
-        assert_eq!(code("search_by_code_imports", "*", 3)["all"], true);
-        assert_eq!(code("search_by_code_imports", "", 3)["all"], true);
-        assert_eq!(code("search_by_code_functions", "add", 3)["all"], false);
-        assert_eq!(code("search_by_code_functions", "add", 99)["limit"], 10);
+        assert_eq!(imports("*", 3, 0)["all"], true);
+        assert_eq!(imports("", 3, 0)["all"], true);
+        assert_eq!(code("search_by_code_functions", "add", 3, 0, false)["all"], false);
+        assert_eq!(code("search_by_code_functions", "add", 99, 0, false)["limit"], 10);
+    }
+
+    #[test]
+    fn qualified_names_are_split() {
+        assert_eq!(split_qualified("Writer.write"), (Some("Writer"), "write"));
+        assert_eq!(split_qualified("std::io::Read::read"), (Some("std::io::Read"), "read"));
+        assert_eq!(split_qualified("List#add()"), (Some("List"), "add"));
+        assert_eq!(split_qualified("readLine"), (None, "readLine"));
+        assert_eq!(split_qualified(".hidden"), (None, ".hidden"));
+        let p = code("search_by_code_functions", "Outer.Inner.run", 3, 0, false);
+        assert_eq!((p["name"].clone(), p["lower"].clone(), p["owner"].clone()), (json!("run"), json!("run"), json!("outer.inner")));
+        assert_eq!(code("search_by_code_classes", "Writer", 3, 0, false)["owner"], Value::Null);
     }
 
     #[test]

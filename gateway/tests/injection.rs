@@ -49,12 +49,13 @@ fn strings(v: &Value, out: &mut Vec<String>) {
 
 fn params_for(template: &str, text: &str) -> Value {
     match template {
-        "search_documentation" => params::documentation(text, 3),
+        "search_documentation" => params::documentation(text, 3, 0),
+        "search_by_code_imports" => params::imports(text, 3, 0),
         "get_file_content" | "get_file_ast" => params::file(text),
         "show_projects" => params::projects(10),
         "show_stats" => params::stats(),
         "show_tree" => params::tree(100),
-        code => params::code(code, text, 3),
+        _ => params::code("search_by_code_functions", text, 3, 0, false),
     }
 }
 

@@ -1,15 +1,32 @@
-; Bash. The `#` comment block touching a function is its doc; other comments
-; are plain. The comment block at the top of the script is the header; the
-; shebang (`#!...`) is not a header comment.
+; Bash (also sh, zsh and ksh scripts the grammar can read).
+;
+; Conventions: functions (`f() { ... }`, `function f { ... }`, `f() ( ... )`)
+; at any depth; a function defined inside another is owned by it (the engine
+; builds the chain). Global variables are the assignments and declarations
+; (`export`, `readonly`, `declare`, `typeset`) that run in the script's own
+; shell: at the top level and inside top-level `if`/`case`/`for`/`while`
+; blocks, `{ ... }` groups and `&&`/`||` lists. Assignments inside a function
+; are locals (the engine drops values inside a function), as are those in a
+; subshell `( ... )`, a `$( ... )` or a `<( ... )`, which never reach the
+; script's shell; `X=1 cmd` only sets X for `cmd` and is not captured.
+; The `#` comment block touching an element is its doc; the comment block at
+; the top of the script is the header (the shebang `#!...` is not).
 
-((program (comment) @header)
+; Header: the comments that open the script, after the shebang if any (a
+; block that documents the first element is its doc, not the header). Only
+; the leading run is captured: the engine walks back from every candidate.
+((program . (comment)+ @header)
   (#not-match? @header "^#!"))
+((program . (comment) @_shebang . (comment)+ @header)
+  (#match? @_shebang "^#!"))
 ; The shebang is skipped like an attribute (it must not end a doc walk).
 ((program . (comment) @attribute)
   (#match? @attribute "^#!"))
 
-; Doc comments: the run of comments right above a function definition.
-((comment)+ @doc . (function_definition))
+; Doc comments: any comment but the shebang; the engine keeps the run of
+; comments touching an element (no blank line, not trailing other code).
+((comment) @doc
+  (#not-match? @doc "^#!"))
 
 ; Imports: the file named by `source FILE` or `. FILE` (anywhere).
 (command
@@ -18,33 +35,81 @@
   argument: (_) @import
   (#any-of? @_cmd "source" "."))
 
-; Functions: `f() { ... }`, `function f { ... }`, `function f() ( ... )`.
+; Functions, at any depth.
 (function_definition
   name: (word) @name
   body: (_) @body) @definition.function
 
-; Top-level variables: plain assignments, and `readonly`/`declare`/`typeset`/
-; `export` declarations (whose signature keeps the keyword). Further
-; assignments in the same declaration (`export A=1 B=2`) are their own elements.
+; Functions the grammar cannot read: after a parse error (`[ "$a" "$b" ]`
+; is one), `name() {` becomes a word followed by an ERROR that starts with
+; `(`, an argument of the command before it or a command of its own. The name
+; alone is the element, one line long. (The shape where the word is itself
+; inside the ERROR cannot be matched: the engine runs no pattern rooted at
+; ERROR.)
+((command
+   argument: (word) @name @definition.function
+   .
+   (ERROR . "("))
+  (#match? @name "^[A-Za-z_][A-Za-z0-9_.:-]*$"))
+((concatenation
+   (word) @name @definition.function
+   .
+   (ERROR . "("))
+  (#match? @name "^[A-Za-z_][A-Za-z0-9_.:-]*$"))
 (program
-  (variable_assignment
-    name: (_) @name
-    value: (_)? @body) @definition.variable)
-(program
-  (declaration_command
-    (variable_assignment
-      name: (_) @name
-      value: (_)? @body)) @definition.variable
+  (command . name: (command_name (word) @name @definition.function) .)
+  .
+  (ERROR . "(" . ")"))
+
+; Global variables: `NAME=value` as a statement of its own, in every block
+; that runs in the script's shell (the engine drops those inside functions).
+; Each container is listed because a `variable_assignment` is also the
+; `X=1` of `X=1 cmd`, which is no definition. Subscripts (`A[k]=v`) and
+; appends (`X+=v`) are no definitions either.
+([(program
+   (variable_assignment name: (variable_name) @name value: (_)? @body) @definition.variable)
+  (compound_statement
+   (variable_assignment name: (variable_name) @name value: (_)? @body) @definition.variable)
+  (if_statement
+   (variable_assignment name: (variable_name) @name value: (_)? @body) @definition.variable)
+  (elif_clause
+   (variable_assignment name: (variable_name) @name value: (_)? @body) @definition.variable)
+  (else_clause
+   (variable_assignment name: (variable_name) @name value: (_)? @body) @definition.variable)
+  (case_item
+   (variable_assignment name: (variable_name) @name value: (_)? @body) @definition.variable)
+  (do_group
+   (variable_assignment name: (variable_name) @name value: (_)? @body) @definition.variable)
+  (list
+   (variable_assignment name: (variable_name) @name value: (_)? @body) @definition.variable)
+  (redirected_statement
+   (variable_assignment name: (variable_name) @name value: (_)? @body) @definition.variable)
+  (variable_assignments
+   (variable_assignment name: (variable_name) @name value: (_)? @body) @definition.variable)]
+  (#not-match? @definition.variable "^[A-Za-z_][A-Za-z0-9_]*\\+="))
+
+; Declarations: `readonly`/`declare`/`typeset`/`export` with an assignment
+; (the signature keeps the keyword and flags). Further assignments in the
+; same declaration (`export A=1 B=2`) are their own elements. `local` is
+; only valid inside functions.
+((declaration_command
+   (variable_assignment
+     name: (variable_name) @name
+     value: (_)? @body)) @definition.variable
   (#not-match? @definition.variable "^local"))
-(program
-  (declaration_command
-    (variable_assignment)
-    .
-    (variable_assignment
-      name: (_) @name
-      value: (_)? @body) @definition.variable))
-; `declare -A MAP` / `typeset NAME` declare a variable without a value.
-(program
-  (declaration_command
-    (variable_name) @name) @definition.variable
+(declaration_command
+  (variable_assignment)
+  .
+  (variable_assignment
+    name: (variable_name) @name
+    value: (_)? @body) @definition.variable)
+; `declare -A MAP` / `typeset NAME` declare a variable without a value
+; (`export NAME` / `readonly NAME` only mark an existing one).
+((declaration_command
+   (variable_name) @name) @definition.variable
   (#match? @definition.variable "^(declare|typeset)"))
+
+; Assignments in these run in a child shell: they are locals.
+(subshell) @local.scope
+(command_substitution) @local.scope
+(process_substitution) @local.scope

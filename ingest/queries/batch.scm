@@ -1,17 +1,26 @@
 ; Batch (cmd.exe). The grammar is flat: a label (`:name`) is a statement like
 ; any other, so a label's body is not a node of its own. Labels are the
 ; functions (their line range is the label line only); the `REM`/`::` block
-; touching a label is its doc. The REM block at the top is the header
-; (`@echo off` is skipped like an attribute).
+; touching a label or a `set` is its doc. The REM block at the top is the
+; header (`@echo off` is skipped like an attribute).
+;
+; Variables are environment variables, global to the script (a subroutine's
+; `setlocal` is dynamic, not a scope the grammar sees): every `set NAME=...`
+; is one, wherever it is (main section, subroutines, `if`/`for` bodies,
+; parenthesized blocks).
 
-((program (comment) @header))
+; Header: the comments that open the script, before or after `@echo off`.
+(program . (comment)+ @header)
+(program . (echo_off) . (comment)+ @header)
 (program . (echo_off) @attribute)
 
-; Doc comments: the run of REM/:: comments right above a label.
-((comment)+ @doc . (label))
+; Doc comments: any REM/:: comment; the engine keeps the run touching an
+; element (no blank line between).
+(comment) @doc
 
-; Labels are the functions (`call :name` invokes them).
-(label) @definition.function
+; Labels are the functions (`call :name` invokes them). The label is one
+; token, so its name keeps the leading `:`.
+(label) @name @definition.function
 
 ; Imports: `call other.bat` / `call "%~dp0lib\other.cmd"` (not `call :label`).
 ; An unquoted path with `\` or `/` is split by the grammar and not extracted.
@@ -20,48 +29,19 @@
 ((call_stmt (string) @import)
   (#match? @import "(?i)\\.(bat|cmd)\"$"))
 
-; Variables: `set` at the top level before the first label (the main
-; section); assignments in labels' bodies are local to the subroutines.
-; `set NAME=value` and `set /p NAME=prompt` keep `set`; the quoted form
-; `set "NAME=value"` is its name; `set /a EXPR` is one token, kept whole.
-; (Predicates apply to a whole pattern, so each form is a pattern of its own.)
-(program
-  .
-  [(echo_off) (comment) (variable_assignment) (if_stmt) (goto_stmt) (call_stmt)
-   (exit_stmt) (setlocal_stmt) (endlocal_stmt) (for_stmt) (redirect_stmt)
-   (pipe_stmt) (cond_exec) (command_sep) (parenthesized) (macro_invocation) (cmd)
-   (ERROR)]*
-  .
-  (variable_assignment
-    . (set_keyword) . (variable_name) @name
-    (assignment_value)? @body) @definition.variable
+; Variables. `set NAME=value` and `set /p NAME=prompt` keep `set` in the
+; signature, cut before the value; the quoted form `set "NAME=value"` is its
+; name (the value sits inside the quotes). `set NAME` alone prints variables
+; and `set /a EXPR` is arithmetic on one token with no name: neither is a
+; definition. (Predicates apply to a whole pattern, so each form is a pattern
+; of its own.)
+((variable_assignment
+   . (set_keyword) . (variable_name) @name
+   (assignment_value)? @body) @definition.variable
   (#match? @definition.variable "=")
   (#not-match? @definition.variable "^@?[sS][eE][tT]\\s+\\^?\""))
-(program
-  .
-  [(echo_off) (comment) (variable_assignment) (if_stmt) (goto_stmt) (call_stmt)
-   (exit_stmt) (setlocal_stmt) (endlocal_stmt) (for_stmt) (redirect_stmt)
-   (pipe_stmt) (cond_exec) (command_sep) (parenthesized) (macro_invocation) (cmd)
-   (ERROR)]*
-  .
-  (variable_assignment
-    (variable_name) @name @definition.variable) @_quoted
+((variable_assignment
+   (variable_name) @name @definition.variable) @_quoted
   (#match? @_quoted "^@?[sS][eE][tT]\\s+\\^?\"[^\"=]*="))
-(program
-  .
-  [(echo_off) (comment) (variable_assignment) (if_stmt) (goto_stmt) (call_stmt)
-   (exit_stmt) (setlocal_stmt) (endlocal_stmt) (for_stmt) (redirect_stmt)
-   (pipe_stmt) (cond_exec) (command_sep) (parenthesized) (macro_invocation) (cmd)
-   (ERROR)]*
-  .
-  (variable_assignment
-    (prompt_assignment (variable_name) @name (assignment_value)? @body)) @definition.variable)
-(program
-  .
-  [(echo_off) (comment) (variable_assignment) (if_stmt) (goto_stmt) (call_stmt)
-   (exit_stmt) (setlocal_stmt) (endlocal_stmt) (for_stmt) (redirect_stmt)
-   (pipe_stmt) (cond_exec) (command_sep) (parenthesized) (macro_invocation) (cmd)
-   (ERROR)]*
-  .
-  (variable_assignment
-    (arithmetic_assignment)) @definition.variable)
+(variable_assignment
+  (prompt_assignment (variable_name) @name (assignment_value)? @body)) @definition.variable

@@ -1,9 +1,25 @@
-; C#. Doc comments are `///` XML doc lines (and `/** */`); attribute lists
-; (`[Obsolete]`) are children of the declaration, so a doc comment directly
-; precedes its declaration node. Declarations are found at any depth, so
-; types inside block-scoped and file-scoped namespaces are extracted alike
-; (a namespace itself is not an element). `record` / `record class` are
-; classes, `record struct` is a struct.
+; C#.
+;
+; Conventions:
+; - Doc comments are `///` XML doc lines (and `/** */`). Attribute lists
+;   (`[Obsolete]`) are children of the declaration, so a doc comment directly
+;   precedes its declaration node.
+; - Every declaration is matched at any depth, whatever its parent: members
+;   inside `#if`/`#else` blocks (`preproc_if`, which wraps declarations of a
+;   type body or a namespace) count like the others.
+; - Namespaces are scopes: a block namespace (`namespace A.B { … }`) owns what
+;   it holds, a file-scoped one (`namespace A.B;`) the whole file, so owners
+;   read `A.B.Outer.Inner`. A namespace itself is not an element.
+; - Types: `class`, `record` / `record class` -> classes; `struct`,
+;   `record struct` -> structs; `interface`, `enum`; `delegate` -> a type.
+;   Nested types are owned by their enclosing types.
+; - Methods, constructors, destructors, operators, conversions and indexers
+;   are methods of their type; local functions are functions owned by the
+;   method that holds them.
+; - Values: fields (each declarator of `int a, b;`), properties, events and a
+;   positional record's parameters are fields; `const` fields are constants.
+;   Locals (`local_declaration_statement`) are never captured, so no
+;   `@local.scope` is needed. Enum members are constants of their enum.
 
 ; Header: the non-doc comments at the top of the file.
 (compilation_unit ((comment) @header (#not-match? @header "^(///|/\\*\\*)")))
@@ -16,36 +32,106 @@
 (using_directive !name (_) @import)
 (using_directive name: (identifier) "=" . (_) @import)
 
-; Types.
+; An alias (`using Json = System.Text.Json.JsonSerializer;`, C# 12
+; `using Point = (int X, int Y);`) is also a type alias, owned by its namespace.
+(using_directive name: (identifier) @name "=") @definition.type
+
+; Namespaces own their declarations; a file-scoped namespace owns the whole
+; file (its scope node is the compilation unit, so a `using` alias above the
+; `namespace A.B;` line is owned by `A.B` too).
+(namespace_declaration name: (_) @name) @scope
+(compilation_unit (file_scoped_namespace_declaration name: (_) @name)) @scope
+
+; Types, at any depth. A declaration without a body (`record P(int X);`,
+; `delegate void D();`, an `extern` or abstract method, a field without a
+; value) is cut at its `;`: cutting at the first line would leave nothing when
+; an attribute list stands on the line above.
 (class_declaration name: (identifier) @name body: (declaration_list)? @body) @definition.class
 (struct_declaration name: (identifier) @name body: (declaration_list)? @body) @definition.struct
 (interface_declaration name: (identifier) @name body: (declaration_list)? @body) @definition.interface
 (enum_declaration name: (identifier) @name body: (enum_member_declaration_list)? @body) @definition.enum
-((record_declaration name: (identifier) @name body: (declaration_list)? @body) @definition.class
+((record_declaration name: (identifier) @name [body: (declaration_list) @body ";" @body]) @definition.class
   (#not-match? @definition.class "^(\\[[^\\]]*\\]\\s*|\\w+\\s+)*record\\s+struct\\b"))
-((record_declaration name: (identifier) @name body: (declaration_list)? @body) @definition.struct
+((record_declaration name: (identifier) @name [body: (declaration_list) @body ";" @body]) @definition.struct
   (#match? @definition.struct "^(\\[[^\\]]*\\]\\s*|\\w+\\s+)*record\\s+struct\\b"))
+(delegate_declaration name: (identifier) @name ";" @body) @definition.type
 
-; Methods, constructors, destructors and operators: members of a type body
-; (local functions are `local_function_statement`, never matched).
-(declaration_list
-  [(method_declaration name: (identifier) @name body: (_)? @body)
-   (constructor_declaration name: (identifier) @name body: (_)? @body)
-   (destructor_declaration name: (identifier) @name body: (_)? @body)
-   (operator_declaration body: (_)? @body)
-   (conversion_operator_declaration body: (_)? @body)] @definition.method)
+; Methods, constructors, destructors, operators (named by their operator,
+; `==`), conversions (named by their target type) and indexers (named
+; `this`): members of a type, also inside `#if` blocks.
+(method_declaration name: (identifier) @name body: (_) @body) @definition.method
+(method_declaration name: (identifier) @name !body ";" @body) @definition.method
+(constructor_declaration name: (identifier) @name body: (_) @body) @definition.method
+(constructor_declaration name: (identifier) @name !body ";" @body) @definition.method
+(destructor_declaration name: (identifier) @name body: (_) @body) @definition.method
+((operator_declaration operator: _ @name body: (_) @body) @definition.method
+  (#not-match? @name "^[<>]|[<>]$"))
+((operator_declaration operator: _ @name !body ";" @body) @definition.method
+  (#not-match? @name "^[<>]|[<>]$"))
+; (The engine strips `<` and `>` around names, as around `<stdio.h>`: the
+; comparison and shift operators stay unnamed rather than misnamed.)
+((operator_declaration operator: _ @_op body: (_) @body) @definition.method
+  (#match? @_op "^[<>]|[<>]$"))
+((operator_declaration operator: _ @_op !body ";" @body) @definition.method
+  (#match? @_op "^[<>]|[<>]$"))
+(conversion_operator_declaration type: (_) @name body: (_) @body) @definition.method
+(conversion_operator_declaration type: (_) @name !body ";" @body) @definition.method
+(indexer_declaration "this" @name [accessors: (_) @body value: (_) @body]) @definition.method
 
-; Constants and static fields (instance fields and locals are not variables).
+; Local functions: functions owned by the method (or function) around them.
+; The grammar's error recovery can read `else if (…) {` or `case X:` after a
+; `#if` block inside a method as a local function: those are left out.
+((local_function_statement type: (_) @_type name: (identifier) @name body: (_)? @body) @definition.function
+  (#not-any-of? @_type "else" "case" "return" "goto" "if" "await" "yield" "throw" "new" "using")
+  (#not-any-of? @name "if" "while" "for" "foreach" "switch" "lock" "using" "fixed" "catch" "when" "return" "case"))
+
+; Properties and events with accessors: fields, cut at `{ get; … }` or `=>`.
+(property_declaration
+  name: (identifier) @name
+  [accessors: (_) @body value: (arrow_expression_clause) @body]) @definition.field
+(event_declaration name: (identifier) @name accessors: (_)? @body) @definition.field
+
+; Fields and field-like events: the first declarator with the whole
+; declaration, further ones (`int a = 1, b = 2;`) with the declarator alone,
+; cut at the value (or at the `;` when the first one has none). `const` ones
+; are constants (modifiers are lowercase keywords after the attribute lists).
 ((field_declaration
-   (modifier) @_mod
    (variable_declaration
      . type: (_)
-     . (variable_declarator name: (identifier) @name ("=" . (_) @body)?))) @definition.variable
-  (#any-of? @_mod "const" "static"))
-; Further declarators of one declaration (`const int A = 1, B = 2;`), with the
-; declarator alone as signature.
+     . (variable_declarator name: (identifier) @name "=" . (_) @body))) @definition.constant
+  (#match? @definition.constant "^(\\[[^\\]]*\\]\\s*)*([a-z]+\\s+)*const\\s"))
 ((field_declaration
-   (modifier) @_mod
    (variable_declaration
-     "," . (variable_declarator name: (identifier) @name ("=" . (_) @body)?) @definition.variable))
-  (#any-of? @_mod "const" "static"))
+     . type: (_)
+     . (variable_declarator name: (identifier) @name "=" . (_) @body))) @definition.field
+  (#not-match? @definition.field "^(\\[[^\\]]*\\]\\s*)*([a-z]+\\s+)*const\\s"))
+(field_declaration
+  (variable_declaration
+    . type: (_)
+    . (variable_declarator name: (identifier) @name .)) ";" @body) @definition.field
+((field_declaration
+   (variable_declaration
+     "," . (variable_declarator name: (identifier) @name ("=" . (_) @body)?) @definition.constant)) @_decl
+  (#match? @_decl "^(\\[[^\\]]*\\]\\s*)*([a-z]+\\s+)*const\\s"))
+((field_declaration
+   (variable_declaration
+     "," . (variable_declarator name: (identifier) @name ("=" . (_) @body)?) @definition.field)) @_decl
+  (#not-match? @_decl "^(\\[[^\\]]*\\]\\s*)*([a-z]+\\s+)*const\\s"))
+(event_field_declaration
+  (variable_declaration
+    . type: (_)
+    . (variable_declarator name: (identifier) @name "=" . (_) @body))) @definition.field
+(event_field_declaration
+  (variable_declaration
+    . type: (_)
+    . (variable_declarator name: (identifier) @name .)) ";" @body) @definition.field
+(event_field_declaration
+  (variable_declaration
+    "," . (variable_declarator name: (identifier) @name ("=" . (_) @body)?) @definition.field))
+
+; Enum members are constants of their enum.
+(enum_member_declaration name: (identifier) @name) @definition.constant
+
+; A positional record's parameters are its properties.
+(record_declaration
+  (parameter_list (parameter name: (identifier) @name) @definition.field))

@@ -1,10 +1,27 @@
-; Dart. Doc comments are `///` lines and `/** */` blocks, both parsed as
-; `documentation_comment`. Annotations are children of the declaration, so a
-; doc comment directly precedes its declaration (class members are wrapped in a
-; `member_declaration`, which the doc-comment walk goes through).
-; Mixins and extension types are classes; an `extension … on T` block owns its
-; methods under the extended type's name. `async`/`async*`/`sync*` stay in the
-; signature: the cut is at the block or expression inside `function_body`.
+; Dart.
+;
+; Conventions:
+; - Doc comments are `///` lines and `/** */` blocks, both parsed as
+;   `documentation_comment`. Annotations are children of the declaration, so a
+;   doc comment directly precedes its declaration (class members are wrapped
+;   in a `member_declaration`, which the doc-comment walk goes through).
+; - Classes, mixins and extension types are classes, enums are enums; an
+;   `extension … on T` block is a scope that owns its members under the
+;   extended type's name. `typedef`s are types.
+; - Members of classes, mixins, enums and extensions are methods: methods,
+;   getters, setters, operators (named by their operator) and constructors
+;   (`K(…)` is `K`, `K.named(…)` is `named`), with a body or declared only.
+;   Top-level functions, getters and setters are functions, and so are local
+;   functions, owned by the function or method around them. `async`/`async*`/
+;   `sync*` stay in the signature: the cut is at the block or expression
+;   inside `function_body` (of two `@body` captures in a match the last wins).
+; - Values: top-level `const` declarations are constants, other top-level
+;   ones (`final`, `var`, `late`, typed) variables; class-level ones are
+;   fields, `static const` ones constants; enum values are constants; an
+;   extension type's representation is a field. Each declared name is an
+;   element: the first with the whole declaration, further ones (`int a, b;`)
+;   with their declarator alone. Locals (`local_variable_declaration`) are
+;   never captured, so no `@local.scope` is needed.
 
 ; Header: the plain comments at the top of the file.
 (source_file (comment) @header)
@@ -25,13 +42,14 @@
   name: (extension_type_name (identifier) @name)
   body: (class_body)? @body) @definition.class
 (enum_declaration name: (identifier) @name body: (enum_body)? @body) @definition.enum
+(type_alias (type_identifier) @name) @definition.type
+(type_alias (type_identifier) @name "=" . (_) @body) @definition.type
 
-; Extensions own their methods.
-(extension_declaration class: (type) @name) @scope
+; Extensions own their members, under the extended type's bare name
+; (`extension X<T> on List<T>` owns them as `List`).
+(extension_declaration class: (type . (type_identifier) @name)) @scope
 
-; Top-level functions, getters and setters. The body is the block or
-; expression inside `function_body` when it has a named one, else the
-; `function_body` itself (of two `@body` captures in a match the last wins).
+; Top-level functions, getters and setters.
 (source_file
   (function_declaration
     signature: (_ name: (identifier) @name)
@@ -40,60 +58,121 @@
   [(getter_declaration signature: (_ name: (identifier) @name) body: (function_body (_)? @body) @body)
    (setter_declaration signature: (_ name: (identifier) @name) body: (function_body (_)? @body) @body)] @definition.function)
 (source_file
-  [(external_function_declaration) (external_getter_declaration) (external_setter_declaration)] @definition.function)
+  [(external_function_declaration signature: (_ name: (identifier) @name))
+   (external_getter_declaration (_ name: (identifier) @name))
+   (external_setter_declaration (_ name: (identifier) @name))] @definition.function)
 
-; Methods, constructors, getters, setters and operators of classes, mixins,
-; enums and extensions: with a body, or declared only (abstract, external,
-; constructors with an initializer list or redirection).
-(member_declaration
-  (method_declaration body: (function_body (_)? @body) @body) @definition.method)
+; Local functions, at any depth in a function, method or closure.
+(local_function_declaration
+  (function_signature name: (identifier) @name)
+  (function_body (_)? @body) @body) @definition.function
+
+; Members with a body: methods, getters, setters, factories and operators.
+; The engine strips `<` and `>` around names (as around `<stdio.h>`), so the
+; comparison and shift operators stay unnamed rather than misnamed.
+(method_declaration
+  signature: (method_signature
+    [(function_signature name: (identifier) @name)
+     (getter_signature name: (identifier) @name)
+     (setter_signature name: (identifier) @name)
+     (constructor_signature name: (identifier) @name . parameters: (_))
+     (factory_constructor_signature name: (identifier) @name . parameters: (_))])
+  body: (function_body (_)? @body) @body) @definition.method
+((method_declaration
+   signature: (method_signature (operator_signature operator: _ @name))
+   body: (function_body (_)? @body) @body) @definition.method
+  (#not-match? @name "^[<>]|[<>]$"))
+((method_declaration
+   signature: (method_signature (operator_signature operator: _ @_op))
+   body: (function_body (_)? @body) @body) @definition.method
+  (#match? @_op "^[<>]|[<>]$"))
+
+; Members declared only (abstract, external, constructors with an initializer
+; list or a redirection, redirecting factories), cut at `:` / `=`.
 (member_declaration
   (declaration
-    [(function_signature) (getter_signature) (setter_signature) (operator_signature)
-     (constructor_signature) (constant_constructor_signature)
-     (factory_constructor_signature) (redirecting_factory_constructor_signature)]
+    [(function_signature name: (identifier) @name)
+     (getter_signature name: (identifier) @name)
+     (setter_signature name: (identifier) @name)
+     (constructor_signature name: (identifier) @name . parameters: (_))
+     (constant_constructor_signature name: (identifier) @name . parameters: (_))
+     (factory_constructor_signature name: (identifier) @name . parameters: (_))
+     (redirecting_factory_constructor_signature name: (identifier) @name . parameters: (_))]
     [(initializers) (redirection)]? @body) @definition.method)
+((member_declaration
+   (declaration (operator_signature operator: _ @name)) @definition.method)
+  (#not-match? @name "^[<>]|[<>]$"))
+((member_declaration
+   (declaration (operator_signature operator: _ @_op)) @definition.method)
+  (#match? @_op "^[<>]|[<>]$"))
 
-; Top-level variables (`const`, `final`, `var`, `late`), the first declared name
-; with the whole declaration, further ones with their declarator alone.
+; Top-level constants (`const`) and variables (`final`, `late`, `var`, typed).
 (source_file
   (top_level_variable_declaration
+    modifier: "const"
     (static_final_declaration_list
-      . (static_final_declaration name: (identifier) @name value: (_) @body))) @definition.variable)
+      . (static_final_declaration name: (identifier) @name value: (_) @body))) @definition.constant)
 (source_file
   (top_level_variable_declaration
-    (initialized_identifier_list
-      . (initialized_identifier name: (identifier) @name value: (_)? @body))) @definition.variable)
-(source_file
-  (top_level_variable_declaration
+    modifier: "const"
     (static_final_declaration_list
-      "," . (static_final_declaration name: (identifier) @name value: (_) @body) @definition.variable)))
+      "," . (static_final_declaration name: (identifier) @name value: (_) @body) @definition.constant)))
 (source_file
-  (top_level_variable_declaration
-    (initialized_identifier_list
-      "," . (initialized_identifier name: (identifier) @name value: (_)? @body) @definition.variable)))
+  [(top_level_variable_declaration
+     !modifier
+     [(static_final_declaration_list
+        . (static_final_declaration name: (identifier) @name value: (_) @body))
+      (initialized_identifier_list
+        . (initialized_identifier name: (identifier) @name value: (_)? @body))])
+   (top_level_variable_declaration
+     modifier: ["final" "late"]
+     [(static_final_declaration_list
+        . (static_final_declaration name: (identifier) @name value: (_) @body))
+      (initialized_identifier_list
+        . (initialized_identifier name: (identifier) @name value: (_)? @body))])] @definition.variable)
+(source_file
+  [(top_level_variable_declaration
+     !modifier
+     [(static_final_declaration_list
+        "," . (static_final_declaration name: (identifier) @name value: (_) @body) @definition.variable)
+      (initialized_identifier_list
+        "," . (initialized_identifier name: (identifier) @name value: (_)? @body) @definition.variable)])
+   (top_level_variable_declaration
+     modifier: ["final" "late"]
+     [(static_final_declaration_list
+        "," . (static_final_declaration name: (identifier) @name value: (_) @body) @definition.variable)
+      (initialized_identifier_list
+        "," . (initialized_identifier name: (identifier) @name value: (_)? @body) @definition.variable)])])
 
-; Class-level constants and static fields.
-(member_declaration
-  (declaration
-    "static"
-    (static_final_declaration_list
-      . (static_final_declaration name: (identifier) @name value: (_) @body))) @definition.variable)
-(member_declaration
-  (declaration
-    "static"
-    (initialized_identifier_list
-      . (initialized_identifier name: (identifier) @name value: (_)? @body))) @definition.variable)
-(member_declaration
-  (declaration
-    "static"
-    (static_final_declaration_list
-      "," . (static_final_declaration name: (identifier) @name value: (_) @body) @definition.variable)))
-(member_declaration
-  (declaration
-    "static"
-    (initialized_identifier_list
-      "," . (initialized_identifier name: (identifier) @name value: (_)? @body) @definition.variable)))
+; Fields of classes, mixins, enums and extensions; `static const` ones are
+; constants.
+((member_declaration
+   (declaration
+     (static_final_declaration_list
+       . (static_final_declaration name: (identifier) @name value: (_) @body))) @definition.constant)
+  (#match? @definition.constant "^(static\\s+)?const\\s"))
+((member_declaration
+   (declaration
+     (static_final_declaration_list
+       "," . (static_final_declaration name: (identifier) @name value: (_) @body) @definition.constant)) @_decl)
+  (#match? @_decl "^(static\\s+)?const\\s"))
+((member_declaration
+   (declaration
+     [(static_final_declaration_list
+        . (static_final_declaration name: (identifier) @name value: (_) @body))
+      (initialized_identifier_list
+        . (initialized_identifier name: (identifier) @name value: (_)? @body))]) @definition.field)
+  (#not-match? @definition.field "^(static\\s+)?const\\s"))
+((member_declaration
+   (declaration
+     [(static_final_declaration_list
+        "," . (static_final_declaration name: (identifier) @name value: (_) @body) @definition.field)
+      (initialized_identifier_list
+        "," . (initialized_identifier name: (identifier) @name value: (_)? @body) @definition.field)]) @_decl)
+  (#not-match? @_decl "^(static\\s+)?const\\s"))
 
-; Type aliases, like Rust's `type` items.
-(source_file (type_alias (type_identifier) @name "=" . (_) @body) @definition.variable)
+; Enum values are constants of their enum; an extension type's representation
+; (`extension type Id(int value)`) is its field.
+(enum_entry name: (identifier) @name) @definition.constant
+(extension_type_declaration
+  representation: (extension_type_representation name: (identifier) @name) @definition.field)

@@ -9,5 +9,11 @@
 (fenced_code_block
   (info_string (language) @code.language))
 
+; Link reference definitions (`[label]: url "title"`), anywhere: they give
+; reference links (`[text][label]`, `[label][]`, `[label]`) their URL.
+(link_reference_definition
+  (link_label) @reference.label
+  (link_destination) @reference.url)
+
 ; Inline content, searched for links with markdown_inline.scm.
 (inline) @inline

@@ -1,5 +1,17 @@
 ; Rust. Doc comments are `///` and `/** */` before an item; attributes may
 ; stand between. `//!` at the top of a file is the header comment.
+;
+; Definitions are items, at any depth: functions (also nested in functions),
+; methods of impl and trait blocks (owned by the impl's type or the trait),
+; structs, unions, enums (their variants as constants), traits, type aliases
+; and associated types, constants and statics, struct and union fields,
+; `macro_rules!` macros (as functions). `impl` blocks and inline `mod`
+; blocks own what they hold without being elements (`@scope`), so an owner
+; chain reads `outer_mod.Type`. Constants and statics are captured wherever
+; they stand: the engine keeps those at module level and in impl/trait
+; blocks, and drops those in a function or a closure (`@local.scope`).
+; Items inside macro invocations (`thread_local! {}`, `lazy_static! {}`) are
+; token trees to the grammar and are not seen.
 
 ((line_comment) @header (#match? @header "^//!"))
 ((block_comment) @header (#match? @header "^/\\*!"))
@@ -12,23 +24,84 @@
 (use_declaration argument: (_) @import)
 (extern_crate_declaration name: (identifier) @import)
 
-; Functions: free functions, and methods in impl and trait blocks.
-(function_item name: (identifier) @name body: (block) @body) @definition.function
-(function_signature_item name: (identifier) @name) @definition.function
+; Functions, by where they stand (one pattern per parent, so that a function
+; is a method exactly when it is in an impl or trait block): at file level,
+; in a `mod` block, nested in a block (a function body, a const block), and
+; declared in an `extern` block.
+(source_file
+  (function_item name: (identifier) @name body: (block) @body) @definition.function)
+(mod_item
+  body: (declaration_list
+    (function_item name: (identifier) @name body: (block) @body) @definition.function))
+(block
+  (function_item name: (identifier) @name body: (block) @body) @definition.function)
+(foreign_mod_item
+  body: (declaration_list
+    (function_signature_item name: (identifier) @name) @definition.function))
 
-; impl blocks own their methods.
-(impl_item type: (_) @name) @scope
+; Methods: functions of impl blocks, and of trait blocks (provided or
+; required).
+(impl_item
+  body: (declaration_list
+    (function_item name: (identifier) @name body: (block) @body) @definition.method))
+(trait_item
+  body: (declaration_list
+    [
+      (function_item name: (identifier) @name body: (block) @body)
+      (function_signature_item name: (identifier) @name)
+    ] @definition.method))
+
+; `macro_rules!` macros, as functions; the signature is `macro_rules! name`.
+(macro_definition name: (identifier) @name) @definition.function
+
+; impl blocks own their items, named after the implementing type without its
+; path or generic arguments (`impl<T> fmt::Display for a::Foo<T>` -> `Foo`);
+; other types (`&T`, `[T]`, `dyn Trait`, tuples) keep their text.
+(impl_item
+  type: [
+    (type_identifier) @name
+    (primitive_type) @name
+    (scoped_type_identifier name: (type_identifier) @name)
+    (generic_type type: [
+      (type_identifier) @name
+      (scoped_type_identifier name: (type_identifier) @name)])
+    (reference_type) @name
+    (pointer_type) @name
+    (array_type) @name
+    (tuple_type) @name
+    (function_type) @name
+    (dynamic_type) @name
+    (abstract_type) @name
+    (unit_type) @name
+    (never_type) @name
+  ]) @scope
+
+; Inline modules own their items (`mod tests { ... }`); `mod x;` holds none.
+(mod_item name: (identifier) @name body: (declaration_list)) @scope
+
+; Closures are local scopes: a const or static inside one is a local.
+(closure_expression) @local.scope
 
 ; Structs, unions, enums, traits.
 (struct_item name: (type_identifier) @name body: (_)? @body) @definition.struct
 (union_item name: (type_identifier) @name body: (_) @body) @definition.struct
 (enum_item name: (type_identifier) @name body: (_) @body) @definition.enum
-(trait_item name: (type_identifier) @name body: (_) @body) @definition.interface
+(trait_item name: (type_identifier) @name body: (_) @body) @definition.trait
 
-; Module-level constants and statics (not those inside functions).
-(source_file
-  (const_item name: (identifier) @name value: (_) @body) @definition.variable)
-(source_file
-  (static_item name: (identifier) @name value: (_) @body) @definition.variable)
-(source_file
-  (type_item name: (type_identifier) @name type: (_) @body) @definition.variable)
+; Type aliases and associated types (`type Item = u8;` in an impl,
+; `type Item;` in a trait), owned by their impl or trait.
+(type_item name: (type_identifier) @name type: (_) @body) @definition.type
+(associated_type name: (type_identifier) @name) @definition.type
+
+; Constants (also associated ones, in impl and trait blocks) and statics,
+; wherever they stand: the engine drops those inside functions. `const _`
+; names nothing.
+((const_item name: (identifier) @name value: (_)? @body) @definition.constant
+  (#not-eq? @name "_"))
+(static_item name: (identifier) @name value: (_)? @body) @definition.variable
+
+; Struct and union fields (tuple-struct fields have no name), and enum
+; variants, as constants of their enum (the signature keeps a tuple
+; variant's types: `Some(T)`).
+(field_declaration name: (field_identifier) @name) @definition.field
+(enum_variant name: (identifier) @name) @definition.constant

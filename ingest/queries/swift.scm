@@ -1,10 +1,27 @@
-; Swift. Doc comments are `///` lines and `/** */` blocks. Attributes
-; (`@MainActor`) sit inside `modifiers`, a child of the declaration, so a doc
-; comment directly precedes its declaration node.
-; `class_declaration` covers classes, actors, structs, enums and extensions,
-; told apart by its `declaration_kind` keyword: `class`/`actor` → classes,
-; `struct` → structs, `enum` → enums, `extension` → a scope that owns its
-; methods under the extended type's name. Protocols are interfaces.
+; Swift.
+;
+; Conventions:
+; - Doc comments are `///` lines and `/** */` blocks. Attributes
+;   (`@MainActor`) sit inside `modifiers`, a child of the declaration, so a doc
+;   comment directly precedes its declaration node.
+; - `class_declaration` covers classes, actors, structs, enums and extensions,
+;   told apart by its `declaration_kind` keyword: `class`/`actor` -> classes,
+;   `struct` -> structs, `enum` -> enums, `extension` -> a scope that owns its
+;   members under the extended type's name. Protocols are interfaces. Types
+;   are matched at any depth (also inside functions), and `typealias` /
+;   `associatedtype` are types.
+; - A `func` directly in a type, extension or enum body is a method; any other
+;   `func` (at file level, or in a function, closure or block) is a function
+;   owned by what encloses it. Initializers, deinitializers, subscripts and
+;   protocol requirements are methods. Operator functions (`static func ==`)
+;   are named by their operator.
+; - Values: `let`/`var` directly at file level are constants/variables (also
+;   between `#if` lines: directives are siblings, not wrappers); directly in a
+;   type or extension body, and protocol property requirements, they are
+;   fields; enum cases are constants of their enum. Declarations inside
+;   functions, closures, computed properties, observers and `if`/`for`/`do`
+;   blocks (all block-scoped in Swift) are never captured, so no
+;   `@local.scope` is needed.
 
 ; Header: the plain comments at the top of the file.
 (source_file ((comment) @header (#not-match? @header "^///")))
@@ -17,71 +34,135 @@
 ; Imports: the module or symbol path (`Foundation`, `Combine.AnyPublisher`).
 (import_declaration (identifier) @import)
 
-; Types.
+; Types, at any depth.
 (class_declaration declaration_kind: ["class" "actor"] name: (type_identifier) @name body: (_) @body) @definition.class
 (class_declaration declaration_kind: "struct" name: (type_identifier) @name body: (_) @body) @definition.struct
 (class_declaration declaration_kind: "enum" name: (type_identifier) @name body: (_) @body) @definition.enum
 (protocol_declaration name: (type_identifier) @name body: (_) @body) @definition.interface
+(typealias_declaration name: (type_identifier) @name "=" . (_) @body) @definition.type
+(associatedtype_declaration name: (type_identifier) @name) @definition.type
 
-; Extensions own their methods.
+; Extensions own their members.
 (class_declaration declaration_kind: "extension" name: (_) @name) @scope
 
-; Top-level functions.
-(source_file
-  (function_declaration name: (simple_identifier) @name body: (function_body) @body) @definition.function)
+; Query cost: compiling a query analyzes every step against Swift's large
+; grammar; a step on a function's `body:` or a value after an optional type
+; annotation costs a large fraction of a second each (the old query took
+; about 1.3 s to compile, on every run). So a function's body is taken as its
+; last child (`(_) @body .`, which also matches the last parameter inside the
+; hidden parameter list: only a node starting with `{` is kept; a closure as
+; the last parameter's default value still wins, cutting that signature
+; there), and the optional parts of properties have patterns of their own.
 
-; Methods, initializers, deinitializers and subscripts of types and
-; extensions, and protocol requirements.
-(class_body
-  [(function_declaration name: (simple_identifier) @name body: (function_body) @body)
-   (init_declaration body: (function_body)? @body)
-   (deinit_declaration body: (function_body) @body)
-   (subscript_declaration (computed_property) @body)] @definition.method)
-(enum_class_body
-  [(function_declaration name: (simple_identifier) @name body: (function_body) @body)
-   (init_declaration body: (function_body)? @body)
-   (subscript_declaration (computed_property) @body)] @definition.method)
-(protocol_body
-  [(protocol_function_declaration name: (simple_identifier) @name)
-   (init_declaration)
-   (subscript_declaration)] @definition.method)
+; Methods: a `func` directly in a type or extension body. The name is the
+; node right after `func` (the grammar also labels the return type `name`),
+; an identifier or an operator token; the body is the last child. The engine
+; strips `<` and `>` around names (as around `<stdio.h>`), so the comparison
+; and shift operators stay unnamed rather than misnamed.
+([(class_body (function_declaration "func" . name: _ @name (_) @body .) @definition.method)
+  (enum_class_body (function_declaration "func" . name: _ @name (_) @body .) @definition.method)]
+  (#not-match? @name "^[<>]|[<>]$")
+  (#match? @body "^\\{"))
+([(class_body (function_declaration "func" . name: _ @_op (_) @body .) @definition.method)
+  (enum_class_body (function_declaration "func" . name: _ @_op (_) @body .) @definition.method)]
+  (#match? @_op "^[<>]|[<>]$")
+  (#match? @body "^\\{"))
 
-; Top-level `let` / `var`: the first binding with the whole declaration,
-; further ones (`let a = 1, b = 2`) with their pattern alone.
+; Functions: a `func` at file level or in any block (a function's or closure's
+; body, an `if`/`for`/`do` block): owned by the functions around it.
+([(source_file (function_declaration "func" . name: _ @name (_) @body .) @definition.function)
+  (statements (function_declaration "func" . name: _ @name (_) @body .) @definition.function)]
+  (#not-match? @name "^[<>]|[<>]$")
+  (#match? @body "^\\{"))
+([(source_file (function_declaration "func" . name: _ @_op (_) @body .) @definition.function)
+  (statements (function_declaration "func" . name: _ @_op (_) @body .) @definition.function)]
+  (#match? @_op "^[<>]|[<>]$")
+  (#match? @body "^\\{"))
+
+; Initializers, deinitializers and subscripts (only ever members, named by
+; their keyword: `init`, `deinit`, `subscript`), and protocol requirements.
+(init_declaration name: _ @name body: (function_body)? @body) @definition.method
+(deinit_declaration "deinit" @name body: (function_body) @body) @definition.method
+(subscript_declaration "subscript" @name (computed_property)? @body) @definition.method
+((protocol_function_declaration "func" . name: _ @name) @definition.method
+  (#not-match? @name "^[<>]|[<>]$"))
+((protocol_function_declaration "func" . name: _ @_op) @definition.method
+  (#match? @_op "^[<>]|[<>]$"))
+(protocol_property_declaration name: (pattern bound_identifier: (simple_identifier) @name)) @definition.field
+
+; Macros are declared like functions.
+(macro_declaration (simple_identifier) @name definition: (_)? @body) @definition.function
+
+; File-level `let` (constants) and `var` (variables): the first binding with
+; the whole declaration, further ones (`let a = 1, b = 2`) with their pattern
+; alone. The cut at the value or the computed body comes from patterns of
+; their own (same node and kind: the engine merges them, and the first body
+; in the text wins); a property with observers and no value is cut at its
+; first line.
 (source_file
   (property_declaration
-    (value_binding_pattern)
-    . name: (pattern bound_identifier: (simple_identifier) @name)
-    . (type_annotation)?
-    . [value: (_) computed_value: (_)]? @body) @definition.variable)
+    (value_binding_pattern mutability: "let")
+    . name: (pattern bound_identifier: (simple_identifier) @name)) @definition.constant)
 (source_file
   (property_declaration
+    (value_binding_pattern mutability: "var")
+    . name: (pattern bound_identifier: (simple_identifier) @name)) @definition.variable)
+(source_file
+  (property_declaration
+    (value_binding_pattern mutability: "let")
+    "," . name: (pattern bound_identifier: (simple_identifier) @name) @definition.constant))
+(source_file
+  (property_declaration
+    (value_binding_pattern mutability: "var")
     "," . name: (pattern bound_identifier: (simple_identifier) @name) @definition.variable))
-
-; Type-level constants: `static` / `class` properties.
-(class_body
-  (property_declaration
-    (modifiers (property_modifier ["static" "class"]))
-    (value_binding_pattern)
-    . name: (pattern bound_identifier: (simple_identifier) @name)
-    . (type_annotation)?
-    . [value: (_) computed_value: (_)]? @body) @definition.variable)
-(class_body
-  (property_declaration
-    (modifiers (property_modifier ["static" "class"]))
-    "," . name: (pattern bound_identifier: (simple_identifier) @name) @definition.variable))
-(enum_class_body
-  (property_declaration
-    (modifiers (property_modifier ["static" "class"]))
-    (value_binding_pattern)
-    . name: (pattern bound_identifier: (simple_identifier) @name)
-    . (type_annotation)?
-    . [value: (_) computed_value: (_)]? @body) @definition.variable)
-(enum_class_body
-  (property_declaration
-    (modifiers (property_modifier ["static" "class"]))
-    "," . name: (pattern bound_identifier: (simple_identifier) @name) @definition.variable))
-
-; Type aliases, like Rust's `type` items.
 (source_file
-  (typealias_declaration name: (type_identifier) @name "=" . (_) @body) @definition.variable)
+  (property_declaration
+    (value_binding_pattern mutability: "let")
+    name: (pattern bound_identifier: (simple_identifier))
+    value: _ @body) @definition.constant)
+(source_file
+  (property_declaration
+    (value_binding_pattern mutability: "var")
+    name: (pattern bound_identifier: (simple_identifier))
+    value: _ @body) @definition.variable)
+(source_file
+  (property_declaration
+    (value_binding_pattern mutability: "var")
+    computed_value: _ @body) @definition.variable)
+
+; Properties of types and extensions (stored, computed, `static`, `lazy`):
+; fields, the same way.
+[(class_body
+   (property_declaration
+     (value_binding_pattern)
+     . name: (pattern bound_identifier: (simple_identifier) @name)) @definition.field)
+ (enum_class_body
+   (property_declaration
+     (value_binding_pattern)
+     . name: (pattern bound_identifier: (simple_identifier) @name)) @definition.field)]
+[(class_body
+   (property_declaration
+     (value_binding_pattern)
+     "," . name: (pattern bound_identifier: (simple_identifier) @name) @definition.field))
+ (enum_class_body
+   (property_declaration
+     (value_binding_pattern)
+     "," . name: (pattern bound_identifier: (simple_identifier) @name) @definition.field))]
+[(class_body
+   (property_declaration
+     name: (pattern bound_identifier: (simple_identifier))
+     value: _ @body) @definition.field)
+ (enum_class_body
+   (property_declaration
+     name: (pattern bound_identifier: (simple_identifier))
+     value: _ @body) @definition.field)]
+[(class_body
+   (property_declaration computed_value: _ @body) @definition.field)
+ (enum_class_body
+   (property_declaration computed_value: _ @body) @definition.field)]
+
+; Enum cases: constants of their enum. The first case of a line with the
+; whole entry (cut at a raw value), further ones (`case a, b`) by name.
+(enum_entry "case" . name: (simple_identifier) @name) @definition.constant
+(enum_entry "case" . name: (simple_identifier) @name . "=" . raw_value: (_) @body) @definition.constant
+(enum_entry "," . name: (simple_identifier) @name @definition.constant)

@@ -1,54 +1,52 @@
-//! The four code searches: imports, functions, classes (+ structs and
-//! interfaces), variables (+ enums). Each file in the answer carries only its
-//! matching elements (the nested `inner_hits` of the stored template).
+//! The code searches. Functions, classes (+ structs, interfaces, traits,
+//! types, enums) and variables (+ constants, fields, enums) run the stored
+//! template `search_code_symbols` over each file's flat `symbols`, exact
+//! names first; only when that finds nothing, the same template runs again
+//! in its fuzzy (typo-tolerant) form. Imports run `search_by_code_imports`.
+//! Each file in the answer carries only its best matching elements.
 
 use serde_json::{json, Map, Value};
 
-use super::{scope_index, ToolError};
+use super::{hits, paged, scope_index, ToolError};
 use crate::gateway::Gateway;
 use crate::normalize::Args;
-use crate::params;
+use crate::params::{self, MATCHES_PER_FILE};
 
-/// The element lists a code search reports, per tool.
-pub fn kinds(tool: &str) -> &'static [&'static str] {
-    match tool {
-        "search_by_code_functions" => &["functions"],
-        "search_by_code_classes" => &["classes", "structs", "interfaces"],
-        "search_by_code_variables" => &["variables", "enums"],
-        "search_by_code_imports" => &["imports"],
-        _ => &[],
-    }
-}
+/// The stored template of the symbol searches.
+pub const SYMBOLS_TEMPLATE: &str = "search_code_symbols";
 
 pub async fn search(gw: &Gateway, tool: &'static str, args: &Args) -> Result<Value, ToolError> {
     let scope = gw.resolve(args.target.as_deref()).await?;
     let index = scope_index(gw, &scope);
-    let p = params::code(tool, &args.query, args.limit);
-    let all = p["all"].as_bool().unwrap_or(false);
-    let response = gw.backend().run(tool, &index, p).await?;
-    let results: Vec<Value> = hits(&response)
-        .iter()
-        .map(|hit| {
-            let mut out = file_header(hit);
-            if tool == "search_by_code_imports" {
-                out.insert("imports".into(), json!(matching_imports(hit, all)));
-            } else {
-                for kind in kinds(tool) {
-                    out.insert((*kind).into(), json!(elements(hit, kind)));
-                }
-            }
-            Value::Object(out)
-        })
-        .collect();
-    let mut answer = json!({ "query": args.query, "results": results });
+    let mut answer = if tool == "search_by_code_imports" {
+        let p = params::imports(&args.query, args.limit, args.offset);
+        let all = p["all"].as_bool().unwrap_or(false);
+        let response = gw.backend().run(tool, &index, p).await?;
+        let results = hits(&response).iter().map(|hit| import_result(hit, all)).collect();
+        paged(&args.query, results, &response, args)
+    } else {
+        let run = |fuzzy: bool| {
+            let p = params::code(tool, &args.query, args.limit, args.offset, fuzzy);
+            gw.backend().run(SYMBOLS_TEMPLATE, &index, p)
+        };
+        let mut response = run(false).await?;
+        let mut fuzzy = false;
+        if hits(&response).is_empty() && args.offset == 0 && !args.query.trim().is_empty() {
+            response = run(true).await?;
+            fuzzy = true;
+        }
+        let all = params::code(tool, &args.query, 1, 0, false)["all"].as_bool().unwrap_or(false);
+        let results = hits(&response).iter().map(|hit| symbol_result(hit, all)).collect();
+        let mut answer = paged(&args.query, results, &response, args);
+        if fuzzy && answer["total"].as_u64().unwrap_or(0) > 0 {
+            answer["note"] = json!("no exact or prefix match; these names are close (typo-tolerant search)");
+        }
+        answer
+    };
     if let Some(note) = scope.note() {
         answer["note"] = json!(note);
     }
     Ok(answer)
-}
-
-pub fn hits(response: &Value) -> Vec<Value> {
-    response["hits"]["hits"].as_array().cloned().unwrap_or_default()
 }
 
 fn file_header(hit: &Value) -> Map<String, Value> {
@@ -57,54 +55,59 @@ fn file_header(hit: &Value) -> Map<String, Value> {
     out.insert("project".into(), s["root"].clone());
     out.insert("path".into(), s["path"].clone());
     out.insert("language".into(), s["language"].clone());
-    out.insert("header_comments".into(), array_or_empty(&s["ast"]["header_comments"]));
     out
 }
 
-fn array_or_empty(v: &Value) -> Value {
-    if v.is_array() {
-        v.clone()
-    } else {
-        json!([])
-    }
-}
+/// Relative score below which an inner hit is from a weaker tier than the
+/// file's best (a prefix or a mention next to an exact name).
+const INNER_SCORE_CUTOFF: f64 = 0.9;
 
-/// Relative score below which an inner hit is fuzzy noise next to the best one.
-const INNER_SCORE_CUTOFF: f64 = 0.3;
-
-/// The matching elements of one kind: `{signature, comments, owner?, line?}`.
-fn elements(hit: &Value, kind: &str) -> Vec<Value> {
-    let inner = hit["inner_hits"][kind]["hits"]["hits"].as_array().cloned().unwrap_or_default();
+/// A file with its best matching elements:
+/// `{name, kind, owner?, lines, signature, doc?}`.
+fn symbol_result(hit: &Value, all: bool) -> Value {
+    let mut out = file_header(hit);
+    let inner = hit["inner_hits"]["symbols"]["hits"]["hits"].as_array().cloned().unwrap_or_default();
+    let found = hit["inner_hits"]["symbols"]["hits"]["total"]["value"].as_u64().unwrap_or(inner.len() as u64);
     let best = inner.iter().filter_map(|h| h["_score"].as_f64()).fold(0.0_f64, f64::max);
-    inner
+    let keep = if all { inner.len() } else { MATCHES_PER_FILE };
+    let matches: Vec<Value> = inner
         .iter()
-        .filter(|h| match h["_score"].as_f64() {
-            Some(score) if best > 0.0 => score >= best * INNER_SCORE_CUTOFF,
-            _ => true,
-        })
-        .map(|h| {
-            let s = &h["_source"];
-            let mut e = Map::new();
-            e.insert("signature".into(), s["signature"].clone());
-            e.insert("comments".into(), array_or_empty(&s["comments"]));
-            for extra in ["owner", "line"] {
-                if !s[extra].is_null() {
-                    e.insert(extra.into(), s[extra].clone());
-                }
-            }
-            Value::Object(e)
-        })
-        .collect()
+        .filter(|h| all || best <= 0.0 || h["_score"].as_f64().unwrap_or(best) >= best * INNER_SCORE_CUTOFF)
+        .take(keep)
+        .map(|h| element(&h["_source"]))
+        .collect();
+    if found > matches.len() as u64 {
+        out.insert("more_matches".into(), json!(found - matches.len() as u64));
+    }
+    out.insert("matches".into(), json!(matches));
+    Value::Object(out)
 }
 
-/// The imports that matched (highlighted values), or all of them when listing.
-fn matching_imports(hit: &Value, all: bool) -> Vec<Value> {
+fn element(s: &Value) -> Value {
+    let mut e = Map::new();
+    for key in ["name", "kind", "owner"] {
+        if s[key].is_string() {
+            e.insert(key.into(), s[key].clone());
+        }
+    }
+    if let (Some(a), Some(b)) = (s["line"]["start"].as_u64(), s["line"]["end"].as_u64()) {
+        e.insert("lines".into(), json!(if a == b { a.to_string() } else { format!("{a}-{b}") }));
+    }
+    e.insert("signature".into(), s["signature"].clone());
+    if s["doc"].is_string() {
+        e.insert("doc".into(), s["doc"].clone());
+    }
+    Value::Object(e)
+}
+
+/// A file with the imports that matched (highlighted values), or all of them when listing.
+fn import_result(hit: &Value, all: bool) -> Value {
+    let mut out = file_header(hit);
     let source = hit["_source"]["ast"]["imports"].as_array().cloned().unwrap_or_default();
-    if all {
-        return source;
-    }
-    match hit["highlight"]["ast.imports"].as_array() {
-        Some(h) if !h.is_empty() => h.clone(),
+    let imports = match hit["highlight"]["ast.imports"].as_array() {
+        Some(h) if !h.is_empty() && !all => h.clone(),
         _ => source,
-    }
+    };
+    out.insert("imports".into(), json!(imports));
+    Value::Object(out)
 }

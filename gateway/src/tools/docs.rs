@@ -3,8 +3,7 @@
 
 use serde_json::{json, Value};
 
-use super::code::hits;
-use super::{scope_index, ToolError};
+use super::{hits, paged, scope_index, ToolError};
 use crate::gateway::Gateway;
 use crate::normalize::Args;
 use crate::params;
@@ -16,7 +15,7 @@ const MAX_LINKS: usize = 10;
 pub async fn search(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
     let scope = gw.resolve(args.target.as_deref()).await?;
     let index = scope_index(gw, &scope);
-    let p = params::documentation(&args.query, args.limit);
+    let p = params::documentation(&args.query, args.limit, args.offset);
     let response = gw.backend().run("search_documentation", &index, p).await?;
     let analysis = params::analyze(&args.query);
     let results: Vec<Value> = hits(&response)
@@ -35,7 +34,7 @@ pub async fn search(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
             })
         })
         .collect();
-    let mut answer = json!({ "query": args.query, "results": results });
+    let mut answer = paged(&args.query, results, &response, args);
     if let Some(note) = scope.note() {
         answer["note"] = json!(note);
     }

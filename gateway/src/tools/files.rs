@@ -4,7 +4,7 @@
 
 use serde_json::{json, Value};
 
-use super::code::hits;
+use super::hits;
 use super::ToolError;
 use crate::gateway::Gateway;
 use crate::normalize::Args;

@@ -43,6 +43,23 @@ pub fn scope_index(gw: &Gateway, scope: &Scope) -> String {
     }
 }
 
+/// The hits of a search response.
+pub fn hits(response: &Value) -> Vec<Value> {
+    response["hits"]["hits"].as_array().cloned().unwrap_or_default()
+}
+
+/// A search answer: the results of one page, how many there are in all
+/// (`total`), and whether more follow (`truncated`, with the `next_offset`).
+pub fn paged(query: &str, results: Vec<Value>, response: &Value, args: &Args) -> Value {
+    let total = response["hits"]["total"]["value"].as_u64().unwrap_or(results.len() as u64);
+    let end = args.offset as u64 + results.len() as u64;
+    let mut answer = json!({ "query": query, "total": total, "truncated": total > end, "results": results });
+    if total > end {
+        answer["next_offset"] = json!(end);
+    }
+    answer
+}
+
 /// Runs a canonical tool with normalized arguments.
 pub async fn call(gw: &Gateway, tool: &'static str, args: &Args) -> Result<Value, ToolError> {
     match tool {

@@ -2,7 +2,7 @@
 
 use serde_json::{json, Value};
 
-use super::code::hits;
+use super::hits;
 use super::{scope_index, ToolError};
 use crate::gateway::Gateway;
 use crate::normalize::Args;

@@ -21,6 +21,9 @@ pub fn run(ctx: &Ctx, args: ScanIndexArgs) -> anyhow::Result<()> {
         eprintln!("Removed project no longer configured: {root}");
     }
     for source in &report.sources {
+        if let Some(line) = &source.upgraded {
+            eprintln!("{line}");
+        }
         eprintln!("{}: {}", source.name, source.scan.summary());
         if source.deleted > 0 {
             eprintln!("{}: removed {} files no longer on disk", source.name, source.deleted);

@@ -11,6 +11,7 @@
 //! | `@attribute` | attributes, annotations, decorators: skipped when looking for doc comments |
 //! | `@import` | an import; its text, unquoted, is the import |
 //! | `@scope` + `@name` | a block that owns elements without being one (`impl`, `extension`) |
+//! | `@namespace` + `@name` | a module or namespace block: named in owner chains, its values stay variables |
 //! | `@local.scope` | a block whose values are locals (a lambda, a closure, a callback) |
 //! | `@owner` | inside a definition's pattern: its owner type, when it is not an enclosing block (Go receivers) |
 //! | `@header` | a comment that counts as a header comment when only comments precede it |
@@ -44,6 +45,7 @@ use tree_sitter::{Node, Parser, Query, QueryCursor};
 use vibe_common::ast::{AstData, AstElement, LineRange};
 
 use super::comments::clean_comment;
+use super::family::Family;
 use super::license_header;
 use super::languages::{Language, LANGUAGES};
 use super::narrowing;
@@ -112,6 +114,7 @@ enum Role {
     Doc,
     Import,
     Scope,
+    Namespace,
     LocalScope,
     Header,
     Attribute,
@@ -136,6 +139,7 @@ const CODE_CAPTURES: &[(&str, Role)] = &[
     ("doc", Role::Doc),
     ("import", Role::Import),
     ("scope", Role::Scope),
+    ("namespace", Role::Namespace),
     ("local.scope", Role::LocalScope),
     ("header", Role::Header),
     ("attribute", Role::Attribute),
@@ -235,7 +239,7 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
     let mut defs: Vec<Definition> = Vec::new();
     let mut def_index: HashMap<usize, usize> = HashMap::new();
     let mut imports: Vec<(usize, String)> = Vec::new();
-    let mut scopes: Vec<(Node, String)> = Vec::new();
+    let mut scopes: Vec<(Node, String, bool)> = Vec::new();
     let mut local_scopes: Vec<Node> = Vec::new();
     let mut headers: Vec<Node> = Vec::new();
     let mut doc_nodes: HashSet<usize> = HashSet::new();
@@ -256,6 +260,7 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
         while let Some(m) = matches.next() {
             let mut def: Option<(Kind, Node)> = None;
             let (mut name, mut body, mut scope, mut owner) = (None, None, None, None);
+            let mut namespace = false;
             let mut docs = Vec::new();
             for c in m.captures {
                 match compiled.roles[c.index as usize] {
@@ -265,6 +270,10 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
                     Some(Role::Doc) => docs.push(c.node),
                     Some(Role::Import) => imports.push((c.node.start_byte(), unquote(text(c.node, bytes)))),
                     Some(Role::Scope) => scope = Some(c.node),
+                    Some(Role::Namespace) => {
+                        scope = Some(c.node);
+                        namespace = true;
+                    }
                     Some(Role::LocalScope) => local_scopes.push(c.node),
                     Some(Role::Header) => headers.push(c.node),
                     Some(Role::Owner) => owner = Some(c.node),
@@ -275,7 +284,7 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
                 }
             }
             if let (Some(s), Some(n)) = (scope, name) {
-                scopes.push((s, text(n, bytes).to_string()));
+                scopes.push((s, text(n, bytes).to_string(), namespace));
             }
             if def.is_none() {
                 doc_nodes.extend(docs.iter().map(|n| n.id()));
@@ -296,6 +305,8 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
     defs.sort_by_key(|d| d.node.start_byte());
     let nesting = nest(&defs, &scopes, &local_scopes, bytes);
     let def_ids: HashSet<usize> = defs.iter().map(|d| d.node.id()).collect();
+    let targets: Vec<Node> = defs.iter().map(|d| d.node).chain(headers.iter().copied()).collect();
+    let family = Family::new(tree.root_node(), &targets);
     let mut ast = AstData::default();
     let mut used_docs: HashSet<usize> = HashSet::new();
     for (d, (place, chain)) in defs.iter().zip(nesting) {
@@ -304,9 +315,9 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
             Place::Member if d.kind == Kind::Variable => Kind::Field,
             _ => d.kind,
         };
-        let (comments, doc_ids) = doc_comments(d, source, &doc_nodes, &attribute_nodes, &def_ids);
+        let (comments, doc_ids) = doc_comments(d, source, &family, &doc_nodes, &attribute_nodes, &def_ids);
         let element = AstElement {
-            name: d.name.map(|n| unquote(text(n, bytes))).unwrap_or_default(),
+            name: d.name.map(|n| bare_name(text(n, bytes))).unwrap_or_default(),
             kind: kind.name().to_string(),
             signature: signature(d, source, &attribute_nodes),
             comments,
@@ -331,7 +342,7 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
     }
     // A doc comment that documents the first definition is not also a header.
     headers.retain(|h| !used_docs.contains(&h.id()));
-    let (license, header) = license_header::split(header_blocks(&headers, &attribute_nodes, source));
+    let (license, header) = license_header::split(header_blocks(&headers, &family, &attribute_nodes, source));
     ast.license = license;
     ast.header_comments = header;
     Ok(ast)
@@ -370,9 +381,10 @@ enum Place {
 /// What encloses each definition (in `defs` order): its place and its owner
 /// chain (the enclosing names, outermost first, joined by `.`). Containers are the named non-value
 /// definitions, the `@scope` blocks and the `@local.scope` nodes.
-fn nest(defs: &[Definition], scopes: &[(Node, String)], locals: &[Node], bytes: &[u8]) -> Vec<(Place, Option<String>)> {
+fn nest(defs: &[Definition], scopes: &[(Node, String, bool)], locals: &[Node], bytes: &[u8]) -> Vec<(Place, Option<String>)> {
     #[derive(Clone, Copy, PartialEq)]
     enum Frame {
+        Namespace,
         Type,
         Callable,
         Local,
@@ -383,7 +395,7 @@ fn nest(defs: &[Definition], scopes: &[(Node, String)], locals: &[Node], bytes: 
         def: Option<usize>,
         container: Option<(Frame, Option<&'a str>)>,
     }
-    let names: Vec<Option<String>> = defs.iter().map(|d| d.name.map(|n| unquote(text(n, bytes)))).collect();
+    let names: Vec<Option<String>> = defs.iter().map(|d| d.name.map(|n| bare_name(text(n, bytes)))).collect();
     let mut items: Vec<Item> = Vec::with_capacity(defs.len() + scopes.len() + locals.len());
     for (i, d) in defs.iter().enumerate() {
         let frame = match d.kind {
@@ -398,8 +410,9 @@ fn nest(defs: &[Definition], scopes: &[(Node, String)], locals: &[Node], bytes: 
             container: frame.map(|f| (f, names[i].as_deref())),
         });
     }
-    for (node, name) in scopes {
-        items.push(Item { start: node.start_byte(), end: node.end_byte(), def: None, container: Some((Frame::Type, Some(name.as_str()))) });
+    for (node, name, namespace) in scopes {
+        let frame = if *namespace { Frame::Namespace } else { Frame::Type };
+        items.push(Item { start: node.start_byte(), end: node.end_byte(), def: None, container: Some((frame, Some(name.as_str()))) });
     }
     for node in locals {
         items.push(Item { start: node.start_byte(), end: node.end_byte(), def: None, container: Some((Frame::Local, None)) });
@@ -418,7 +431,7 @@ fn nest(defs: &[Definition], scopes: &[(Node, String)], locals: &[Node], bytes: 
             chains[i] = (!chain.is_empty()).then(|| chain.join("."));
             if defs[i].kind.is_value() {
                 places[i] = match stack.last().map(|(_, f, _)| *f) {
-                    None => Place::Top,
+                    None | Some(Frame::Namespace) => Place::Top,
                     Some(Frame::Type) => Place::Member,
                     Some(Frame::Callable | Frame::Local) => Place::Local,
                 };
@@ -452,7 +465,7 @@ fn signature(d: &Definition, source: &str, attributes: &HashSet<usize>) -> Strin
     };
     let raw = &source[start..end];
     // Without a body the first line is the declaration.
-    let raw = if d.body.is_none() { raw.lines().next().unwrap_or("") } else { raw };
+    let raw = if d.body.is_none() { raw.trim_start().lines().next().unwrap_or("") } else { raw };
     let mut sig = raw.split_whitespace().collect::<Vec<_>>().join(" ");
     loop {
         let trimmed = sig
@@ -497,7 +510,14 @@ fn after_leading_attributes(node: Node, attributes: &HashSet<usize>) -> usize {
 
 /// Doc comments of a definition: a docstring inside it, or else the run of
 /// doc comments that touches it.
-fn doc_comments(d: &Definition, source: &str, docs: &HashSet<usize>, attributes: &HashSet<usize>, defs: &HashSet<usize>) -> (Vec<String>, Vec<usize>) {
+fn doc_comments(
+    d: &Definition,
+    source: &str,
+    family: &Family,
+    docs: &HashSet<usize>,
+    attributes: &HashSet<usize>,
+    defs: &HashSet<usize>,
+) -> (Vec<String>, Vec<usize>) {
     let inside = d
         .docs
         .iter()
@@ -510,15 +530,15 @@ fn doc_comments(d: &Definition, source: &str, docs: &HashSet<usize>, attributes:
     let mut next_start = d.node.start_byte();
     let mut anchor = d.node;
     loop {
-        match anchor.prev_named_sibling() {
+        match family.prev_named_sibling(anchor) {
             Some(prev) if docs.contains(&prev.id()) || attributes.contains(&prev.id()) => {
                 if has_blank_line(&source[prev.end_byte()..next_start]) {
                     break;
                 }
                 if docs.contains(&prev.id()) {
                     // A comment that ends another line's code trails that code.
-                    let trailing = prev
-                        .prev_sibling()
+                    let trailing = family
+                        .prev_sibling(prev)
                         .is_some_and(|before| line_range(before).end as usize == prev.start_position().row + 1 && before.end_byte() <= prev.start_byte());
                     if trailing {
                         break;
@@ -529,10 +549,10 @@ fn doc_comments(d: &Definition, source: &str, docs: &HashSet<usize>, attributes:
                 anchor = prev;
             }
             Some(_) => break,
-            None => match anchor.parent() {
+            None => match family.parent(anchor) {
                 // The first child of a wrapper: go on from the wrapper, unless
                 // the wrapper groups several elements (`const ( … )`).
-                Some(parent) if parent.parent().is_some() && !groups_others(parent, d.node, defs) => anchor = parent,
+                Some(parent) if family.parent(parent).is_some() && !groups_others(parent, d.node, defs) => anchor = parent,
                 _ => break,
             },
         }
@@ -557,7 +577,7 @@ fn has_blank_line(between: &str) -> bool {
 /// Header comments: captured comments preceded only by other captured
 /// comments or attributes (a shebang, `@echo off`), in blocks of comments
 /// that touch each other (no blank line between).
-fn header_blocks(headers: &[Node], attributes: &HashSet<usize>, source: &str) -> Vec<Vec<String>> {
+fn header_blocks(headers: &[Node], family: &Family, attributes: &HashSet<usize>, source: &str) -> Vec<Vec<String>> {
     let ids: HashSet<usize> = headers.iter().map(|n| n.id()).collect();
     let mut sorted: Vec<Node> = headers.to_vec();
     sorted.sort_by_key(|n| n.start_byte());
@@ -565,15 +585,8 @@ fn header_blocks(headers: &[Node], attributes: &HashSet<usize>, source: &str) ->
     let mut blocks: Vec<Vec<String>> = Vec::new();
     let mut last_end: Option<usize> = None;
     for n in sorted {
-        let mut prev = n.prev_named_sibling();
-        let mut leading = true;
-        while let Some(p) = prev {
-            if !ids.contains(&p.id()) && !attributes.contains(&p.id()) {
-                leading = false;
-                break;
-            }
-            prev = p.prev_named_sibling();
-        }
+        // Headers are checked in order: once one is not leading, none after it is.
+        let leading = family.named_before(n).all(|p| ids.contains(&p.id()) || attributes.contains(&p.id()));
         if !leading {
             continue;
         }
@@ -590,12 +603,38 @@ fn header_blocks(headers: &[Node], attributes: &HashSet<usize>, source: &str) ->
 
 /// An import's text without surrounding quotes or angle brackets.
 fn unquote(s: &str) -> String {
-    s.trim().trim_matches(|c| c == '"' || c == '\'' || c == '`' || c == '<' || c == '>').trim().to_string()
+    let s = s.trim();
+    for (open, close) in [('"', '"'), ('\'', '\''), ('`', '`'), ('<', '>')] {
+        if let Some(inner) = s.strip_prefix(open).and_then(|r| r.strip_suffix(close)) {
+            return inner.trim().to_string();
+        }
+    }
+    s.to_string()
+}
+
+/// An element's bare name: unquoted (`'key'`), without a leading label
+/// sigil (`:label` in Batch).
+fn bare_name(s: &str) -> String {
+    let s = unquote(s);
+    match s.strip_prefix(':') {
+        Some(rest) if rest.starts_with(|c: char| c.is_alphanumeric() || c == '_') => rest.to_string(),
+        _ => s,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_and_imports_lose_only_their_quotes() {
+        assert_eq!(unquote("\"os\""), "os");
+        assert_eq!(unquote("<stdio.h>"), "stdio.h");
+        assert_eq!(unquote("System.Collections.Generic.Dictionary<string, int>"), "System.Collections.Generic.Dictionary<string, int>");
+        assert_eq!(bare_name(">="), ">=");
+        assert_eq!(bare_name(":add"), "add");
+        assert_eq!(bare_name("'key'"), "key");
+    }
 
     #[test]
     fn blank_line_detection() {

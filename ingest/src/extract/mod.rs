@@ -3,6 +3,7 @@
 
 mod comments;
 mod engine;
+mod family;
 mod license_header;
 mod narrowing;
 pub mod languages;

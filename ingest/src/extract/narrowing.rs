@@ -7,10 +7,15 @@ use tree_sitter::{Node, Query};
 /// pattern's root cannot be named (a wildcard, an anonymous node, a leading
 /// quantifier): then the query runs over the whole tree.
 pub(crate) fn pattern_roots(query: &Query, source: &str, grammar: &tree_sitter::Language) -> Option<Vec<bool>> {
-    let mut table = vec![false; grammar.node_kind_count()];
+    // Indexed by kind id; `ERROR` nodes have the last id (u16::MAX).
+    let mut table = vec![false; u16::MAX as usize + 1];
     for i in 0..query.pattern_count() {
         let text = source.get(query.start_byte_for_pattern(i)..query.end_byte_for_pattern(i))?;
         for kind in root_kinds(text)? {
+            if kind == "ERROR" {
+                table[u16::MAX as usize] = true;
+                continue;
+            }
             let id = grammar.id_for_node_kind(&kind, true);
             // A supertype (`expression`) never is a node's own kind.
             if id == 0 || grammar.node_kind_is_supertype(id) {

@@ -2,6 +2,9 @@
 
 use serde_json::{json, Value};
 
+use vibe_common::ast::AstData;
+use vibe_common::summary;
+
 use super::tags::deterministic_tags;
 use crate::scanner::{ScannedFile, SourceInfo};
 
@@ -50,8 +53,36 @@ pub fn analysis_doc(source: &SourceInfo, file: &ScannedFile, enrichment: Option<
         "description": enrichment.map(|e| e.description.clone()).filter(|d| !d.is_empty()),
         "tags": tags,
         "llm_tags": llm_tags,
+        "symbols": ast.map(symbols).unwrap_or_default(),
         "ast": ast,
     })
+}
+
+/// The search form of a file's code elements: one flat entry per element
+/// with its bare name, kind, owner and lines, the signature cut to a budget
+/// and the doc comment's first sentence (full texts stay in `ast`).
+pub fn symbols(ast: &AstData) -> Vec<Value> {
+    ast.elements()
+        .filter(|(_, e)| !e.name.is_empty())
+        .map(|(_, e)| {
+            let mut s = json!({
+                "name": e.name,
+                "kind": e.kind,
+                "signature": summary::cut(&e.signature, summary::MAX_SIGNATURE_CHARS),
+            });
+            if let Some(owner) = &e.owner {
+                s["owner"] = json!(owner);
+            }
+            if let Some(line) = e.line {
+                s["line"] = json!(line);
+            }
+            let doc = summary::doc_summary(&e.comments);
+            if !doc.is_empty() {
+                s["doc"] = json!(doc);
+            }
+            s
+        })
+        .collect()
 }
 
 /// The content document: the full text, stored for `get_file_content`.

@@ -10,6 +10,7 @@
 
 mod bulk;
 pub mod documents;
+pub mod format;
 pub mod stats;
 pub mod store;
 pub mod tags;
@@ -71,6 +72,9 @@ pub struct SourceOutcome {
     pub name: String,
     pub root: PathBuf,
     pub rebuilt: bool,
+    /// Why an existing project was rebuilt without `--force` (its index
+    /// format is older than this build's).
+    pub upgraded: Option<String>,
     pub files_written: u64,
     pub analysis_written: u64,
     pub deleted: u64,
@@ -151,8 +155,9 @@ fn canonical(p: &Path) -> PathBuf {
 
 /// What the store holds for the configured projects once cleanup is done.
 struct Known {
-    /// Project hashes that have a meta document.
-    meta: HashSet<String>,
+    /// Project hashes that have a meta document, with the index format
+    /// they were built with (`None` before formats were recorded).
+    meta: HashMap<String, Option<String>>,
     layout: store::Layout,
 }
 
@@ -160,10 +165,10 @@ struct Known {
 async fn cleanup(search: &Search, configured: &[PathBuf], report: &mut IndexReport) -> Result<Known, IndexError> {
     let keep: HashSet<String> = configured.iter().map(|p| project_hash(&canonical(p))).collect();
     let (metas, layout) = tokio::try_join!(store::meta_projects(search), store::Layout::read(search))?;
-    let mut known = Known { meta: HashSet::new(), layout };
+    let mut known = Known { meta: HashMap::new(), layout };
     for (hash, meta) in metas {
         if keep.contains(&hash) {
-            known.meta.insert(hash);
+            known.meta.insert(hash, meta["index_format"].as_str().map(str::to_string));
         } else {
             store::remove_project(search, &hash).await?;
             report.removed_projects.push(meta["root"].as_str().unwrap_or(&hash).to_string());
@@ -221,11 +226,22 @@ async fn index_source(search: &Search, known: &Known, root: &Path, opts: &IndexO
     let live_files = known.layout.target(&files_alias);
     let live_analysis = known.layout.target(&analysis_alias);
     let mut outcome = SourceOutcome { name: info.name.clone(), root: info.root.clone(), ..Default::default() };
+    // A project built with another index format is rebuilt (new generation).
+    let built_with = known.meta.get(&hash);
+    let outdated = live_analysis.is_some() && built_with.is_some_and(|f| f.as_deref() != Some(format::current()));
+    if outdated && !opts.force {
+        outcome.upgraded = Some(format!(
+            "{}: rebuilding, the index format changed ({} -> {})",
+            info.name,
+            built_with.cloned().flatten().unwrap_or_else(|| "unrecorded".into()),
+            format::current()
+        ));
+    }
 
     // `stored`: files whose two documents both carry their hash; `stored_paths`:
     // paths stored in either index (a half-written file must be deletable too).
     let (targets, stored, stored_paths) = match (live_files, live_analysis) {
-        (Some(files), Some(analysis)) if !opts.force => {
+        (Some(files), Some(analysis)) if !opts.force && !outdated => {
             let (in_files, in_analysis) =
                 tokio::try_join!(store::stored_hashes(search, &files_alias), store::stored_hashes(search, &analysis_alias))?;
             let mut stored_paths: HashSet<String> = in_files.keys().cloned().collect();
@@ -326,7 +342,7 @@ async fn index_source(search: &Search, known: &Known, root: &Path, opts: &IndexO
     outcome.scan = scan;
 
     let changed = outcome.rebuilt || outcome.files_written + outcome.analysis_written + outcome.deleted > 0;
-    let meta_missing = !known.meta.contains(&hash);
+    let meta_missing = !known.meta.contains_key(&hash);
     if changed || meta_missing {
         phase("writing the project's statistics, license and README");
         let info = if details_loaded {
@@ -405,6 +421,7 @@ async fn write_meta(
         "readme": info.readme,
         "stats": stats,
         "generation": store::generation_of(&targets.analysis),
+        "index_format": format::current(),
         "indexed_at": now,
     });
     search.put(&format!("/{}/_doc/{hash}?refresh=true", search.names.meta()), &doc).await?;

@@ -74,7 +74,7 @@ fn hash_of(names: &IndexNames, index: &str) -> Option<String> {
 /// Every meta document: project hash -> root.
 pub async fn meta_projects(search: &Search) -> Result<BTreeMap<String, Value>, SearchError> {
     // A missing meta index (nothing indexed yet) reads as empty.
-    let body = json!({ "_source": ["root", "name", "hash", "generation"] });
+    let body = json!({ "_source": ["root", "name", "hash", "generation", "index_format"] });
     let hits = scroll_all(search, &search.names.meta(), Missing::ReadsEmpty, body).await?;
     Ok(hits.into_iter().filter_map(|h| Some((h["_id"].as_str()?.to_string(), h["_source"].clone()))).collect())
 }

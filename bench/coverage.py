@@ -1,0 +1,257 @@
+#!/usr/bin/env python3
+"""Definition coverage of `vibe-analyzer scan ast` against universal-ctags.
+
+Run by bench/coverage.sh, which leaves in WORKDIR, for each language LANG,
+LANG.ast.json (the `scan ast --format json` export of the corpus) and LANG.tags
+(`ctags --output-format=json` over the same tree). For every ctags tag of a
+definition kind (KINDS below; after the noise filters in `counted`), the tag
+is found when the AST export of the same file has an element with the same
+name whose line range starts at the tag's line or up to SLACK lines before it
+(decorators, annotations and doc comments), or further up when the lines in
+between hold no body and no end of statement (`{`, `}`, `;`, `=` outside
+parentheses; comment lines skipped): long annotation stacks. Elements
+without a `name` field are matched by the name as a whole word in their
+`signature`.
+
+    coverage.py WORKDIR CORPORA LANG... [--missed N] [--json OUT]
+"""
+import argparse
+import collections
+import functools
+import json
+import keyword
+import re
+import sys
+
+SLACK = 3
+
+# ctags kinds counted per language (ctags --list-kinds-full=<CtagsLang>).
+# Not counted anywhere: imports, packages, namespaces, modules, locals,
+# parameters, labels (except Batch, where labels are the functions), heredocs,
+# Rust `impl` blocks, macros of C#.
+KINDS = {
+    "python": {"class", "function", "member", "variable"},
+    "go": {"func", "struct", "interface", "type", "talias", "const", "var", "member",
+           "anonMember", "methodSpec"},
+    "rust": {"function", "method", "struct", "enum", "enumerator", "interface", "typedef",
+             "field", "variable", "macro"},
+    "java": {"class", "interface", "enum", "annotation", "method", "field", "enumConstant"},
+    "kotlin": {"class", "interface", "object", "method", "variable", "constant", "typealias"},
+    "javascript": {"function", "generator", "class", "method", "getter", "setter", "field",
+                   "variable", "constant"},
+    "typescript": {"function", "generator", "class", "interface", "enum", "enumerator",
+                   "method", "property", "variable", "constant", "alias"},
+    "bash": {"function", "alias"},
+    "csharp": {"class", "struct", "interface", "enum", "enumerator", "method", "property",
+               "field", "event"},
+    "batch": {"label", "variable"},
+}
+# Variable-like kinds inside a function-like scope are locals (a Python
+# scope `member` is a method).
+VAR_KINDS = {"variable", "constant", "var", "const", "field", "property", "alias"}
+FUNC_SCOPES = {"function", "method", "func", "generator", "getter", "setter", "member"}
+# Kinds that name data (the rest name code: functions, methods, types, labels).
+DATA_KINDS = {"variable", "constant", "var", "const", "field", "property", "anonMember",
+              "enumerator", "enumConstant", "event"}
+GENERATED_NAME = re.compile(r"^(AnonymousFunction|__anon|<lambda>)|=|^\W+$")
+
+# A line that holds only a comment (or a Rust attribute / C# #if for HEADER).
+COMMENT = re.compile(r"^\s*(#(?!\[)|//|/\*|\*(\s|/|$)|@?rem\b|::)", re.I)
+HEADER_COMMENT = re.compile(r"^\s*(#|//|/\*|\*(\s|/|$)|$)")
+
+
+def misread(lang, kind, name):
+    """Names ctags takes from misread lines: Python's `else: x = 1`, Rust's
+    `const A: &'static str`; and Go's blank identifier."""
+    return (lang == "python" and keyword.iskeyword(name)) or (lang == "go" and name == "_") \
+        or (lang == "rust" and kind == "variable" and name in ("str", "Self"))
+
+
+def counted(lang, tag, first_label):
+    """True if TAG is a definition this benchmark counts (see README)."""
+    kind, scope = tag["kind"], tag.get("scopeKind")
+    if kind not in KINDS[lang] or GENERATED_NAME.search(tag["name"]) or misread(lang, kind, tag["name"]):
+        return False  # generated or misread names; `a=b` or `*` read as a function
+    if COMMENT.match(tag.get("pattern", "/^")[2:]):
+        return False  # ctags read a commented-out definition
+    if kind in VAR_KINDS and scope in FUNC_SCOPES:
+        return False  # a local
+    if lang == "csharp" and re.match(r"/\^\s*where\s", tag.get("pattern", "")):
+        return False  # a generic constraint (`where T : class`)
+    if lang == "java" and scope == "annotation" and kind == "field" and " default " in tag.get("pattern", ""):
+        return False  # ctags reads `boolean x() default false;` as a field `false`
+    if lang == "kotlin" and scope == "method":
+        return False  # lambdas, loop variables, locals
+    indented = tag.get("pattern", "/^").startswith(("/^ ", "/^\t"))
+    if lang in ("javascript", "typescript") and kind in VAR_KINDS and scope is None and indented:
+        return False  # ctags 5.9 loses the scope of declarations in callbacks and blocks
+    if lang == "javascript" and kind == "class" and not re.search(r"\b(class|function)\b", tag.get("pattern", "")):
+        return False  # an object literal that ctags calls a class
+    if lang == "batch" and kind == "variable":
+        return tag["line"] < first_label.get(tag["path"], 1 << 30)  # the main section only
+    return True
+
+
+def is_data(lang, kind):
+    return kind in DATA_KINDS or (lang == "go" and kind == "member")
+
+
+def norm(name):
+    return name.strip("`'\"!:").rsplit(".", 1)[-1].rsplit("::", 1)[-1]
+
+
+def elements(node):
+    """Every element (a dict with a line range) anywhere under NODE."""
+    if isinstance(node, dict):
+        if isinstance(node.get("line"), dict):
+            yield node
+        for v in node.values():
+            if isinstance(v, (list, dict)):
+                yield from elements(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from elements(v)
+
+
+def load_ast(path):
+    """{file path: ({name: [start lines]}, [(start line, signature) of unnamed elements])}."""
+    files = {}
+    for src in json.load(open(path))["sources"]:
+        for f in src["files"]:
+            if f.get("ast") is None:
+                continue
+            named, unnamed = collections.defaultdict(list), []
+            for e in elements(f["ast"]):
+                if e.get("name") is not None:
+                    named[norm(e["name"])].append(e["line"]["start"])
+                else:
+                    unnamed.append((e["line"]["start"], e.get("signature", "")))
+            files[f["path"]] = (named, unnamed)
+    return files
+
+
+def load_tags(path):
+    tags = []
+    for line in open(path, encoding="utf-8", errors="replace"):
+        t = json.loads(line)
+        if t.get("_type") == "tag":
+            t["path"] = t["path"].removeprefix("./")
+            tags.append(t)
+    return tags
+
+
+def header_only(lines):
+    """True if LINES, between an element's start and ctags' line, hold no body
+    and no end of statement: only comments, annotations with their arguments,
+    modifiers, type parameters."""
+    depth = 0
+    for line in lines:
+        if depth == 0 and HEADER_COMMENT.match(line):
+            continue
+        for ch in line:
+            depth += (ch in "([") - (ch in ")]")
+            if depth == 0 and ch in "{};=":
+                return False
+    return True
+
+
+def found(tag, elems, path):
+    line, name = tag["line"], norm(tag["name"])
+    named, unnamed = elems
+    word = re.compile(r"(?<![\w$])" + re.escape(name) + r"(?![\w$])")
+    starts = named.get(name, []) + [start for start, sig in unnamed if word.search(sig)]
+    for start in starts:
+        if start <= line and (start >= line - SLACK or header_only(source_lines(path)[start - 1:line - 1])):
+            return True
+    return False
+
+
+def measure(lang, workdir, corpus, n_missed):
+    ast = load_ast(f"{workdir}/{lang}.ast.json")
+    tags = sorted(load_tags(f"{workdir}/{lang}.tags"), key=lambda t: (t["path"], t["line"]))
+    first_label = {}
+    for t in tags:
+        if t["kind"] == "label":
+            first_label[t["path"]] = min(t["line"], first_label.get(t["path"], 1 << 30))
+    per_kind = collections.defaultdict(lambda: [0, 0])
+    per_scope = collections.defaultdict(lambda: [0, 0])  # (kind, scope kind)
+    missed, no_ast = [], set()
+    for t in tags:
+        if not counted(lang, t, first_label):
+            continue
+        elems = ast.get(t["path"])
+        if elems is None:
+            no_ast.add(t["path"])
+        hit = elems is not None and found(t, elems, f"{corpus}/{t['path']}")
+        per_kind[t["kind"]][0] += 1
+        per_kind[t["kind"]][1] += hit
+        per_scope[t["kind"], t.get("scopeKind") or "top level"][0] += 1
+        per_scope[t["kind"], t.get("scopeKind") or "top level"][1] += hit
+        if not hit:
+            missed.append(f"{t['path']}:{t['line']} {t['kind']} {t['name']}")
+    missed.sort()
+    step = max(1, len(missed) // n_missed) if n_missed else 1
+    sample = missed[::step][:n_missed]
+    total = sum(v[0] for v in per_kind.values())
+    hits = sum(v[1] for v in per_kind.values())
+    return {"files_with_ast": len(ast), "files_tagged_without_ast": sorted(no_ast),
+            "kinds": {k: {"ctags": v[0], "found": v[1],
+                          "scopes": {sc: {"ctags": n, "found": f} for (kk, sc), (n, f) in sorted(per_scope.items()) if kk == k}}
+                      for k, v in sorted(per_kind.items())},
+            "ctags": total, "found": hits, "missed": len(missed), "missed_sample": sample}
+
+
+@functools.lru_cache(maxsize=8)
+def source_lines(path):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return f.read().split("\n")
+
+
+def pct(found, total):
+    return f"{100 * found / total:5.1f} %" if total else "    -  "
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("workdir")
+    ap.add_argument("corpora")
+    ap.add_argument("langs", nargs="+")
+    ap.add_argument("--missed", type=int, default=10)
+    ap.add_argument("--json")
+    args = ap.parse_args()
+    results = {}
+    for lang in args.langs:
+        r = results[lang] = measure(lang, args.workdir, f"{args.corpora}/{lang}", args.missed)
+        print(f"\n== {lang}: {r['ctags']} ctags definitions, {r['files_with_ast']} files with an AST")
+        print(f"{'ctags kind':<20} {'ctags':>7} {'found':>7} {'coverage':>9}")
+        for kind, v in r["kinds"].items():
+            print(f"{kind:<20} {v['ctags']:>7} {v['found']:>7} {pct(v['found'], v['ctags']):>9}")
+            if len(v["scopes"]) > 1:  # split by the ctags scope kind
+                for scope, w in v["scopes"].items():
+                    label = scope if scope == "top level" else f"in {scope}"
+                    print(f"  {label:<18} {w['ctags']:>7} {w['found']:>7} {pct(w['found'], w['ctags']):>9}")
+        print(f"{'all':<20} {r['ctags']:>7} {r['found']:>7} {pct(r['found'], r['ctags']):>9}")
+        if r["files_tagged_without_ast"]:
+            print(f"files with ctags definitions but no AST: {len(r['files_tagged_without_ast'])}, "
+                  f"e.g. {r['files_tagged_without_ast'][0]}")
+        if r["missed_sample"]:
+            print(f"missed ({len(r['missed_sample'])} of {r['missed']}, spread over the sorted list):")
+            for m in r["missed_sample"]:
+                print(f"  {m}")
+    print(f"\n== summary (code: functions, methods, types; data: variables, constants, fields, enum members)")
+    print(f"{'language':<11} {'ctags':>7} {'found':>7} {'coverage':>9} {'code':>9} {'data':>9}")
+    for lang, r in results.items():
+        split = {}
+        for data in (False, True):
+            ks = [v for k, v in r["kinds"].items() if is_data(lang, k) == data]
+            split[data] = pct(sum(v["found"] for v in ks), sum(v["ctags"] for v in ks))
+        print(f"{lang:<11} {r['ctags']:>7} {r['found']:>7} {pct(r['found'], r['ctags']):>9} "
+              f"{split[False]:>9} {split[True]:>9}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

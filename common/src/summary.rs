@@ -1,0 +1,143 @@
+//! Short forms for search answers: a doc comment's first sentence, a
+//! signature cut to a budget. Full texts stay in the AST (`get_file_ast`).
+
+/// Longest doc summary, in characters.
+pub const MAX_SUMMARY_CHARS: usize = 200;
+/// Longest signature in a search answer, in characters.
+pub const MAX_SIGNATURE_CHARS: usize = 200;
+
+/// The first sentence of a doc comment (its lines as extracted), without
+/// `@param`-style tags, HTML tags or `{@code x}` markup, at most
+/// [`MAX_SUMMARY_CHARS`] characters.
+pub fn doc_summary(lines: &[String]) -> String {
+    let mut words: Vec<String> = Vec::new();
+    for line in lines {
+        let l = line.trim();
+        // Block tags end the description (`@param`, `:param x:`, `Args:`).
+        if l.starts_with('@') || l.starts_with(":param") || l.starts_with(":return") || l.starts_with(":raises") {
+            break;
+        }
+        if l.is_empty() {
+            if !words.is_empty() {
+                break;
+            }
+            continue;
+        }
+        words.extend(strip_markup(l).split_whitespace().map(str::to_string));
+        if ends_sentence(words.last().map(String::as_str).unwrap_or("")) {
+            break;
+        }
+    }
+    let text = words.join(" ");
+    let sentence = first_sentence(&text);
+    cut(sentence, MAX_SUMMARY_CHARS)
+}
+
+/// Cut `s` to `max` characters, marking the cut with an ellipsis.
+pub fn cut(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_string();
+    }
+    let mut out: String = s.chars().take(max.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
+fn ends_sentence(word: &str) -> bool {
+    (word.ends_with('.') || word.ends_with('!') || word.ends_with('?') || word.ends_with('。'))
+        && !matches!(word, "e.g." | "i.e." | "etc." | "vs." | "cf.")
+}
+
+/// The text up to the first sentence end (`. ` followed by more text).
+fn first_sentence(text: &str) -> &str {
+    let mut prev_word_start = 0;
+    for (i, c) in text.char_indices() {
+        if c == ' ' {
+            let word = &text[prev_word_start..i];
+            if ends_sentence(word) {
+                return &text[..i];
+            }
+            prev_word_start = i + 1;
+        } else if c == '。' {
+            return &text[..i + c.len_utf8()];
+        }
+    }
+    text
+}
+
+/// Remove HTML tags and inline doc markup: `{@code x}` / `{@link a.B#c}` keep
+/// their text, `<p>` and `</b>` go.
+fn strip_markup(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    loop {
+        let next_tag = rest.find('<');
+        let next_inline = rest.find("{@");
+        match (next_tag, next_inline) {
+            (Some(t), i) if i.is_none_or(|i| t < i) => {
+                let Some(close) = rest[t..].find('>') else {
+                    out.push_str(rest);
+                    break;
+                };
+                let tag = &rest[t + 1..t + close];
+                out.push_str(&rest[..t]);
+                // Only tag-looking things are markup: `a < b` stays.
+                if tag.starts_with(|c: char| c.is_ascii_alphabetic() || c == '/') && !tag.contains(' ') || tag.starts_with("a ") {
+                    out.push(' ');
+                } else {
+                    out.push_str(&rest[t..=t + close]);
+                }
+                rest = &rest[t + close + 1..];
+            }
+            (_, Some(i)) => {
+                let Some(close) = rest[i..].find('}') else {
+                    out.push_str(rest);
+                    break;
+                };
+                let inner = &rest[i + 2..i + close];
+                out.push_str(&rest[..i]);
+                let text = inner.split_once(char::is_whitespace).map_or("", |(_, t)| t.trim());
+                out.push_str(text);
+                rest = &rest[i + close + 1..];
+            }
+            _ => {
+                out.push_str(rest);
+                break;
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(s: &str) -> Vec<String> {
+        s.lines().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn javadoc_becomes_its_first_sentence() {
+        let doc = lines("Reads a line of text. A line is considered to be terminated by any one\nof a line feed ('\\n').\n@param ignoreLF If true, the next '\\n' will be skipped\n@return A String containing the contents of the line");
+        assert_eq!(doc_summary(&doc), "Reads a line of text.");
+    }
+
+    #[test]
+    fn markup_is_removed_and_code_kept() {
+        let doc = lines("<p>Returns the {@code int} value of {@link java.lang.Integer#MAX_VALUE the max}</p>");
+        assert_eq!(doc_summary(&doc), "Returns the int value of the max");
+        assert_eq!(doc_summary(&lines("True when a < b and c > d.")), "True when a < b and c > d.");
+    }
+
+    #[test]
+    fn tags_only_and_long_docs() {
+        assert_eq!(doc_summary(&lines("@param x the value")), "");
+        let long = "word ".repeat(100);
+        let s = doc_summary(&[long]);
+        assert_eq!(s.chars().count(), MAX_SUMMARY_CHARS);
+        assert!(s.ends_with('…'));
+        assert_eq!(doc_summary(&lines("Use e.g. this one. Not this.")), "Use e.g. this one.");
+        assert_eq!(doc_summary(&lines("First paragraph\ncontinues\n\nSecond.")), "First paragraph continues");
+    }
+}
