@@ -96,7 +96,13 @@ fn strip_markup(line: &str) -> String {
                 };
                 let inner = &rest[i + 2..i + close];
                 out.push_str(&rest[..i]);
-                let text = inner.split_once(char::is_whitespace).map_or("", |(_, t)| t.trim());
+                let (tag, text) = inner.split_once(char::is_whitespace).unwrap_or((inner, ""));
+                let text = text.trim();
+                // `{@link Ref label}` reads as its label, `{@link Ref}` as the reference.
+                let text = match text.split_once(char::is_whitespace) {
+                    Some((_, label)) if tag.starts_with("link") => label.trim(),
+                    _ => text,
+                };
                 out.push_str(text);
                 rest = &rest[i + close + 1..];
             }

@@ -155,7 +155,7 @@ async fn main() -> Result<()> {
         let (template, p) = match tool {
             "search_knowledge" | "search_documentation" => ("search_documentation", params::documentation(query, 3, 0)),
             "search_by_code_imports" => (tool, params::imports(query, 3, 0)),
-            _ => (vibe_gateway::tools::code::SYMBOLS_TEMPLATE, params::code(tool, query, 3, 0, false)),
+            _ => (vibe_gateway::tools::code::SYMBOLS_TEMPLATE, params::code(tool, query, 3, 0, params::Pass::Exact)),
         };
         let body = json!({ "id": templates::search_template_id(&names, template), "params": p }).to_string();
         let direct = || {

@@ -194,11 +194,23 @@ pub fn documentation(query: &str, limit: u32, offset: u32) -> Value {
     })
 }
 
-/// Words that, alone, mean "list everything" for a code search.
-fn lists_everything(tool: &str, query: &str) -> bool {
+/// Whether a code query asks for a listing instead of a match.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Listing {
+    /// A name or words to match.
+    No,
+    /// Empty, `*`, or a phrase such as "all functions" / "функции".
+    Yes,
+    /// One generic English word ("functions", "all") that could also be a
+    /// name: matched first, listed only when nothing matches.
+    IfNoMatch,
+}
+
+/// What a code query asks for (see [`Listing`]).
+pub fn listing(tool: &str, query: &str) -> Listing {
     let q = query.trim().trim_matches(|c: char| c == '"' || c == '\'').to_lowercase();
     if q.is_empty() || q.chars().all(|c| c == '*' || c == '.' || c.is_whitespace()) {
-        return true;
+        return Listing::Yes;
     }
     let generic: &[&str] = match tool {
         "search_by_code_imports" => {
@@ -213,7 +225,22 @@ fn lists_everything(tool: &str, query: &str) -> bool {
         }
         _ => &[],
     };
-    generic.contains(&q.as_str())
+    match generic.contains(&q.as_str()) {
+        false => Listing::No,
+        true if q.chars().all(|c| c.is_ascii_alphabetic()) => Listing::IfNoMatch,
+        true => Listing::Yes,
+    }
+}
+
+/// How a symbol search runs its template.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pass {
+    /// Exact, qualified, case-insensitive, prefix and word matches.
+    Exact,
+    /// The typo-tolerant fallback.
+    Fuzzy,
+    /// Every element of the tool's kinds.
+    All,
 }
 
 /// Element kinds each code search looks at.
@@ -245,8 +272,8 @@ pub fn split_qualified(query: &str) -> (Option<&str>, &str) {
 /// template ranks: exact name, `Owner.name`, case-insensitive name, name
 /// prefix, name words, then mentions; `fuzzy` switches to the typo-tolerant
 /// fallback, run only when the exact pass finds nothing.
-pub fn code(tool: &str, query: &str, limit: u32, offset: u32, fuzzy: bool) -> Value {
-    let all = lists_everything(tool, query);
+pub fn code(tool: &str, query: &str, limit: u32, offset: u32, pass: Pass) -> Value {
+    let all = pass == Pass::All;
     let (owner, name) = split_qualified(query);
     json!({
         "query": query,
@@ -256,7 +283,7 @@ pub fn code(tool: &str, query: &str, limit: u32, offset: u32, fuzzy: bool) -> Va
         "words": query,
         "kinds": code_kinds(tool),
         "all": all,
-        "fuzzy": fuzzy,
+        "fuzzy": pass == Pass::Fuzzy,
         "limit": clamp_limit(limit),
         "offset": offset,
         "inner_limit": if all { INNER_LIMIT_ALL } else { INNER_LIMIT },
@@ -267,7 +294,7 @@ pub fn code(tool: &str, query: &str, limit: u32, offset: u32, fuzzy: bool) -> Va
 pub fn imports(query: &str, limit: u32, offset: u32) -> Value {
     json!({
         "query": query,
-        "all": lists_everything("search_by_code_imports", query),
+        "all": listing("search_by_code_imports", query) != Listing::No,
         "limit": clamp_limit(limit),
         "offset": offset,
     })
@@ -349,8 +376,12 @@ mod tests {
     fn everything_queries() {
         assert_eq!(imports("*", 3, 0)["all"], true);
         assert_eq!(imports("", 3, 0)["all"], true);
-        assert_eq!(code("search_by_code_functions", "add", 3, 0, false)["all"], false);
-        assert_eq!(code("search_by_code_functions", "add", 99, 0, false)["limit"], 10);
+        assert_eq!(code("search_by_code_functions", "add", 3, 0, Pass::Exact)["all"], false);
+        assert_eq!(listing("search_by_code_functions", "*"), Listing::Yes);
+        assert_eq!(listing("search_by_code_functions", "функции"), Listing::Yes);
+        assert_eq!(listing("search_by_code_functions", "function"), Listing::IfNoMatch);
+        assert_eq!(listing("search_by_code_functions", "parse"), Listing::No);
+        assert_eq!(code("search_by_code_functions", "add", 99, 0, Pass::Exact)["limit"], 10);
     }
 
     #[test]
@@ -360,9 +391,9 @@ mod tests {
         assert_eq!(split_qualified("List#add()"), (Some("List"), "add"));
         assert_eq!(split_qualified("readLine"), (None, "readLine"));
         assert_eq!(split_qualified(".hidden"), (None, ".hidden"));
-        let p = code("search_by_code_functions", "Outer.Inner.run", 3, 0, false);
+        let p = code("search_by_code_functions", "Outer.Inner.run", 3, 0, Pass::Exact);
         assert_eq!((p["name"].clone(), p["lower"].clone(), p["owner"].clone()), (json!("run"), json!("run"), json!("outer.inner")));
-        assert_eq!(code("search_by_code_classes", "Writer", 3, 0, false)["owner"], Value::Null);
+        assert_eq!(code("search_by_code_classes", "Writer", 3, 0, Pass::Exact)["owner"], Value::Null);
     }
 
     #[test]

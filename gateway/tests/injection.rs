@@ -55,7 +55,7 @@ fn params_for(template: &str, text: &str) -> Value {
         "show_projects" => params::projects(10),
         "show_stats" => params::stats(),
         "show_tree" => params::tree(100),
-        _ => params::code("search_by_code_functions", text, 3, 0, false),
+        _ => params::code("search_by_code_functions", text, 3, 0, params::Pass::Exact),
     }
 }
 

@@ -39,8 +39,8 @@
 ; Namespaces own their declarations; a file-scoped namespace owns the whole
 ; file (its scope node is the compilation unit, so a `using` alias above the
 ; `namespace A.B;` line is owned by `A.B` too).
-(namespace_declaration name: (_) @name) @scope
-(compilation_unit (file_scoped_namespace_declaration name: (_) @name)) @scope
+(namespace_declaration name: (_) @name) @namespace
+(compilation_unit (file_scoped_namespace_declaration name: (_) @name)) @namespace
 
 ; Types, at any depth. A declaration without a body (`record P(int X);`,
 ; `delegate void D();`, an `extern` or abstract method, a field without a

@@ -77,7 +77,7 @@
   ]) @scope
 
 ; Inline modules own their items (`mod tests { ... }`); `mod x;` holds none.
-(mod_item name: (identifier) @name body: (declaration_list)) @scope
+(mod_item name: (identifier) @name body: (declaration_list)) @namespace
 
 ; Closures are local scopes: a const or static inside one is a local.
 (closure_expression) @local.scope

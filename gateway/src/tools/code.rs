@@ -10,7 +10,7 @@ use serde_json::{json, Map, Value};
 use super::{hits, paged, scope_index, ToolError};
 use crate::gateway::Gateway;
 use crate::normalize::Args;
-use crate::params::{self, MATCHES_PER_FILE};
+use crate::params::{self, Listing, Pass, MATCHES_PER_FILE};
 
 /// The stored template of the symbol searches.
 pub const SYMBOLS_TEMPLATE: &str = "search_code_symbols";
@@ -25,20 +25,22 @@ pub async fn search(gw: &Gateway, tool: &'static str, args: &Args) -> Result<Val
         let results = hits(&response).iter().map(|hit| import_result(hit, all)).collect();
         paged(&args.query, results, &response, args)
     } else {
-        let run = |fuzzy: bool| {
-            let p = params::code(tool, &args.query, args.limit, args.offset, fuzzy);
+        let run = |pass: Pass| {
+            let p = params::code(tool, &args.query, args.limit, args.offset, pass);
             gw.backend().run(SYMBOLS_TEMPLATE, &index, p)
         };
-        let mut response = run(false).await?;
-        let mut fuzzy = false;
-        if hits(&response).is_empty() && args.offset == 0 && !args.query.trim().is_empty() {
-            response = run(true).await?;
-            fuzzy = true;
+        let listing = params::listing(tool, &args.query);
+        let mut pass = if listing == Listing::Yes { Pass::All } else { Pass::Exact };
+        let mut response = run(pass).await?;
+        // Nothing matched: a generic word lists everything, a name gets the
+        // typo-tolerant pass (the fuzzy query never runs when a name matched).
+        if pass == Pass::Exact && hits(&response).is_empty() && args.offset == 0 {
+            pass = if listing == Listing::IfNoMatch { Pass::All } else { Pass::Fuzzy };
+            response = run(pass).await?;
         }
-        let all = params::code(tool, &args.query, 1, 0, false)["all"].as_bool().unwrap_or(false);
-        let results = hits(&response).iter().map(|hit| symbol_result(hit, all)).collect();
+        let results = hits(&response).iter().map(|hit| symbol_result(hit, pass == Pass::All)).collect();
         let mut answer = paged(&args.query, results, &response, args);
-        if fuzzy && answer["total"].as_u64().unwrap_or(0) > 0 {
+        if pass == Pass::Fuzzy && answer["total"].as_u64().unwrap_or(0) > 0 {
             answer["note"] = json!("no exact or prefix match; these names are close (typo-tolerant search)");
         }
         answer

@@ -1,0 +1,711 @@
+#!/usr/bin/env python3
+"""Relevance, latency and answer size of the code searches through MCP, with a
+whole-word grep baseline on the same queries (driven by bench/relevance.sh).
+
+Two subcommands:
+
+  corpus --out DIR [--cap N] [PROJECT...]
+      Copies a deterministic subset (at most --cap source files each, chosen
+      by a hash of the relative path) of each project to DIR/<name>/ and
+      prints the copies, one a line. Without PROJECT: $RELEVANCE_PROJECTS, else
+      python, java, javascript, go and rust under $VIBE_CORPORA (default
+      ~/.cache/vibe-bench/corpora), with local fallbacks for the ones missing
+      (CPython's stdlib, Go's src, ~/.cargo/registry crates, npm's own tree,
+      Maven Central sources jars fetched with mvn).
+
+  run --url URL --opensearch URL --prefix P PROJECT...
+      Oracle: universal-ctags on the files the index holds. Samples up to
+      $RELEVANCE_N names per language and tool, calls the tool once per name
+      ({"query": name}, default limit, one MCP session, sequential), greps
+      every name whole-word over the same files (one ripgrep pass, counted as
+      `rg -w -c` would count), and prints
+      recall@1, recall@3, MRR, empty answers, latency p50/p95 and answer bytes
+      per tool x language, with grep's figures and the deltas.
+      --json FILE writes every look-up and the table; --misses N prints up to
+      N failed look-ups per tool and language.
+
+Needs the `mcp` SDK (tests/mcp/.venv) for `run`; `corpus` needs only Python.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import json
+import logging
+import os
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+import zipfile
+from collections import Counter, defaultdict
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+TOOLS = ("search_by_code_functions", "search_by_code_classes", "search_by_code_variables")
+SHORT = {"search_by_code_functions": "functions", "search_by_code_classes": "classes", "search_by_code_variables": "variables"}
+
+# Source extensions per corpus language (the directory names of bench/corpora.sh).
+LANG_EXT = {
+    "python": (".py",),
+    "java": (".java",),
+    "javascript": (".js", ".mjs", ".cjs", ".jsx"),
+    "typescript": (".ts", ".tsx", ".mts", ".cts"),
+    "go": (".go",),
+    "rust": (".rs",),
+    "kotlin": (".kt", ".kts"),
+    "bash": (".sh", ".bash"),
+}
+ALL_EXT = tuple(e for exts in LANG_EXT.values() for e in exts)
+DEFAULT_LANGS = ("python", "java", "javascript", "go", "rust")
+# The scanner never descends into these (ingest/src/scanner/walk.rs); a copy
+# renames them (`node_modules` -> `node_modules_`) so that npm's bundled code
+# stays in the corpus.
+EXCLUDED_DIRS = {"target", "node_modules", "__pycache__", ".venv", "venv", ".git", ".idea"}
+MAX_FILE_BYTES = 512 * 1024
+
+# ctags kind (full name, `--fields=+K`) -> tool, per ctags language.
+FUNCS, CLASSES, VARS = TOOLS
+KINDS: dict[str, dict[str, str]] = {
+    "Python": {"function": FUNCS, "member": FUNCS, "class": CLASSES, "variable": VARS},
+    "Java": {"method": FUNCS, "class": CLASSES, "interface": CLASSES, "enum": CLASSES,
+             "field": VARS, "enumConstant": VARS},
+    "JavaScript": {"function": FUNCS, "method": FUNCS, "generator": FUNCS, "class": CLASSES,
+                   "variable": VARS, "constant": VARS, "field": VARS},
+    "TypeScript": {"function": FUNCS, "method": FUNCS, "generator": FUNCS, "class": CLASSES,
+                   "interface": CLASSES, "enum": CLASSES, "variable": VARS, "constant": VARS,
+                   "property": VARS, "enumerator": VARS},
+    "Go": {"func": FUNCS, "struct": CLASSES, "interface": CLASSES, "var": VARS, "const": VARS,
+           "member": VARS},
+    "Rust": {"function": FUNCS, "method": FUNCS, "struct": CLASSES, "enum": CLASSES,
+             "interface": CLASSES, "union": CLASSES, "variable": VARS, "constant": VARS,
+             "field": VARS, "enumerator": VARS},
+    "Kotlin": {"method": FUNCS, "class": CLASSES, "interface": CLASSES, "object": CLASSES,
+               "variable": VARS, "constant": VARS},
+    "Sh": {"function": FUNCS},
+}
+
+IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+# Names ctags makes up for anonymous functions, classes, structs...
+ANON = re.compile(r"(AnonymousFunction|__anon|anon(Func|Class|Object|Struct|Enum|Union|Type)[0-9a-f])")
+
+log = lambda *a: print("[relevance]", *a, file=sys.stderr, flush=True)  # noqa: E731
+
+
+# ---------------------------------------------------------------------------
+# corpus
+# ---------------------------------------------------------------------------
+
+
+def java_fallback(cache: Path) -> Path | None:
+    """Sources jars from Maven Central (mvn dependency:copy), unpacked once."""
+    dst = cache / "java"
+    if dst.is_dir() and any(dst.iterdir()):
+        return dst
+    if not shutil.which("mvn"):
+        return None
+    jars = cache / "java-jars"
+    jars.mkdir(parents=True, exist_ok=True)
+    for art in ("org.apache.commons:commons-lang3:3.12.0", "org.apache.commons:commons-collections4:4.4",
+                "com.google.guava:guava:32.1.3-jre"):
+        log(f"fetching {art} sources with mvn")
+        r = subprocess.run(["mvn", "-q", "-B", "dependency:copy", f"-Dartifact={art}:jar:sources",
+                            f"-DoutputDirectory={jars}"], cwd=cache, capture_output=True, text=True)
+        if r.returncode != 0:
+            log(f"mvn failed for {art}: {r.stdout[-500:]}{r.stderr[-500:]}")
+    tmp = cache / "java.tmp"
+    shutil.rmtree(tmp, ignore_errors=True)
+    for jar in sorted(jars.glob("*-sources.jar")):
+        with zipfile.ZipFile(jar) as z:
+            z.extractall(tmp / jar.name.removesuffix("-sources.jar"))
+    if not tmp.is_dir():
+        return None
+    tmp.rename(dst)
+    return dst
+
+
+# Crates that are mostly generated bindings (thousands of constants a file).
+GENERATED_CRATES = re.compile(r"(windows|linux-raw-sys|libc|web-sys|js-sys|winapi)")
+
+
+def rust_fallback(cache: Path) -> Path | None:
+    """The newest version of each crate in ~/.cargo/registry/src (symlinked)."""
+    regs = sorted((Path.home() / ".cargo/registry/src").glob("*/"))
+    if not regs:
+        return None
+    newest: dict[str, Path] = {}
+    for reg in regs:
+        for d in sorted(reg.iterdir(), key=lambda p: p.name):
+            name = d.name.rsplit("-", 1)[0] if "-" in d.name else d.name
+            if GENERATED_CRATES.match(name):
+                continue
+            newest[name] = d  # sorted: the last is the (lexically) newest
+    dst = cache / "rust-crates"
+    shutil.rmtree(dst, ignore_errors=True)
+    dst.mkdir(parents=True)
+    for name, d in sorted(newest.items()):
+        (dst / d.name).symlink_to(d)
+    return dst
+
+
+def default_projects(cache: Path) -> list[tuple[str, Path, str | None]]:
+    corpora = Path(os.environ.get("VIBE_CORPORA", Path.home() / ".cache/vibe-bench/corpora"))
+    out = []
+    for lang in DEFAULT_LANGS:
+        d = corpora / lang
+        origin = corpora / f"{lang}.origin"  # bench/corpora.sh writes it once the corpus is complete
+        if d.is_dir() and origin.is_file():
+            log(f"{lang}: {d} ({origin.read_text(errors='replace').strip().splitlines()[0][:120]})")
+            out.append((lang, d, lang))
+            continue
+        if d.is_dir():
+            log(f"{d} has no {origin.name} (incomplete?): using a local fallback")
+        src: Path | None = None
+        if lang == "python":
+            import sysconfig
+            src = Path(sysconfig.get_paths()["stdlib"])
+        elif lang == "go":
+            goroot = subprocess.run(["go", "env", "GOROOT"], capture_output=True, text=True).stdout.strip() if shutil.which("go") else ""
+            src = Path(goroot or "/usr/local/go") / "src"
+        elif lang == "javascript":
+            root = subprocess.run(["npm", "root", "-g"], capture_output=True, text=True).stdout.strip() if shutil.which("npm") else ""
+            src = Path(root or "/usr/lib/node_modules") / "npm"
+        elif lang == "rust":
+            src = rust_fallback(cache)
+        elif lang == "java":
+            src = java_fallback(cache)
+        if src is not None and src.is_dir():
+            log(f"{corpora / lang} missing: using {src}")
+            out.append((lang, src, lang))
+        else:
+            log(f"{corpora / lang} missing and no local fallback: skipped")
+    return out
+
+
+def source_files(src: Path, exts: tuple[str, ...]) -> list[str]:
+    """Relative paths of the source files under src (symlinks followed at the
+    top level only, hidden dirs, testdata and site-packages skipped)."""
+    files = []
+    for dirpath, dirnames, filenames in os.walk(src, followlinks=True):
+        dirnames[:] = [d for d in dirnames if not d.startswith(".") and d not in ("site-packages", "testdata", "__pycache__")]
+        for f in filenames:
+            if not f.endswith(exts) or f.endswith(".min.js"):
+                continue
+            p = Path(dirpath) / f
+            try:
+                if not p.is_file() or p.stat().st_size > MAX_FILE_BYTES:
+                    continue
+            except OSError:
+                continue
+            files.append(str(p.relative_to(src)))
+    return files
+
+
+def copy_subset(src: Path, dst: Path, exts: tuple[str, ...], cap: int) -> int:
+    files = sorted(source_files(src, exts), key=lambda r: (hashlib.sha1(r.encode()).hexdigest(), r))
+    if cap > 0:
+        files = files[:cap]
+    for rel in files:
+        parts = [p + "_" if p in EXCLUDED_DIRS else p for p in Path(rel).parts]
+        out = dst.joinpath(*parts)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(src / rel, out)
+    return len(files)
+
+
+def cmd_corpus(args: argparse.Namespace) -> None:
+    cache = Path(os.environ.get("RELEVANCE_CACHE", Path.home() / ".cache/vibe-bench/relevance"))
+    cache.mkdir(parents=True, exist_ok=True)
+    if args.projects:
+        projects = [(Path(p).name, Path(p), Path(p).name if Path(p).name in LANG_EXT else None) for p in args.projects]
+    elif os.environ.get("RELEVANCE_PROJECTS", "").strip():
+        projects = [(Path(p).name, Path(p), Path(p).name if Path(p).name in LANG_EXT else None)
+                    for p in os.environ["RELEVANCE_PROJECTS"].split()]
+    else:
+        projects = default_projects(cache)
+    args.out.mkdir(parents=True, exist_ok=True)
+    seen: Counter[str] = Counter()
+    total = 0
+    for name, src, lang in projects:
+        if not src.is_dir():
+            sys.exit(f"not a directory: {src}")
+        seen[name] += 1
+        if seen[name] > 1:
+            name = f"{name}-{seen[name]}"
+        exts = LANG_EXT[lang] if lang else ALL_EXT
+        dst = args.out / name
+        n = copy_subset(src, dst, exts, args.cap)
+        total += n
+        log(f"{name}: {n} files from {src}")
+        print(dst)
+    if not 2500 <= total <= 4000:
+        log(f"note: {total} files in all (the benchmark aims at 2,500-4,000)")
+
+
+# ---------------------------------------------------------------------------
+# run: index listing, oracle, grep
+# ---------------------------------------------------------------------------
+
+
+def os_json(base: str, path: str, body: dict | None = None) -> dict:
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(base + path, data=data, method="POST" if data else "GET",
+                                 headers={"content-type": "application/json"})
+    with urllib.request.urlopen(req, timeout=60) as r:
+        return json.loads(r.read())
+
+
+def indexed_files(base: str, prefix: str, roots: dict[str, Path]) -> dict[str, set[str]]:
+    """{project: {relative path}} of the analysis documents in the index."""
+    by_root = {str(p): n for n, p in roots.items()}
+    out: dict[str, set[str]] = {n: set() for n in roots}
+    body = {"size": 2000, "_source": ["root", "path"], "query": {"match_all": {}}, "sort": ["_doc"]}
+    r = os_json(base, f"/{prefix}_files_analysis_*/_search?scroll=1m", body)
+    while True:
+        hits = r["hits"]["hits"]
+        if not hits:
+            break
+        for h in hits:
+            s = h["_source"]
+            name = by_root.get(str(s.get("root", "")).rstrip("/"))
+            if name is not None:
+                out[name].add(s["path"])
+        r = os_json(base, "/_search/scroll", {"scroll": "1m", "scroll_id": r["_scroll_id"]})
+    return out
+
+
+@dataclass
+class Lookup:
+    tool: str
+    lang: str
+    name: str
+    relevant: list[str]  # "project/path"
+    kind: str = ""  # the most frequent ctags kind of the name's definitions in `lang` (this tool)
+    defs: list[str] = field(default_factory=list)  # "project/path:line kind", first 5
+    results: list[str] = field(default_factory=list)
+    first_match: str = ""
+    latency_ms: float = 0.0
+    bytes: int = 0
+    error: str = ""
+    grep: list[str] = field(default_factory=list)
+    grep_files: int = 0
+
+
+def js_class_tool(t: dict) -> str:
+    """ctags' JavaScript/TypeScript parsers call `class` three things: a real
+    class (`class X`, `X = class`), an ES5 constructor (`function X(` with
+    prototype members) and an object literal (`const X = {`). Only the first is
+    a class; a constructor is counted as a function, a literal as a variable."""
+    pat = t.get("pattern", "")
+    name = re.escape(t.get("name", ""))
+    if re.search(rf"\bclass\s+{name}\b|\b{name}\s*=\s*class\b", pat):
+        return CLASSES
+    if re.search(r"\bfunction\b", pat):
+        return FUNCS
+    return VARS
+
+
+def ctags_definitions(roots: dict[str, Path], files: dict[str, set[str]], work: Path):
+    """{(lang, tool): {name}} and {(tool, name): {"project/path": [(line, kind)]}}
+    from universal-ctags, on the indexed files only."""
+    names: dict[tuple[str, str], set[str]] = defaultdict(set)
+    where: dict[tuple[str, str], dict[str, list]] = defaultdict(lambda: defaultdict(list))
+    for proj, root in roots.items():
+        lst = work / f"ctags-{proj}.lst"
+        lst.write_text("".join(p + "\n" for p in sorted(files[proj])), encoding="utf-8")
+        r = subprocess.run(["ctags", "--fields=+nKzl", "--sort=no", "--output-format=json", "-f", "-", "-L", str(lst)],
+                           cwd=root, capture_output=True, text=True, errors="replace")
+        if r.returncode != 0:
+            sys.exit(f"ctags failed on {root}: {r.stderr[-1000:]}")
+        for line in r.stdout.splitlines():
+            try:
+                t = json.loads(line)
+            except ValueError:
+                continue
+            if t.get("_type") != "tag":
+                continue
+            lang, kind, name = t.get("language"), t.get("kind"), t.get("name", "")
+            tool = KINDS.get(lang, {}).get(kind)
+            if tool is None or len(name) < 3 or not IDENT.match(name) or ANON.match(name):
+                continue
+            if kind == "class" and lang in ("JavaScript", "TypeScript"):
+                tool = js_class_tool(t)
+                if tool != CLASSES:
+                    kind = "constructor" if tool == FUNCS else "object"
+            if tool == VARS and lang in ("JavaScript", "TypeScript") and kind in ("variable", "constant", "object") \
+                    and re.match(r"/\^\s", t.get("pattern", "")):
+                # An indented `var x` / `x = {...}`: inside a function (ctags
+                # loses IIFE wrappers and calls functions classes), a local,
+                # not module-level. Class fields (`field`, `property`) stay.
+                continue
+            names[(lang, tool)].add(name)
+            where[(tool, name)][f"{proj}/{t['path'].removeprefix('./')}"].append((t.get("line", 0), kind, lang))
+    return names, where
+
+
+def sample(names, where, n: int, seed: int) -> list[Lookup]:
+    out = []
+    for (lang, tool) in sorted(names, key=lambda k: (TOOLS.index(k[1]), k[0])):
+        cands = sorted(x for x in names[(lang, tool)] if len(where[(tool, x)]) <= 5)
+        rng = random.Random(f"{seed}/{lang}/{tool}")
+        for name in rng.sample(cands, min(n, len(cands))):
+            w = where[(tool, name)]
+            kinds = Counter(k for defs in w.values() for _, k, lg in defs if lg == lang)
+            kind = sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
+            defs = [f"{f}:{line} {k}" for f in sorted(w) for line, k, _ in sorted(w[f])][:5]
+            out.append(Lookup(tool, lang, name, sorted(w), kind=kind, defs=defs))
+    return out
+
+
+def grep_all(lookups: list[Lookup], roots: dict[str, Path], indexed: set[str], work: Path, k: int) -> None:
+    """Whole-word grep of every name over the indexed files, ranked by matching
+    lines desc, then path: the same as one `rg -w -c -F NAME` per name, done in
+    one `rg -w -F -o -n -f NAMES` pass (whole-word matches cannot overlap, so
+    every match is reported under its own name)."""
+    pats = work / "names.txt"
+    pats.write_text("".join(sorted({q.name + "\n" for q in lookups})), encoding="utf-8")
+    r = subprocess.run(["rg", "-w", "-F", "-o", "-n", "--with-filename", "--no-ignore", "--hidden", "--no-messages",
+                        "--no-heading", "-f", str(pats), *(str(p) for p in roots.values())],
+                       capture_output=True, text=True, errors="replace")
+    by_root = sorted(((str(p) + "/", n) for n, p in roots.items()), key=lambda x: -len(x[0]))
+    lines: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))  # name -> file -> lines
+    for out in r.stdout.splitlines():
+        rest, _, name = out.rpartition(":")
+        path, _, line = rest.rpartition(":")
+        for prefix, n in by_root:
+            if path.startswith(prefix):
+                f = f"{n}/{path[len(prefix):]}"
+                if f in indexed:
+                    lines[name][f].add(line)
+                break
+    for q in lookups:
+        counts = sorted((-len(v), f) for f, v in lines.get(q.name, {}).items())
+        q.grep_files = len(counts)
+        q.grep = [f for _, f in counts[:k]]
+
+
+# ---------------------------------------------------------------------------
+# run: MCP
+# ---------------------------------------------------------------------------
+
+
+def result_list(answer) -> list[dict]:
+    """The ranked file entries of an answer: `results`, else the first list of
+    objects with a `path` found breadth-first."""
+    if isinstance(answer, dict) and isinstance(answer.get("results"), list):
+        return [x for x in answer["results"] if isinstance(x, dict)]
+    queue = [answer]
+    while queue:
+        v = queue.pop(0)
+        if isinstance(v, list) and v and all(isinstance(x, dict) for x in v) and any("path" in x or "file" in x for x in v):
+            return v
+        if isinstance(v, dict):
+            queue.extend(v.values())
+        elif isinstance(v, list):
+            queue.extend(v)
+    return []
+
+
+def first_signature(entry: dict) -> str:
+    """The first matching element of a file entry, for the misses listing:
+    `matches` (or the first other list of objects, as in the older per-kind
+    lists `functions`, `classes`...), shown as kind, name, signature, line."""
+    lists = [("matches", entry.get("matches"))] + [(k, v) for k, v in entry.items() if k != "matches"]
+    for key, v in lists:
+        if not isinstance(v, list) or not v or key == "header_comments":
+            continue
+        x = v[0]
+        if isinstance(x, str):
+            return f"{key}: {x.splitlines()[0][:100]}" if x.strip() else ""
+        if not isinstance(x, dict):
+            continue
+        kind = x.get("kind") or ("" if key == "matches" else key)
+        sig = x.get("signature") or x.get("text") or ""
+        name = x.get("name") or ""
+        line = x.get("lines") or x.get("line")
+        if isinstance(line, dict):
+            line = line.get("start")
+        text = " ".join(str(p) for p in (kind + ":" if kind else "", name if not sig or name not in str(sig) else "",
+                                          str(sig).splitlines()[0][:100] if sig else "") if p)
+        if line:
+            text += f" (line {line})"
+        return text or "(a match without name or signature)"
+    return ""
+
+
+class Resolver:
+    """Maps an answer's (project, path) to "project/path" of the corpus."""
+
+    def __init__(self, roots: dict[str, Path], files: dict[str, set[str]]):
+        self.roots = roots
+        self.files = files
+        self.keys: dict[str, str] = {}
+        for n, p in roots.items():
+            self.keys[str(p)] = n
+            self.keys[str(p).rstrip("/") + "/"] = n
+            self.keys[p.name] = n
+            self.keys[n] = n
+
+    def __call__(self, entry: dict) -> str | None:
+        path = str(entry.get("path") or entry.get("file") or "")
+        proj = entry.get("project") or entry.get("root") or entry.get("source") or ""
+        if isinstance(proj, dict):
+            proj = proj.get("root") or proj.get("name") or ""
+        proj = str(proj)
+        if path.startswith("/"):
+            for n, p in self.roots.items():
+                if path.startswith(str(p) + "/"):
+                    return f"{n}/{path[len(str(p)) + 1:]}"
+        name = self.keys.get(proj) or self.keys.get(proj.rstrip("/")) or self.keys.get(Path(proj).name if proj else "")
+        if name:
+            return f"{name}/{path}"
+        owners = [n for n, fs in self.files.items() if path in fs]
+        if len(owners) == 1:
+            return f"{owners[0]}/{path}"
+        return f"?{proj}/{path}" if path else None
+
+
+async def run_mcp(url: str, lookups: list[Lookup], resolve: Resolver, limit: int | None) -> dict:
+    import httpx2
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    sample_answer = None
+    async with Client(streamable_http_client(url, http_client=httpx2.AsyncClient(timeout=httpx2.Timeout(60))),
+                      mode="legacy") as client:
+        # One warm-up call per tool, not measured.
+        for tool in TOOLS:
+            await client.call_tool(tool, {"query": "warmup"})
+        for i, q in enumerate(lookups):
+            args = {"query": q.name}
+            if limit is not None:
+                args["limit"] = limit
+            t = time.perf_counter()
+            try:
+                r = await client.call_tool(q.tool, args)
+            except Exception as e:  # noqa: BLE001 - recorded as an error
+                q.latency_ms = (time.perf_counter() - t) * 1000
+                q.error = f"{type(e).__name__}: {e}"[:300]
+                continue
+            q.latency_ms = (time.perf_counter() - t) * 1000
+            text = "".join(getattr(c, "text", "") or "" for c in (r.content or []))
+            q.bytes = len(text.encode("utf-8"))
+            if r.is_error:
+                q.error = f"isError: {text[:200]}"
+                continue
+            try:
+                answer = json.loads(text)
+            except ValueError:
+                answer = r.structured_content
+            if sample_answer is None and answer:
+                sample_answer = answer
+            entries = result_list(answer)
+            seen = []
+            for e in entries:
+                f = resolve(e)
+                if f and f not in seen:
+                    seen.append(f)
+            q.results = seen
+            if entries:
+                q.first_match = first_signature(entries[0])
+            if (i + 1) % 250 == 0:
+                log(f"{i + 1}/{len(lookups)} look-ups")
+    return sample_answer or {}
+
+
+# ---------------------------------------------------------------------------
+# run: metrics
+# ---------------------------------------------------------------------------
+
+
+def pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    s = sorted(values)
+    return s[min(len(s) - 1, max(0, round(p / 100 * (len(s) - 1))))]
+
+
+def rank_of(ranked: list[str], relevant: set[str], top: int = 10) -> int:
+    for i, f in enumerate(ranked[:top]):
+        if f in relevant:
+            return i + 1
+    return 0
+
+
+def metrics(qs: list[Lookup]) -> dict:
+    n = len(qs)
+    def rel(q, ranked):
+        return rank_of(ranked, set(q.relevant))
+    m = {"n": n}
+    for label, get in (("mcp", lambda q: q.results), ("grep", lambda q: q.grep)):
+        ranks = [rel(q, get(q)) for q in qs]
+        m[label] = {
+            "r1": sum(1 for r in ranks if r == 1) / n if n else float("nan"),
+            "r3": sum(1 for r in ranks if 1 <= r <= 3) / n if n else float("nan"),
+            "mrr": sum(1 / r for r in ranks if r) / n if n else float("nan"),
+            "empty": sum(1 for q in qs if not get(q) and not q.error),
+        }
+    lat = [q.latency_ms for q in qs if not q.error]
+    size = [q.bytes for q in qs if not q.error]
+    m["mcp"].update({
+        "errors": sum(1 for q in qs if q.error),
+        "p50_ms": pct(lat, 50), "p95_ms": pct(lat, 95),
+        "bytes_median": statistics.median(size) if size else float("nan"),
+        "bytes_max": max(size) if size else float("nan"),
+    })
+    return m
+
+
+def table(groups: list[tuple[str, str, dict]]) -> str:
+    head = ("tool", "lang", "n", "R@1", "R@3", "MRR", "empty", "err", "p50 ms", "p95 ms", "bytes med", "bytes max",
+            "grep R@1", "grep R@3", "grep MRR", "dR@1", "dR@3", "dMRR")
+    rows = [head]
+    for tool, lang, m in groups:
+        a, g = m["mcp"], m["grep"]
+        rows.append((
+            tool, lang, str(m["n"]), f"{a['r1']:.2f}", f"{a['r3']:.2f}", f"{a['mrr']:.2f}", str(a["empty"]), str(a["errors"]),
+            f"{a['p50_ms']:.1f}", f"{a['p95_ms']:.1f}", f"{a['bytes_median']:.0f}", f"{a['bytes_max']:.0f}",
+            f"{g['r1']:.2f}", f"{g['r3']:.2f}", f"{g['mrr']:.2f}",
+            f"{a['r1'] - g['r1']:+.2f}", f"{a['r3'] - g['r3']:+.2f}", f"{a['mrr'] - g['mrr']:+.2f}",
+        ))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
+    lines = []
+    for j, r in enumerate(rows):
+        lines.append("  ".join(c.ljust(widths[i]) if i < 2 else c.rjust(widths[i]) for i, c in enumerate(r)).rstrip())
+        if j == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def cmd_run(args: argparse.Namespace) -> None:
+    logging.getLogger("mcp").setLevel(logging.ERROR)
+    logging.getLogger("client").setLevel(logging.ERROR)
+    logging.getLogger("httpx2").setLevel(logging.WARNING)
+    t0 = time.monotonic()
+    roots = {Path(p).name: Path(p).resolve() for p in args.projects}
+    work = args.work
+    work.mkdir(parents=True, exist_ok=True)
+
+    files = indexed_files(args.opensearch.rstrip("/"), args.prefix, roots)
+    for n in roots:
+        on_disk = sum(1 for _ in roots[n].rglob("*") if _.is_file())
+        log(f"{n}: {len(files[n])} files indexed ({on_disk} in the copy)")
+        if not files[n]:
+            log(f"{n}: nothing indexed; listing the copy instead")
+            files[n] = {str(p.relative_to(roots[n])) for p in roots[n].rglob("*") if p.is_file()}
+    total = sum(len(v) for v in files.values())
+
+    names, where = ctags_definitions(roots, files, work)
+    lookups = sample(names, where, args.n, args.seed)
+    log(f"{len(lookups)} look-ups sampled from {sum(len(v) for v in names.values())} names "
+        f"(ctags, {time.monotonic() - t0:.0f} s)")
+
+    resolve = Resolver(roots, files)
+    t1 = time.monotonic()
+    answer = asyncio.run(run_mcp(args.url, lookups, resolve, args.limit))
+    mcp_s = time.monotonic() - t1
+    log(f"MCP: {len(lookups)} calls in {mcp_s:.0f} s")
+    if args.show_answer:
+        print(json.dumps(answer, indent=2, ensure_ascii=False)[:4000], file=sys.stderr)
+
+    k = args.limit or args.k
+    t2 = time.monotonic()
+    indexed = {f"{n}/{p}" for n, fs in files.items() for p in fs}
+    grep_all(lookups, roots, indexed, work, k)
+    grep_s = time.monotonic() - t2
+    log(f"grep: {len(lookups)} searches in {grep_s:.0f} s")
+
+    by: dict[tuple[str, str], list[Lookup]] = defaultdict(list)
+    for q in lookups:
+        by[(q.tool, q.lang)].append(q)
+    groups = []
+    for tool in TOOLS:
+        tool_qs = [q for q in lookups if q.tool == tool]
+        for (t, lang), qs in sorted(by.items()):
+            if t == tool:
+                groups.append((SHORT[tool], lang, metrics(qs)))
+        if tool_qs:
+            groups.append((SHORT[tool], "all", metrics(tool_qs)))
+    groups.append(("all", "all", metrics(lookups)))
+
+    print(f"corpus: {total} indexed files in {len(roots)} projects: "
+          + ", ".join(f"{n} {len(files[n])}" for n in roots))
+    print(f"look-ups: {len(lookups)} (up to {args.n} per tool and language, seed {args.seed}); "
+          f"answers hold at most {k} files (limit {'default' if args.limit is None else args.limit}); "
+          f"grep cut to the same {k}")
+    print()
+    print(table(groups))
+
+    print()
+    print("recall@3 by ctags kind (the most frequent kind of the name's definitions): MCP / grep, n")
+    for (tool, lang), qs in sorted(by.items(), key=lambda kv: (TOOLS.index(kv[0][0]), kv[0][1])):
+        kinds: dict[str, list[Lookup]] = defaultdict(list)
+        for q in qs:
+            kinds[q.kind].append(q)
+        parts = []
+        for kind, kq in sorted(kinds.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+            m = metrics(kq)
+            parts.append(f"{kind} {m['mcp']['r3']:.2f}/{m['grep']['r3']:.2f} n={m['n']}")
+        print(f"  {SHORT[tool]:<9}  {lang:<10}  " + "; ".join(parts))
+
+    if args.misses:
+        print()
+        print(f"misses (no relevant file in the answer), up to {args.misses} per tool and language:")
+        for (tool, lang), qs in sorted(by.items(), key=lambda kv: (TOOLS.index(kv[0][0]), kv[0][1])):
+            bad = [q for q in qs if not rank_of(q.results, set(q.relevant))]
+            if not bad:
+                continue
+            print(f"\n{SHORT[tool]} / {lang}: {len(bad)} of {len(qs)} missed")
+            for q in bad[:args.misses]:
+                exp = ", ".join(q.defs[:2]) + (f" (+{len(q.relevant) - 2} files)" if len(q.relevant) > 2 else "")
+                g = rank_of(q.grep, set(q.relevant))
+                first = q.error or (q.results[0] if q.results else "(empty)")
+                extra = f" [{q.first_match}]" if q.first_match and not q.error else ""
+                print(f"  {q.name!r}: expected {exp}; got {first}{extra}; grep rank {g or '-'}")
+
+    log(f"run: {time.monotonic() - t0:.0f} s (MCP {mcp_s:.0f} s, grep {grep_s:.0f} s)")
+    if args.json:
+        out = {
+            "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            "projects": {n: {"root": str(roots[n]), "files": len(files[n])} for n in roots},
+            "n": args.n, "seed": args.seed, "k": k, "limit": args.limit,
+            "table": [{"tool": t, "lang": l, **m} for t, l, m in groups],
+            "lookups": [asdict(q) for q in lookups],
+        }
+        args.json.write_text(json.dumps(out, indent=1, ensure_ascii=False), encoding="utf-8")
+        log(f"wrote {args.json}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    c = sub.add_parser("corpus")
+    c.add_argument("--out", type=Path, required=True)
+    c.add_argument("--cap", type=int, default=int(os.environ.get("RELEVANCE_CAP", "700")))
+    c.add_argument("projects", nargs="*")
+    r = sub.add_parser("run")
+    r.add_argument("--url", required=True)
+    r.add_argument("--opensearch", default=os.environ.get("VIBE_OPENSEARCH_URL", "http://127.0.0.1:9200"))
+    r.add_argument("--prefix", required=True)
+    r.add_argument("--work", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "vibe-relevance")
+    r.add_argument("--n", type=int, default=int(os.environ.get("RELEVANCE_N", "100")))
+    r.add_argument("--seed", type=int, default=int(os.environ.get("RELEVANCE_SEED", "1")))
+    r.add_argument("--limit", type=int, default=int(os.environ["RELEVANCE_LIMIT"]) if os.environ.get("RELEVANCE_LIMIT") else None,
+                   help="pass this limit to every call (default: none, the tool's default)")
+    r.add_argument("--k", type=int, default=3, help="the tool's default limit (grep is cut to it)")
+    r.add_argument("--json", type=Path)
+    r.add_argument("--misses", type=int, default=0)
+    r.add_argument("--show-answer", action="store_true", help="print the first non-empty answer")
+    r.add_argument("projects", nargs="+")
+    args = ap.parse_args()
+    {"corpus": cmd_corpus, "run": cmd_run}[args.cmd](args)
+
+
+if __name__ == "__main__":
+    main()

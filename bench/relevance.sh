@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Relevance + latency + answer size of the code searches through MCP
+# (search_by_code_functions / _classes / _variables), with a whole-word grep
+# baseline on the same queries in the same run. The oracle is universal-ctags:
+# the relevant files of a look-up are those where ctags defines the name with
+# a kind of that tool.
+#
+#   bash bench/relevance.sh [--json out.json] [--misses N] [--show-answer]
+#
+# Env: RELEVANCE_PROJECTS="dir1 dir2 ..." (default: python, java, javascript,
+# go, rust under ${VIBE_CORPORA:-~/.cache/vibe-bench/corpora}, with local
+# fallbacks, see relevance.py), RELEVANCE_CAP (files per project, default 700),
+# RELEVANCE_N (names per tool and language, default 100), RELEVANCE_SEED
+# (default 1), RELEVANCE_LIMIT (a limit to pass; default: the tool's own),
+# VIBE_BIN (a built vibe-analyzer: no cargo build, e.g. while others hold the
+# build lock).
+# Needs OpenSearch (started or reused with tests/opensearch/start.sh); builds
+# the release binary; index prefix vibebench-rel, dropped on exit.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+T0=$SECONDS
+PREFIX="vibebench-rel"
+VENV="$ROOT/tests/mcp/.venv"
+need ctags universal-ctags
+need rg ripgrep
+ctags --version 2>/dev/null | grep -q 'Universal Ctags' || { log "ctags is not universal-ctags"; exit 1; }
+
+if [ -n "${VIBE_BIN:-}" ]; then
+    log "using VIBE_BIN=$VIBE_BIN (no build)"
+    BIN="$VIBE_BIN"
+else
+    log "building the release binary"
+    (cd "$ROOT" && cargo build --release -q -p vibe-analyzer --bin vibe-analyzer)
+fi
+# A private copy: others rebuild target/release while this runs.
+T1=$SECONDS
+BUILT="$(date -u -r "$BIN" +%Y-%m-%dT%H:%MZ)"
+cp "$BIN" "$WORK/vibe-analyzer"
+BIN="$WORK/vibe-analyzer"
+log "binary built $BUILT"
+start_opensearch
+if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c 'import mcp' 2>/dev/null; then
+    log "creating $VENV"
+    python3 -m venv "$VENV"
+    "$VENV/bin/pip" install -q --disable-pip-version-check -r "$ROOT/tests/mcp/requirements.txt"
+fi
+
+log "preparing the corpus"
+mapfile -t PROJECTS < <(python3 "$ROOT/bench/relevance.py" corpus --out "$WORK/projects")
+[ "${#PROJECTS[@]}" -gt 0 ] || { log "no project"; exit 1; }
+
+CFG="$WORK/config"
+make_config "$CFG" "$PREFIX"
+drop_prefix "$PREFIX"
+CLEANUPS+=("drop_prefix $PREFIX")
+for p in "${PROJECTS[@]}"; do "$BIN" --config-dir "$CFG" source add "$p" >/dev/null; done
+log "indexing $(find "$WORK/projects" -type f | wc -l) files (scan index --no-llm)"
+t=$SECONDS
+"$BIN" --config-dir "$CFG" scan index --no-llm >"$WORK/index.out" 2>"$WORK/index.err" \
+    || { rc=$?; tail -n 20 "$WORK/index.err" >&2; [ "$rc" = 2 ] || exit "$rc"; log "some files failed (exit 2), going on"; }
+log "$(tail -n1 "$WORK/index.out") ($((SECONDS - t)) s)"
+
+PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+RUST_LOG="${RUST_LOG:-warn}" "$BIN" --config-dir "$CFG" serve start --host 127.0.0.1 --port "$PORT" >"$WORK/serve.log" 2>&1 &
+SERVER=$!
+CLEANUPS=("kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null" "${CLEANUPS[@]}")
+for _ in $(seq 1 300); do
+    kill -0 "$SERVER" 2>/dev/null || { cat "$WORK/serve.log" >&2; log "serve start exited"; exit 1; }
+    (echo >"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && break
+    sleep 0.1
+done
+
+# Others compile on this machine: wait a little for it to calm down (lib.sh).
+BENCH_QUIET_WAIT="${BENCH_QUIET_WAIT:-60}" wait_quiet
+log "CPU idle before the look-ups: ${IDLE}%"
+LOAD0="$(loadavg)"
+"$VENV/bin/python" "$ROOT/bench/relevance.py" run --url "http://127.0.0.1:$PORT/mcp" --opensearch "$OS_URL" \
+    --prefix "$PREFIX" --work "$WORK/run" "$@" "${PROJECTS[@]}"
+echo
+machine_line "$LOAD0"
+echo "CPU idle before the look-ups: ${IDLE}%; binary built $BUILT; commit $(git -C "$ROOT" rev-parse --short HEAD)"
+echo "run time: $((SECONDS - T0)) s, of which $((T1 - T0)) s building (waiting for the cargo lock included)"
