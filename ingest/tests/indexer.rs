@@ -348,3 +348,37 @@ async fn without_permission_to_list_tasks_a_rebuild_waits_the_whole_grace() {
     let data = search.get(&format!("/tnotasks_data_*_{hash}_*/_alias")).await.unwrap();
     assert_eq!(data.as_object().unwrap().len(), 2, "the old generation is gone: {data}");
 }
+
+/// A project built with another index format (older templates, queries or
+/// extraction) is rebuilt by a plain run, into a new generation, and says so;
+/// the next run is a no-op again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_outdated_index_format_is_rebuilt_without_force() {
+    let search = fresh("tformat").await;
+    let dir = tempfile::tempdir().unwrap();
+    let root = project(dir.path());
+    let roots = vec![root.clone()];
+    let opts = IndexOptions::default();
+    indexer::run(&search, &roots, &roots, &opts).await.unwrap();
+    let hash = project_hash(&root);
+    let meta_path = format!("/{}/_doc/{hash}", search.names.meta());
+    let meta = search.get(&meta_path).await.unwrap();
+    assert_eq!(meta["_source"]["index_format"], json!(indexer::format::current()));
+    let old_generation = meta["_source"]["generation"].as_str().unwrap().to_string();
+
+    // The project as an older build left it: another format recorded.
+    search.post(&format!("/{}/_update/{hash}?refresh=true", search.names.meta()), &json!({ "doc": { "index_format": "0000000000000000" } })).await.unwrap();
+    let upgrade = indexer::run(&search, &roots, &roots, &opts).await.unwrap();
+    let s = &upgrade.sources[0];
+    assert!(s.rebuilt, "{s:?}");
+    let line = s.upgraded.as_deref().unwrap_or_default();
+    assert!(line.contains("rebuilding, the index format changed (0000000000000000 -> "), "{line}");
+    let meta = search.get(&meta_path).await.unwrap();
+    assert_ne!(meta["_source"]["generation"].as_str().unwrap(), old_generation);
+    assert_eq!(meta["_source"]["index_format"], json!(indexer::format::current()));
+    assert_eq!(count(&search, &search.names.analysis_alias(&hash)).await, 5);
+
+    let again = indexer::run(&search, &roots, &roots, &opts).await.unwrap();
+    assert!(again.up_to_date(), "{}", again.summary());
+    assert!(again.sources[0].upgraded.is_none());
+}
