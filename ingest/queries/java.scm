@@ -1,9 +1,29 @@
-; Java. Doc comments are Javadoc `/** */` and Markdown doc comments `///`
-; (JEP 467). Annotations live inside `modifiers`, a child of the declaration,
-; so a doc comment directly precedes its declaration node.
-; Records are classes (a Java record is a restricted class); annotation types
-; (`@interface`) are interfaces. Java has no top-level functions: every method
-; and constructor is a method owned by its class, interface, enum or record.
+; Java.
+;
+; Conventions:
+; - Doc comments are Javadoc `/** */` and Markdown doc comments `///`
+;   (JEP 467). Annotations live inside `modifiers`, a child of the
+;   declaration, so a doc comment directly precedes its declaration node.
+; - Every declaration is matched at any depth: nested, local (in a method
+;   body or a lambda) and anonymous-class types and members alike. The engine
+;   computes owners from the enclosing definitions (`Outer.Inner`,
+;   `Outer.method.Local`).
+; - Types: classes; records are classes (a restricted class); enums;
+;   interfaces; annotation types (`@interface`) are interfaces.
+; - Java has no top-level functions: every method, constructor and
+;   annotation element is a method, owned by its type.
+; - An anonymous class body (`new Foo() { … }`) owns its members under the
+;   name of the type it extends (`Outer.method.Foo`); an enum constant's body
+;   owns its members under the constant's name (`Planet.EARTH`).
+; - Values: every field declarator (`int a, b;` gives `a` and `b`) is a
+;   field, a record component too; `static final` fields, interface and
+;   annotation constants (implicitly static final) are constants; enum
+;   constants are constants of their enum. Locals
+;   (`local_variable_declaration`, parameters) are never captured, so no
+;   `@local.scope` is needed.
+; - A declaration without a body (an abstract or interface method, a field
+;   without a value) is cut at its `;`, so that its signature holds the whole
+;   declaration, also when it spans lines.
 
 ; Header: the comments at the top of the file (a license or file comment).
 ; A `/** */` comment is a header only when a package or import follows it,
@@ -23,60 +43,78 @@
 ; `java.lang.Math.max` for a static import).
 (import_declaration [(scoped_identifier) (identifier)] @import)
 
-; Types.
+; Types, at any depth.
 (class_declaration name: (identifier) @name body: (class_body) @body) @definition.class
 (record_declaration name: (identifier) @name body: (class_body) @body) @definition.class
 (enum_declaration name: (identifier) @name body: (enum_body) @body) @definition.enum
 (interface_declaration name: (identifier) @name body: (interface_body) @body) @definition.interface
 (annotation_type_declaration name: (identifier) @name body: (annotation_type_body) @body) @definition.interface
 
-; Methods and constructors declared in a type body (not in anonymous classes).
-(class_declaration
-  body: (class_body
-    [(method_declaration name: (identifier) @name body: (block)? @body)
-     (constructor_declaration name: (identifier) @name body: (constructor_body) @body)] @definition.method))
-(record_declaration
-  body: (class_body
-    [(method_declaration name: (identifier) @name body: (block)? @body)
-     (constructor_declaration name: (identifier) @name body: (constructor_body) @body)
-     (compact_constructor_declaration name: (identifier) @name body: (block) @body)] @definition.method))
-(enum_declaration
-  body: (enum_body
-    (enum_body_declarations
-      [(method_declaration name: (identifier) @name body: (block)? @body)
-       (constructor_declaration name: (identifier) @name body: (constructor_body) @body)] @definition.method)))
-(interface_declaration
-  body: (interface_body
-    (method_declaration name: (identifier) @name body: (block)? @body) @definition.method))
-(annotation_type_declaration
-  body: (annotation_type_body
-    (annotation_type_element_declaration name: (identifier) @name) @definition.method))
+; Anonymous class bodies and enum constant bodies own their members.
+(object_creation_expression
+  type: [(type_identifier) @name
+         (scoped_type_identifier (type_identifier) @name .)
+         (generic_type . (type_identifier) @name)
+         (generic_type . (scoped_type_identifier (type_identifier) @name .))]
+  (class_body) @scope)
+(enum_constant name: (identifier) @name body: (class_body) @scope)
 
-; Constants: `static final` fields, and interface / annotation constants
-; (implicitly static final). Instance fields and locals are not variables.
-(class_body
-  (field_declaration
-    (modifiers) @_mods
-    declarator: (variable_declarator name: (identifier) @name value: (_)? @body)) @definition.variable
-  (#match? @_mods "\\bstatic\\b")
-  (#match? @_mods "\\bfinal\\b"))
-; Further declarators of one declaration (`static final int A = 1, B = 2;`)
-; are their own variables, with the declarator alone as signature.
-(class_body
-  (field_declaration
-    (modifiers) @_mods
-    "," . (variable_declarator name: (identifier) @name value: (_)? @body) @definition.variable)
-  (#match? @_mods "\\bstatic\\b")
-  (#match? @_mods "\\bfinal\\b"))
-(enum_body_declarations
-  (field_declaration
-    (modifiers) @_mods
-    declarator: (variable_declarator name: (identifier) @name value: (_)? @body)) @definition.variable
-  (#match? @_mods "\\bstatic\\b")
-  (#match? @_mods "\\bfinal\\b"))
-(interface_body
-  (constant_declaration
-    declarator: (variable_declarator name: (identifier) @name value: (_)? @body)) @definition.variable)
-(annotation_type_body
-  (constant_declaration
-    declarator: (variable_declarator name: (identifier) @name value: (_)? @body)) @definition.variable)
+; Methods, constructors and annotation elements, at any depth (also in
+; anonymous classes and enum constant bodies).
+(method_declaration name: (identifier) @name body: (block) @body) @definition.method
+(method_declaration name: (identifier) @name !body ";" @body) @definition.method
+(constructor_declaration name: (identifier) @name body: (constructor_body) @body) @definition.method
+(compact_constructor_declaration name: (identifier) @name body: (block) @body) @definition.method
+(annotation_type_element_declaration name: (identifier) @name ";" @body) @definition.method
+
+; Fields: the first declarator's definition is the whole declaration (its
+; signature keeps modifiers and type), cut at the value, or else after the
+; declarator; each further declarator is its own definition, the declarator
+; alone as signature. `static final` fields are constants, the others fields.
+; (The `,` before a further declarator is not anchored to it: with
+; `"," . (variable_declarator)` tree-sitter matches only the second one.)
+((field_declaration
+   (modifiers)? @_mods
+   type: (_) . declarator: (variable_declarator name: (identifier) @name value: (_) @body)) @definition.field
+  (#not-match? @_mods "(?s)(\\bstatic\\b.*\\bfinal\\b|\\bfinal\\b.*\\bstatic\\b)"))
+((field_declaration
+   (modifiers)? @_mods
+   type: (_) . declarator: (variable_declarator name: (identifier) @name !value) . [";" ","] @body) @definition.field
+  (#not-match? @_mods "(?s)(\\bstatic\\b.*\\bfinal\\b|\\bfinal\\b.*\\bstatic\\b)"))
+((field_declaration
+   (modifiers)? @_mods
+   "," (variable_declarator name: (identifier) @name value: (_)? @body) @definition.field)
+  (#not-match? @_mods "(?s)(\\bstatic\\b.*\\bfinal\\b|\\bfinal\\b.*\\bstatic\\b)"))
+((field_declaration
+   (modifiers) @_mods
+   type: (_) . declarator: (variable_declarator name: (identifier) @name value: (_) @body)) @definition.constant
+  (#match? @_mods "(?s)(\\bstatic\\b.*\\bfinal\\b|\\bfinal\\b.*\\bstatic\\b)"))
+((field_declaration
+   (modifiers) @_mods
+   type: (_) . declarator: (variable_declarator name: (identifier) @name !value) . [";" ","] @body) @definition.constant
+  (#match? @_mods "(?s)(\\bstatic\\b.*\\bfinal\\b|\\bfinal\\b.*\\bstatic\\b)"))
+((field_declaration
+   (modifiers) @_mods
+   "," (variable_declarator name: (identifier) @name value: (_)? @body) @definition.constant)
+  (#match? @_mods "(?s)(\\bstatic\\b.*\\bfinal\\b|\\bfinal\\b.*\\bstatic\\b)"))
+
+; Interface and annotation constants (implicitly static final), each
+; declarator like a field's.
+(constant_declaration
+  type: (_) . declarator: (variable_declarator name: (identifier) @name value: (_) @body)) @definition.constant
+(constant_declaration
+  "," (variable_declarator name: (identifier) @name value: (_) @body) @definition.constant)
+
+; Record components are the record's fields.
+(record_declaration
+  parameters: (formal_parameters (formal_parameter name: (identifier) @name) @definition.field))
+
+; Enum constants, owned by their enum, cut at their arguments or body; a
+; bare constant is cut at the `,`, `;` or `}` after it, so that its
+; signature is its name.
+(enum_constant name: (identifier) @name) @definition.constant
+(enum_constant arguments: (argument_list) @body) @definition.constant
+(enum_constant !arguments body: (class_body) @body) @definition.constant
+(enum_body
+  (enum_constant !arguments !body) @definition.constant
+  . ["," "}" (enum_body_declarations)] @body)

@@ -16,6 +16,9 @@
 //! | `@owner` | inside a definition's pattern: its owner type, when it is not an enclosing block (Go receivers) |
 //! | `@header` | a comment that counts as a header comment when only comments precede it |
 //!
+//! `(#set! name "Companion")` in a definition's pattern names an element
+//! that has no identifier of its own.
+//!
 //! A node captured both as a variable and as a function or method is a
 //! function, so a query may capture every variable and let the function
 //! patterns claim constants that hold functions.
@@ -178,6 +181,9 @@ pub fn compile_query(lang: &'static Language) -> Result<CompiledQuery, ExtractEr
         if let Some(p) = query.general_predicates(i).first() {
             return Err(ExtractError::UnknownPredicate { lang: lang.name, predicate: p.operator.to_string() });
         }
+        if let Some(p) = query.property_settings(i).iter().find(|p| &*p.key != "name") {
+            return Err(ExtractError::UnknownPredicate { lang: lang.name, predicate: format!("set! {}", p.key) });
+        }
     }
     let roots = narrowing::pattern_roots(&query, &source, &grammar);
     Ok(CompiledQuery { query, roles, roots })
@@ -220,6 +226,9 @@ struct Definition<'t> {
     kind: Kind,
     node: Node<'t>,
     name: Option<Node<'t>>,
+    /// The pattern's `(#set! name "…")`: the name of an element that has no
+    /// identifier of its own (a Kotlin `companion object` is `Companion`).
+    default_name: Option<&'static str>,
     body: Option<Node<'t>>,
     owner: Option<Node<'t>>,
     docs: Vec<Node<'t>>,
@@ -295,7 +304,13 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
                     Some(&i) => defs[i].merge(kind, name, body, owner, docs),
                     None => {
                         def_index.insert(node.id(), defs.len());
-                        defs.push(Definition { kind, node, name, body, owner, docs });
+                        let default_name = compiled
+                            .query
+                            .property_settings(m.pattern_index)
+                            .iter()
+                            .find(|p| &*p.key == "name")
+                            .and_then(|p| p.value.as_deref());
+                        defs.push(Definition { kind, node, name, default_name, body, owner, docs });
                     }
                 }
             }
@@ -317,7 +332,7 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
         };
         let (comments, doc_ids) = doc_comments(d, source, &family, &doc_nodes, &attribute_nodes, &def_ids);
         let element = AstElement {
-            name: d.name.map(|n| bare_name(text(n, bytes))).unwrap_or_default(),
+            name: d.name.map(|n| bare_name(text(n, bytes))).or(d.default_name.map(str::to_string)).unwrap_or_default(),
             kind: kind.name().to_string(),
             signature: signature(d, source, &attribute_nodes),
             comments,
@@ -395,7 +410,8 @@ fn nest(defs: &[Definition], scopes: &[(Node, String, bool)], locals: &[Node], b
         def: Option<usize>,
         container: Option<(Frame, Option<&'a str>)>,
     }
-    let names: Vec<Option<String>> = defs.iter().map(|d| d.name.map(|n| bare_name(text(n, bytes)))).collect();
+    let names: Vec<Option<String>> =
+        defs.iter().map(|d| d.name.map(|n| bare_name(text(n, bytes))).or(d.default_name.map(str::to_string))).collect();
     let mut items: Vec<Item> = Vec::with_capacity(defs.len() + scopes.len() + locals.len());
     for (i, d) in defs.iter().enumerate() {
         let frame = match d.kind {
