@@ -4,12 +4,37 @@
 ; `export` are skipped; decorators of a method or class without `export` are
 ; part of that node in this grammar, so they show in its signature.
 ;
-; Kinds: classes -> classes; functions and generators at file level, arrow
-; functions / function expressions assigned to the first declarator of a
-; top-level `const`/`let`/`var` or to a top-level `x.y = …` (CommonJS
-; exports) -> functions; class methods and arrow-function fields -> functions
-; with owner; other top-level `const`/`let`/`var` and static class fields ->
-; variables.
+; Kinds, at any depth (the engine gives each its owner chain):
+; - functions: declarations and generators; arrow functions and function
+;   expressions held by any declarator or assigned to any name or member
+;   (`exports.f = function`); a module-level named function expression under
+;   its own name too (`module.exports = function createApp() {}`: `exports`
+;   and `createApp`), and one returned.
+; - methods: class methods, accessors and function-valued fields;
+;   object-literal methods and function-valued properties (owner: the
+;   declarator, member or property holding the object); `Foo.prototype.m =
+;   …` and the `_proto.m = function m()` of compiled classes.
+; - classes: declarations, class expressions held by a declarator. The
+;   compiled ES5 class (`var C = /*#__PURE__*/function (_B) { … function
+;   C() {…} … return C; }(_B)`: an IIFE held by C that declares C) is a
+;   function, so that its members are owned by C.
+; - values: module-level declarators (`const` ones are constants) and `a.b =
+;   value` assignments, also in a top-level `if`, `else` or `try` block.
+;   Locals are never captured, and the engine drops any value inside a
+;   function, a method or a `@local.scope` node (every function expression,
+;   arrow function and static block: callbacks, IIFEs, UMD wrappers). Class
+;   fields, and the properties of an object literal held by a module-level
+;   declarator or assignment, are fields.
+;
+; A declarator is the element, so a signature starts at the name
+; (`MAX = 10`, `add = (a, b)`).
+;
+; Cost: the query is compiled once per process and run only at the kinds
+; that start a pattern; patterns avoid `member_expression` and function
+; nodes as parents with fields (each such step is costly to compile),
+; decide a function by a text predicate where they can, and capture values
+; from the program down rather than every declarator (the engine would
+; gather every local before dropping it).
 
 ; Header: the comments at the very top of the file (the engine keeps the
 ; leading run only).
@@ -23,85 +48,157 @@
 (import_statement source: (string) @import)
 (export_statement source: (string) @import)
 ((call_expression
-   function: (identifier) @_require
+   . function: (identifier) @_require
    arguments: (arguments . (string) @import))
  (#eq? @_require "require"))
 (call_expression
-  function: (import)
+  . function: (import)
   arguments: (arguments . (string) @import))
 
-; A class expression assigned to a constant owns its methods.
-(variable_declarator name: (identifier) @name value: (class)) @scope
+; Function bodies that are not definitions hold locals: callbacks, IIFEs,
+; UMD wrappers, static blocks.
+(function_expression) @local.scope
+(arrow_function) @local.scope
+(generator_function) @local.scope
+(class_static_block) @local.scope
 
-; Functions at file level or exported (never nested in a function body).
-(program
-  [(function_declaration name: (_) @name body: (_) @body)
-   (generator_function_declaration name: (_) @name body: (_) @body)] @definition.function)
-(export_statement
-  declaration: [(function_declaration name: (_) @name body: (_) @body)
-                (generator_function_declaration name: (_) @name body: (_) @body)] @definition.function)
+; Object literals own their methods and properties, under the name of what
+; holds them: a declarator, an assigned name or member, a property.
+(variable_declarator name: (identifier) @name value: (object)) @scope
+(assignment_expression left: [(identifier) (member_expression)] @name right: (object)) @scope
+(pair key: (_) @name value: (object)) @scope
 
-; Arrow functions and function expressions assigned to a top-level constant
-; (the first declarator of the declaration) are functions.
-(program
-  (_ . (variable_declarator
-         name: (_) @name
-         value: [(arrow_function body: (_) @body)
-                 (function_expression body: (_) @body)
-                 (generator_function body: (_) @body)])) @definition.function)
-(export_statement
-  declaration: (_ . (variable_declarator
-                      name: (_) @name
-                      value: [(arrow_function body: (_) @body)
-                              (function_expression body: (_) @body)
-                              (generator_function body: (_) @body)])) @definition.function)
-
-; Functions assigned at top level: `module.exports.f = function () {}`.
-(program
-  (expression_statement
-    (assignment_expression
-      left: [(identifier) @name (member_expression property: (_) @name)]
-      right: [(arrow_function body: (_) @body)
-              (function_expression body: (_) @body)
-              (generator_function body: (_) @body)]) @definition.function))
-
-; Classes.
+; Classes: declarations, and class expressions held by a declarator. The
+; first match of a node sets its kind between a class and a value: these
+; patterns end on the `class` node, as early as the value patterns, and come
+; before them (at the same node: the module-level `const` ones are rooted at
+; the program).
 (class_declaration name: (_) @name body: (_) @body) @definition.class
-
-; Methods: class methods (constructors and accessors too) and
-; arrow-function fields.
-(class_body (method_definition name: (_) @name body: (_) @body) @definition.method)
-(class_body
-  (field_definition
-    property: (_) @name
-    value: [(arrow_function body: (_) @body)
-            (function_expression body: (_) @body)]) @definition.method)
-
-; Top-level variables: every `const`/`let`/`var` at file level (or exported)
-; whose first value is not a function, and the later declarators of a
-; multi-declarator statement.
 (program
-  (_ . (variable_declarator
-         name: (_) @name
-         value: (_) @body)) @definition.variable)
-(export_statement
-  declaration: (_ . (variable_declarator
-                      name: (_) @name
-                      value: (_) @body)) @definition.variable)
-(program
-  (_ . (variable_declarator name: (_) @name !value)) @definition.variable)
-(export_statement
-  declaration: (_ . (variable_declarator name: (_) @name !value)) @definition.variable)
-(program
-  (_ (variable_declarator) . (variable_declarator name: (_) @name value: (_)? @body) @definition.variable))
-(export_statement
-  declaration: (_ (variable_declarator) . (variable_declarator name: (_) @name value: (_)? @body) @definition.variable))
+  [(lexical_declaration (variable_declarator name: (identifier) @name value: (class) @_class) @definition.class)
+   (export_statement
+     declaration: (lexical_declaration (variable_declarator name: (identifier) @name value: (class) @_class) @definition.class))])
+(variable_declarator name: (identifier) @name value: (class) @_class) @definition.class
 
-; Static class fields (constants such as `static MAX = 10`).
-(class_body
-  (field_definition
-    "static"
-    property: (_) @name
-    value: (_) @body) @definition.variable)
-(class_body
-  (field_definition "static" property: (_) @name !value) @definition.variable)
+; Functions and generators declared anywhere.
+(function_declaration name: (identifier) @name body: (_) @body) @definition.function
+(generator_function_declaration name: (identifier) @name body: (_) @body) @definition.function
+
+; Functions held by a declarator.
+(variable_declarator
+  name: (identifier) @name
+  value: [(arrow_function body: (_) @body)
+          (function_expression body: (_) @body)
+          (generator_function body: (_) @body)]) @definition.function
+
+; The compiled ES5 class: an IIFE held by C that declares the function C
+; (Babel's `var C = /*#__PURE__*/function (_B) {…}(_B)`, tsc's
+; `var C = (function (_super) {…}(Base))`).
+((variable_declarator
+   name: (identifier) @name
+   value: [(call_expression
+             function: (function_expression
+                         body: (statement_block (function_declaration name: (identifier) @_ctor)) @body))
+           (parenthesized_expression
+             (call_expression
+               function: (function_expression
+                           body: (statement_block (function_declaration name: (identifier) @_ctor)) @body)))]) @definition.function
+ (#eq? @name @_ctor))
+
+; Functions and methods assigned: to a name, to a member (`exports.f =`,
+; `module.exports =`, named `exports` as universal-ctags does), to a
+; prototype member or to the `_proto` alias of compiled classes (methods,
+; also when the value is a function named elsewhere: `Hash.prototype.has =
+; hashHas`). The method pattern ends where the function pattern does and
+; comes first, so it sets the kind.
+((assignment_expression
+   left: (member_expression property: (property_identifier) @name) @_left
+   right: [(arrow_function body: (_) @body) (function_expression body: (_) @body) (identifier)]) @definition.method
+ (#match? @_left "^_proto\\.|\\.prototype\\.[^.]+$"))
+(assignment_expression
+  left: [(identifier) @name (member_expression property: (property_identifier) @name)]
+  right: [(arrow_function body: (_) @body) (function_expression body: (_) @body)]) @definition.function
+
+; Methods of classes and object literals (constructors and accessors too),
+; function-valued class fields and object properties (not the `get`, `set`
+; and `value` of property descriptors).
+(method_definition name: (_) @name body: (_) @body) @definition.method
+(field_definition
+  property: (_) @name
+  value: [(arrow_function) (function_expression)] @_fn) @definition.method
+((pair
+   key: (_) @name
+   value: [(arrow_function body: (_) @body) (function_expression body: (_) @body)]) @definition.method
+ (#not-any-of? @name "get" "set" "value"))
+
+; Class fields (static or not, `#private` too).
+(field_definition property: (_) @name value: (_)? @body) @definition.field
+
+; Values at module level: declarators (`const` ones are constants; a
+; destructuring declarator defines each name it binds: `{ a }`, `[a, b]`)
+; and values assigned to a member (`exports.x = 1`, `Foo.defaults = {…}`,
+; `module.exports = {…}`); declarators in a top-level `if`, `else` or `try`
+; block too (all variables there).
+; Not the re-exports and resets of compiled modules (`exports.a = a`,
+; `exports.a = void 0`). These patterns are rooted at the program rather
+; than capturing every declarator and letting the engine drop the locals,
+; which costs much on large files.
+((program
+   [(variable_declaration (variable_declarator name: (identifier) @name value: (_)? @body) @definition.variable)
+    (lexical_declaration kind: "let" (variable_declarator name: (identifier) @name value: (_)? @body) @definition.variable)
+    (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name value: (_)? @body) @definition.constant)
+    (expression_statement
+      (assignment_expression
+        left: (member_expression property: (property_identifier) @name)
+        right: (_) @body) @definition.variable)
+    (export_statement
+      declaration: [(variable_declaration (variable_declarator name: (identifier) @name value: (_)? @body) @definition.variable)
+                    (lexical_declaration kind: "let" (variable_declarator name: (identifier) @name value: (_)? @body) @definition.variable)
+                    (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name value: (_)? @body) @definition.constant)])
+    (variable_declaration
+      (variable_declarator
+        name: [(object_pattern (shorthand_property_identifier_pattern) @name @definition.variable)
+               (array_pattern (identifier) @name @definition.variable)]))
+    (lexical_declaration
+      (variable_declarator
+        name: [(object_pattern (shorthand_property_identifier_pattern) @name @definition.variable)
+               (array_pattern (identifier) @name @definition.variable)]))
+    (if_statement
+      consequence: (statement_block
+        [(variable_declaration (variable_declarator name: (identifier) @name value: (_)? @body) @definition.variable)
+         (lexical_declaration (variable_declarator name: (identifier) @name value: (_)? @body) @definition.variable)]))
+    (if_statement
+      alternative: (else_clause
+        (statement_block
+          [(variable_declaration (variable_declarator name: (identifier) @name value: (_)? @body) @definition.variable)
+           (lexical_declaration (variable_declarator name: (identifier) @name value: (_)? @body) @definition.variable)])))
+    (try_statement
+      body: (statement_block
+        [(variable_declaration (variable_declarator name: (identifier) @name value: (_)? @body) @definition.variable)
+         (lexical_declaration (variable_declarator name: (identifier) @name value: (_)? @body) @definition.variable)]))])
+ (#not-match? @definition.variable "^(module\\.)?exports\\.[A-Za-z0-9_$]+ = ([A-Za-z_$][A-Za-z0-9_$]*|void 0)$"))
+
+; Properties of an object literal held by a module-level declarator or
+; assignment (`module.exports = { a: 1 }`, `var defaults = { depth: 5 }`),
+; one level deep or two (`exports.codecs = { utf8: { type: "x" } }`).
+(program
+  [(lexical_declaration (variable_declarator value: (object [(pair key: (_) @name value: (_) @body) @definition.field (pair value: (object (pair key: (_) @name value: (_) @body) @definition.field))])))
+   (variable_declaration (variable_declarator value: (object [(pair key: (_) @name value: (_) @body) @definition.field (pair value: (object (pair key: (_) @name value: (_) @body) @definition.field))])))
+   (expression_statement (assignment_expression right: (object [(pair key: (_) @name value: (_) @body) @definition.field (pair value: (object (pair key: (_) @name value: (_) @body) @definition.field))])))
+   (export_statement declaration: (lexical_declaration (variable_declarator value: (object [(pair key: (_) @name value: (_) @body) @definition.field (pair value: (object (pair key: (_) @name value: (_) @body) @definition.field))]))))])
+
+; A module-level named function expression under another name is also
+; defined under its own (`module.exports = function createApp() {}`,
+; `var parse = function parseQuery() {}`); so is one returned (`return
+; function wrapped() {…}`).
+((program
+   [(expression_statement
+      (assignment_expression
+        left: [(identifier) @_as (member_expression property: (property_identifier) @_as)]
+        right: (function_expression name: (identifier) @name body: (_) @body) @definition.function))
+    (variable_declaration
+      (variable_declarator
+        name: (identifier) @_as
+        value: (function_expression name: (identifier) @name body: (_) @body) @definition.function))])
+ (#not-eq? @name @_as))
+(return_statement (function_expression name: (identifier) @name body: (_) @body) @definition.function)

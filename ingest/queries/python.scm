@@ -1,6 +1,28 @@
-; Python. Docstrings are the first string statement inside a body.
-; Decorators belong to decorated_definition, so the definition itself is
-; captured and its signature starts at `def`/`class`.
+; Python.
+;
+; Conventions:
+; - Every `def` and `class` is a definition, at any depth (in a function, a
+;   method, an `if`/`try`/`with`/`for`/`while`/`match` block); the engine
+;   gives each its owner chain (`serve.DocServer`, `Writer.reset`).
+; - A `def` directly in a class body is a method, any other `def` a function.
+;   The method patterns start at the class, so the engine meets them before
+;   the function pattern that also matches every `def` (it keeps the first
+;   kind a node is captured with). A `def` in an `if` inside a class body is
+;   a function owned by the class.
+; - Decorators belong to decorated_definition, so the definition itself is
+;   captured and its signature starts at `def`/`class`.
+; - Docstrings are the first string statement inside a body; `#:` comments
+;   (Sphinx) document the definition below them.
+; - Every assignment to a bare name, anywhere, is captured as a variable: the
+;   engine keeps those at module level (at any depth of module-level
+;   `if`/`try`/`with`/`for` blocks), turns those directly in a class body into
+;   fields, and drops those in a function (locals). Attribute and subscript
+;   targets (`self.x = …`, `a.b = …`, `d[k] = …`) define nothing (as in
+;   universal-ctags). Lambdas and comprehensions cannot hold an assignment
+;   (`:=` is not captured), so no `@local.scope` is needed.
+; - Every pattern starts at a named node kind that is not too common
+;   (`assignment`, `function_definition`, `class_definition`, …): the engine
+;   runs the query only at those nodes.
 
 ; Module docstring and leading comments are header comments.
 (module . (expression_statement (string) @header))
@@ -14,56 +36,58 @@
 (import_from_statement module_name: (dotted_name) @import)
 (import_from_statement module_name: (relative_import) @import)
 
-; Top-level functions (also when decorated).
-(module
-  (function_definition
-    name: (identifier) @name
-    body: (block . (expression_statement (string) @doc)?) @body) @definition.function)
-(module
-  (decorated_definition
-    definition: (function_definition
-      name: (identifier) @name
-      body: (block . (expression_statement (string) @doc)?) @body) @definition.function))
+; Classes, at any depth, decorated or not.
+(class_definition
+  name: (identifier) @name
+  body: (block . (expression_statement (string) @doc)?) @body) @definition.class
 
-; Classes (also when decorated).
-(module
-  (class_definition
-    name: (identifier) @name
-    body: (block . (expression_statement (string) @doc)?) @body) @definition.class)
-(module
-  (decorated_definition
-    definition: (class_definition
-      name: (identifier) @name
-      body: (block . (expression_statement (string) @doc)?) @body) @definition.class))
-
-; Methods: functions directly in a class body (also when decorated).
+; Methods: a `def` (also decorated) or a named lambda directly in a class
+; body. Must come from the class (see the header).
 (class_definition
   body: (block
-    (function_definition
-      name: (identifier) @name
-      body: (block . (expression_statement (string) @doc)?) @body) @definition.method))
-(class_definition
-  body: (block
-    (decorated_definition
-      definition: (function_definition
+    [
+      (function_definition
         name: (identifier) @name
-        body: (block . (expression_statement (string) @doc)?) @body) @definition.method)))
+        body: (block . (expression_statement (string) @doc)?) @body) @definition.method
+      (decorated_definition
+        definition: (function_definition
+          name: (identifier) @name
+          body: (block . (expression_statement (string) @doc)?) @body) @definition.method)
+      (expression_statement
+        (assignment
+          left: (identifier) @name
+          right: (lambda body: (_) @body)) @definition.method)
+    ]))
 
-; Module-level variables: annotated (`X: int = 1`) or UPPER_CASE constants.
-(module
-  (expression_statement
-    (assignment
-      left: (identifier) @name
-      type: (_)
-      right: (_) @body) @definition.variable))
-(module
-  (expression_statement
-    (assignment
-      left: (identifier) @name
-      type: (_)) @definition.variable))
-(module
-  (expression_statement
-    (assignment
-      left: (identifier) @name
-      right: (_) @body) @definition.variable)
-  (#match? @name "^[A-Z][A-Z0-9_]*$"))
+; Functions: every other `def`, at any depth, decorated or not.
+(function_definition
+  name: (identifier) @name
+  body: (block . (expression_statement (string) @doc)?) @body) @definition.function
+
+; Named lambdas: `key = lambda item: item[0]` defines a function, at any
+; depth, like a `def` (universal-ctags agrees). The assignment is also a
+; variable below; the engine keeps it as a function. The signature is cut at
+; the lambda's body: `key = lambda item`.
+(assignment
+  left: (identifier) @name
+  right: (lambda body: (_) @body)) @definition.function
+
+; Variables: `x = …`, `x: T = …`, `x: T`; in a chain (`a = b = …`) the inner
+; assignment is matched on its own. The signature is cut at the value.
+(assignment
+  left: (identifier) @name
+  right: (_)? @body) @definition.variable
+
+; Unpacking: `a, b = …`, `(a, b) = …`, `[a, *b] = …` define each name; the
+; name itself is the definition node, so that each is its own element.
+(assignment
+  left: [
+    (pattern_list [(identifier) @name @definition.variable (list_splat_pattern (identifier) @name @definition.variable)])
+    (tuple_pattern [(identifier) @name @definition.variable (list_splat_pattern (identifier) @name @definition.variable)])
+    (list_pattern [(identifier) @name @definition.variable (list_splat_pattern (identifier) @name @definition.variable)])
+  ])
+
+; Type aliases (3.12): `type Vector = list[float]`, `type Pair[T] = …`.
+(type_alias_statement
+  left: (type [(identifier) @name (generic_type (identifier) @name)])
+  right: (_) @body) @definition.type

@@ -1,13 +1,36 @@
 ; TypeScript. Doc comments are JSDoc `/** */` blocks before an element; for an
-; exported element they stand before the `export` statement (the engine climbs
-; from the declaration to it). Decorators between doc and element are skipped.
+; exported element they stand before the `export` statement (the engine
+; climbs from the declaration to it). Decorators between doc and element are
+; skipped, and left out of signatures.
 ;
-; Kinds: classes (also abstract) -> classes; interfaces and type aliases ->
-; interfaces; enums -> enums; functions at file or namespace level, and
-; arrow functions / function expressions assigned to the first declarator of a
-; top-level `const`/`let`/`var` -> functions; methods, method signatures and
-; arrow-function fields of classes and interfaces -> functions with owner;
-; other top-level `const`/`let`/`var` and static class fields -> variables.
+; Kinds, at any depth (the engine gives each its owner chain; namespaces and
+; modules are scopes that own what they declare):
+; - classes (abstract ones too), interfaces, type aliases (`type`), enums.
+; - functions: declarations, generators and signatures (overloads, `declare
+;   function`); arrow functions and function expressions held by any
+;   declarator or assigned to any name or member (`exports.f = function`).
+; - methods: class methods, accessors, overload and abstract signatures,
+;   function-valued fields; interface methods; object-literal methods and
+;   function-valued properties. (The compiled-JavaScript shapes of the
+;   JavaScript query, ES5 classes and prototypes, are left out: rare in
+;   TypeScript sources, and costly to compile.)
+; - values: module-level declarators (`const` ones are constants, `declare`
+;   ones too) and `a.b = value` assignments, also in a top-level `if`
+;   block; namespace-level declarators (fields of the namespace). Locals are never captured, and the engine drops any value
+;   inside a function, a method or a `@local.scope` node (every function
+;   expression, arrow function and static block). Class fields, interface
+;   properties, the properties of an object type aliased and of an object
+;   literal held by a module-level declarator or assignment are fields.
+;
+; A declarator is the element, so a signature starts at the name
+; (`MAX: number`, `add = (a: number, b: number): number`).
+;
+; Cost: the query is compiled once per process and run only at the kinds
+; that start a pattern; patterns avoid `member_expression` and function
+; nodes as parents with fields (each such step is costly to compile),
+; decide a function by a text predicate where they can, and capture values
+; from the program down rather than every declarator (the engine would
+; gather every local before dropping it).
 
 ; Header: the comments at the very top of the file (the engine keeps the
 ; leading run only).
@@ -22,109 +45,159 @@
 (import_require_clause source: (string) @import)
 (export_statement source: (string) @import)
 ((call_expression
-   function: (identifier) @_require
+   . function: (identifier) @_require
    arguments: (arguments . (string) @import))
  (#eq? @_require "require"))
 (call_expression
-  function: (import)
+  . function: (import)
   arguments: (arguments . (string) @import))
 
-; Namespaces and modules own the functions declared in them.
+; Namespaces and modules own what they declare.
 (internal_module name: (_) @name) @scope
 (module name: [(identifier) (nested_identifier)] @name) @scope
 (module name: (string (string_fragment) @name)) @scope
-; A class expression assigned to a constant owns its methods.
-(variable_declarator name: (identifier) @name value: (class)) @scope
 
-; Functions at file level, exported, or in a namespace (never nested in a
-; function body).
-(program
-  [(function_declaration name: (_) @name body: (_) @body)
-   (generator_function_declaration name: (_) @name body: (_) @body)
-   (function_signature name: (_) @name)] @definition.function)
-(program
-  (ambient_declaration
-    (function_signature name: (_) @name) @definition.function))
-(export_statement
-  declaration: [(function_declaration name: (_) @name body: (_) @body)
-                (generator_function_declaration name: (_) @name body: (_) @body)
-                (function_signature name: (_) @name)] @definition.function)
-(export_statement
-  declaration: (ambient_declaration
-    (function_signature name: (_) @name) @definition.function))
-(internal_module
-  body: (statement_block
-    [(function_declaration name: (_) @name body: (_) @body)
-     (generator_function_declaration name: (_) @name body: (_) @body)
-     (function_signature name: (_) @name)] @definition.function))
-(module
-  body: (statement_block
-    [(function_declaration name: (_) @name body: (_) @body)
-     (generator_function_declaration name: (_) @name body: (_) @body)
-     (function_signature name: (_) @name)] @definition.function))
+; Function bodies that are not definitions hold locals: callbacks, IIFEs,
+; UMD wrappers, static blocks.
+(function_expression) @local.scope
+(arrow_function) @local.scope
+(generator_function) @local.scope
+(class_static_block) @local.scope
 
-; Arrow functions and function expressions assigned to a top-level constant
-; (the first declarator of the declaration) are functions.
-(program
-  (_ . (variable_declarator
-         name: (_) @name
-         value: [(arrow_function body: (_) @body)
-                 (function_expression body: (_) @body)
-                 (generator_function body: (_) @body)])) @definition.function)
-(export_statement
-  declaration: (_ . (variable_declarator
-                      name: (_) @name
-                      value: [(arrow_function body: (_) @body)
-                              (function_expression body: (_) @body)
-                              (generator_function body: (_) @body)])) @definition.function)
+; Object literals own their methods and properties, under the name of what
+; holds them: a declarator, an assigned name or member, a property.
+(variable_declarator name: (identifier) @name value: [(object) (as_expression (object)) (satisfies_expression (object))]) @scope
+(assignment_expression left: [(identifier) (member_expression)] @name right: (object)) @scope
+(pair key: (_) @name value: (object)) @scope
 
-; Classes, interfaces, type aliases, enums.
+; Classes: declarations, and class expressions held by a declarator. The
+; first match of a node sets its kind between a class and a value: these
+; patterns end on the `class` node, as early as the value patterns, and come
+; before them (at the same node: the module-level `const` ones are rooted at
+; the program).
 (class_declaration name: (_) @name body: (_) @body) @definition.class
 (abstract_class_declaration name: (_) @name body: (_) @body) @definition.class
+
+; Interfaces, type aliases, enums.
 (interface_declaration name: (_) @name body: (_) @body) @definition.interface
-(type_alias_declaration name: (_) @name value: (_) @body) @definition.interface
+(type_alias_declaration name: (_) @name value: (_) @body) @definition.type
 (enum_declaration name: (_) @name body: (_) @body) @definition.enum
+(program
+  [(lexical_declaration (variable_declarator name: (identifier) @name value: (class) @_class) @definition.class)
+   (export_statement
+     declaration: (lexical_declaration (variable_declarator name: (identifier) @name value: (class) @_class) @definition.class))])
+(variable_declarator name: (identifier) @name value: (class) @_class) @definition.class
 
-; Methods: class methods (constructors, accessors and overload signatures
-; too), abstract methods, interface methods, arrow-function fields.
-(class_body (method_definition name: (_) @name body: (_) @body) @definition.method)
-(class_body (method_signature name: (_) @name) @definition.method)
-(class_body (abstract_method_signature name: (_) @name) @definition.method)
+; Functions and generators declared anywhere, and function signatures
+; (overloads, `declare function`).
+(function_declaration name: (identifier) @name body: (_) @body) @definition.function
+(generator_function_declaration name: (identifier) @name body: (_) @body) @definition.function
+(function_signature name: (identifier) @name) @definition.function
+
+; Functions held by a declarator.
+(variable_declarator
+  name: (identifier) @name
+  value: [(arrow_function body: (_) @body)
+          (function_expression body: (_) @body)
+          (generator_function body: (_) @body)]) @definition.function
+
+; Functions assigned to a name or a member (`exports.f = function`).
+(assignment_expression
+  left: [(identifier) @name (member_expression property: (property_identifier) @name)]
+  right: [(arrow_function body: (_) @body) (function_expression body: (_) @body)]) @definition.function
+
+; Methods of classes and object literals (constructors and accessors too),
+; overload and abstract signatures, methods of interfaces and of object types
+; aliased, function-valued class fields and object properties (not the
+; `get`, `set` and `value` of property descriptors).
+(method_definition name: (_) @name body: (_) @body) @definition.method
+(class_body [(method_signature name: (_) @name) (abstract_method_signature name: (_) @name)] @definition.method)
 (interface_body (method_signature name: (_) @name) @definition.method)
-(class_body
-  (public_field_definition
-    name: (_) @name
-    value: [(arrow_function body: (_) @body)
-            (function_expression body: (_) @body)]) @definition.method)
+(type_alias_declaration value: (object_type (method_signature name: (_) @name) @definition.method))
+(public_field_definition
+  name: (_) @name
+  value: [(arrow_function) (function_expression)] @_fn) @definition.method
+((pair
+   key: (_) @name
+   value: [(arrow_function body: (_) @body) (function_expression body: (_) @body)]) @definition.method
+ (#not-any-of? @name "get" "set" "value"))
 
-; Top-level variables: every `const`/`let`/`var` at file level (or exported
-; from a namespace) whose first value is not a function, and the later
-; declarators of a multi-declarator statement.
-(program
-  (_ . (variable_declarator
-         name: (_) @name
-         value: (_) @body)) @definition.variable)
-(export_statement
-  declaration: (_ . (variable_declarator
-                      name: (_) @name
-                      value: (_) @body)) @definition.variable)
-(program
-  (_ . (variable_declarator name: (_) @name !value)) @definition.variable)
-(export_statement
-  declaration: (_ . (variable_declarator name: (_) @name !value)) @definition.variable)
-(program
-  (ambient_declaration
-    (_ . (variable_declarator name: (_) @name !value)) @definition.variable))
-(program
-  (_ (variable_declarator) . (variable_declarator name: (_) @name value: (_)? @body) @definition.variable))
-(export_statement
-  declaration: (_ (variable_declarator) . (variable_declarator name: (_) @name value: (_)? @body) @definition.variable))
+; Fields: of classes (static or not, `#private`, `declare` and abstract ones
+; too), interface properties, the properties of an object type aliased
+; (`type Options = { depth: number }`).
+(public_field_definition name: (_) @name value: (_)? @body) @definition.field
+(interface_body (property_signature name: (_) @name) @definition.field)
+(type_alias_declaration value: (object_type (property_signature name: (_) @name) @definition.field))
 
-; Static class fields (constants such as `static readonly MAX = 10`).
-(class_body
-  (public_field_definition
-    "static"
-    name: (_) @name
-    value: (_) @body) @definition.variable)
-(class_body
-  (public_field_definition "static" name: (_) @name !value) @definition.variable)
+; Values at module level: declarators (`const` ones are constants, `declare`
+; ones are variables; a destructuring declarator defines each name it binds:
+; `{ a }`, `[a, b]`) and values assigned to a member (`exports.x = 1`,
+; `Foo.defaults = {…}`); declarators in a top-level `if` block too (all
+; variables there).
+; Not the re-exports and resets of compiled modules (`exports.a = a`,
+; `exports.a = void 0`). These patterns are rooted at the program rather
+; than capturing every declarator and letting the engine drop the locals,
+; which costs much on large files.
+((program
+   [(variable_declaration (variable_declarator name: (identifier) @name value: (_)? @body) @definition.variable)
+    (lexical_declaration kind: "let" (variable_declarator name: (identifier) @name value: (_)? @body) @definition.variable)
+    (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name value: (_)? @body) @definition.constant)
+    (expression_statement
+      (assignment_expression
+        left: (member_expression property: (property_identifier) @name)
+        right: (_) @body) @definition.variable)
+    (ambient_declaration
+      [(variable_declaration (variable_declarator name: (identifier) @name) @definition.variable)
+       (lexical_declaration (variable_declarator name: (identifier) @name) @definition.variable)])
+    (export_statement
+      declaration: [(variable_declaration (variable_declarator name: (identifier) @name value: (_)? @body) @definition.variable)
+                    (lexical_declaration kind: "let" (variable_declarator name: (identifier) @name value: (_)? @body) @definition.variable)
+                    (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name value: (_)? @body) @definition.constant)])
+    (variable_declaration
+      (variable_declarator
+        name: [(object_pattern (shorthand_property_identifier_pattern) @name @definition.variable)
+               (array_pattern (identifier) @name @definition.variable)]))
+    (lexical_declaration
+      (variable_declarator
+        name: [(object_pattern (shorthand_property_identifier_pattern) @name @definition.variable)
+               (array_pattern (identifier) @name @definition.variable)]))
+    (if_statement
+      consequence: (statement_block
+        [(variable_declaration (variable_declarator name: (identifier) @name value: (_)? @body) @definition.variable)
+         (lexical_declaration (variable_declarator name: (identifier) @name value: (_)? @body) @definition.variable)]))])
+ (#not-match? @definition.variable "^(module\\.)?exports\\.[A-Za-z0-9_$]+ = ([A-Za-z_$][A-Za-z0-9_$]*|void 0)$"))
+
+; Properties of an object literal held by a module-level declarator or
+; assignment (`module.exports = { a: 1 }`, `var defaults = { depth: 5 }`),
+; and of a module-level constant `{…} as const` (one level deep).
+(program
+  [(lexical_declaration (variable_declarator value: (as_expression (object (pair key: (_) @name value: (_) @body) @definition.field))))
+   (export_statement
+     declaration: (lexical_declaration
+                    (variable_declarator value: (as_expression (object (pair key: (_) @name value: (_) @body) @definition.field)))))])
+(program
+  [(lexical_declaration (variable_declarator value: (object (pair key: (_) @name value: (_) @body) @definition.field)))
+   (variable_declaration (variable_declarator value: (object (pair key: (_) @name value: (_) @body) @definition.field)))
+   (expression_statement (assignment_expression right: (object (pair key: (_) @name value: (_) @body) @definition.field)))
+   (export_statement declaration: (lexical_declaration (variable_declarator value: (object (pair key: (_) @name value: (_) @body) @definition.field))))])
+
+; A named function expression returned is defined under its own name
+; (`return function wrapped() {…}`).
+(return_statement (function_expression name: (identifier) @name body: (_) @body) @definition.function)
+
+; Values declared in a namespace or module (its fields: the engine makes a
+; value directly in a scope a field).
+(internal_module
+  body: (statement_block
+    [(lexical_declaration (variable_declarator name: (identifier) @name value: (_)? @body) @definition.variable)
+     (variable_declaration (variable_declarator name: (identifier) @name value: (_)? @body) @definition.variable)
+     (export_statement
+       declaration: [(lexical_declaration (variable_declarator name: (identifier) @name value: (_)? @body) @definition.variable)
+                     (variable_declaration (variable_declarator name: (identifier) @name value: (_)? @body) @definition.variable)])]))
+(module
+  body: (statement_block
+    [(lexical_declaration (variable_declarator name: (identifier) @name value: (_)? @body) @definition.variable)
+     (variable_declaration (variable_declarator name: (identifier) @name value: (_)? @body) @definition.variable)
+     (export_statement
+       declaration: [(lexical_declaration (variable_declarator name: (identifier) @name value: (_)? @body) @definition.variable)
+                     (variable_declaration (variable_declarator name: (identifier) @name value: (_)? @body) @definition.variable)])]))

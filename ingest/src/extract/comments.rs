@@ -3,7 +3,7 @@
 /// Comment text without its markers, one entry per non-empty line.
 pub(crate) fn clean_comment(raw: &str) -> Vec<String> {
     const PREFIXES: &[&str] = &[
-        "///", "//!", "//", "/**", "/*!", "/*", "#'", "#", "::", "r\"\"\"", "\"\"\"", "'''", "\"", "'",
+        "///", "//!", "//", "/**", "/*!", "/*", "#'", "#:", "#", "::", "r\"\"\"", "\"\"\"", "'''", "\"", "'",
     ];
     const SUFFIXES: &[&str] = &["*/", "\"\"\"", "'''", "\"", "'"];
     raw.lines()

@@ -19,9 +19,11 @@
 //! `(#set! name "Companion")` in a definition's pattern names an element
 //! that has no identifier of its own.
 //!
-//! A node captured both as a variable and as a function or method is a
-//! function, so a query may capture every variable and let the function
-//! patterns claim constants that hold functions.
+//! A node captured both as a value and as a function, method or type is
+//! that function, method or type (and one captured as a function and a
+//! method is a method), whatever the order of the matches, so a query may
+//! capture every variable and let other patterns claim those that hold
+//! functions or classes.
 //!
 //! Nesting is generic: every element's `owner` is the chain of named
 //! non-value definitions and `@scope` blocks around it (`Outer.Inner`). A
@@ -320,7 +322,14 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
     defs.sort_by_key(|d| d.node.start_byte());
     let nesting = nest(&defs, &scopes, &local_scopes, bytes);
     let def_ids: HashSet<usize> = defs.iter().map(|d| d.node.id()).collect();
-    let targets: Vec<Node> = defs.iter().map(|d| d.node).chain(headers.iter().copied()).collect();
+    // Locals are never output: their family is never needed.
+    let targets: Vec<Node> = defs
+        .iter()
+        .zip(&nesting)
+        .filter(|(_, (place, _))| *place != Place::Local)
+        .map(|(d, _)| d.node)
+        .chain(headers.iter().copied())
+        .collect();
     let family = Family::new(tree.root_node(), &targets);
     let mut ast = AstData::default();
     let mut used_docs: HashSet<usize> = HashSet::new();
@@ -366,11 +375,16 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
 impl<'t> Definition<'t> {
     /// Fold another match of the same node into this definition.
     fn merge(&mut self, kind: Kind, name: Option<Node<'t>>, body: Option<Node<'t>>, owner: Option<Node<'t>>, docs: Vec<Node<'t>>) {
-        // A node that is both a variable and a function (a constant holding
-        // an arrow function) is a function.
-        if kind.is_callable() && self.kind.is_value() {
+        if !kind.is_value() && self.kind.is_value() {
+            // A value holding a function or class (`const f = () => …`,
+            // `const K = class {}`) is that function or class.
             self.kind = kind;
             self.body = body.or(self.body);
+        } else if kind == Kind::Method && self.kind == Kind::Function {
+            // Captured both ways (a general and a class-body pattern): a method,
+            // whatever the order of the matches.
+            self.kind = kind;
+            self.body = self.body.or(body);
         } else if kind == self.kind {
             self.body = self.body.or(body);
         }
