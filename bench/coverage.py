@@ -85,6 +85,12 @@ def counted(lang, tag, first_label):
     indented = tag.get("pattern", "/^").startswith(("/^ ", "/^\t"))
     if lang in ("javascript", "typescript") and kind in VAR_KINDS and scope is None and indented:
         return False  # ctags 5.9 loses the scope of declarations in callbacks and blocks
+    if lang in ("javascript", "typescript") and kind in VAR_KINDS and re.search(
+            r"=\s*\\?/\*\s*[@#]__PURE__\s*\*\\?/\s*" + re.escape(tag["name"]) + r"\b", tag.get("pattern", "")):
+        return False  # ctags names `const x = /*@__PURE__*/ f(…)` after the call `f`
+    if lang == "typescript" and kind in VAR_KINDS and re.match(
+            r"/\^\s*export\s+\*\s+as\s+" + re.escape(tag["name"]) + r"\b", tag.get("pattern", "")):
+        return False  # `export * as ns from "m"` is a re-export, not a definition
     if lang == "javascript" and kind == "class" and not re.search(r"\b(class|function)\b", tag.get("pattern", "")):
         return False  # an object literal that ctags calls a class
     if lang == "batch" and kind == "variable":

@@ -61,6 +61,7 @@ LANG_EXT = {
     "rust": (".rs",),
     "kotlin": (".kt", ".kts"),
     "bash": (".sh", ".bash"),
+    "csharp": (".cs",),
 }
 ALL_EXT = tuple(e for exts in LANG_EXT.values() for e in exts)
 DEFAULT_LANGS = ("python", "java", "javascript", "go", "rust")
@@ -89,6 +90,8 @@ KINDS: dict[str, dict[str, str]] = {
     "Kotlin": {"method": FUNCS, "class": CLASSES, "interface": CLASSES, "object": CLASSES,
                "variable": VARS, "constant": VARS},
     "Sh": {"function": FUNCS},
+    "C#": {"method": FUNCS, "class": CLASSES, "struct": CLASSES, "interface": CLASSES, "enum": CLASSES,
+           "field": VARS, "property": VARS},
 }
 
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")

@@ -113,3 +113,7 @@
 (subshell) @local.scope
 (command_substitution) @local.scope
 (process_substitution) @local.scope
+
+; A function definition the grammar could not finish (the file has a parse
+; error before it) is still found by its shape `name() {`.
+(ERROR (word) @name @definition.function . "(" . ")" . ["{" (compound_statement)])

@@ -201,3 +201,12 @@
      (export_statement
        declaration: [(lexical_declaration (variable_declarator name: (identifier) @name value: (_)? @body) @definition.variable)
                      (variable_declaration (variable_declarator name: (identifier) @name value: (_)? @body) @definition.variable)])]))
+
+; Enum members are constants owned by their enum.
+(enum_body
+  [(property_identifier) @name
+   (string (string_fragment) @name)] @definition.constant)
+(enum_body
+  (enum_assignment
+    name: [(property_identifier) @name (string (string_fragment) @name)]
+    value: (_) @body) @definition.constant)
