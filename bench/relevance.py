@@ -322,7 +322,7 @@ def ctags_definitions(roots: dict[str, Path], files: dict[str, set[str]], work: 
     for proj, root in roots.items():
         lst = work / f"ctags-{proj}.lst"
         lst.write_text("".join(p + "\n" for p in sorted(files[proj])), encoding="utf-8")
-        r = subprocess.run(["ctags", "--fields=+nKzl", "--sort=no", "--output-format=json", "-f", "-", "-L", str(lst)],
+        r = subprocess.run(["ctags", "--fields=+nKzls", "--sort=no", "--output-format=json", "-f", "-", "-L", str(lst)],
                            cwd=root, capture_output=True, text=True, errors="replace")
         if r.returncode != 0:
             sys.exit(f"ctags failed on {root}: {r.stderr[-1000:]}")
@@ -347,6 +347,10 @@ def ctags_definitions(roots: dict[str, Path], files: dict[str, set[str]], work: 
                 # loses IIFE wrappers and calls functions classes), a local,
                 # not module-level. Class fields (`field`, `property`) stay.
                 continue
+            if tool == VARS and re.search(r"=\s*\\?/\*\s*[@#]__PURE__\s*\*\\?/\s*" + re.escape(name) + r"\b", t.get("pattern", "")):
+                continue  # ctags names `const x = /*@__PURE__*/ f(…)` after the call `f`
+            if tool == VARS and t.get("scopeKind") in ("method", "function", "constructor", "getter", "setter"):
+                continue  # a local by ctags' own scope (Kotlin `val` in a function)
             names[(lang, tool)].add(name)
             where[(tool, name)][f"{proj}/{t['path'].removeprefix('./')}"].append((t.get("line", 0), kind, lang))
     return names, where

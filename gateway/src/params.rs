@@ -237,11 +237,19 @@ pub fn listing(tool: &str, query: &str) -> Listing {
 pub enum Pass {
     /// Exact, qualified, case-insensitive, prefix and word matches.
     Exact,
+    /// Exact and prefix matches among every kind of element (the name may
+    /// be defined as another kind than the tool looks for: a constant holding
+    /// an arrow function is a function).
+    AnyKind,
     /// The typo-tolerant fallback.
     Fuzzy,
     /// Every element of the tool's kinds.
     All,
 }
+
+/// Every element kind (see `vibe_common::ast::ELEMENT_KINDS`).
+const ALL_KINDS: &[&str] =
+    &["function", "method", "class", "type", "struct", "interface", "trait", "enum", "variable", "constant", "field"];
 
 /// Element kinds each code search looks at.
 pub fn code_kinds(tool: &str) -> &'static [&'static str] {
@@ -281,7 +289,7 @@ pub fn code(tool: &str, query: &str, limit: u32, offset: u32, pass: Pass) -> Val
         "lower": name.to_lowercase(),
         "owner": owner.map(str::to_lowercase),
         "words": query,
-        "kinds": code_kinds(tool),
+        "kinds": if pass == Pass::AnyKind { ALL_KINDS } else { code_kinds(tool) },
         "all": all,
         "fuzzy": pass == Pass::Fuzzy,
         "limit": clamp_limit(limit),
@@ -394,6 +402,8 @@ mod tests {
         let p = code("search_by_code_functions", "Outer.Inner.run", 3, 0, Pass::Exact);
         assert_eq!((p["name"].clone(), p["lower"].clone(), p["owner"].clone()), (json!("run"), json!("run"), json!("outer.inner")));
         assert_eq!(code("search_by_code_classes", "Writer", 3, 0, Pass::Exact)["owner"], Value::Null);
+        let kinds = code("search_by_code_variables", "x", 3, 0, Pass::AnyKind)["kinds"].as_array().unwrap().len();
+        assert_eq!(kinds, vibe_common::ast::ELEMENT_KINDS.len());
     }
 
     #[test]

@@ -32,16 +32,25 @@ pub async fn search(gw: &Gateway, tool: &'static str, args: &Args) -> Result<Val
         let listing = params::listing(tool, &args.query);
         let mut pass = if listing == Listing::Yes { Pass::All } else { Pass::Exact };
         let mut response = run(pass).await?;
-        // Nothing matched: a generic word lists everything, a name gets the
-        // typo-tolerant pass (the fuzzy query never runs when a name matched).
-        if pass == Pass::Exact && hits(&response).is_empty() && args.offset == 0 {
-            pass = if listing == Listing::IfNoMatch { Pass::All } else { Pass::Fuzzy };
+        // Nothing matched: a generic word lists everything; a name is looked
+        // for among the other kinds of elements, then with typos allowed (the
+        // fuzzy query never runs when a name matched).
+        let fallbacks: &[Pass] = if listing == Listing::IfNoMatch { &[Pass::All] } else { &[Pass::AnyKind, Pass::Fuzzy] };
+        for next in fallbacks {
+            if !hits(&response).is_empty() || args.offset > 0 || pass == Pass::All {
+                break;
+            }
+            pass = *next;
             response = run(pass).await?;
         }
         let results = hits(&response).iter().map(|hit| symbol_result(hit, pass == Pass::All)).collect();
         let mut answer = paged(&args.query, results, &response, args);
-        if pass == Pass::Fuzzy && answer["total"].as_u64().unwrap_or(0) > 0 {
-            answer["note"] = json!("no exact or prefix match; these names are close (typo-tolerant search)");
+        if answer["total"].as_u64().unwrap_or(0) > 0 {
+            match pass {
+                Pass::AnyKind => answer["note"] = json!(format!("nothing of the kinds {tool} looks for; these elements of other kinds match")),
+                Pass::Fuzzy => answer["note"] = json!("no exact or prefix match; these names are close (typo-tolerant search)"),
+                _ => {}
+            }
         }
         answer
     };
