@@ -54,6 +54,7 @@ use super::family::Family;
 use super::license_header;
 use super::languages::{Language, LANGUAGES};
 use super::narrowing;
+use super::nesting::{self, Holds, Place, Span};
 
 /// Longest signature kept; longer ones are cut with an ellipsis.
 const MAX_SIGNATURE_CHARS: usize = 300;
@@ -320,7 +321,23 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
     }
 
     defs.sort_by_key(|d| d.node.start_byte());
-    let nesting = nest(&defs, &scopes, &local_scopes, bytes);
+    let names: Vec<Option<String>> =
+        defs.iter().map(|d| d.name.map(|n| bare_name(text(n, bytes))).or(d.default_name.map(str::to_string))).collect();
+    let spans: Vec<Span> = defs
+        .iter()
+        .zip(&names)
+        .map(|(d, name)| Span {
+            start: d.node.start_byte(),
+            end: d.node.end_byte(),
+            holds: match d.kind {
+                k if k.is_value() => Holds::Value,
+                k if k.is_callable() => Holds::Callable,
+                _ => Holds::Type,
+            },
+            name: name.as_deref(),
+        })
+        .collect();
+    let nesting = nesting::nest(&spans, &scopes, &local_scopes);
     let def_ids: HashSet<usize> = defs.iter().map(|d| d.node.id()).collect();
     // Locals are never output: their family is never needed.
     let targets: Vec<Node> = defs
@@ -333,7 +350,7 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
     let family = Family::new(tree.root_node(), &targets);
     let mut ast = AstData::default();
     let mut used_docs: HashSet<usize> = HashSet::new();
-    for (d, (place, chain)) in defs.iter().zip(nesting) {
+    for ((d, name), (place, chain)) in defs.iter().zip(&names).zip(nesting) {
         let kind = match place {
             Place::Local => continue,
             Place::Member if d.kind == Kind::Variable => Kind::Field,
@@ -341,7 +358,7 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
         };
         let (comments, doc_ids) = doc_comments(d, source, &family, &doc_nodes, &attribute_nodes, &def_ids);
         let element = AstElement {
-            name: d.name.map(|n| bare_name(text(n, bytes))).or(d.default_name.map(str::to_string)).unwrap_or_default(),
+            name: name.clone().unwrap_or_default(),
             kind: kind.name().to_string(),
             signature: signature(d, source, &attribute_nodes),
             comments,
@@ -394,84 +411,6 @@ impl<'t> Definition<'t> {
             self.docs = docs;
         }
     }
-}
-
-/// Where a definition stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Place {
-    /// At file level, or a callable anywhere.
-    Top,
-    /// A value directly inside a class-like definition or scope.
-    Member,
-    /// A value inside a function or a local scope: left out.
-    Local,
-}
-
-/// What encloses each definition (in `defs` order): its place and its owner
-/// chain (the enclosing names, outermost first, joined by `.`). Containers are the named non-value
-/// definitions, the `@scope` blocks and the `@local.scope` nodes.
-fn nest(defs: &[Definition], scopes: &[(Node, String, bool)], locals: &[Node], bytes: &[u8]) -> Vec<(Place, Option<String>)> {
-    #[derive(Clone, Copy, PartialEq)]
-    enum Frame {
-        Namespace,
-        Type,
-        Callable,
-        Local,
-    }
-    struct Item<'a> {
-        start: usize,
-        end: usize,
-        def: Option<usize>,
-        container: Option<(Frame, Option<&'a str>)>,
-    }
-    let names: Vec<Option<String>> =
-        defs.iter().map(|d| d.name.map(|n| bare_name(text(n, bytes))).or(d.default_name.map(str::to_string))).collect();
-    let mut items: Vec<Item> = Vec::with_capacity(defs.len() + scopes.len() + locals.len());
-    for (i, d) in defs.iter().enumerate() {
-        let frame = match d.kind {
-            k if k.is_value() => None,
-            k if k.is_callable() => Some(Frame::Callable),
-            _ => Some(Frame::Type),
-        };
-        items.push(Item {
-            start: d.node.start_byte(),
-            end: d.node.end_byte(),
-            def: Some(i),
-            container: frame.map(|f| (f, names[i].as_deref())),
-        });
-    }
-    for (node, name, namespace) in scopes {
-        let frame = if *namespace { Frame::Namespace } else { Frame::Type };
-        items.push(Item { start: node.start_byte(), end: node.end_byte(), def: None, container: Some((frame, Some(name.as_str()))) });
-    }
-    for node in locals {
-        items.push(Item { start: node.start_byte(), end: node.end_byte(), def: None, container: Some((Frame::Local, None)) });
-    }
-    // Outer before inner; a definition before a scope on the same node.
-    items.sort_by(|a, b| a.start.cmp(&b.start).then(b.end.cmp(&a.end)).then(b.def.is_some().cmp(&a.def.is_some())));
-    let mut places = vec![Place::Top; defs.len()];
-    let mut chains: Vec<Option<String>> = vec![None; defs.len()];
-    let mut stack: Vec<(usize, Frame, Option<&str>)> = Vec::new();
-    for item in &items {
-        while stack.last().is_some_and(|(end, _, _)| *end < item.end) {
-            stack.pop();
-        }
-        if let Some(i) = item.def {
-            let chain: Vec<&str> = stack.iter().filter_map(|(_, _, n)| *n).filter(|n| !n.is_empty()).collect();
-            chains[i] = (!chain.is_empty()).then(|| chain.join("."));
-            if defs[i].kind.is_value() {
-                places[i] = match stack.last().map(|(_, f, _)| *f) {
-                    None | Some(Frame::Namespace) => Place::Top,
-                    Some(Frame::Type) => Place::Member,
-                    Some(Frame::Callable | Frame::Local) => Place::Local,
-                };
-            }
-        }
-        if let Some((frame, name)) = item.container {
-            stack.push((item.end, frame, name));
-        }
-    }
-    places.into_iter().zip(chains).collect()
 }
 
 pub(crate) fn text<'s>(node: Node, bytes: &'s [u8]) -> &'s str {

@@ -6,6 +6,7 @@ mod engine;
 mod family;
 mod license_header;
 mod narrowing;
+mod nesting;
 pub mod languages;
 mod markdown;
 
