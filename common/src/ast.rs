@@ -136,18 +136,9 @@ impl AstData {
         }
     }
 
-    /// Every code element with its list name, in list order.
-    pub fn elements(&self) -> impl Iterator<Item = (&'static str, &AstElement)> {
-        [
-            ("functions", &self.functions),
-            ("classes", &self.classes),
-            ("structs", &self.structs),
-            ("enums", &self.enums),
-            ("interfaces", &self.interfaces),
-            ("variables", &self.variables),
-        ]
-        .into_iter()
-        .flat_map(|(list, items)| items.iter().map(move |e| (list, e)))
+    /// Every code element, list by list.
+    pub fn elements(&self) -> impl Iterator<Item = &AstElement> {
+        [&self.functions, &self.classes, &self.structs, &self.enums, &self.interfaces, &self.variables].into_iter().flatten()
     }
 
     /// Number of AST objects, as counted by `stats info` and `show_stats`.

@@ -525,22 +525,22 @@ pub fn limit_of(v: &Value) -> u32 {
     }
 }
 
-fn offset_of(v: &Value) -> Option<u32> {
+/// A finite number sent as a number or a string.
+fn number_of(v: &Value) -> Option<f64> {
     let n = match v {
         Value::Number(n) => n.as_f64()?,
         Value::String(s) => s.trim().parse::<f64>().ok()?,
         _ => return None,
     };
-    (n.is_finite() && n >= 0.0).then(|| n.floor().min(MAX_OFFSET as f64) as u32)
+    n.is_finite().then_some(n)
+}
+
+fn offset_of(v: &Value) -> Option<u32> {
+    number_of(v).filter(|n| *n >= 0.0).map(|n| n.floor().min(MAX_OFFSET as f64) as u32)
 }
 
 fn line_of(v: &Value) -> Option<u64> {
-    let n = match v {
-        Value::Number(n) => n.as_f64()?,
-        Value::String(s) => s.trim().parse::<f64>().ok()?,
-        _ => return None,
-    };
-    (n.is_finite() && n >= 1.0).then(|| n.floor().min(u32::MAX as f64) as u64)
+    number_of(v).filter(|n| *n >= 1.0).map(|n| n.floor().min(u32::MAX as f64) as u64)
 }
 
 /// `/`-separated, no `./` or leading `/` duplication, no empty segments.

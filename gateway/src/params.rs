@@ -6,6 +6,8 @@
 
 use serde_json::{json, Value};
 
+use vibe_common::ast::ELEMENT_KINDS;
+
 use crate::normalize::MAX_LIMIT;
 
 /// Boost of documents with `knowledge: true` in their frontmatter.
@@ -247,10 +249,6 @@ pub enum Pass {
     All,
 }
 
-/// Every element kind (see `vibe_common::ast::ELEMENT_KINDS`).
-const ALL_KINDS: &[&str] =
-    &["function", "method", "class", "type", "struct", "interface", "trait", "enum", "variable", "constant", "field"];
-
 /// Element kinds each code search looks at.
 pub fn code_kinds(tool: &str) -> &'static [&'static str] {
     match tool {
@@ -289,7 +287,10 @@ pub fn code(tool: &str, query: &str, limit: u32, offset: u32, pass: Pass) -> Val
         "lower": name.to_lowercase(),
         "owner": owner.map(str::to_lowercase),
         "words": query,
-        "kinds": if pass == Pass::AnyKind { ALL_KINDS } else { code_kinds(tool) },
+        "kinds": match pass {
+            Pass::AnyKind => ELEMENT_KINDS.iter().map(|(kind, _)| *kind).collect(),
+            _ => code_kinds(tool).to_vec(),
+        },
         "all": all,
         "fuzzy": pass == Pass::Fuzzy,
         "limit": clamp_limit(limit),

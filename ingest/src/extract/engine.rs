@@ -447,10 +447,7 @@ fn signature(d: &Definition, source: &str, attributes: &HashSet<usize>) -> Strin
         }
         sig = trimmed.to_string();
     }
-    if sig.chars().count() > MAX_SIGNATURE_CHARS {
-        sig = sig.chars().take(MAX_SIGNATURE_CHARS).collect::<String>() + "…";
-    }
-    sig
+    vibe_common::summary::cut(&sig, MAX_SIGNATURE_CHARS)
 }
 
 /// Where a definition's text starts once leading attributes are skipped, also

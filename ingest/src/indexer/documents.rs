@@ -63,8 +63,8 @@ pub fn analysis_doc(source: &SourceInfo, file: &ScannedFile, enrichment: Option<
 /// and the doc comment's first sentence (full texts stay in `ast`).
 pub fn symbols(ast: &AstData) -> Vec<Value> {
     ast.elements()
-        .filter(|(_, e)| !e.name.is_empty())
-        .map(|(_, e)| {
+        .filter(|e| !e.name.is_empty())
+        .map(|e| {
             let mut s = json!({
                 "name": e.name,
                 "kind": e.kind,
