@@ -306,7 +306,8 @@ fn migrates_0_0_1_config_with_backup() {
     );
     let v = sb.config_value();
     assert_eq!(v["version"], "0.1.0");
-    assert_eq!(v["mcp"]["host"], "127.0.0.1");
+    // An explicit 0.0.0.0 is kept (issue 12 item 5; it used to become loopback).
+    assert_eq!(v["mcp"]["host"], "0.0.0.0");
     assert_eq!(v["opensearch"]["index_prefix"], "vibe");
     assert_eq!(v["opensearch"]["host"], "http://localhost:9200");
 }

@@ -97,7 +97,8 @@ pub struct ScanExportArgs {
     /// Output format (default: from the --output extension, else json)
     #[arg(long, short, value_enum)]
     pub format: Option<OutputFormat>,
-    /// Write to FILE instead of stdout
+    /// Output file, or - for stdout (default: a new file in the Downloads folder, ~/Downloads:
+    /// vibe-analyzer-<ast|analyze>-<source|all>-<YYYYMMDD-HHMMSS>.<ext>)
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
 }
@@ -411,6 +412,18 @@ mod tests {
             ..args
         };
         assert_eq!(args.resolved_format(), OutputFormat::Toon);
+    }
+
+    #[test]
+    fn output_help_says_where_the_file_goes() {
+        use clap::CommandFactory;
+        for sub in ["ast", "analyze"] {
+            let mut cmd = Cli::command();
+            let scan = cmd.find_subcommand_mut("scan").unwrap();
+            let help = scan.find_subcommand_mut(sub).unwrap().render_help().to_string();
+            assert!(!help.contains("instead of stdout"), "{help}");
+            assert!(help.contains("- for stdout") && help.contains("~/Downloads"), "{help}");
+        }
     }
 
     #[test]

@@ -1,0 +1,96 @@
+//! [`ConfigError`]: every error of loading, saving and editing the configuration.
+
+use super::CONFIG_VERSION;
+use std::path::PathBuf;
+
+/// Errors of loading, saving and editing the configuration.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot determine the home directory; pass --config-dir DIR")]
+    NoHomeDir,
+    #[error("cannot create config directory {}: {source}", .path.display())]
+    CreateDir {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("cannot read {}: {source}", .path.display())]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("cannot write {}: {source}", .path.display())]
+    Write {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file is not valid JSON5. Line and column are 1-based.
+    #[error("{}:{line}:{column}: invalid JSON5: {message} (the file was left unchanged)", .path.display())]
+    Syntax {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    /// Valid JSON5, but not a valid configuration (wrong type, unknown enum value...).
+    #[error("{}{}: invalid configuration: {message} (the file was left unchanged)", .path.display(), fmt_position(.position))]
+    Invalid {
+        path: PathBuf,
+        /// 1-based (line, column) when known.
+        position: Option<(usize, usize)>,
+        message: String,
+    },
+    #[error("{}: config version {version:?} is not supported by this build (it understands up to {CONFIG_VERSION}); the file was left unchanged", .path.display())]
+    UnsupportedVersion { path: PathBuf, version: String },
+    #[error("cannot serialize the configuration for {}: {source}", .path.display())]
+    Serialize {
+        path: PathBuf,
+        #[source]
+        source: serde_json::Error,
+    },
+    #[error("path does not exist: {}", .path.display())]
+    PathNotFound { path: PathBuf },
+    #[error("cannot resolve path {}: {source}", .path.display())]
+    Canonicalize {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("unknown source: {target}\n{}", fmt_candidates(.candidates))]
+    UnknownSource {
+        target: String,
+        /// All configured sources.
+        candidates: Vec<PathBuf>,
+    },
+    #[error("ambiguous source name {name:?}, it matches:\n{}\nuse the full path instead", fmt_list(.candidates))]
+    AmbiguousSource {
+        name: String,
+        /// The configured sources with that directory name.
+        candidates: Vec<PathBuf>,
+    },
+}
+
+fn fmt_position(position: &Option<(usize, usize)>) -> String {
+    match position {
+        Some((line, column)) => format!(":{line}:{column}"),
+        None => String::new(),
+    }
+}
+
+fn fmt_list(paths: &[PathBuf]) -> String {
+    paths
+        .iter()
+        .map(|p| format!("- {}", p.display()))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn fmt_candidates(paths: &[PathBuf]) -> String {
+    if paths.is_empty() {
+        "no sources are configured; add one with: vibe-analyzer source add PATH".to_string()
+    } else {
+        format!("configured sources:\n{}", fmt_list(paths))
+    }
+}

@@ -1,0 +1,140 @@
+//! Migrations of older config versions to [`CONFIG_VERSION`](super::CONFIG_VERSION), applied to the
+//! parsed JSON value before it is deserialized into the model.
+
+use super::model::DEFAULT_INDEX_PREFIX;
+use serde_json::{Map, Value};
+
+pub(super) type Version = (u64, u64, u64);
+
+pub(super) fn parse_version(s: &str) -> Option<Version> {
+    let mut parts = s.split('.').map(|p| p.parse::<u64>().ok());
+    let v = (parts.next()??, parts.next()??, parts.next()??);
+    parts.next().is_none().then_some(v)
+}
+
+/// Migration steps in order: `(target version, step)`. A file older than a
+/// target runs that step. The last target must be [`CONFIG_VERSION`](super::CONFIG_VERSION).
+type MigrationStep = fn(&mut Map<String, Value>);
+
+const MIGRATIONS: &[(&str, MigrationStep)] = &[("0.1.0", migrate_to_0_1_0)];
+
+pub(super) fn migrate(obj: &mut Map<String, Value>, from: Version) {
+    let mut current = from;
+    for (target, step) in MIGRATIONS {
+        let target_v = parse_version(target).expect("valid migration version");
+        if current < target_v {
+            step(obj);
+            obj.insert("version".to_string(), Value::String(target.to_string()));
+            current = target_v;
+        }
+    }
+}
+
+/// 0.0.x (the original format) -> 0.1.0:
+/// * `mcp` is kept as written: an explicit `mcp.host "0.0.0.0"` (every
+///   interface) stays, since the user chose it for remote access (issue 12).
+/// * `opensearch.index_prefix` is added (`"vibe"`), `dev` stays absent.
+/// * A single `ollama` object (not a list) is wrapped into a list.
+fn migrate_to_0_1_0(obj: &mut Map<String, Value>) {
+    if let Some(Value::Object(os)) = obj.get_mut("opensearch") {
+        os.entry("index_prefix")
+            .or_insert_with(|| Value::String(DEFAULT_INDEX_PREFIX.to_string()));
+    }
+    match obj.get("ollama") {
+        Some(Value::Object(_)) => {
+            let single = obj.remove("ollama").unwrap();
+            obj.insert("ollama".to_string(), Value::Array(vec![single]));
+        }
+        Some(Value::Null) => {
+            obj.remove("ollama");
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::test_util::{load, write};
+    use crate::config::{Config, BACKUP_FILE_NAME, CONFIG_FILE_NAME, CONFIG_VERSION, ENV_OPENSEARCH_URL};
+
+    #[test]
+    fn migrates_0_0_1_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::create_dir(tmp.path().join("src")).unwrap();
+        let old = r#"// original Vibe Analyzer config
+{
+  "version": "0.0.1",
+  "opensearch": { "host": "http://localhost:9200", "username": "admin", "password": "admin" },
+  "mcp": { "host": "0.0.0.0", "port": 9021 },
+  "ollama": [{ "host": "http://localhost:11434", "model": "llama3", "max_chunk_chars": 500 }],
+  "sources": ["src"],
+}
+"#;
+        let path = write(tmp.path(), old);
+        let c = load(tmp.path()).unwrap();
+        assert_eq!(c.version, CONFIG_VERSION);
+        // An explicit 0.0.0.0 is kept (issue 12 item 5; it used to become loopback).
+        assert_eq!(c.mcp.host, "0.0.0.0");
+        assert_eq!(c.mcp.port, 9021);
+        assert_eq!(
+            c.opensearch.host,
+            std::env::var(ENV_OPENSEARCH_URL)
+                .ok()
+                .filter(|v| !v.trim().is_empty())
+                .unwrap_or("http://localhost:9200".into())
+        );
+        assert_eq!(c.opensearch.username.as_deref(), Some("admin"));
+        assert_eq!(c.opensearch.index_prefix, DEFAULT_INDEX_PREFIX);
+        assert_eq!(c.ollama[0].model, "llama3");
+        assert_eq!(c.ollama[0].max_chunk_chars, 1000);
+        assert_eq!(c.sources, vec![tmp.path().join("src")]);
+        // Backup holds the old bytes, the file is upgraded and valid JSON5.
+        assert_eq!(std::fs::read_to_string(tmp.path().join(BACKUP_FILE_NAME)).unwrap(), old);
+        let new_text = std::fs::read_to_string(&path).unwrap();
+        let value: Value = json5::from_str(&new_text).unwrap();
+        assert_eq!(value["version"], CONFIG_VERSION);
+        assert_eq!(value["mcp"]["host"], "0.0.0.0");
+        assert_eq!(value["opensearch"]["index_prefix"], DEFAULT_INDEX_PREFIX);
+        assert_eq!(value["opensearch"]["host"], "http://localhost:9200");
+        // Loading again is a no-op.
+        load(tmp.path()).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), new_text);
+    }
+
+    #[test]
+    fn migration_wraps_single_ollama_object() {
+        let mut obj = json5::from_str::<Value>("{ version: '0.0.1', ollama: { host: 'http://h:1' } }").unwrap();
+        let Value::Object(map) = &mut obj else { unreachable!() };
+        migrate(map, (0, 0, 1));
+        let c: Config = serde_json::from_value(obj).unwrap();
+        assert_eq!(c.version, CONFIG_VERSION);
+        assert_eq!(c.ollama[0].host, "http://h:1");
+    }
+
+    #[test]
+    fn explicit_mcp_host_0_0_0_0_is_kept() {
+        for version in ["version: '0.0.1',", "version: '0.0.9',", ""] {
+            let tmp = tempfile::tempdir().unwrap();
+            let text = format!("{{ {version} mcp: {{ host: '0.0.0.0', port: 9021 }} }}");
+            let path = write(tmp.path(), &text);
+            let c = load(tmp.path()).unwrap();
+            assert_eq!(c.mcp.host, "0.0.0.0", "{text}");
+            assert_eq!(c.mcp.port, 9021);
+            // The (migrated) file on disk keeps it, and so does a render of the config.
+            let on_disk: Value = json5::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            assert_eq!(on_disk["mcp"]["host"], "0.0.0.0", "{text}");
+            let rendered: Value = json5::from_str(&c.to_json5_string().unwrap()).unwrap();
+            assert_eq!(rendered["mcp"]["host"], "0.0.0.0");
+            let saved = tmp.path().join("saved").join(CONFIG_FILE_NAME);
+            c.save(&saved).unwrap();
+            assert_eq!(Config::load(&saved).unwrap().mcp.host, "0.0.0.0");
+            // A migrated file was rewritten (with a backup), a current one was not.
+            assert_eq!(
+                tmp.path().join(BACKUP_FILE_NAME).exists(),
+                !version.is_empty(),
+                "{text}"
+            );
+        }
+    }
+}

@@ -1,0 +1,250 @@
+//! The configuration model: the serde structs and enums of the file and their
+//! defaults. Every field has a default, so missing sections are filled in.
+
+use super::CONFIG_VERSION;
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+pub const DEFAULT_OPENSEARCH_HOST: &str = "http://127.0.0.1:9200";
+pub const DEFAULT_INDEX_PREFIX: &str = "vibe";
+pub const DEFAULT_MCP_HOST: &str = "127.0.0.1";
+pub const DEFAULT_MCP_PORT: u16 = 9020;
+pub const DEFAULT_OLLAMA_HOST: &str = "http://127.0.0.1:11434";
+pub const DEFAULT_OLLAMA_MODEL: &str = "qwen2.5-coder:3b-instruct";
+pub const DEFAULT_LOG_LEVEL: &str = "warn";
+/// Allowed range of `ollama[].max_chunk_chars`.
+pub const MAX_CHUNK_CHARS_RANGE: std::ops::RangeInclusive<usize> = 1000..=100_000;
+
+/// The whole configuration. Every field has a default, so missing sections of
+/// the file are filled in.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Config {
+    pub version: String,
+    pub opensearch: OpenSearchConfig,
+    pub mcp: McpConfig,
+    /// Ollama hosts used for LLM enrichment; empty = no enrichment.
+    pub ollama: Vec<OllamaHost>,
+    /// Source directories, absolute (relative entries of the file are resolved
+    /// against the config directory).
+    pub sources: Vec<PathBuf>,
+    pub dev: Option<DevConfig>,
+    /// Values replaced by environment variables at load time; [`Config::save`]
+    /// writes the file's own values back instead of the overrides.
+    #[serde(skip)]
+    pub env_overrides: EnvOverrides,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            version: CONFIG_VERSION.to_string(),
+            opensearch: OpenSearchConfig::default(),
+            mcp: McpConfig::default(),
+            ollama: Vec::new(),
+            sources: Vec::new(),
+            dev: None,
+            env_overrides: EnvOverrides::default(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct OpenSearchConfig {
+    pub host: String,
+    pub username: Option<String>,
+    pub password: Option<String>,
+    /// PEM file of a custom CA (absolute after loading).
+    pub ca_cert: Option<PathBuf>,
+    /// Skip TLS certificate verification.
+    pub insecure: bool,
+    pub index_prefix: String,
+}
+
+impl Default for OpenSearchConfig {
+    fn default() -> Self {
+        Self {
+            host: DEFAULT_OPENSEARCH_HOST.to_string(),
+            username: None,
+            password: None,
+            ca_cert: None,
+            insecure: false,
+            index_prefix: DEFAULT_INDEX_PREFIX.to_string(),
+        }
+    }
+}
+
+/// MCP protocol revision offered by the gateway.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub enum McpProtocol {
+    #[serde(rename = "2024-11-05")]
+    V2024_11_05,
+    #[serde(rename = "2025-03-26")]
+    V2025_03_26,
+    #[serde(rename = "2025-06-18")]
+    V2025_06_18,
+    #[serde(rename = "2025-11-25")]
+    V2025_11_25,
+    /// The newest revision this build supports (see [`McpProtocol::resolve`]).
+    #[default]
+    #[serde(rename = "latest")]
+    Latest,
+}
+
+impl McpProtocol {
+    pub const ALL: [McpProtocol; 5] = [
+        Self::V2024_11_05,
+        Self::V2025_03_26,
+        Self::V2025_06_18,
+        Self::V2025_11_25,
+        Self::Latest,
+    ];
+
+    /// The string used in the config file (`"latest"` for [`McpProtocol::Latest`]).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::V2024_11_05 => "2024-11-05",
+            Self::V2025_03_26 => "2025-03-26",
+            Self::V2025_06_18 => "2025-06-18",
+            Self::V2025_11_25 => "2025-11-25",
+            Self::Latest => "latest",
+        }
+    }
+
+    /// A concrete revision: `Latest` becomes the newest dated one.
+    pub fn resolve(self) -> McpProtocol {
+        match self {
+            Self::Latest => Self::V2025_11_25,
+            other => other,
+        }
+    }
+}
+
+impl std::fmt::Display for McpProtocol {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for McpProtocol {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL.into_iter().find(|p| p.as_str() == s).ok_or_else(|| {
+            let all: Vec<_> = Self::ALL.iter().map(|p| p.as_str()).collect();
+            format!("unknown MCP protocol {s:?}, expected one of {}", all.join(", "))
+        })
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct McpConfig {
+    pub host: String,
+    pub port: u16,
+    pub protocol: McpProtocol,
+    /// Extra accepted `Host` header values; empty = loopback only.
+    pub allowed_hosts: Vec<String>,
+    /// Accepted browser `Origin`s; empty = none.
+    pub allowed_origins: Vec<String>,
+    /// Bearer token required from clients (overridden by `VIBE_MCP_TOKEN`).
+    pub token: Option<String>,
+}
+
+impl Default for McpConfig {
+    fn default() -> Self {
+        Self {
+            host: DEFAULT_MCP_HOST.to_string(),
+            port: DEFAULT_MCP_PORT,
+            protocol: McpProtocol::Latest,
+            allowed_hosts: Vec::new(),
+            allowed_origins: Vec::new(),
+            token: None,
+        }
+    }
+}
+
+/// One Ollama host and the settings of the LLM requests sent to it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct OllamaHost {
+    pub host: String,
+    pub model: String,
+    /// Characters of source per LLM request (clamped to 1000..=100000).
+    pub max_chunk_chars: usize,
+    /// Files per LLM request (at least 1).
+    pub max_chunk_files: usize,
+    pub timeout_secs: u64,
+    /// Clamped to 0..=1.
+    pub temperature: f64,
+    pub seed: i64,
+    pub num_ctx: u32,
+    /// Ollama semantics: -1 = unlimited, -2 = fill the context.
+    pub num_predict: i32,
+    pub ast_imports: bool,
+    pub ast_variables: bool,
+    pub ast_functions: bool,
+    pub ast_enums: bool,
+    pub ast_interfaces: bool,
+}
+
+impl Default for OllamaHost {
+    fn default() -> Self {
+        Self {
+            host: DEFAULT_OLLAMA_HOST.to_string(),
+            model: DEFAULT_OLLAMA_MODEL.to_string(),
+            max_chunk_chars: 4000,
+            max_chunk_files: 3,
+            timeout_secs: 60,
+            temperature: 0.1,
+            seed: 42,
+            num_ctx: 4096,
+            num_predict: 2048,
+            ast_imports: false,
+            ast_variables: false,
+            ast_functions: true,
+            ast_enums: true,
+            ast_interfaces: true,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct DevConfig {
+    /// tracing filter, e.g. `"debug"` or `"vibe_ingest=trace"` (`RUST_LOG` wins).
+    pub log_level: Option<String>,
+}
+
+/// Values of the file that were replaced by environment variables, as
+/// `(value in the file, value from the environment)`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct EnvOverrides {
+    pub opensearch_host: Option<(String, String)>,
+    pub mcp_token: Option<(Option<String>, String)>,
+}
+
+impl Config {
+    /// tracing filter from `dev.log_level`, `"warn"` when unset.
+    pub fn log_level(&self) -> &str {
+        self.dev
+            .as_ref()
+            .and_then(|d| d.log_level.as_deref())
+            .unwrap_or(DEFAULT_LOG_LEVEL)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn protocol_strings() {
+        for p in McpProtocol::ALL {
+            assert_eq!(p.as_str().parse::<McpProtocol>().unwrap(), p);
+            assert_eq!(serde_json::to_string(&p).unwrap(), format!("\"{}\"", p.as_str()));
+        }
+        assert_eq!(McpProtocol::Latest.resolve(), McpProtocol::V2025_11_25);
+        assert!("2020-01-01".parse::<McpProtocol>().is_err());
+    }
+}

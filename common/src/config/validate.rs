@@ -1,0 +1,298 @@
+//! Validation of a parsed config: safe defaults for invalid values, clamped
+//! ranges, paths resolved against the config directory, deduped sources, and
+//! the keys of the file that the model does not know.
+
+use super::model::{
+    DEFAULT_INDEX_PREFIX, DEFAULT_MCP_HOST, DEFAULT_MCP_PORT, DEFAULT_OLLAMA_HOST, DEFAULT_OLLAMA_MODEL,
+    DEFAULT_OPENSEARCH_HOST, MAX_CHUNK_CHARS_RANGE,
+};
+use super::paths::{absolute, normalize, same_path};
+use super::{Config, DevConfig, OllamaHost, CONFIG_VERSION};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+impl Config {
+    /// Replaces invalid values with safe defaults, clamps ranges, resolves
+    /// relative paths against `config_dir` and dedupes sources. Returns a
+    /// description of every change (the loader logs them as warnings).
+    pub fn validate(&mut self, config_dir: &Path) -> Vec<String> {
+        let mut w = Vec::new();
+        let config_dir = absolute(config_dir);
+        self.version = CONFIG_VERSION.to_string();
+
+        // opensearch
+        let os = &mut self.opensearch;
+        let host = os.host.trim().trim_end_matches('/').to_string();
+        let host_ok = url::Url::parse(&host)
+            .map(|u| matches!(u.scheme(), "http" | "https") && u.host_str().is_some())
+            .unwrap_or(false);
+        if host_ok {
+            os.host = host;
+        } else {
+            w.push(format!(
+                "opensearch.host {:?} is not an http(s) URL, using {DEFAULT_OPENSEARCH_HOST}",
+                os.host
+            ));
+            os.host = DEFAULT_OPENSEARCH_HOST.to_string();
+        }
+        empty_to_none(&mut os.username);
+        empty_to_none(&mut os.password);
+        if let Some(ca) = &os.ca_cert {
+            if ca.as_os_str().is_empty() {
+                os.ca_cert = None;
+            } else {
+                os.ca_cert = Some(normalize(&config_dir.join(ca)));
+            }
+        }
+        let prefix = os.index_prefix.trim().to_lowercase();
+        if is_valid_index_prefix(&prefix) {
+            if prefix != os.index_prefix {
+                w.push(format!(
+                    "opensearch.index_prefix {:?} lowercased to {prefix:?}",
+                    os.index_prefix
+                ));
+            }
+            os.index_prefix = prefix;
+        } else {
+            w.push(format!(
+                "opensearch.index_prefix {:?} is not a valid index name prefix, using {DEFAULT_INDEX_PREFIX:?}",
+                os.index_prefix
+            ));
+            os.index_prefix = DEFAULT_INDEX_PREFIX.to_string();
+        }
+
+        // mcp
+        let mcp = &mut self.mcp;
+        let host = mcp.host.trim().to_string();
+        if host.is_empty() {
+            w.push(format!("mcp.host is empty, using {DEFAULT_MCP_HOST}"));
+            mcp.host = DEFAULT_MCP_HOST.to_string();
+        } else {
+            mcp.host = host;
+        }
+        if mcp.port == 0 {
+            w.push(format!("mcp.port 0 is not allowed, using {DEFAULT_MCP_PORT}"));
+            mcp.port = DEFAULT_MCP_PORT;
+        }
+        clean_list(&mut mcp.allowed_hosts);
+        clean_list(&mut mcp.allowed_origins);
+        empty_to_none(&mut mcp.token);
+
+        // ollama
+        let defaults = OllamaHost::default();
+        for (i, o) in self.ollama.iter_mut().enumerate() {
+            let name = format!("ollama[{i}]");
+            let host = o.host.trim().trim_end_matches('/').to_string();
+            if host.is_empty() {
+                w.push(format!("{name}.host is empty, using {DEFAULT_OLLAMA_HOST}"));
+                o.host = DEFAULT_OLLAMA_HOST.to_string();
+            } else {
+                o.host = host;
+            }
+            if o.model.trim().is_empty() {
+                w.push(format!("{name}.model is empty, using {DEFAULT_OLLAMA_MODEL}"));
+                o.model = DEFAULT_OLLAMA_MODEL.to_string();
+            }
+            let range = MAX_CHUNK_CHARS_RANGE;
+            let clamped = o.max_chunk_chars.clamp(*range.start(), *range.end());
+            if clamped != o.max_chunk_chars {
+                w.push(format!(
+                    "{name}.max_chunk_chars {} clamped to {clamped} (allowed {}..={})",
+                    o.max_chunk_chars,
+                    range.start(),
+                    range.end()
+                ));
+                o.max_chunk_chars = clamped;
+            }
+            if o.max_chunk_files == 0 {
+                w.push(format!("{name}.max_chunk_files 0 raised to 1"));
+                o.max_chunk_files = 1;
+            }
+            if o.timeout_secs == 0 {
+                w.push(format!("{name}.timeout_secs 0 replaced by {}", defaults.timeout_secs));
+                o.timeout_secs = defaults.timeout_secs;
+            }
+            if !o.temperature.is_finite() {
+                w.push(format!(
+                    "{name}.temperature is not a number, using {}",
+                    defaults.temperature
+                ));
+                o.temperature = defaults.temperature;
+            } else if !(0.0..=1.0).contains(&o.temperature) {
+                let clamped = o.temperature.clamp(0.0, 1.0);
+                w.push(format!("{name}.temperature {} clamped to {clamped}", o.temperature));
+                o.temperature = clamped;
+            }
+            if o.num_ctx == 0 {
+                w.push(format!("{name}.num_ctx 0 replaced by {}", defaults.num_ctx));
+                o.num_ctx = defaults.num_ctx;
+            }
+            if o.num_predict == 0 || o.num_predict < -2 {
+                w.push(format!(
+                    "{name}.num_predict {} replaced by {}",
+                    o.num_predict, defaults.num_predict
+                ));
+                o.num_predict = defaults.num_predict;
+            }
+        }
+
+        // sources: absolute against the config dir, normalized, deduped.
+        let mut sources: Vec<PathBuf> = Vec::with_capacity(self.sources.len());
+        for s in &self.sources {
+            if s.as_os_str().is_empty() {
+                w.push("empty entry in sources removed".to_string());
+                continue;
+            }
+            let abs = normalize(&config_dir.join(s));
+            if sources.iter().any(|existing| same_path(existing, &abs)) {
+                w.push(format!("duplicate source {} removed", abs.display()));
+                continue;
+            }
+            if !abs.exists() {
+                w.push(format!("source {} does not exist", abs.display()));
+            }
+            sources.push(abs);
+        }
+        self.sources = sources;
+
+        // dev
+        if let Some(dev) = &mut self.dev {
+            empty_to_none(&mut dev.log_level);
+        }
+        w
+    }
+}
+
+/// Dotted keys present in `value` but unknown to [`Config`].
+pub(super) fn unknown_keys(value: &Value) -> Vec<String> {
+    let reference = Config {
+        ollama: vec![OllamaHost::default()],
+        dev: Some(DevConfig::default()),
+        ..Config::default()
+    };
+    let reference = serde_json::to_value(&reference).expect("config serializes");
+    let mut out = Vec::new();
+    collect_unknown(value, &reference, "", &mut out);
+    out
+}
+
+fn collect_unknown(value: &Value, reference: &Value, prefix: &str, out: &mut Vec<String>) {
+    match (value, reference) {
+        (Value::Object(v), Value::Object(r)) => {
+            for (k, child) in v {
+                let key = if prefix.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{prefix}.{k}")
+                };
+                match r.get(k) {
+                    Some(rc) => collect_unknown(child, rc, &key, out),
+                    None => out.push(key),
+                }
+            }
+        }
+        (Value::Array(v), Value::Array(r)) => {
+            if let Some(rc @ Value::Object(_)) = r.first() {
+                for (i, child) in v.iter().enumerate() {
+                    collect_unknown(child, rc, &format!("{prefix}[{i}]"), out);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn empty_to_none(v: &mut Option<String>) {
+    if v.as_deref().is_some_and(|s| s.trim().is_empty()) {
+        *v = None;
+    }
+}
+
+fn clean_list(list: &mut Vec<String>) {
+    let mut seen = Vec::with_capacity(list.len());
+    for item in list.drain(..) {
+        let item = item.trim().to_string();
+        if !item.is_empty() && !seen.contains(&item) {
+            seen.push(item);
+        }
+    }
+    *list = seen;
+}
+
+fn is_valid_index_prefix(p: &str) -> bool {
+    !p.is_empty()
+        && p.len() <= 100
+        && !p.starts_with(['_', '-', '+', '.'])
+        && p.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '-' | '_' | '.'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::test_util::{load, write};
+    use crate::config::{CONFIG_FILE_NAME, DEFAULT_OPENSEARCH_HOST};
+
+    #[test]
+    fn values_are_clamped() {
+        let tmp = tempfile::tempdir().unwrap();
+        write(
+            tmp.path(),
+            r#"{
+              version: "0.1.0",
+              ollama: [
+                { max_chunk_chars: 10, max_chunk_files: 0, temperature: 5, num_ctx: 0, timeout_secs: 0 },
+                { max_chunk_chars: 1000000000, temperature: -1 },
+                { temperature: NaN, num_predict: -7 },
+              ],
+              mcp: { port: 0, token: "", allowed_hosts: [" a ", "a", ""] },
+              opensearch: { index_prefix: "MyPrefix", host: "not a url" },
+              dev: { log_level: "debug" },
+            }"#,
+        );
+        let c = Config::load(&tmp.path().join(CONFIG_FILE_NAME)).unwrap();
+        assert_eq!(c.ollama[0].max_chunk_chars, 1000);
+        assert_eq!(c.ollama[0].max_chunk_files, 1);
+        assert_eq!(c.ollama[0].temperature, 1.0);
+        assert_eq!(c.ollama[0].num_ctx, 4096);
+        assert_eq!(c.ollama[0].timeout_secs, 60);
+        assert_eq!(c.ollama[1].max_chunk_chars, 100_000);
+        assert_eq!(c.ollama[1].temperature, 0.0);
+        assert_eq!(c.ollama[2].temperature, 0.1);
+        assert_eq!(c.ollama[2].num_predict, 2048);
+        assert_eq!(c.mcp.port, DEFAULT_MCP_PORT);
+        assert_eq!(c.mcp.token, None);
+        assert_eq!(c.mcp.allowed_hosts, vec!["a".to_string()]);
+        assert_eq!(c.opensearch.index_prefix, "myprefix");
+        assert_eq!(c.opensearch.host, DEFAULT_OPENSEARCH_HOST);
+        assert_eq!(c.log_level(), "debug");
+    }
+
+    #[test]
+    fn relative_paths_resolve_against_config_dir_and_dedupe() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("cfg");
+        std::fs::create_dir_all(dir.join("proj")).unwrap();
+        let abs = dir.join("proj");
+        write(
+            &dir,
+            &format!(
+                "{{ sources: ['proj', './proj', {:?}, '../other'], opensearch: {{ ca_cert: 'ca.pem' }} }}",
+                abs.display().to_string()
+            ),
+        );
+        let c = load(&dir).unwrap();
+        assert_eq!(c.sources, vec![abs, tmp.path().join("other")]);
+        assert_eq!(c.opensearch.ca_cert, Some(dir.join("ca.pem")));
+    }
+
+    #[test]
+    fn unknown_keys_are_reported() {
+        let v: Value =
+            json5::from_str("{ mcp: { prot: 1 }, ollama: [{ modle: 'x' }], extra: 1, dev: { log_level: 'x' } }")
+                .unwrap();
+        let mut keys = unknown_keys(&v);
+        keys.sort();
+        assert_eq!(keys, vec!["extra", "mcp.prot", "ollama[0].modle"]);
+    }
+}
