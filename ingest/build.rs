@@ -79,16 +79,10 @@ fn write_cache(store: &Store, path: &std::path::Path) {
     use serde::Serialize;
     use std::io::Write;
     let mut buf = Vec::with_capacity(4 << 20);
-    store
-        .serialize(&mut rmp_serde::Serializer::new(&mut buf))
-        .expect("serialize askalono store");
-    let mut file =
-        std::io::BufWriter::new(std::fs::File::create(path).expect("create askalono cache"));
+    store.serialize(&mut rmp_serde::Serializer::new(&mut buf)).expect("serialize askalono store");
+    let mut file = std::io::BufWriter::new(std::fs::File::create(path).expect("create askalono cache"));
     file.write_all(CACHE_VERSION).expect("write askalono cache");
     let mut enc = zstd::Encoder::new(file, 3).expect("zstd encoder");
     enc.write_all(&buf).expect("write askalono cache");
-    enc.finish()
-        .expect("finish askalono cache")
-        .flush()
-        .expect("flush askalono cache");
+    enc.finish().expect("finish askalono cache").flush().expect("flush askalono cache");
 }

@@ -8,6 +8,10 @@ cd "$(dirname "$0")/.."
 bash tests/opensearch/start.sh start
 export VIBE_OPENSEARCH_URL="${VIBE_OPENSEARCH_URL:-http://127.0.0.1:${OPENSEARCH_PORT:-9200}}"
 
+echo "== cargo fmt --check, cargo clippy =="
+cargo fmt --all --check
+cargo clippy --workspace --all-targets -q -- -D warnings
+
 echo "== cargo test (workspace) =="
 cargo test --workspace --no-fail-fast
 

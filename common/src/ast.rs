@@ -55,6 +55,28 @@ pub struct AstLink {
     pub url: String,
 }
 
+/// A use of a name: a call (function, method or constructor), a type
+/// reference or an import, taken from the `@reference.*` captures of the
+/// language's query.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct AstReference {
+    /// The name used, as written (`parse_config`, `Writer`), without its
+    /// receiver or qualifier; an imported module keeps its path (`os.path`).
+    pub name: String,
+    /// One of [`REFERENCE_KINDS`].
+    pub kind: String,
+    /// The line of the name (1-based).
+    pub line: u32,
+    /// The innermost function, method or class around the use, as
+    /// `Owner.name` (`Writer.write`); absent at file level.
+    #[serde(rename = "in", default, skip_serializing_if = "Option::is_none")]
+    pub enclosing: Option<String>,
+}
+
+/// Reference kinds: calls (also method and constructor calls), type
+/// references, imports.
+pub const REFERENCE_KINDS: &[&str] = &["call", "type", "import"];
+
 /// Element kinds, each with the AST list that holds it.
 pub const ELEMENT_KINDS: &[(&str, &str)] = &[
     ("function", "functions"),
@@ -101,8 +123,21 @@ pub struct AstData {
     pub links: Vec<AstLink>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub code_blocks: Vec<String>,
+    /// Uses of names (calls, type references, imports), in file order, at
+    /// most one per name, kind and line. Indexed apart from the AST (the
+    /// top-level `references` field), never returned by `get_file_ast`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub references: Vec<AstReference>,
+    /// References left out of `references` because the file has more than
+    /// the per-file cap.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub references_omitted: u32,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tags: Vec<String>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// Element categories with their tag names in English, Russian and Chinese.
@@ -138,7 +173,9 @@ impl AstData {
 
     /// Every code element, list by list.
     pub fn elements(&self) -> impl Iterator<Item = &AstElement> {
-        [&self.functions, &self.classes, &self.structs, &self.enums, &self.interfaces, &self.variables].into_iter().flatten()
+        [&self.functions, &self.classes, &self.structs, &self.enums, &self.interfaces, &self.variables]
+            .into_iter()
+            .flatten()
     }
 
     /// Number of AST objects, as counted by `stats info` and `show_stats`.

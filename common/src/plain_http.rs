@@ -61,7 +61,10 @@ impl PlainHttp {
         content_type: &'static str,
         body: Option<Vec<u8>>,
     ) -> Result<(u16, Bytes), PlainError> {
-        let url = self.base.join(path.trim_start_matches('/')).map_err(|e| PlainError::Send(format!("bad path {path}: {e}")))?;
+        let url = self
+            .base
+            .join(path.trim_start_matches('/'))
+            .map_err(|e| PlainError::Send(format!("bad path {path}: {e}")))?;
         let mut request = hyper::Request::builder()
             .method(method)
             .uri(url.as_str())

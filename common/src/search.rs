@@ -16,8 +16,8 @@ use serde_json::Value;
 use thiserror::Error;
 
 use crate::config::OpenSearchConfig;
-use crate::naming::IndexNames;
 use crate::error_chain::error_chain;
+use crate::naming::IndexNames;
 use crate::plain_http::{PlainError, PlainHttp};
 
 /// Timeout of every request.
@@ -89,9 +89,8 @@ impl Search {
                 .map_err(|e| SearchError::CaCert { path: ca.display().to_string(), message: e.to_string() })?;
             builder = builder.cert_validation(CertificateValidation::Full(cert));
         }
-        let transport = builder
-            .build()
-            .map_err(|e| SearchError::BadHost { host: config.host.clone(), message: e.to_string() })?;
+        let transport =
+            builder.build().map_err(|e| SearchError::BadHost { host: config.host.clone(), message: e.to_string() })?;
         Ok(Self { transport: Transport::Crate(OpenSearch::new(transport)), host: config.host.clone(), names })
     }
 
@@ -145,10 +144,17 @@ impl Search {
         self.raw(method, path, body, "application/json").await
     }
 
-    async fn raw(&self, method: Method, path: &str, body: Option<Vec<u8>>, content_type: &'static str) -> Result<Value, SearchError> {
+    async fn raw(
+        &self,
+        method: Method,
+        path: &str,
+        body: Option<Vec<u8>>,
+        content_type: &'static str,
+    ) -> Result<Value, SearchError> {
         let method_name = format!("{method:?}").to_uppercase();
         let unreachable = |message: String| SearchError::Unreachable { host: self.host.clone(), message };
-        let unreadable = |message: String| SearchError::Body { method: method_name.clone(), path: path.to_string(), message };
+        let unreadable =
+            |message: String| SearchError::Body { method: method_name.clone(), path: path.to_string(), message };
         let (status, bytes) = match &self.transport {
             Transport::Crate(client) => {
                 let mut headers = HeaderMap::new();

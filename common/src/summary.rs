@@ -82,7 +82,9 @@ fn strip_markup(line: &str) -> String {
                 let tag = &rest[t + 1..t + close];
                 out.push_str(&rest[..t]);
                 // Only tag-looking things are markup: `a < b` stays.
-                if tag.starts_with(|c: char| c.is_ascii_alphabetic() || c == '/') && !tag.contains(' ') || tag.starts_with("a ") {
+                if tag.starts_with(|c: char| c.is_ascii_alphabetic() || c == '/') && !tag.contains(' ')
+                    || tag.starts_with("a ")
+                {
                     out.push(' ');
                 } else {
                     out.push_str(&rest[t..=t + close]);

@@ -16,8 +16,13 @@ use serde_json::{json, Value};
 use crate::naming::IndexNames;
 use crate::search::{Search, SearchError};
 
-/// Version of every shipped template. Bump it when any template file changes.
-pub const TEMPLATE_VERSION: u64 = 3;
+/// Version of every shipped template. Bump it when any template file changes:
+/// the test `template_version_follows_content` fails until
+/// [`TEMPLATES_FINGERPRINT`] is set to the new content's fingerprint.
+pub const TEMPLATE_VERSION: u64 = 5;
+
+/// [`templates_fingerprint`] of the templates [`TEMPLATE_VERSION`] was set for.
+pub const TEMPLATES_FINGERPRINT: &str = "3f0deff7629cc6a5";
 
 #[derive(RustEmbed)]
 #[folder = "../opensearch-templates"]
@@ -124,11 +129,29 @@ pub fn index_templates(names: &IndexNames) -> Vec<IndexTemplate> {
     out
 }
 
+/// A fingerprint (16 hex digits) of every shipped template file, name and content.
+pub fn templates_fingerprint() -> String {
+    let mut files: Vec<(String, Vec<u8>)> = IndexTemplateFiles::iter()
+        .filter_map(|f| IndexTemplateFiles::get(&f).map(|d| (format!("index/{f}"), d.data.into_owned())))
+        .chain(
+            SearchTemplateFiles::iter()
+                .filter_map(|f| SearchTemplateFiles::get(&f).map(|d| (format!("search/{f}"), d.data.into_owned()))),
+        )
+        .collect();
+    files.sort();
+    let mut h = blake3::Hasher::new();
+    for (name, data) in files {
+        h.update(name.as_bytes());
+        h.update(&(data.len() as u64).to_le_bytes());
+        h.update(&data);
+    }
+    h.finalize().to_hex()[..16].to_string()
+}
+
 /// Names of the shipped search templates (one per tool), sorted.
 pub fn search_template_names() -> Vec<String> {
-    let mut names: Vec<String> = SearchTemplateFiles::iter()
-        .map(|f| f.trim_end_matches(".mustache").to_string())
-        .collect();
+    let mut names: Vec<String> =
+        SearchTemplateFiles::iter().map(|f| f.trim_end_matches(".mustache").to_string()).collect();
     names.sort();
     names
 }
@@ -163,7 +186,9 @@ async fn installed_scripts(search: &Search) -> Result<BTreeMap<String, (String, 
         fetches.spawn(async move {
             let id = search_template_id(&search.names, &tool);
             let stored = search.get_opt(&format!("/_scripts/{id}")).await?;
-            let source = stored.filter(|v| v["found"].as_bool() == Some(true)).map(|v| v["script"]["source"].as_str().unwrap_or_default().to_string());
+            let source = stored
+                .filter(|v| v["found"].as_bool() == Some(true))
+                .map(|v| v["script"]["source"].as_str().unwrap_or_default().to_string());
             Ok::<_, SearchError>((tool, (id, source)))
         });
     }
@@ -210,7 +235,9 @@ pub async fn install(search: &Search) -> Result<Vec<InstallAction>, SearchError>
             None => Action::Installed,
         };
         if action != Action::UpToDate {
-            search.put(&format!("/_scripts/{id}"), &json!({ "script": { "lang": "mustache", "source": source } })).await?;
+            search
+                .put(&format!("/_scripts/{id}"), &json!({ "script": { "lang": "mustache", "source": source } }))
+                .await?;
         }
         report.push(InstallAction { kind: "search template", name: id, action });
     }
@@ -220,6 +247,15 @@ pub async fn install(search: &Search) -> Result<Vec<InstallAction>, SearchError>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn template_version_follows_content() {
+        let now = templates_fingerprint();
+        assert_eq!(
+            now, TEMPLATES_FINGERPRINT,
+            "a shipped template changed: bump TEMPLATE_VERSION (now {TEMPLATE_VERSION}) and set TEMPLATES_FINGERPRINT to {now:?}"
+        );
+    }
 
     #[test]
     fn shipped_templates_are_renamed_and_versioned() {

@@ -60,7 +60,12 @@ async fn install_upgrades_older_and_keeps_newer_templates() {
 
     // A stored search template whose text differs from this build's is replaced.
     let id = templates::search_template_id(&s.names, "show_projects");
-    s.put(&format!("/_scripts/{id}"), &json!({ "script": { "lang": "mustache", "source": "{\"query\":{\"match_all\":{}}}" } })).await.unwrap();
+    s.put(
+        &format!("/_scripts/{id}"),
+        &json!({ "script": { "lang": "mustache", "source": "{\"query\":{\"match_all\":{}}}" } }),
+    )
+    .await
+    .unwrap();
     let fourth = templates::install(&s).await.unwrap();
     assert_eq!(action_of(&fourth, &id), &Action::Upgraded { from: TEMPLATE_VERSION });
     let stored = s.get(&format!("/_scripts/{id}")).await.unwrap();

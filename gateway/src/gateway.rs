@@ -10,7 +10,8 @@ use vibe_common::config::{Config, McpProtocol};
 use vibe_common::search::Search;
 
 use crate::backend::{Backend, BackendError};
-use crate::normalize::{self, Args};
+use crate::normalize::{self, Args, Resolution};
+use crate::registry;
 use crate::sync::{SyncRunner, SyncStart};
 use crate::target::{Catalog, Project, Scope};
 use crate::tools::{self, ToolError};
@@ -63,8 +64,20 @@ impl Gateway {
         &self.inner.sync
     }
 
-    pub async fn resolve(&self, target: Option<&str>) -> Result<Scope, BackendError> {
-        self.inner.catalog.resolve(&self.inner.backend, target).await
+    /// The project(s) a target names. A target several projects answer to is
+    /// an error that lists them.
+    pub async fn resolve(&self, target: Option<&str>) -> Result<Scope, ToolError> {
+        match self.inner.catalog.resolve(&self.inner.backend, target).await? {
+            Scope::Ambiguous { target, candidates } => {
+                let list: Vec<String> = candidates.iter().map(|p| format!("{} ({})", p.name, p.root)).collect();
+                Err(ToolError::Ambiguous(format!(
+                    "target {target:?} names {} projects: {}; pass one of their paths as target",
+                    list.len(),
+                    list.join(", ")
+                )))
+            }
+            scope => Ok(scope),
+        }
     }
 
     pub async fn split_absolute(&self, path: &str) -> Result<Option<(Project, String)>, BackendError> {
@@ -86,8 +99,37 @@ impl Gateway {
     /// problem becomes an error outcome the client can read.
     pub async fn call(&self, requested: &str, raw_args: Option<&Map<String, Value>>) -> CallOutcome {
         let started = Instant::now();
-        let args = Args::from_json(raw_args);
-        let tool = normalize::resolve_tool(requested);
+        // A relay tool (`use_mcp_tool`, `call_tool`) naming one of ours: the inner call.
+        let relayed = normalize::relayed_call(requested, raw_args);
+        let (requested, raw_args) = match &relayed {
+            Some((name, args)) => (name.as_str(), args.as_ref()),
+            None => (requested, raw_args),
+        };
+        let resolution = normalize::resolve_with_args(requested, raw_args);
+        let mut tool = match resolution {
+            Resolution::Tool(t) => Some(t),
+            _ => None,
+        };
+        let mut args = Args::for_tool(raw_args, tool.and_then(registry::spec));
+        // Arguments that cannot serve the tool a name resolved to, but serve the
+        // one its meaning plus the arguments' shape point at: that one is meant
+        // (`show_structure` of a project, `find_symbol` with a kind).
+        if let Some(spec) = tool.filter(|t| *t != requested).and_then(registry::spec) {
+            let kind_hint = matches!(normalize::args_shape(raw_args), normalize::Shape::Kind(_)) && !spec.takes("kind");
+            if !spec.fits(&args) || kind_hint {
+                if let Some(normalize::Meaning::Tool(other)) = normalize::meaning_with_args(requested, raw_args) {
+                    let other_args = Args::for_tool(raw_args, registry::spec(other));
+                    if other != spec.name && registry::spec(other).is_some_and(|o| o.fits(&other_args)) {
+                        tool = Some(other);
+                        args = other_args;
+                    }
+                }
+            }
+        }
+        // `search_regex`, `outgoing_calls`: the name says what the arguments do not.
+        if let Some(spec) = tool.filter(|t| *t != requested).and_then(registry::spec) {
+            args.apply_name(spec, &normalize::normalize_name(requested), raw_args);
+        }
         let shown: String = requested.chars().take(100).collect();
         if let Some(t) = tool {
             if t != requested {
@@ -96,7 +138,7 @@ impl Gateway {
         }
         let result = match tool {
             Some(t) => tools::call(self, t, &args).await,
-            None => Err(ToolError::UnknownTool(requested.to_string())),
+            None => Err(ToolError::UnknownTool(requested.to_string(), resolution)),
         };
         let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
         let params = serde_json::to_string(&args).unwrap_or_default();
@@ -109,7 +151,8 @@ impl Gateway {
             }
             Err(e) => {
                 let (message, value) = match &e {
-                    ToolError::UnknownTool(name) => normalize::unknown_tool(name),
+                    ToolError::UnknownTool(name, Resolution::Ambiguous(a, b)) => normalize::ambiguous_tool(name, a, b),
+                    ToolError::UnknownTool(name, _) => normalize::unknown_tool(name),
                     other => {
                         let message = other.to_string();
                         let value = json!({ "error": message });

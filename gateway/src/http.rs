@@ -64,13 +64,24 @@ impl HttpOptions {
         origins
     }
 
-    fn any_host(&self) -> bool {
-        self.allowed_hosts.iter().any(|h| h.trim() == "*")
+    /// Every `Host` is accepted with `"*"` in `mcp.allowed_hosts`, and on a
+    /// server bound to a non-loopback address with a bearer token: the token
+    /// guards it, and a client in a container or on the LAN reaches it by
+    /// whatever name or address it knows (`host.docker.internal`, an IP).
+    pub fn any_host(&self) -> bool {
+        let token_set = self.token.as_deref().is_some_and(|t| !t.trim().is_empty());
+        self.allowed_hosts.iter().any(|h| h.trim() == "*") || (token_set && !is_loopback(&self.bind_host))
     }
 
     fn any_origin(&self) -> bool {
         self.allowed_origins.iter().any(|o| o.trim() == "*")
     }
+}
+
+/// A loopback listen address (or none: the default is loopback).
+pub fn is_loopback(host: &str) -> bool {
+    let h = host.trim().trim_matches(|c| c == '[' || c == ']');
+    h.is_empty() || h == "localhost" || h.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback())
 }
 
 /// The rmcp transport configuration for these options.
@@ -281,5 +292,20 @@ mod tests {
         assert_eq!(o.hosts(), vec!["localhost", "127.0.0.1", "::1", "192.168.1.5", "host.docker.internal"]);
         let o = HttpOptions { bind_host: "0.0.0.0".into(), ..Default::default() };
         assert_eq!(o.hosts().len(), 3);
+    }
+
+    #[test]
+    fn a_token_on_a_public_address_accepts_any_host() {
+        let public = |token: Option<&str>| HttpOptions {
+            bind_host: "0.0.0.0".into(),
+            token: token.map(str::to_string),
+            ..Default::default()
+        };
+        assert!(public(Some("s3cret")).any_host());
+        assert!(!public(None).any_host(), "without a token the Host list stays");
+        assert!(!public(Some("  ")).any_host());
+        let local = HttpOptions { bind_host: "127.0.0.1".into(), token: Some("s3cret".into()), ..Default::default() };
+        assert!(!local.any_host(), "a loopback server keeps its DNS-rebinding guard");
+        assert!(is_loopback("::1") && is_loopback("[::1]") && is_loopback("localhost") && !is_loopback("10.0.0.5"));
     }
 }

@@ -49,7 +49,8 @@ pub fn check(body: &[u8]) -> Verdict {
         Err(e) => return reject(StatusCode::BAD_REQUEST, Value::Null, PARSE_ERROR, format!("Parse error: {e}")),
     };
     let Value::Object(obj) = message else {
-        let what = if message.is_array() { "batch requests are not supported" } else { "a message must be a JSON object" };
+        let what =
+            if message.is_array() { "batch requests are not supported" } else { "a message must be a JSON object" };
         return reject(StatusCode::BAD_REQUEST, Value::Null, INVALID_REQUEST, format!("Invalid Request: {what}"));
     };
     let id = obj.get("id").cloned();
@@ -65,11 +66,23 @@ pub fn check(body: &[u8]) -> Verdict {
     }
     let id_or_null = id.clone().unwrap_or(Value::Null);
     if obj.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
-        return reject(StatusCode::BAD_REQUEST, id_or_null, INVALID_REQUEST, "Invalid Request: `jsonrpc` must be \"2.0\"");
+        return reject(
+            StatusCode::BAD_REQUEST,
+            id_or_null,
+            INVALID_REQUEST,
+            "Invalid Request: `jsonrpc` must be \"2.0\"",
+        );
     }
     let method = match obj.get("method") {
         Some(Value::String(m)) => m.as_str(),
-        Some(_) => return reject(StatusCode::BAD_REQUEST, id_or_null, INVALID_REQUEST, "Invalid Request: `method` must be a string"),
+        Some(_) => {
+            return reject(
+                StatusCode::BAD_REQUEST,
+                id_or_null,
+                INVALID_REQUEST,
+                "Invalid Request: `method` must be a string",
+            )
+        }
         // A response to a server request.
         None if id.is_some() && (obj.contains_key("result") || obj.contains_key("error")) => return Verdict::Pass,
         None => return reject(StatusCode::BAD_REQUEST, id_or_null, INVALID_REQUEST, "Invalid Request: no `method`"),
@@ -83,7 +96,12 @@ pub fn check(body: &[u8]) -> Verdict {
         return Verdict::Pass;
     }
     let Some(params) = obj.get("params").and_then(Value::as_object) else {
-        return reject(StatusCode::OK, id_or_null, INVALID_PARAMS, "Invalid params: tools/call needs `params` with the tool `name`");
+        return reject(
+            StatusCode::OK,
+            id_or_null,
+            INVALID_PARAMS,
+            "Invalid params: tools/call needs `params` with the tool `name`",
+        );
     };
     match params.get("name") {
         Some(Value::String(_)) => {}
@@ -188,7 +206,8 @@ mod tests {
 
     #[test]
     fn verdicts() {
-        let call = |params: Value| json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params }).to_string();
+        let call =
+            |params: Value| json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params }).to_string();
         assert_eq!(check(br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#), Verdict::Pass);
         assert_eq!(check(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#), Verdict::Pass);
         assert_eq!(check(br#"{"jsonrpc":"2.0","id":"a","result":{}}"#), Verdict::Pass);
@@ -201,18 +220,28 @@ mod tests {
         assert_eq!(code(&check(b"[]")), Some((400, INVALID_REQUEST)));
         assert_eq!(code(&check(b"42")), Some((400, INVALID_REQUEST)));
         assert_eq!(code(&check(br#"{"jsonrpc":"1.0","id":1,"method":"tools/list"}"#)), Some((400, INVALID_REQUEST)));
-        assert_eq!(code(&check(br#"{"jsonrpc":"2.0","id":{"a":1},"method":"tools/list"}"#)), Some((400, INVALID_REQUEST)));
+        assert_eq!(
+            code(&check(br#"{"jsonrpc":"2.0","id":{"a":1},"method":"tools/list"}"#)),
+            Some((400, INVALID_REQUEST))
+        );
         assert_eq!(code(&check(br#"{"jsonrpc":"2.0","id":1.5,"method":"tools/list"}"#)), Some((400, INVALID_REQUEST)));
         assert_eq!(code(&check(br#"{"jsonrpc":"2.0","id":1}"#)), Some((400, INVALID_REQUEST)));
         assert_eq!(code(&check(br#"{"jsonrpc":"2.0","id":1,"method":7}"#)), Some((400, INVALID_REQUEST)));
-        assert_eq!(code(&check(br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":"x"}"#)), Some((200, INVALID_PARAMS)));
+        assert_eq!(
+            code(&check(br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":"x"}"#)),
+            Some((200, INVALID_PARAMS))
+        );
         assert_eq!(code(&check(br#"{"jsonrpc":"2.0","id":1,"method":"tools/call"}"#)), Some((200, INVALID_PARAMS)));
         assert_eq!(code(&check(call(json!({ "name": 42 })).as_bytes())), Some((200, INVALID_PARAMS)));
         assert_eq!(code(&check(call(json!({ "arguments": {} })).as_bytes())), Some((200, INVALID_PARAMS)));
-        assert_eq!(code(&check(call(json!({ "name": "x", "arguments": [1] })).as_bytes())), Some((200, INVALID_PARAMS)));
+        assert_eq!(
+            code(&check(call(json!({ "name": "x", "arguments": [1] })).as_bytes())),
+            Some((200, INVALID_PARAMS))
+        );
         assert_eq!(code(&check(call(json!({ "name": "x", "arguments": 5 })).as_bytes())), Some((200, INVALID_PARAMS)));
         // Arguments sent as a string are repaired.
-        let Verdict::Repaired(m) = check(call(json!({ "name": "x", "arguments": "{\"query\": \"add\"}" })).as_bytes()) else {
+        let Verdict::Repaired(m) = check(call(json!({ "name": "x", "arguments": "{\"query\": \"add\"}" })).as_bytes())
+        else {
             panic!("not repaired");
         };
         assert_eq!(m["params"]["arguments"], json!({ "query": "add" }));

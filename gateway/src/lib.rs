@@ -22,6 +22,7 @@ pub mod http;
 pub mod jsonrpc;
 pub mod normalize;
 pub mod params;
+pub mod registry;
 pub mod server;
 pub mod sync;
 pub mod target;

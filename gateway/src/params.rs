@@ -10,8 +10,6 @@ use vibe_common::ast::ELEMENT_KINDS;
 
 use crate::normalize::MAX_LIMIT;
 
-/// Boost of documents with `knowledge: true` in their frontmatter.
-pub const KNOWLEDGE_BOOST: f64 = 5.0;
 /// Matching elements fetched per file by a code search (the answer keeps
 /// those of the best tier, at most [`MATCHES_PER_FILE`]).
 pub const INNER_LIMIT: u32 = 5;
@@ -192,7 +190,6 @@ pub fn documentation(query: &str, limit: u32, offset: u32) -> Value {
         "cjk": a.scripts.cjk,
         "limit": clamp_limit(limit),
         "offset": offset,
-        "knowledge_boost": KNOWLEDGE_BOOST,
     })
 }
 
@@ -249,14 +246,9 @@ pub enum Pass {
     All,
 }
 
-/// Element kinds each code search looks at.
+/// Element kinds each code search looks at (declared in the registry).
 pub fn code_kinds(tool: &str) -> &'static [&'static str] {
-    match tool {
-        "search_by_code_functions" => &["function", "method"],
-        "search_by_code_classes" => &["class", "type", "struct", "interface", "trait", "enum"],
-        "search_by_code_variables" => &["variable", "constant", "field", "enum"],
-        _ => &[],
-    }
+    crate::registry::spec(tool).map(|t| t.kinds).unwrap_or(&[])
 }
 
 /// A code query split into the name and its qualifier: `Owner.name`,
@@ -309,6 +301,38 @@ pub fn imports(query: &str, limit: u32, offset: u32) -> Value {
     })
 }
 
+/// Uses fetched per file by `find_references`.
+pub const REFERENCES_PER_FILE: u32 = 20;
+
+/// Params of `find_references`: the bare name (exact, and lower case for
+/// names that match in any case), the kinds, and the owner of `Owner.name`
+/// (files that mention the owner rank first).
+pub fn references(name: &str, owner: Option<&str>, kinds: &[&str], limit: u32, offset: u32) -> Value {
+    json!({
+        "name": name,
+        "lower": name.to_lowercase(),
+        "owner": owner.map(str::to_lowercase),
+        "kinds": kinds,
+        "limit": clamp_limit(limit),
+        "offset": offset,
+        "inner_limit": REFERENCES_PER_FILE,
+    })
+}
+
+/// Params of `find_callees`: the references inside the definition named
+/// `query` (`name` or `Owner.name`, matched as the references' `in`).
+pub fn callees(query: &str, kinds: &[&str], limit: u32, offset: u32) -> Value {
+    let q = query.trim().trim_end_matches("()");
+    let qualified = ["::", "->", "#"].iter().fold(q.to_string(), |s, sep| s.replace(sep, "."));
+    json!({
+        "in": wildcard_escape(&qualified),
+        "kinds": kinds,
+        "limit": clamp_limit(limit),
+        "offset": offset,
+        "inner_limit": REFERENCES_PER_FILE * 5,
+    })
+}
+
 /// Escapes `*`, `?` and `\` for a wildcard query.
 pub fn wildcard_escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -345,6 +369,104 @@ fn clamp_limit(limit: u32) -> u32 {
     limit.clamp(1, MAX_LIMIT)
 }
 
+/// How `search_code_text` narrows its candidate files in OpenSearch (see
+/// `tools/text.rs`); the exact lines are found in the gateway.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TextFilter {
+    /// Files whose content contains this literal (a `wildcard` query `*literal*`).
+    Literal(String),
+    /// Files whose whole content matches this Lucene regexp.
+    Regexp(String),
+    /// Files whose content contains at least one of these literals (none: no file).
+    AnyOf(Vec<String>),
+    /// Every file with a content; only the path and language filters narrow.
+    Scan,
+}
+
+/// Most candidate files one `search_code_text` request fetches.
+pub const TEXT_MAX_SIZE: u32 = 100;
+
+/// Params of `search_code_text`. `size` files from `offset` (sorted by
+/// project root, then path); hits are counted up to `track_total_hits`.
+/// `path_regexp` is a Lucene regexp over the whole relative path (built from
+/// the glob and escaped by the caller), `language` a language name (matched
+/// case-insensitively).
+pub fn text(
+    filter: &TextFilter,
+    case_insensitive: bool,
+    path_regexp: Option<&str>,
+    language: Option<&str>,
+    size: u32,
+    offset: u32,
+    track_total_hits: u32,
+) -> Value {
+    let contains = |literal: &str| format!("*{}*", wildcard_escape(literal));
+    let (wildcard, regexp, any_of, scan) = match filter {
+        TextFilter::Literal(l) => (Some(contains(l)), None, None, false),
+        TextFilter::Regexp(r) => (None, Some(r.clone()), None, false),
+        TextFilter::AnyOf(ls) => (None, None, Some(ls.iter().map(|l| contains(l)).collect::<Vec<_>>()), false),
+        TextFilter::Scan => (None, None, None, true),
+    };
+    let size = size.clamp(1, TEXT_MAX_SIZE);
+    json!({
+        "wildcard": wildcard,
+        "regexp": regexp,
+        "any": any_of.is_some(),
+        "any_of": any_of.unwrap_or_default(),
+        "scan": scan,
+        "case_insensitive": case_insensitive,
+        "path_regexp": path_regexp,
+        "language": language.filter(|l| !l.is_empty()),
+        "limit": size,
+        "offset": offset,
+        "track_total_hits": track_total_hits.max(offset + size + 1),
+    })
+}
+
+#[cfg(test)]
+mod text_tests {
+    use super::*;
+
+    #[test]
+    fn text_params() {
+        let p = text(&TextFilter::Literal(r"a*b?c\d".into()), false, None, None, 3, 0, 50);
+        assert_eq!(p["wildcard"], r"*a\*b\?c\\d*");
+        assert_eq!(
+            (p["regexp"].clone(), p["any"].clone(), p["scan"].clone()),
+            (Value::Null, json!(false), json!(false))
+        );
+        assert_eq!(
+            (p["limit"].clone(), p["offset"].clone(), p["track_total_hits"].clone()),
+            (json!(3), json!(0), json!(50))
+        );
+        let p = text(
+            &TextFilter::AnyOf(vec!["x*".into(), "y".into()]),
+            true,
+            Some("(.*/)?[^/]*\\.py"),
+            Some("python"),
+            500,
+            990,
+            50,
+        );
+        assert_eq!(p["any_of"], json!([r"*x\**", "*y*"]));
+        assert_eq!((p["any"].clone(), p["case_insensitive"].clone()), (json!(true), json!(true)));
+        assert_eq!(
+            (p["limit"].clone(), p["track_total_hits"].clone()),
+            (json!(TEXT_MAX_SIZE), json!(990 + TEXT_MAX_SIZE + 1))
+        );
+        assert_eq!(p["path_regexp"], "(.*/)?[^/]*\\.py");
+        assert_eq!(p["language"], "python");
+        let p = text(&TextFilter::AnyOf(vec![]), false, None, Some(""), 3, 0, 50);
+        assert_eq!(
+            (p["any"].clone(), p["any_of"].clone(), p["language"].clone()),
+            (json!(true), json!([]), Value::Null)
+        );
+        let p = text(&TextFilter::Scan, false, None, None, 3, 0, 50);
+        assert_eq!((p["scan"].clone(), p["wildcard"].clone()), (json!(true), Value::Null));
+        assert_eq!(text(&TextFilter::Regexp(".*a.*".into()), false, None, None, 3, 0, 50)["regexp"], ".*a.*");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -365,7 +487,10 @@ mod tests {
         assert_eq!(scripts("兹兹科什 Zizikosh"), Scripts { latin: true, cyrillic: false, cjk: true });
         // Every script found gets its clauses in the documentation template.
         let p = documentation("Бакобур 兹兹科什 Kirikur", 3, 0);
-        assert_eq!((p["latin"].clone(), p["cyrillic"].clone(), p["cjk"].clone()), (json!(true), json!(true), json!(true)));
+        assert_eq!(
+            (p["latin"].clone(), p["cyrillic"].clone(), p["cjk"].clone()),
+            (json!(true), json!(true), json!(true))
+        );
     }
 
     #[test]
@@ -401,7 +526,10 @@ mod tests {
         assert_eq!(split_qualified("readLine"), (None, "readLine"));
         assert_eq!(split_qualified(".hidden"), (None, ".hidden"));
         let p = code("search_by_code_functions", "Outer.Inner.run", 3, 0, Pass::Exact);
-        assert_eq!((p["name"].clone(), p["lower"].clone(), p["owner"].clone()), (json!("run"), json!("run"), json!("outer.inner")));
+        assert_eq!(
+            (p["name"].clone(), p["lower"].clone(), p["owner"].clone()),
+            (json!("run"), json!("run"), json!("outer.inner"))
+        );
         assert_eq!(code("search_by_code_classes", "Writer", 3, 0, Pass::Exact)["owner"], Value::Null);
         let kinds = code("search_by_code_variables", "x", 3, 0, Pass::AnyKind)["kinds"].as_array().unwrap().len();
         assert_eq!(kinds, vibe_common::ast::ELEMENT_KINDS.len());

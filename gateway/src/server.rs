@@ -19,17 +19,10 @@ pub const SERVER_NAME: &str = "vibe-analyzer";
 /// Server version announced in `initialize`.
 pub const SERVER_VERSION: &str = env!("CARGO_PKG_VERSION");
 
-/// `ServerInfo.instructions`: how a model should use the tools.
-pub const INSTRUCTIONS: &str = "Vibe Analyzer searches indexed code projects and knowledge bases. \
-Rules: 1) Use the tools to answer and answer concisely from their results. \
-2) One call is enough: call one tool, then answer; do not chain calls. \
-3) Use only the tools listed here. \
-Which tool: questions about people, legends, rules, guidelines, processes or docs (who is, what is, how to) -> search_documentation; \
-functions or methods -> search_by_code_functions; classes, structs, interfaces -> search_by_code_classes; \
-variables, constants, enums -> search_by_code_variables; imports or dependencies -> search_by_code_imports; \
-a file's text -> get_file_content; a file's structure -> get_file_ast; \
-projects -> show_projects; statistics -> show_stats; file tree -> show_tree; update or reindex -> admin_sync. \
-`target` is a project name or path and may be omitted; `limit` is 1-10 (default 3).";
+/// `ServerInfo.instructions`, built from the registry.
+pub fn instructions() -> &'static str {
+    crate::registry::instructions()
+}
 
 /// Protocol versions this server speaks.
 pub const SUPPORTED_VERSIONS: [ProtocolVersion; 4] = [
@@ -68,7 +61,7 @@ impl ServerHandler for VibeServer {
                     .with_title("Vibe Analyzer")
                     .with_description("Search code and knowledge bases indexed in OpenSearch"),
             )
-            .with_instructions(INSTRUCTIONS)
+            .with_instructions(instructions())
             .with_protocol_version(protocol_version(self.gateway.protocol()))
     }
 

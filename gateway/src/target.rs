@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::RwLock;
 pub use vibe_common::projects::Project;
-use vibe_common::projects::{find, projects_of};
+use vibe_common::projects::{lookup, projects_of, Found};
 
 use crate::backend::{Backend, BackendError};
 use crate::params;
@@ -31,13 +31,18 @@ pub enum Scope {
         unknown: Option<String>,
     },
     One(Project),
+    /// A target several projects answer to (a shared name).
+    Ambiguous {
+        target: String,
+        candidates: Vec<Project>,
+    },
 }
 
 impl Scope {
     pub fn project(&self) -> Option<&Project> {
         match self {
             Scope::One(p) => Some(p),
-            Scope::All { .. } => None,
+            Scope::All { .. } | Scope::Ambiguous { .. } => None,
         }
     }
 
@@ -89,34 +94,80 @@ impl Catalog {
             return Ok(Scope::All { unknown: None });
         };
         let list = self.projects(backend, CACHE_TTL).await?;
-        if let Some(p) = find(&list, target) {
+        if let Found::One(p) = lookup(&list, target) {
             return Ok(Scope::One(p.clone()));
         }
         let list = self.projects(backend, MISS_REFRESH_AFTER).await?;
-        Ok(match find(&list, target) {
-            Some(p) => Scope::One(p.clone()),
-            None => Scope::All { unknown: Some(target.to_string()) },
+        Ok(match lookup(&list, target) {
+            Found::One(p) => Scope::One(p.clone()),
+            Found::Many(candidates) => {
+                Scope::Ambiguous { target: target.to_string(), candidates: candidates.into_iter().cloned().collect() }
+            }
+            Found::None => Scope::All { unknown: Some(target.to_string()) },
         })
     }
 
-    /// Splits an absolute path under a project root into (project, relative path).
+    /// Splits a path that names its project into (project, path in it): an
+    /// absolute path under a project root, or a relative one that starts with
+    /// the tail of a root (`samples/app.py`, `tests/fixtures/samples/app.py`
+    /// when the root is `/w/tests/fixtures/samples`).
     pub async fn split_absolute(
         &self,
         backend: &Backend,
         path: &str,
     ) -> Result<Option<(Project, String)>, BackendError> {
-        if !path.starts_with('/') {
-            return Ok(None);
-        }
         let list = self.projects(backend, CACHE_TTL).await?;
-        let best = list
+        Ok(split_project_path(&list, path).map(|(p, rest)| (p.clone(), rest)))
+    }
+}
+
+/// See [`Catalog::split_absolute`]. A relative path is split only when one
+/// project's root tail matches (the longest such tail wins).
+pub fn split_project_path<'a>(list: &'a [Project], path: &str) -> Option<(&'a Project, String)> {
+    if path.starts_with('/') {
+        return list
             .iter()
             .filter_map(|p| {
                 let root = p.root.trim_end_matches('/');
                 let rest = path.strip_prefix(root)?.strip_prefix('/')?;
-                Some((p, rest))
+                Some((p, rest.to_string()))
             })
             .max_by_key(|(p, _)| p.root.len());
-        Ok(best.map(|(p, rest)| (p.clone(), rest.to_string())))
+    }
+    let segments: Vec<&str> = path.split('/').collect();
+    let mut best: Option<(usize, Vec<&Project>)> = None;
+    for k in 1..segments.len() {
+        let tail = format!("/{}", segments[..k].join("/"));
+        let owners: Vec<&Project> = list.iter().filter(|p| p.root.trim_end_matches('/').ends_with(&tail)).collect();
+        if !owners.is_empty() {
+            best = Some((k, owners));
+        }
+    }
+    match best {
+        Some((k, owners)) if owners.len() == 1 => Some((owners[0], segments[k..].join("/"))),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(root: &str, name: &str) -> Project {
+        Project { root: root.into(), name: name.into(), hash: root.into(), summary: None }
+    }
+
+    #[test]
+    fn paths_that_name_their_project() {
+        let list = vec![p("/w/tests/fixtures/samples", "samples"), p("/w/docs/kb", "kb")];
+        let split = |path| split_project_path(&list, path).map(|(p, rest)| (p.name.clone(), rest));
+        assert_eq!(split("/w/tests/fixtures/samples/a/b.py"), Some(("samples".into(), "a/b.py".into())));
+        assert_eq!(split("tests/fixtures/samples/b.py"), Some(("samples".into(), "b.py".into())));
+        assert_eq!(split("samples/b.py"), Some(("samples".into(), "b.py".into())));
+        assert_eq!(split("fixtures/samples/b.py"), Some(("samples".into(), "b.py".into())));
+        // A path inside the project is not split; nor one no root ends with.
+        assert_eq!(split("a/b.py"), None);
+        assert_eq!(split("b.py"), None);
+        assert_eq!(split("/elsewhere/b.py"), None);
     }
 }

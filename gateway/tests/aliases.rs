@@ -12,9 +12,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use common::{answer, load_fixture, McpClient};
 use serde_json::{json, Value};
-use vibe_gateway::normalize::{
-    alias_table, is_destructive, normalize_name, resolve_tool, suggest_tool, TOOL_NAMES,
-};
+use vibe_gateway::normalize::{alias_table, is_destructive, normalize_name, resolve_tool, suggest_tool, TOOL_NAMES};
 use vibe_gateway::ServeOptions;
 
 /// Names that must resolve to nothing: destructive-sounding ones and names of
@@ -204,6 +202,14 @@ async fn aliases_through_mcp() -> anyhow::Result<()> {
         if *tool == "admin_sync" {
             let result = got["result"].as_str().unwrap_or_default();
             assert!(result == "Started" || result == "AlreadyRunning", "{spelling}: {got}");
+        } else if *tool == "show_projects" {
+            // The last sync's finishing time moves as the admin_sync aliases run.
+            let stable = |v: &Value| {
+                let mut v = v.clone();
+                v.as_object_mut().map(|o| o.remove("sync"));
+                v
+            };
+            assert_eq!(stable(&got), stable(&expected[tool]), "{spelling} ({alias}) answers like {tool}");
         } else {
             assert_eq!(got, expected[tool], "{spelling} ({alias}) answers like {tool}");
         }

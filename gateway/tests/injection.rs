@@ -55,6 +55,11 @@ fn params_for(template: &str, text: &str) -> Value {
         "show_projects" => params::projects(10),
         "show_stats" => params::stats(),
         "show_tree" => params::tree(100),
+        "find_references" => params::references(text, None, &["call", "type", "import"], 3, 0),
+        "find_callees" => params::callees(text, &["call", "type", "import"], 3, 0),
+        "search_code_text" => {
+            params::text(&params::TextFilter::Literal(text.into()), true, Some(text), Some(text), 3, 0, 50)
+        }
         _ => params::code("search_by_code_functions", text, 3, 0, params::Pass::Exact),
     }
 }
@@ -69,7 +74,12 @@ async fn hostile_parameters_do_not_change_the_query_structure() -> anyhow::Resul
     let config = load_fixture("gwt_inj").await?;
     let search = Search::new(&config.opensearch)?;
     let names = templates::search_template_names();
-    assert_eq!(names.len(), 8, "{names:?}");
+    // Every shipped file is installed (and has its parameters above).
+    let shipped = std::fs::read_dir(common::repo_root().join("search-templates"))?
+        .filter(|e| e.as_ref().is_ok_and(|e| e.path().extension().is_some_and(|x| x == "mustache")))
+        .count();
+    assert_eq!(names.len(), shipped, "{names:?}");
+    assert!(names.contains(&"search_code_text".to_string()), "{names:?}");
     for template in &names {
         let id = templates::search_template_id(&search.names, template);
         for harmless in ["calculator", "калькулятор гибкий", "计算器"] {
@@ -111,6 +121,13 @@ async fn hostile_parameters_do_not_change_the_query_structure() -> anyhow::Resul
                     if p["all"] != json!(true) {
                         assert!(leaves.contains(&expected), "{template}: {expected:?} not a string leaf of {rendered}");
                     }
+                }
+                if template == "search_code_text" {
+                    // The glob regexp and the language arrive as given, the literal escaped.
+                    let mut leaves = Vec::new();
+                    strings(&rendered, &mut leaves);
+                    assert!(leaves.contains(&text), "{template}: {text:?} not a string leaf of {rendered}");
+                    assert!(leaves.contains(&p["wildcard"].as_str().unwrap().to_string()), "{template}: {rendered}");
                 }
                 if template.starts_with("get_file") {
                     let mut leaves = Vec::new();

@@ -38,15 +38,26 @@ async fn malformed_json_rpc_gets_clean_errors() -> anyhow::Result<()> {
     let server =
         vibe_gateway::spawn(&config, ServeOptions { host: "127.0.0.1".into(), port: 0, ..Default::default() }).await?;
     let (mut client, _) = McpClient::connect(&server.url(), "2025-11-25").await?;
-    let call = |params: Value| json!({ "jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": params }).to_string();
+    let call =
+        |params: Value| json!({ "jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": params }).to_string();
     // (body, HTTP status, JSON-RPC error code, id in the answer)
     let cases: Vec<(Vec<u8>, u16, i64, Value)> = vec![
         (b"{not json".to_vec(), 400, -32700, Value::Null),
         (b"".to_vec(), 400, -32700, Value::Null),
         (b"{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/list\"".to_vec(), 400, -32700, Value::Null),
         (vec![b'{', 0xff, 0xfe, b'}'], 400, -32700, Value::Null),
-        (b"{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":\"\\ud800\"}}".to_vec(), 400, -32700, Value::Null),
-        (b"{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":\"a\x00b\"}}".to_vec(), 400, -32700, Value::Null),
+        (
+            b"{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":\"\\ud800\"}}".to_vec(),
+            400,
+            -32700,
+            Value::Null,
+        ),
+        (
+            b"{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":\"a\x00b\"}}".to_vec(),
+            400,
+            -32700,
+            Value::Null,
+        ),
         (b"[]".to_vec(), 400, -32600, Value::Null),
         (br#"[{"jsonrpc":"2.0","id":5,"method":"tools/list"}]"#.to_vec(), 400, -32600, Value::Null),
         (b"\"tools/list\"".to_vec(), 400, -32600, Value::Null),
@@ -73,7 +84,8 @@ async fn malformed_json_rpc_gets_clean_errors() -> anyhow::Result<()> {
         let shown = String::from_utf8_lossy(&body).chars().take(120).collect::<String>();
         let (got_status, msgs) = raw(&client, body).await?;
         assert_eq!(got_status, status, "{shown}: {msgs:?}");
-        let error = msgs.iter().find(|m| m.get("error").is_some()).unwrap_or_else(|| panic!("{shown}: no error in {msgs:?}"));
+        let error =
+            msgs.iter().find(|m| m.get("error").is_some()).unwrap_or_else(|| panic!("{shown}: no error in {msgs:?}"));
         assert_eq!(error["error"]["code"], json!(code), "{shown}: {error}");
         assert_eq!(error["id"], id, "{shown}: {error}");
         assert!(error["error"]["message"].as_str().is_some_and(|m| !m.is_empty()));
@@ -115,7 +127,12 @@ async fn wrong_types_and_unicode_edge_cases() -> anyhow::Result<()> {
             assert_eq!(r["isError"], json!(false), "{tool} {args}: {r}");
         }
     }
-    for args in [json!({ "path": { "x": 1 } }), json!({ "path": 42 }), json!({ "path": ["a", "b"] }), json!({ "path": "calculator.py", "start_line": "abc", "end_line": [] })] {
+    for args in [
+        json!({ "path": { "x": 1 } }),
+        json!({ "path": 42 }),
+        json!({ "path": ["a", "b"] }),
+        json!({ "path": "calculator.py", "start_line": "abc", "end_line": [] }),
+    ] {
         let r = client.call_tool("get_file_content", args.clone()).await?;
         let a = answer(&r);
         // Either a clean "path is required" error, or a normal (maybe empty) answer.
@@ -123,18 +140,18 @@ async fn wrong_types_and_unicode_edge_cases() -> anyhow::Result<()> {
     }
 
     let edge_cases = [
-        "مرحبا بالعالم",                     // Arabic (RTL)
-        "שלום עולם",                         // Hebrew (RTL)
-        "\u{202E}dda\u{202C}",                // RTL override around "add"
-        "\u{200F}add\u{200E}",                // RTL/LTR marks
-        "👩‍💻🧑🏽‍🚀🇺🇦",                          // ZWJ sequences, skin tone, flag
+        "مرحبا بالعالم",       // Arabic (RTL)
+        "שלום עולם",           // Hebrew (RTL)
+        "\u{202E}dda\u{202C}", // RTL override around "add"
+        "\u{200F}add\u{200E}", // RTL/LTR marks
+        "👩‍💻🧑🏽‍🚀🇺🇦",              // ZWJ sequences, skin tone, flag
         "add😀",
-        "a\u{0000}d\u{0000}d",                // NUL
+        "a\u{0000}d\u{0000}d", // NUL
         "\u{0000}",
         "\u{FEFF}add",                        // BOM
         "a\u{200B}dd",                        // zero-width space
         "e\u{0301}\u{0301}\u{0301}",          // stacked combining marks
-        "𝕏𝔸𝕄𝕃 𐍈 𝄞",                        // astral planes (surrogate pairs in UTF-16)
+        "𝕏𝔸𝕄𝕃 𐍈 𝄞",                           // astral planes (surrogate pairs in UTF-16)
         "\u{FFFF}\u{FFFE}\u{10FFFF}",         // noncharacters
         "\u{1F}\u{7F}\u{85}\u{2028}\u{2029}", // control and separator characters
         "ｆｕｌｌｗｉｄｔｈ ＡＤＤ",
@@ -168,7 +185,12 @@ async fn wrong_types_and_unicode_edge_cases() -> anyhow::Result<()> {
         assert!(text.len() < 2000, "the name is not echoed in full");
     }
     // Stray characters around a tool name are separators: the name still resolves.
-    for name in ["search_documentation\u{0000}", "search_documentation😀", "\u{FEFF}search_documentation", "search_documentation\u{200F}"] {
+    for name in [
+        "search_documentation\u{0000}",
+        "search_documentation😀",
+        "\u{FEFF}search_documentation",
+        "search_documentation\u{200F}",
+    ] {
         let r = client.call_tool(name, json!({ "query": "Kirikur" })).await?;
         assert_eq!(answer(&r)["results"][0]["path"], json!("legends/kirikur.md"), "{name:?}: {r}");
     }

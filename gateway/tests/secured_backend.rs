@@ -27,8 +27,7 @@ use openssl::hash::MessageDigest;
 use openssl::pkey::{PKey, Private};
 use openssl::rsa::Rsa;
 use openssl::x509::extension::{
-    AuthorityKeyIdentifier, BasicConstraints, ExtendedKeyUsage, KeyUsage, SubjectAlternativeName,
-    SubjectKeyIdentifier,
+    AuthorityKeyIdentifier, BasicConstraints, ExtendedKeyUsage, KeyUsage, SubjectAlternativeName, SubjectKeyIdentifier,
 };
 use openssl::x509::{X509NameBuilder, X509};
 use serde_json::json;
@@ -92,7 +91,8 @@ fn make_certs() -> anyhow::Result<Certs> {
     b.append_extension(BasicConstraints::new().build()?)?;
     b.append_extension(KeyUsage::new().critical().digital_signature().key_encipherment().build()?)?;
     b.append_extension(ExtendedKeyUsage::new().server_auth().build()?)?;
-    let san = SubjectAlternativeName::new().dns("localhost").ip("127.0.0.1").build(&b.x509v3_context(Some(&ca), None))?;
+    let san =
+        SubjectAlternativeName::new().dns("localhost").ip("127.0.0.1").build(&b.x509v3_context(Some(&ca), None))?;
     b.append_extension(san)?;
     let aki = AuthorityKeyIdentifier::new().keyid(false).build(&b.x509v3_context(Some(&ca), None))?;
     b.append_extension(aki)?;
@@ -159,7 +159,8 @@ async fn forward(State(p): State<Proxy>, request: Request) -> Response {
     match req.send().await {
         Ok(r) => {
             let status = StatusCode::from_u16(r.status().as_u16()).unwrap();
-            let ct = r.headers().get("content-type").and_then(|v| v.to_str().ok()).unwrap_or("application/json").to_string();
+            let ct =
+                r.headers().get("content-type").and_then(|v| v.to_str().ok()).unwrap_or("application/json").to_string();
             let bytes = r.bytes().await.unwrap_or_default();
             Response::builder().status(status).header("content-type", ct).body(Body::from(bytes)).unwrap()
         }
@@ -272,7 +273,11 @@ async fn basic_auth_and_tls_with_a_ca_file_or_insecure() -> anyhow::Result<()> {
     for r in calls(&secured(Some(USER), Some(PASSWORD), Some(&other_ca), false)).await? {
         assert_eq!(r["isError"], json!(true), "{r}");
     }
-    assert_eq!(proxy.forwarded.load(Ordering::SeqCst), forwarded, "nothing reached the node without a trusted TLS session");
+    assert_eq!(
+        proxy.forwarded.load(Ordering::SeqCst),
+        forwarded,
+        "nothing reached the node without a trusted TLS session"
+    );
 
     // A CA file that cannot be read stops the start with a clear error.
     let missing = secured(Some(USER), Some(PASSWORD), Some(&dir.path().join("missing.pem")), false);

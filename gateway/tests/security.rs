@@ -25,7 +25,11 @@ fn initialize() -> String {
     .to_string()
 }
 
-async fn post(url: &str, headers: &[(&str, &str)], body: String) -> anyhow::Result<(u16, reqwest::header::HeaderMap, String)> {
+async fn post(
+    url: &str,
+    headers: &[(&str, &str)],
+    body: String,
+) -> anyhow::Result<(u16, reqwest::header::HeaderMap, String)> {
     let mut req = reqwest::Client::new()
         .post(url)
         .header("content-type", "application/json")
@@ -59,7 +63,15 @@ async fn bearer_token_is_required_when_set() -> anyhow::Result<()> {
     let longer = format!("{bearer}x");
     let basic = format!("Basic {TOKEN}");
     let lower = format!("bearer {TOKEN}");
-    for auth in [None, Some("Bearer"), Some("Bearer wrong"), Some(wrong_prefix.as_str()), Some(longer.as_str()), Some(basic.as_str()), Some(TOKEN)] {
+    for auth in [
+        None,
+        Some("Bearer"),
+        Some("Bearer wrong"),
+        Some(wrong_prefix.as_str()),
+        Some(longer.as_str()),
+        Some(basic.as_str()),
+        Some(TOKEN),
+    ] {
         let mut headers = vec![];
         if let Some(a) = auth {
             headers.push(("authorization", a));
@@ -101,9 +113,11 @@ async fn bearer_token_is_required_when_set() -> anyhow::Result<()> {
         assert_eq!(http.get(format!("{base}{path}")).send().await?.status(), 404, "{path}");
     }
     // The token does not lift the Origin check.
-    let (status, _, _) = post(&url, &[("authorization", &bearer), ("origin", "https://evil.example")], initialize()).await?;
+    let (status, _, _) =
+        post(&url, &[("authorization", &bearer), ("origin", "https://evil.example")], initialize()).await?;
     assert_eq!(status, 403);
-    let (status, _, _) = post(&url, &[("authorization", &bearer), ("origin", "http://localhost:3000")], initialize()).await?;
+    let (status, _, _) =
+        post(&url, &[("authorization", &bearer), ("origin", "http://localhost:3000")], initialize()).await?;
     assert_eq!(status, 200);
     // The session still works after all that.
     assert_eq!(answer(&client.call_tool("show_projects", json!({})).await?)["total"], json!(2));
@@ -181,7 +195,9 @@ async fn requests_are_bounded() -> anyhow::Result<()> {
     let (mut client, _) = McpClient::connect(&url, "2025-11-25").await?;
 
     // A 1 MB query: answered, the query cut to MAX_QUERY_CHARS characters.
-    let r = client.call_tool("search_by_code_functions", json!({ "query": format!("add{}", "x".repeat(1_000_000)) })).await?;
+    let r = client
+        .call_tool("search_by_code_functions", json!({ "query": format!("add{}", "x".repeat(1_000_000)) }))
+        .await?;
     assert_eq!(r["isError"], json!(false), "{}", r.to_string().chars().take(300).collect::<String>());
     assert_eq!(answer(&r)["query"].as_str().unwrap().chars().count(), MAX_QUERY_CHARS);
     let r = client.call_tool("search_documentation", json!({ "query": "基".repeat(300_000) })).await?;

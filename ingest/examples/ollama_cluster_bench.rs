@@ -18,10 +18,7 @@ fn arg(args: &[String], name: &str, default: u64) -> u64 {
     args.iter()
         .position(|a| a == name)
         .and_then(|i| args.get(i + 1))
-        .map(|v| {
-            v.parse()
-                .unwrap_or_else(|_| panic!("{name} expects a number"))
-        })
+        .map(|v| v.parse().unwrap_or_else(|_| panic!("{name} expects a number")))
         .unwrap_or(default)
 }
 
@@ -58,22 +55,10 @@ fn main() {
     let n = arg(&args, "--files", 120) as usize;
     let latency = Duration::from_millis(arg(&args, "--latency-ms", 50));
     let chunk_files = arg(&args, "--chunk-files", 3) as usize;
-    let mock = |name: &str| {
-        MockOllama::start(MockOptions {
-            latency,
-            ..MockOptions::named(name)
-        })
-    };
+    let mock = |name: &str| MockOllama::start(MockOptions { latency, ..MockOptions::named(name) });
     let (a, b) = (mock("a"), mock("b"));
-    let host = |m: &MockOllama| OllamaHost {
-        max_chunk_files: chunk_files,
-        ..m.host()
-    };
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let host = |m: &MockOllama| OllamaHost { max_chunk_files: chunk_files, ..m.host() };
+    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
 
     println!(
         "{n} files, {} per request ({} requests), {} ms per request on every host",

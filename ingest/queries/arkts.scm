@@ -17,3 +17,6 @@
 ; Method signatures of a struct (those of a class come from the TypeScript
 ; query).
 (struct_body (method_signature name: (_) @name) @definition.method)
+
+; ArkUI components in a `build()` (`Column() { … }`) are calls.
+(arkui_component_expression function: (identifier) @name) @reference.call

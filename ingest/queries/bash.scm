@@ -117,3 +117,20 @@
 ; A function definition the grammar could not finish (the file has a parse
 ; error before it) is still found by its shape `name() {`.
 (ERROR (word) @name @definition.function . "(" . ")" . ["{" (compound_statement)])
+
+; References (the tags.scm `@reference.*` convention; the engine keeps one
+; per name, kind and line, with the function around it as `in`):
+; - calls: every command run by name (a function or a program: `build
+;   "$dir"`, `make`), but the shell's own builtins, which are not worth an
+;   entry each (`echo`, `printf`, `cd`, `[`, …);
+; - imports: the file of `source FILE` / `. FILE`.
+((command name: (command_name (word) @name)) @reference.call
+  (#not-any-of? @name
+    "echo" "printf" "cd" "exit" "return" "shift" "read" "set" "unset" "test" "[" "[["
+    "true" "false" ":" "eval" "exec" "trap" "wait" "break" "continue" "source" "."
+    "local" "let" "pushd" "popd" "getopts" "type" "command" "builtin" "hash"))
+((command
+   name: (command_name (word) @_cmd)
+   .
+   argument: (_) @name) @reference.import
+  (#any-of? @_cmd "source" "."))

@@ -45,3 +45,20 @@
   (#match? @_quoted "^@?[sS][eE][tT]\\s+\\^?\"[^\"=]*="))
 (variable_assignment
   (prompt_assignment (variable_name) @name (assignment_value)? @body)) @definition.variable
+
+; References (the tags.scm `@reference.*` convention; the engine keeps one
+; per name, kind and line; no `in`: a label spans its own line only):
+; - calls: `call :label` and `goto :label` / `goto label` (not `goto :eof`);
+;   the grammar keeps the label in the statement's own token, so the name is
+;   the statement's second word;
+; - imports: the scripts called (`call other.bat`, `call "lib\x.cmd"`).
+((call_stmt) @name @reference.call
+  (#match? @name "(?i)^@?call\\s+:[A-Za-z_$]")
+  (#set! name.word "2"))
+((goto_stmt) @name @reference.call
+  (#not-match? @name "(?i)^@?goto\\s+:?eof\\b")
+  (#set! name.word "2"))
+((call_stmt (command_name) @name) @reference.import
+  (#match? @name "(?i)\\.(bat|cmd)$"))
+((call_stmt (string) @name) @reference.import
+  (#match? @name "(?i)\\.(bat|cmd)\"$"))

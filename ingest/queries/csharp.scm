@@ -135,3 +135,88 @@
 ; A positional record's parameters are its properties.
 (record_declaration
   (parameter_list (parameter name: (identifier) @name) @definition.field))
+
+; References (the tags.scm `@reference.*` convention; the engine keeps one
+; per name, kind and line, with the method or type around it as `in`):
+; - calls by the called name: `F(…)`, `a.b.F(…)`, `a?.F(…)`, `F<T>(…)` are `F`;
+;   constructors (`new Result(…)`, `new List<T>()`, `new A.B()` is `B`);
+; - types: the grammar spells type names as plain identifiers, so each
+;   place a type stands is listed: declarations of variables, fields,
+;   parameters, properties and return types, generic names and their
+;   arguments, base lists, constraints, arrays, nullables, casts, `typeof`,
+;   `is`/`as` patterns, `catch`, attributes (`[Obsolete]`); and the class of
+;   a call on a capitalized receiver (`Json.Serialize(…)`; a property such
+;   as `Name.Trim()` reads the same). A qualified type in a declaration
+;   (`System.IO.Stream s`) is left out: each place takes its type as any
+;   node and keeps plain names (matching the node's kind costs much to
+;   compile, once per place), without the predefined types (`int`,
+;   `string`, `var`);
+; - imports: a namespace (`System.Collections.Generic`), the type of
+;   `using static System.Math` (`Math`) and of an alias's target.
+(invocation_expression
+  function: [(identifier) @name
+             (generic_name . (identifier) @name)
+             (member_access_expression name: [(identifier) @name (generic_name . (identifier) @name)])
+             (conditional_access_expression
+               (member_binding_expression name: [(identifier) @name (generic_name . (identifier) @name)]))]) @reference.call
+((invocation_expression
+   function: (member_access_expression expression: (identifier) @name)) @reference.type
+  (#match? @name "^[A-Z][A-Za-z0-9_]*[a-z]"))
+(object_creation_expression
+  type: [(identifier) @name
+         (qualified_name name: (identifier) @name)
+         (generic_name . (identifier) @name)
+         (qualified_name name: (generic_name . (identifier) @name))]) @reference.call
+(generic_name . (identifier) @name) @reference.type
+(type_argument_list (identifier) @name) @reference.type
+(base_list (identifier) @name) @reference.type
+((variable_declaration type: _ @name) @reference.type
+  (#match? @name "^[A-Za-z_][A-Za-z0-9_]*$")
+  (#not-any-of? @name "var" "dynamic" "object" "string" "bool" "byte" "sbyte" "char" "decimal" "double" "float" "int" "uint" "long" "ulong" "short" "ushort" "void" "nint" "nuint"))
+((parameter type: _ @name) @reference.type
+  (#match? @name "^[A-Za-z_][A-Za-z0-9_]*$")
+  (#not-any-of? @name "var" "dynamic" "object" "string" "bool" "byte" "sbyte" "char" "decimal" "double" "float" "int" "uint" "long" "ulong" "short" "ushort" "void" "nint" "nuint"))
+((method_declaration returns: _ @name) @reference.type
+  (#match? @name "^[A-Za-z_][A-Za-z0-9_]*$")
+  (#not-any-of? @name "var" "dynamic" "object" "string" "bool" "byte" "sbyte" "char" "decimal" "double" "float" "int" "uint" "long" "ulong" "short" "ushort" "void" "nint" "nuint"))
+((local_function_statement type: _ @name) @reference.type
+  (#match? @name "^[A-Za-z_][A-Za-z0-9_]*$")
+  (#not-any-of? @name "var" "dynamic" "object" "string" "bool" "byte" "sbyte" "char" "decimal" "double" "float" "int" "uint" "long" "ulong" "short" "ushort" "void" "nint" "nuint"))
+((delegate_declaration type: _ @name) @reference.type
+  (#match? @name "^[A-Za-z_][A-Za-z0-9_]*$")
+  (#not-any-of? @name "var" "dynamic" "object" "string" "bool" "byte" "sbyte" "char" "decimal" "double" "float" "int" "uint" "long" "ulong" "short" "ushort" "void" "nint" "nuint"))
+((property_declaration type: _ @name) @reference.type
+  (#match? @name "^[A-Za-z_][A-Za-z0-9_]*$")
+  (#not-any-of? @name "var" "dynamic" "object" "string" "bool" "byte" "sbyte" "char" "decimal" "double" "float" "int" "uint" "long" "ulong" "short" "ushort" "void" "nint" "nuint"))
+((indexer_declaration type: _ @name) @reference.type
+  (#match? @name "^[A-Za-z_][A-Za-z0-9_]*$")
+  (#not-any-of? @name "var" "dynamic" "object" "string" "bool" "byte" "sbyte" "char" "decimal" "double" "float" "int" "uint" "long" "ulong" "short" "ushort" "void" "nint" "nuint"))
+((type_parameter_constraint type: _ @name) @reference.type
+  (#match? @name "^[A-Za-z_][A-Za-z0-9_]*$")
+  (#not-any-of? @name "var" "dynamic" "object" "string" "bool" "byte" "sbyte" "char" "decimal" "double" "float" "int" "uint" "long" "ulong" "short" "ushort" "void" "nint" "nuint"))
+((array_type type: _ @name) @reference.type
+  (#match? @name "^[A-Za-z_][A-Za-z0-9_]*$")
+  (#not-any-of? @name "var" "dynamic" "object" "string" "bool" "byte" "sbyte" "char" "decimal" "double" "float" "int" "uint" "long" "ulong" "short" "ushort" "void" "nint" "nuint"))
+((nullable_type type: _ @name) @reference.type
+  (#match? @name "^[A-Za-z_][A-Za-z0-9_]*$")
+  (#not-any-of? @name "var" "dynamic" "object" "string" "bool" "byte" "sbyte" "char" "decimal" "double" "float" "int" "uint" "long" "ulong" "short" "ushort" "void" "nint" "nuint"))
+((cast_expression type: _ @name) @reference.type
+  (#match? @name "^[A-Za-z_][A-Za-z0-9_]*$")
+  (#not-any-of? @name "var" "dynamic" "object" "string" "bool" "byte" "sbyte" "char" "decimal" "double" "float" "int" "uint" "long" "ulong" "short" "ushort" "void" "nint" "nuint"))
+((typeof_expression type: _ @name) @reference.type
+  (#match? @name "^[A-Za-z_][A-Za-z0-9_]*$")
+  (#not-any-of? @name "var" "dynamic" "object" "string" "bool" "byte" "sbyte" "char" "decimal" "double" "float" "int" "uint" "long" "ulong" "short" "ushort" "void" "nint" "nuint"))
+((declaration_pattern type: _ @name) @reference.type
+  (#match? @name "^[A-Za-z_][A-Za-z0-9_]*$")
+  (#not-any-of? @name "var" "dynamic" "object" "string" "bool" "byte" "sbyte" "char" "decimal" "double" "float" "int" "uint" "long" "ulong" "short" "ushort" "void" "nint" "nuint"))
+((catch_declaration type: _ @name) @reference.type
+  (#match? @name "^[A-Za-z_][A-Za-z0-9_]*$")
+  (#not-any-of? @name "var" "dynamic" "object" "string" "bool" "byte" "sbyte" "char" "decimal" "double" "float" "int" "uint" "long" "ulong" "short" "ushort" "void" "nint" "nuint"))
+((attribute name: _ @name) @reference.type
+  (#match? @name "^[A-Za-z_][A-Za-z0-9_]*$")
+  (#not-any-of? @name "var" "dynamic" "object" "string" "bool" "byte" "sbyte" "char" "decimal" "double" "float" "int" "uint" "long" "ulong" "short" "ushort" "void" "nint" "nuint"))
+((using_directive !name [(identifier) (qualified_name)] @name) @reference.import
+  (#not-match? @reference.import "\\bstatic\\s"))
+((using_directive !name (qualified_name name: (identifier) @name)) @reference.import
+  (#match? @reference.import "\\bstatic\\s"))
+(using_directive name: (identifier) "=" . (qualified_name name: (identifier) @name)) @reference.import

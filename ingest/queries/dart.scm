@@ -176,3 +176,32 @@
 (enum_entry name: (identifier) @name) @definition.constant
 (extension_type_declaration
   representation: (extension_type_representation name: (identifier) @name) @definition.field)
+
+; References (the tags.scm `@reference.*` convention; the engine keeps one
+; per name, kind and line, with the function, method or class around it as
+; `in`):
+; - calls by the called name: `f(…)`, `a.b.f(…)`, `a?.f(…)`, cascades
+;   (`..add(1)`) are `f`, `add`; constructors (`Result(data)` is a call,
+;   `new Foo()`, `const Foo()`, `List<int>.filled(…)`: `List` and `filled`);
+; - types: every type name (annotations, generic arguments, `extends`,
+;   `implements`, `with`; also a type parameter's own name, `T` of
+;   `<T extends R>`), annotations (`@override`), and the class of a call on
+;   a capitalized receiver (`DateTime.now()`; not all-caps constants);
+; - imports: each URI (`dart:convert`, `package:a/b.dart`).
+(call_expression
+  function: [(identifier) @name
+             (member_expression property: (identifier) @name)
+             (null_aware_member_expression property: (identifier) @name)
+             (static_member_shorthand (identifier) @name)]) @reference.call
+((call_expression
+   function: (member_expression object: (identifier) @name)) @reference.type
+  (#match? @name "^[A-Z][A-Za-z0-9_$]*[a-z]"))
+(cascade_call_expression property: (identifier) @name) @reference.call
+(new_expression type: (type . (type_identifier) @name)) @reference.call
+(const_object_expression type: (type . (type_identifier) @name)) @reference.call
+(constructor_invocation type: (type_identifier) @name) @reference.call
+(constructor_invocation constructor: (identifier) @name) @reference.call
+(type_identifier) @name @reference.type
+(annotation name: (identifier) @name) @reference.type
+(import_specification uri: (configurable_uri (uri (string_literal) @name))) @reference.import
+(library_export uri: (configurable_uri (uri (string_literal) @name))) @reference.import

@@ -193,3 +193,27 @@
       (type_identifier) @name
       (qualified_type name: (type_identifier) @name)])
   ]) @definition.field
+
+; References (the tags.scm `@reference.*` convention; the engine keeps one
+; per name, kind and line, with the function or method around it as `in`):
+; - calls by the called name: `f(…)`, `pkg.F(…)` and `w.sink.Write(…)` are
+;   `f`, `F`, `Write`; composite literals (`Writer{…}`, `&pkg.T{…}`), Go's
+;   constructors;
+; - types: every type name (`pkg.Type` is `Type`) but the predeclared ones
+;   (`string`, `int`, `error`, …: not worth an entry each);
+; - imports: each import path (`encoding/json`).
+(call_expression
+  function: [(identifier) @name
+             (selector_expression field: (field_identifier) @name)
+             (parenthesized_expression (identifier) @name)
+             (parenthesized_expression (selector_expression field: (field_identifier) @name))]) @reference.call
+(composite_literal
+  type: [(type_identifier) @name
+         (qualified_type name: (type_identifier) @name)
+         (generic_type type: [(type_identifier) @name (qualified_type name: (type_identifier) @name)])]) @reference.call
+((type_identifier) @name @reference.type
+  (#not-any-of? @name
+    "any" "bool" "byte" "comparable" "complex64" "complex128" "error" "float32" "float64"
+    "int" "int8" "int16" "int32" "int64" "rune" "string"
+    "uint" "uint8" "uint16" "uint32" "uint64" "uintptr"))
+(import_spec path: (interpreted_string_literal (interpreted_string_literal_content) @name)) @reference.import

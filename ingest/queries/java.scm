@@ -118,3 +118,30 @@
 (enum_body
   (enum_constant !arguments !body) @definition.constant
   . ["," "}" (enum_body_declarations)] @body)
+
+; References (the tags.scm `@reference.*` convention; the engine keeps one
+; per name, kind and line, with the method or class around it as `in`):
+; - calls: method calls by name (`a.b.write(…)` is `write`), constructors
+;   (`new HashMap<>()`, `new a.B()` is `B`), method references
+;   (`Writer::flushAll`);
+; - types: every type name (fields, parameters, generic arguments, `extends`,
+;   `implements`, `throws`, casts; also a type parameter's own name, `T` of
+;   `<T extends R>`), annotations, and the class of a static call
+;   (`Json.stringify(…)`: a capitalized receiver with a lower-case letter, so
+;   not a constant such as `LOG`);
+; - imports: the imported name (`List` of `java.util.List`,
+;   `requireNonNull` of a static import), the package of `java.util.*`.
+(method_invocation name: (identifier) @name) @reference.call
+((method_invocation object: (identifier) @name) @reference.type
+  (#match? @name "^[A-Z][A-Za-z0-9_$]*[a-z]"))
+(object_creation_expression
+  type: [(type_identifier) @name
+         (scoped_type_identifier (type_identifier) @name .)
+         (generic_type [(type_identifier) @name (scoped_type_identifier (type_identifier) @name .)])]) @reference.call
+(method_reference (identifier) @name .) @reference.call
+(type_identifier) @name @reference.type
+(marker_annotation name: [(identifier) @name (scoped_identifier name: (identifier) @name)]) @reference.type
+(annotation name: [(identifier) @name (scoped_identifier name: (identifier) @name)]) @reference.type
+((import_declaration (scoped_identifier name: (identifier) @name)) @reference.import
+  (#not-match? @reference.import "\\*"))
+(import_declaration (scoped_identifier) @name (asterisk)) @reference.import

@@ -202,3 +202,37 @@
         value: (function_expression name: (identifier) @name body: (_) @body) @definition.function))])
  (#not-eq? @name @_as))
 (return_statement (function_expression name: (identifier) @name body: (_) @body) @definition.function)
+
+; References (the tags.scm `@reference.*` convention; the engine keeps one
+; per name, kind and line, with the function or class around it as `in`):
+; - calls by the called name: `f(…)` and `a.b.f(…)` are `f`; constructors
+;   (`new Map()`, `new util.Record()`); decorators (`@sealed`, the call of
+;   `@Component({…})` is a call already); JSX components (`<Button>`, not
+;   the lower-case intrinsic elements);
+; - types: the class a class extends, and the class of a call on a
+;   capitalized receiver (`Object.keys(…)`; not all-caps `JSON`);
+; - imports: each module (`fs/promises`, the `require("m")` of CommonJS)
+;   and each imported name (`readFile` of `import { readFile as rf }`).
+(call_expression
+  function: [(identifier) @name
+             (member_expression property: [(property_identifier) (private_property_identifier)] @name)]) @reference.call
+(new_expression
+  constructor: [(identifier) @name
+                (member_expression property: (property_identifier) @name)]) @reference.call
+(decorator [(identifier) @name (member_expression property: (property_identifier) @name)]) @reference.call
+((call_expression function: (member_expression object: (identifier) @name)) @reference.type
+  (#match? @name "^[A-Z][A-Za-z0-9_$]*[a-z]"))
+((jsx_opening_element name: [(identifier) @name (member_expression property: (property_identifier) @name)]) @reference.call
+  (#match? @name "^[A-Z]"))
+((jsx_self_closing_element name: [(identifier) @name (member_expression property: (property_identifier) @name)]) @reference.call
+  (#match? @name "^[A-Z]"))
+(class_heritage
+  [(identifier) @name
+   (member_expression property: (property_identifier) @name)]) @reference.type
+(import_statement source: (string (string_fragment) @name)) @reference.import
+(export_statement source: (string (string_fragment) @name)) @reference.import
+(import_specifier name: (identifier) @name) @reference.import
+((call_expression
+   . function: (identifier) @_require
+   arguments: (arguments . (string (string_fragment) @name))) @reference.import
+ (#eq? @_require "require"))

@@ -211,3 +211,33 @@
 
 ; Type aliases, at any depth.
 (type_alias type: (identifier) @name "=" . (_) @body) @definition.type
+
+; References (the tags.scm `@reference.*` convention; the engine keeps one
+; per name, kind and line, with the function, method or class around it as
+; `in`):
+; - calls by the called name: `f(…)`, `a.b.f(…)`, `x?.f(…)` are `f`;
+;   constructors are calls in Kotlin (`Result(data)`); function references
+;   (`::main`);
+; - types: every type name (`user_type`: annotations, supertypes, generic
+;   arguments; also a type parameter's bound), and the class of a call on a
+;   capitalized receiver (`Json.stringify(…)`, `Companion`-style calls; not
+;   all-caps constants);
+; - imports: the imported name (`Flow` of `kotlinx.coroutines.flow.Flow`,
+;   not its alias), the package of `a.b.*`.
+(call_expression
+  . [(identifier) @name
+     (navigation_expression (identifier) @name .)]) @reference.call
+((call_expression
+   . (navigation_expression . (identifier) @name)) @reference.type
+  (#match? @name "^[A-Z][A-Za-z0-9_]*[a-z]"))
+(callable_reference (identifier) @name .) @reference.call
+; The grammar reads `!f()` as a call of `!f`.
+(call_expression
+  . (unary_expression
+      argument: [(identifier) @name
+                 (navigation_expression (identifier) @name .)])) @reference.call
+(user_type (identifier) @name) @reference.type
+((import (qualified_identifier (identifier) @name .)) @reference.import
+  (#not-match? @reference.import "\\*"))
+((import (qualified_identifier) @name) @reference.import
+  (#match? @reference.import "\\*"))

@@ -91,3 +91,40 @@
 (type_alias_statement
   left: (type [(identifier) @name (generic_type (identifier) @name)])
   right: (_) @body) @definition.type
+
+; References (the tags.scm `@reference.*` convention; the engine keeps one
+; per name, kind and line, with the function or class around it as `in`):
+; - calls by the called name: `f(…)` and `obj.f(…)` are `f`, `Writer(…)` (a
+;   constructor) is `Writer`; decorators (`@cache`, `@app.route(…)`) too;
+; - types: the names in annotations (`x: Optional[Codec]`, `-> list[T]`,
+;   the string of a forward reference `"Sink"`), class bases, and the class
+;   of a call on a capitalized receiver (`Writer.from_file(…)`; not all-caps
+;   constants);
+; - imports: each module (`os.path`, the `util` of `from .util import`) and
+;   each imported name (`OrderedDict`), without their aliases.
+; Rooted at `call` and `type` (many, but each is a reference) and at nodes
+; the query already starts at.
+(call
+  function: [(identifier) @name
+             (attribute attribute: (identifier) @name)]) @reference.call
+(decorator [(identifier) @name (attribute attribute: (identifier) @name)]) @reference.call
+((call function: (attribute object: (identifier) @name)) @reference.type
+  (#match? @name "^[A-Z][A-Za-z0-9_]*[a-z]"))
+(type
+  [(identifier) @name
+   (attribute attribute: (identifier) @name)
+   (generic_type . (identifier) @name)
+   ((string (string_content) @name) (#match? @name "^[A-Za-z_][A-Za-z0-9_]*$"))]) @reference.type
+(class_definition
+  superclasses: (argument_list
+    [(identifier) @name
+     (attribute attribute: (identifier) @name)])) @reference.type
+(import_statement
+  name: [(dotted_name) @name
+         (aliased_import name: (dotted_name) @name)]) @reference.import
+(import_from_statement
+  module_name: [(dotted_name) @name
+                (relative_import (dotted_name) @name)]) @reference.import
+(import_from_statement
+  name: [(dotted_name) @name
+         (aliased_import name: (dotted_name) @name)]) @reference.import

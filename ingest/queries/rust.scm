@@ -105,3 +105,50 @@
 ; variant's types: `Some(T)`).
 (field_declaration name: (field_identifier) @name) @definition.field
 (enum_variant name: (identifier) @name) @definition.constant
+
+; References (the tags.scm `@reference.*` convention; the engine keeps one
+; per name, kind and line, with the function, method, type or impl block
+; around it as `in`):
+; - calls by the called name: `f(…)`, `self.sink.write_all(…)`,
+;   `serde_json::to_string(…)`, `Vec::<u8>::new()`, `parse::<T>(…)`; macros
+;   (`println!`) and the calls in their arguments (below); struct literals
+;   (`Writer { … }`, not `Self { … }`), Rust's constructors;
+; - types: every type name (`Self` left out), and the type of a path call
+;   (`Writer::new(…)`, `Outcome::Written(…)`: a capitalized path);
+; - imports: each name a `use` brings in (`HashMap` of
+;   `use std::collections::HashMap`, `Write` of `{self, Write as W}`), and
+;   `extern crate` names.
+(call_expression
+  function: [(identifier) @name
+             (field_expression field: (field_identifier) @name)
+             (scoped_identifier name: (identifier) @name)
+             (generic_function
+               function: [(identifier) @name
+                          (field_expression field: (field_identifier) @name)
+                          (scoped_identifier name: (identifier) @name)])]) @reference.call
+((call_expression
+   function: (scoped_identifier
+     path: [(identifier) @name
+            (scoped_identifier name: (identifier) @name)
+            (generic_type type: (type_identifier) @name)])) @reference.type
+  (#match? @name "^[A-Z]")
+  (#not-eq? @name "Self"))
+(macro_invocation macro: [(identifier) @name (scoped_identifier name: (identifier) @name)]) @reference.call
+((struct_expression
+   name: [(type_identifier) @name
+          (scoped_type_identifier name: (type_identifier) @name)
+          (generic_type_with_turbofish type: (type_identifier) @name)]) @reference.call
+  (#not-eq? @name "Self"))
+((type_identifier) @name @reference.type
+  (#not-eq? @name "Self"))
+(use_declaration argument: [(identifier) @name (scoped_identifier name: (identifier) @name)]) @reference.import
+(use_list [(identifier) @name (scoped_identifier name: (identifier) @name)]) @reference.import
+(use_as_clause path: [(identifier) @name (scoped_identifier name: (identifier) @name)]) @reference.import
+(extern_crate_declaration name: (identifier) @name) @reference.import
+; Calls inside macro arguments (`assert_eq!(a.len(), 2)`, `vec![f(x)]`),
+; which the grammar keeps as token trees: a name followed directly by a
+; parenthesized tree (`#adjacent?`: `x = (a, b)` is no call), keywords left
+; out.
+((token_tree (identifier) @name . (token_tree . "(") @_args) @reference.call
+  (#adjacent? @name @_args)
+  (#not-any-of? @name "if" "while" "match" "return" "in" "for" "let" "mut" "move" "as" "else" "loop" "break" "continue" "where" "impl" "dyn" "ref" "fn" "pub" "use" "mod" "struct" "enum" "type" "const" "static" "unsafe" "async" "await" "yield"))

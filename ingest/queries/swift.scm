@@ -166,3 +166,23 @@
 (enum_entry "case" . name: (simple_identifier) @name) @definition.constant
 (enum_entry "case" . name: (simple_identifier) @name . "=" . raw_value: (_) @body) @definition.constant
 (enum_entry "," . name: (simple_identifier) @name @definition.constant)
+
+; References (the tags.scm `@reference.*` convention; the engine keeps one
+; per name, kind and line, with the function, method or type around it as
+; `in`):
+; - calls by the called name: `f(…)`, `a.b.f(…)`, `.success(…)` are `f`,
+;   `success`; initializers are calls (`JSONEncoder()`, `Writer(sink: s)`);
+; - types: every type name (`user_type`: annotations, generic arguments,
+;   conformances and superclasses, extended types; also a type parameter's
+;   bound), and the type of a call on a capitalized receiver
+;   (`Date.now()`, `URL.init(…)`; not all-caps constants);
+; - imports: the module or symbol path (`Foundation`).
+(call_expression
+  . [(simple_identifier) @name
+     (navigation_expression suffix: (navigation_suffix suffix: (simple_identifier) @name))
+     (prefix_expression target: (simple_identifier) @name)]) @reference.call
+((call_expression
+   . (navigation_expression target: (simple_identifier) @name)) @reference.type
+  (#match? @name "^[A-Z][A-Za-z0-9_]*[a-z]"))
+(user_type (type_identifier) @name) @reference.type
+(import_declaration (identifier) @name) @reference.import

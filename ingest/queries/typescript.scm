@@ -210,3 +210,38 @@
   (enum_assignment
     name: [(property_identifier) @name (string (string_fragment) @name)]
     value: (_) @body) @definition.constant)
+
+; References (the tags.scm `@reference.*` convention; the engine keeps one
+; per name, kind and line, with the function or class around it as `in`):
+; - calls by the called name: `f(…)` and `a.b.f(…)` are `f`; constructors
+;   (`new Map<K, V>()`, `new util.Record()`); decorators (`@sealed`, the
+;   call of `@Component({…})` is a call already);
+; - types: every type name (annotations, generic arguments, `implements`,
+;   interface `extends`, `util.Named` is `Named`; also a type parameter's
+;   own name, `T` of `<T extends R>`, which the grammar spells the same),
+;   the class a class extends (an expression in this grammar), and the
+;   class of a call on a capitalized receiver (`Object.keys(…)`; not
+;   all-caps `JSON`);
+; - imports: each module (`rxjs`, the `require("m")` of CommonJS) and each
+;   imported name (`Observable` of `import { Observable as O }`).
+(call_expression
+  function: [(identifier) @name
+             (member_expression property: [(property_identifier) (private_property_identifier)] @name)]) @reference.call
+(new_expression
+  constructor: [(identifier) @name
+                (member_expression property: (property_identifier) @name)]) @reference.call
+(decorator [(identifier) @name (member_expression property: (property_identifier) @name)]) @reference.call
+((call_expression function: (member_expression object: (identifier) @name)) @reference.type
+  (#match? @name "^[A-Z][A-Za-z0-9_$]*[a-z]"))
+(type_identifier) @name @reference.type
+(extends_clause
+  value: [(identifier) @name
+          (member_expression property: (property_identifier) @name)]) @reference.type
+(import_statement source: (string (string_fragment) @name)) @reference.import
+(import_require_clause source: (string (string_fragment) @name)) @reference.import
+(export_statement source: (string (string_fragment) @name)) @reference.import
+(import_specifier name: (identifier) @name) @reference.import
+((call_expression
+   . function: (identifier) @_require
+   arguments: (arguments . (string (string_fragment) @name))) @reference.import
+ (#eq? @_require "require"))

@@ -21,12 +21,7 @@ impl Sandbox {
         let root = std::fs::canonicalize(tmp.path()).unwrap();
         let home = root.join("home");
         std::fs::create_dir_all(&home).unwrap();
-        Sandbox {
-            cfg: root.join("cfg"),
-            root,
-            home,
-            _tmp: tmp,
-        }
+        Sandbox { cfg: root.join("cfg"), root, home, _tmp: tmp }
     }
 
     fn config_file(&self) -> PathBuf {
@@ -60,11 +55,7 @@ impl Sandbox {
 
     fn ok(&self, args: &[&str]) -> String {
         let out = self.run(args);
-        assert!(
-            out.status.success(),
-            "{args:?} failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert!(out.status.success(), "{args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
         String::from_utf8(out.stdout).unwrap()
     }
 
@@ -94,10 +85,7 @@ fn first_run_creates_commented_config_in_config_dir() {
     let sb = Sandbox::new();
     assert!(!sb.cfg.exists());
     let out = sb.ok(&["source", "list"]);
-    assert_eq!(
-        out,
-        "No sources configured. Add one with: vibe-analyzer source add PATH\n"
-    );
+    assert_eq!(out, "No sources configured. Add one with: vibe-analyzer source add PATH\n");
     let text = String::from_utf8(sb.config_bytes()).unwrap();
     assert!(text.contains("//"), "config has comments:\n{text}");
     let v = sb.config_value();
@@ -141,29 +129,13 @@ fn source_add_list_and_add_twice() {
     let sb = Sandbox::new();
     let one = sb.dir("one");
     let two = sb.dir("two");
-    assert_eq!(
-        sb.ok(&["source", "add", s(&one)]),
-        format!("Source added: {}\n", one.display())
-    );
+    assert_eq!(sb.ok(&["source", "add", s(&one)]), format!("Source added: {}\n", one.display()));
     // Relative to the current directory (the sandbox root), with a trailing slash.
-    assert_eq!(
-        sb.ok(&["source", "add", "./two/"]),
-        format!("Source added: {}\n", two.display())
-    );
+    assert_eq!(sb.ok(&["source", "add", "./two/"]), format!("Source added: {}\n", two.display()));
     let before = sb.config_bytes();
-    assert_eq!(
-        sb.ok(&["source", "add", s(&one)]),
-        format!("Source already added: {}\n", one.display())
-    );
+    assert_eq!(sb.ok(&["source", "add", s(&one)]), format!("Source already added: {}\n", one.display()));
     assert_eq!(sb.config_bytes(), before, "no rewrite for a duplicate");
-    assert_eq!(
-        sb.ok(&["source", "list"]),
-        format!(
-            "Configured sources:\n- {}\n- {}\n",
-            one.display(),
-            two.display()
-        )
-    );
+    assert_eq!(sb.ok(&["source", "list"]), format!("Configured sources:\n- {}\n- {}\n", one.display(), two.display()));
     let v = sb.config_value();
     assert_eq!(v["sources"], serde_json::json!([s(&one), s(&two)]));
     // The saved file still has comments and defaults.
@@ -178,10 +150,7 @@ fn source_add_missing_path() {
     let before = sb.config_bytes();
     let missing = sb.root.join("nope");
     let err = sb.fails(&["source", "add", s(&missing)]);
-    assert!(
-        err.contains(&format!("path does not exist: {}", missing.display())),
-        "{err}"
-    );
+    assert!(err.contains(&format!("path does not exist: {}", missing.display())), "{err}");
     assert_eq!(sb.config_bytes(), before);
 }
 
@@ -192,18 +161,10 @@ fn source_remove_by_name_and_by_path() {
     let lib = sb.dir("b/lib");
     sb.ok(&["source", "add", s(&app)]);
     sb.ok(&["source", "add", s(&lib)]);
-    assert_eq!(
-        sb.ok(&["source", "remove", "--target", "app"]),
-        format!("Source removed: {}\n", app.display())
-    );
-    assert_eq!(
-        sb.ok(&["source", "remove", "--target", s(&lib)]),
-        format!("Source removed: {}\n", lib.display())
-    );
+    assert_eq!(sb.ok(&["source", "remove", "--target", "app"]), format!("Source removed: {}\n", app.display()));
+    assert_eq!(sb.ok(&["source", "remove", "--target", s(&lib)]), format!("Source removed: {}\n", lib.display()));
     assert_eq!(sb.config_value()["sources"], serde_json::json!([]));
-    assert!(sb
-        .ok(&["source", "list"])
-        .starts_with("No sources configured."));
+    assert!(sb.ok(&["source", "list"]).starts_with("No sources configured."));
 }
 
 #[test]
@@ -220,10 +181,7 @@ fn source_remove_ambiguous_name() {
     assert!(err.contains(&format!("- {}", b.display())), "{err}");
     assert_eq!(sb.config_bytes(), before, "config untouched");
     // The full path still works.
-    assert_eq!(
-        sb.ok(&["source", "remove", "--target", s(&b)]),
-        format!("Source removed: {}\n", b.display())
-    );
+    assert_eq!(sb.ok(&["source", "remove", "--target", s(&b)]), format!("Source removed: {}\n", b.display()));
 }
 
 #[test]
@@ -251,10 +209,7 @@ fn invalid_json5_stops_with_position_and_is_not_overwritten() {
     for args in [vec!["source", "list"], vec!["source", "add", s(&dir)]] {
         let err = sb.fails(&args);
         let file = sb.config_file();
-        assert!(
-            err.contains(&format!("{}:4:", file.display())),
-            "error names file and line: {err}"
-        );
+        assert!(err.contains(&format!("{}:4:", file.display())), "error names file and line: {err}");
         assert!(err.contains("invalid JSON5"), "{err}");
         assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
     }
@@ -265,23 +220,13 @@ fn invalid_json5_stops_with_position_and_is_not_overwritten() {
 fn relative_sources_resolve_against_config_dir_and_are_validated() {
     let sb = Sandbox::new();
     std::fs::create_dir_all(sb.cfg.join("proj")).unwrap();
-    std::fs::write(
-        sb.config_file(),
-        "{ sources: ['proj', './proj/'], ollama: [{ max_chunk_chars: 5 }] }",
-    )
-    .unwrap();
-    assert_eq!(
-        sb.ok(&["source", "list"]),
-        format!("Configured sources:\n- {}\n", sb.cfg.join("proj").display())
-    );
+    std::fs::write(sb.config_file(), "{ sources: ['proj', './proj/'], ollama: [{ max_chunk_chars: 5 }] }").unwrap();
+    assert_eq!(sb.ok(&["source", "list"]), format!("Configured sources:\n- {}\n", sb.cfg.join("proj").display()));
     // Saving (after an add) writes the validated values back.
     let other = sb.dir("other");
     sb.ok(&["source", "add", s(&other)]);
     let v = sb.config_value();
-    assert_eq!(
-        v["sources"],
-        serde_json::json!([s(&sb.cfg.join("proj")), s(&other)])
-    );
+    assert_eq!(v["sources"], serde_json::json!([s(&sb.cfg.join("proj")), s(&other)]));
     assert_eq!(v["ollama"][0]["max_chunk_chars"], 1000);
     assert_eq!(v["ollama"][0]["model"], "qwen2.5-coder:3b-instruct");
 }
@@ -300,10 +245,7 @@ fn migrates_0_0_1_config_with_backup() {
 "#;
     std::fs::write(sb.config_file(), old).unwrap();
     sb.ok(&["source", "list"]);
-    assert_eq!(
-        std::fs::read_to_string(sb.cfg.join("config.json5.bak")).unwrap(),
-        old
-    );
+    assert_eq!(std::fs::read_to_string(sb.cfg.join("config.json5.bak")).unwrap(), old);
     let v = sb.config_value();
     assert_eq!(v["version"], "0.1.0");
     // An explicit 0.0.0.0 is kept (issue 12 item 5; it used to become loopback).

@@ -17,7 +17,29 @@ const SEEDS: &[&str] = &[
     "Here you go:\n{\"files\":[{\"path\":\"src/a.rs\",\"description\":\"d\",\"tags\":[\"a\"]}",
     "{\"summary\": \"A small project. It does things.\"}",
 ];
-const PIECES: &[&str] = &["```", "```json\n", ",", "}", "]", "{", "[", "\"", ":", "\\", "\u{202e}", "😀", "\0", "files", "path", "//", "/*", "\n", "'", "null", "tags"];
+const PIECES: &[&str] = &[
+    "```",
+    "```json\n",
+    ",",
+    "}",
+    "]",
+    "{",
+    "[",
+    "\"",
+    ":",
+    "\\",
+    "\u{202e}",
+    "😀",
+    "\0",
+    "files",
+    "path",
+    "//",
+    "/*",
+    "\n",
+    "'",
+    "null",
+    "tags",
+];
 
 fn mutate(rng: &mut Rng, text: &str) -> String {
     let mut s: Vec<char> = text.chars().collect();

@@ -16,7 +16,8 @@ fn opensearch_url() -> String {
 }
 
 fn search_with_prefix(prefix: &str) -> Search {
-    Search::new(&OpenSearchConfig { host: opensearch_url(), index_prefix: prefix.into(), ..Default::default() }).unwrap()
+    Search::new(&OpenSearchConfig { host: opensearch_url(), index_prefix: prefix.into(), ..Default::default() })
+        .unwrap()
 }
 
 /// A fresh prefix; removes whatever an earlier run of the same test left.
@@ -48,7 +49,8 @@ async fn count(search: &Search, index: &str) -> u64 {
 
 async fn ids(search: &Search, index: &str) -> Vec<String> {
     let r = search.post(&format!("/{index}/_search"), &json!({ "size": 1000, "_source": false })).await.unwrap();
-    let mut ids: Vec<String> = r["hits"]["hits"].as_array().unwrap().iter().map(|h| h["_id"].as_str().unwrap().to_string()).collect();
+    let mut ids: Vec<String> =
+        r["hits"]["hits"].as_array().unwrap().iter().map(|h| h["_id"].as_str().unwrap().to_string()).collect();
     ids.sort();
     ids
 }
@@ -124,7 +126,8 @@ async fn force_resends_everything_into_a_new_generation() {
     let alias = search.names.analysis_alias(&project_hash(&root));
     let before = search.get(&format!("/_alias/{alias}")).await.unwrap();
 
-    let forced = indexer::run(&search, &roots, &roots, &IndexOptions { force: true, ..Default::default() }).await.unwrap();
+    let forced =
+        indexer::run(&search, &roots, &roots, &IndexOptions { force: true, ..Default::default() }).await.unwrap();
     assert_eq!(forced.files_written(), 5);
     assert_eq!(forced.analysis_written(), 5);
     let after = search.get(&format!("/_alias/{alias}")).await.unwrap();
@@ -182,9 +185,15 @@ async fn a_crashed_run_converges_on_the_next_one() {
     // never got its alias, a document of a file that is gone, and a file whose
     // content document was written but whose analysis document was not.
     search.put(&format!("/{}", search.names.analysis_index(&hash, "g1")), &json!({})).await.unwrap();
-    search.put(&format!("/{files}/_doc/ghost.rs?refresh=true"), &json!({ "path": "ghost.rs", "hash": "x" })).await.unwrap();
+    search
+        .put(&format!("/{files}/_doc/ghost.rs?refresh=true"), &json!({ "path": "ghost.rs", "hash": "x" }))
+        .await
+        .unwrap();
     write(&root, "src/half.rs", "pub fn half() {}\n");
-    search.put(&format!("/{files}/_doc/src%2Fhalf.rs?refresh=true"), &json!({ "path": "src/half.rs", "hash": "stale" })).await.unwrap();
+    search
+        .put(&format!("/{files}/_doc/src%2Fhalf.rs?refresh=true"), &json!({ "path": "src/half.rs", "hash": "stale" }))
+        .await
+        .unwrap();
 
     let report = indexer::run(&search, &roots, &roots, &IndexOptions::default()).await.unwrap();
     assert!(report.removed_indices.iter().any(|i| i.ends_with("_g1")), "{:?}", report.removed_indices);
@@ -228,7 +237,8 @@ async fn reads_during_a_forced_rebuild_never_come_back_empty() {
             })
         })
         .collect();
-    let forced = indexer::run(&search, &roots, &roots, &IndexOptions { force: true, ..Default::default() }).await.unwrap();
+    let forced =
+        indexer::run(&search, &roots, &roots, &IndexOptions { force: true, ..Default::default() }).await.unwrap();
     done.store(true, Ordering::Relaxed);
     let aliased = search.get(&format!("/_alias/{alias}")).await.unwrap();
     assert_eq!(aliased.as_object().unwrap().len(), 1, "the alias points at one generation: {aliased}");
@@ -241,7 +251,10 @@ async fn reads_during_a_forced_rebuild_never_come_back_empty() {
 /// A read that takes a while on this node: wildcard queries that must walk a
 /// terms dictionary of a million unique terms, many times over.
 async fn slow_read_index(search: &Search, index: &str) {
-    search.put(&format!("/{index}"), &json!({ "mappings": { "properties": { "t": { "type": "text" } } } })).await.unwrap();
+    search
+        .put(&format!("/{index}"), &json!({ "mappings": { "properties": { "t": { "type": "text" } } } }))
+        .await
+        .unwrap();
     for batch in 0..5 {
         let mut body = String::new();
         for d in 0..20 {
@@ -313,11 +326,20 @@ async fn proxy_refusing_tasks() -> String {
         async move {
             let path = request.uri().path_and_query().map(|p| p.as_str().to_string()).unwrap_or_default();
             if path.starts_with("/_tasks") {
-                return Response::builder().status(StatusCode::FORBIDDEN).body(Body::from("{\"error\":\"no permission\",\"status\":403}")).unwrap();
+                return Response::builder()
+                    .status(StatusCode::FORBIDDEN)
+                    .body(Body::from("{\"error\":\"no permission\",\"status\":403}"))
+                    .unwrap();
             }
             let method = reqwest::Method::from_bytes(request.method().as_str().as_bytes()).unwrap();
             let body = to_bytes(request.into_body(), 64 * 1024 * 1024).await.unwrap();
-            let answer = http.request(method, format!("{upstream}{path}")).header("content-type", "application/json").body(body.to_vec()).send().await.unwrap();
+            let answer = http
+                .request(method, format!("{upstream}{path}"))
+                .header("content-type", "application/json")
+                .body(body.to_vec())
+                .send()
+                .await
+                .unwrap();
             let status = answer.status().as_u16();
             Response::builder().status(status).body(Body::from(answer.bytes().await.unwrap())).unwrap()
         }
@@ -333,7 +355,8 @@ async fn without_permission_to_list_tasks_a_rebuild_waits_the_whole_grace() {
     use std::time::{Duration, Instant};
     let url = proxy_refusing_tasks().await;
     fresh("tnotasks").await;
-    let search = Search::new(&OpenSearchConfig { host: url, index_prefix: "tnotasks".into(), ..Default::default() }).unwrap();
+    let search =
+        Search::new(&OpenSearchConfig { host: url, index_prefix: "tnotasks".into(), ..Default::default() }).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let root = project(dir.path());
     let roots = vec![root.clone()];
@@ -342,7 +365,8 @@ async fn without_permission_to_list_tasks_a_rebuild_waits_the_whole_grace() {
     indexer::store::drain_reads(&search).await;
     assert!(t.elapsed() >= Duration::from_secs(2), "waited only {:?}", t.elapsed());
     // A forced rebuild through the same proxy still completes, and one generation remains.
-    let forced = indexer::run(&search, &roots, &roots, &IndexOptions { force: true, ..Default::default() }).await.unwrap();
+    let forced =
+        indexer::run(&search, &roots, &roots, &IndexOptions { force: true, ..Default::default() }).await.unwrap();
     assert_eq!(forced.files_written(), 5);
     let hash = project_hash(&root);
     let data = search.get(&format!("/tnotasks_data_*_{hash}_*/_alias")).await.unwrap();
@@ -367,7 +391,13 @@ async fn an_outdated_index_format_is_rebuilt_without_force() {
     let old_generation = meta["_source"]["generation"].as_str().unwrap().to_string();
 
     // The project as an older build left it: another format recorded.
-    search.post(&format!("/{}/_update/{hash}?refresh=true", search.names.meta()), &json!({ "doc": { "index_format": "0000000000000000" } })).await.unwrap();
+    search
+        .post(
+            &format!("/{}/_update/{hash}?refresh=true", search.names.meta()),
+            &json!({ "doc": { "index_format": "0000000000000000" } }),
+        )
+        .await
+        .unwrap();
     let upgrade = indexer::run(&search, &roots, &roots, &opts).await.unwrap();
     let s = &upgrade.sources[0];
     assert!(s.rebuilt, "{s:?}");

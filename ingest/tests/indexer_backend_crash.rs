@@ -105,7 +105,10 @@ async fn killed_backend_mid_run_converges_on_the_next_run() {
         assert_eq!(count as usize, expected, "{alias}");
         // Every stored document has the new content.
         let old = search
-            .post(&format!("/{alias}/_count"), &json!({ "query": { "bool": { "must_not": { "terms": { "hash": hashes(&root) } } } } }))
+            .post(
+                &format!("/{alias}/_count"),
+                &json!({ "query": { "bool": { "must_not": { "terms": { "hash": hashes(&root) } } } } }),
+            )
             .await
             .unwrap();
         assert_eq!(old["count"], 0, "stale documents in {alias}");

@@ -33,14 +33,8 @@ fn analyzer(hosts: &[OllamaHost]) -> Analyzer {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn good_answers_enrich_every_file_with_the_configured_options() {
     let mock = MockOllama::start(MockOptions::named("a"));
-    let host = OllamaHost {
-        temperature: 0.3,
-        seed: 7,
-        num_ctx: 8192,
-        num_predict: 512,
-        max_chunk_files: 2,
-        ..mock.host()
-    };
+    let host =
+        OllamaHost { temperature: 0.3, seed: 7, num_ctx: 8192, num_predict: 512, max_chunk_files: 2, ..mock.host() };
     let a = analyzer(&[host]);
     a.check().await.unwrap();
     assert_eq!(mock.warmups(), 1, "the warm-up loads the model");
@@ -52,18 +46,10 @@ async fn good_answers_enrich_every_file_with_the_configured_options() {
         assert_eq!(enriched[&p].description, description("a", &p));
         assert_eq!(enriched[&p].tags, ["mock", "a"]);
     }
-    assert_eq!(
-        (report.enriched, report.unenriched, report.files),
-        (5, 0, 5)
-    );
+    assert_eq!((report.enriched, report.unenriched, report.files), (5, 0, 5));
     assert_eq!(report.hosts[0].files, 5);
     assert_eq!(report.hosts[0].requests, 3, "5 files in batches of 2");
-    assert!(
-        report
-            .to_string()
-            .contains("5 files enriched, 0 not enriched"),
-        "{report}"
-    );
+    assert!(report.to_string().contains("5 files enriched, 0 not enriched"), "{report}");
 
     let bodies = mock.generate_bodies();
     assert_eq!(bodies.len(), 3);
@@ -78,24 +64,14 @@ async fn good_answers_enrich_every_file_with_the_configured_options() {
     }
     let first = bodies[0]["prompt"].as_str().unwrap();
     assert_eq!(skeleton_paths(first), ["src/f0.rs", "src/f1.rs"]);
-    assert!(
-        first.contains("pub fn handler_0(req: Request) -> Response // Handles one request."),
-        "{first}"
-    );
-    assert!(
-        !first.contains("import_0"),
-        "ast_imports is off by default: {first}"
-    );
+    assert!(first.contains("pub fn handler_0(req: Request) -> Response // Handles one request."), "{first}");
+    assert!(!first.contains("import_0"), "ast_imports is off by default: {first}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ast_flags_choose_the_elements_sent() {
     let mock = MockOllama::start(MockOptions::default());
-    let host = OllamaHost {
-        ast_imports: true,
-        ast_functions: false,
-        ..mock.host()
-    };
+    let host = OllamaHost { ast_imports: true, ast_functions: false, ..mock.host() };
     let a = analyzer(&[host]);
     a.enrich("demo", files(1)).await.unwrap();
     let prompt = &mock.file_prompts()[0];
@@ -105,15 +81,10 @@ async fn ast_flags_choose_the_elements_sent() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn fenced_json_trailing_commas_and_bare_keys_are_repaired() {
-    let opts = MockOptions {
-        script: vec![Reply::Fenced, Reply::TrailingCommas, Reply::BareKeys],
-        ..MockOptions::named("r")
-    };
+    let opts =
+        MockOptions { script: vec![Reply::Fenced, Reply::TrailingCommas, Reply::BareKeys], ..MockOptions::named("r") };
     let mock = MockOllama::start(opts);
-    let host = OllamaHost {
-        max_chunk_files: 1,
-        ..mock.host()
-    };
+    let host = OllamaHost { max_chunk_files: 1, ..mock.host() };
     let a = analyzer(&[host]);
     let (enriched, report) = a.enrich("demo", files(3)).await.unwrap();
     assert_eq!(enriched.len(), 3);
@@ -128,33 +99,20 @@ async fn fenced_json_trailing_commas_and_bare_keys_are_repaired() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_missing_file_is_asked_again() {
-    let opts = MockOptions {
-        script: vec![Reply::MissingFile],
-        ..MockOptions::default()
-    };
+    let opts = MockOptions { script: vec![Reply::MissingFile], ..MockOptions::default() };
     let mock = MockOllama::start(opts);
     let a = analyzer(&[mock.host()]);
     let (enriched, report) = a.enrich("demo", files(3)).await.unwrap();
     assert_eq!(enriched.len(), 3);
     assert_eq!((report.hosts[0].requests, report.hosts[0].retries), (2, 1));
     let prompts = mock.file_prompts();
-    assert_eq!(
-        skeleton_paths(&prompts[0]),
-        ["src/f0.rs", "src/f1.rs", "src/f2.rs"]
-    );
-    assert_eq!(
-        skeleton_paths(&prompts[1]),
-        ["src/f2.rs"],
-        "only the missing file is sent again"
-    );
+    assert_eq!(skeleton_paths(&prompts[0]), ["src/f0.rs", "src/f1.rs", "src/f2.rs"]);
+    assert_eq!(skeleton_paths(&prompts[1]), ["src/f2.rs"], "only the missing file is sent again");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_changed_path_or_garbage_is_retried() {
-    let opts = MockOptions {
-        script: vec![Reply::ChangedPath, Reply::Garbage],
-        ..MockOptions::default()
-    };
+    let opts = MockOptions { script: vec![Reply::ChangedPath, Reply::Garbage], ..MockOptions::default() };
     let mock = MockOllama::start(opts);
     let a = analyzer(&[mock.host()]);
     let (enriched, report) = a.enrich("demo", files(2)).await.unwrap();
@@ -165,21 +123,12 @@ async fn a_changed_path_or_garbage_is_retried() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_model_that_keeps_dropping_files_stops_the_run_with_advice() {
-    let opts = MockOptions {
-        then: Reply::MissingFile,
-        ..MockOptions::default()
-    };
+    let opts = MockOptions { then: Reply::MissingFile, ..MockOptions::default() };
     let mock = MockOllama::start(opts);
     let a = analyzer(&[mock.host()]);
     let err = a.enrich("demo", files(2)).await.unwrap_err();
     match &err {
-        EnrichError::InvalidAnswer {
-            attempts,
-            paths,
-            enriched,
-            unenriched,
-            ..
-        } => {
+        EnrichError::InvalidAnswer { attempts, paths, enriched, unenriched, .. } => {
             assert_eq!(*attempts, 6, "1 attempt + 5 retries");
             assert_eq!(paths, &["src/f1.rs"]);
             assert_eq!((*enriched, *unenriched), (1, 1));
@@ -187,24 +136,15 @@ async fn a_model_that_keeps_dropping_files_stops_the_run_with_advice() {
         other => panic!("unexpected {other:?}"),
     }
     let msg = err.to_string();
-    assert!(
-        msg.contains(&mock.url) && msg.contains("max_chunk_chars") && msg.contains("another model"),
-        "{msg}"
-    );
+    assert!(msg.contains(&mock.url) && msg.contains("max_chunk_chars") && msg.contains("another model"), "{msg}");
     assert_eq!(mock.file_prompts().len(), 6);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_slow_host_is_waited_for() {
-    let opts = MockOptions {
-        latency: std::time::Duration::from_millis(700),
-        ..MockOptions::default()
-    };
+    let opts = MockOptions { latency: std::time::Duration::from_millis(700), ..MockOptions::default() };
     let mock = MockOllama::start(opts);
-    let host = OllamaHost {
-        timeout_secs: 5,
-        ..mock.host()
-    };
+    let host = OllamaHost { timeout_secs: 5, ..mock.host() };
     let a = analyzer(&[host]);
     let (enriched, report) = a.enrich("demo", files(2)).await.unwrap();
     assert_eq!(enriched.len(), 2);
@@ -214,66 +154,32 @@ async fn a_slow_host_is_waited_for() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_model_that_is_not_installed_is_a_clear_error() {
-    let mock = MockOllama::start(MockOptions {
-        models: vec!["llama3:latest".into()],
-        ..MockOptions::default()
-    });
+    let mock = MockOllama::start(MockOptions { models: vec!["llama3:latest".into()], ..MockOptions::default() });
     let err = analyzer(&[mock.host()]).check().await.unwrap_err();
-    assert!(
-        matches!(&err, AnalyzeError::Health(v) if v.len() == 1),
-        "{err:?}"
-    );
+    assert!(matches!(&err, AnalyzeError::Health(v) if v.len() == 1), "{err:?}");
     let msg = err.to_string();
     assert!(msg.contains(&mock.url), "{msg}");
-    assert!(
-        msg.contains("model \"qwen2.5-coder:3b-instruct\" is not installed"),
-        "{msg}"
-    );
-    assert!(
-        msg.contains("installed: llama3:latest")
-            && msg.contains("ollama pull qwen2.5-coder:3b-instruct"),
-        "{msg}"
-    );
+    assert!(msg.contains("model \"qwen2.5-coder:3b-instruct\" is not installed"), "{msg}");
+    assert!(msg.contains("installed: llama3:latest") && msg.contains("ollama pull qwen2.5-coder:3b-instruct"), "{msg}");
     assert_eq!(mock.warmups(), 0);
 
     // A model name without a tag means :latest.
-    let host = OllamaHost {
-        model: "llama3".into(),
-        ..mock.host()
-    };
+    let host = OllamaHost { model: "llama3".into(), ..mock.host() };
     analyzer(&[host]).check().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unreachable_host_and_a_failed_warm_up_are_named() {
     let good = MockOllama::start(MockOptions::default());
-    let bad_warmup = MockOllama::start(MockOptions {
-        warmup_status: Some(500),
-        ..MockOptions::default()
-    });
+    let bad_warmup = MockOllama::start(MockOptions { warmup_status: Some(500), ..MockOptions::default() });
     let down = MockOllama::start(MockOptions::default());
     let down_host = down.host();
     drop(down);
-    let err = analyzer(&[good.host(), down_host.clone(), bad_warmup.host()])
-        .check()
-        .await
-        .unwrap_err();
+    let err = analyzer(&[good.host(), down_host.clone(), bad_warmup.host()]).check().await.unwrap_err();
     let msg = err.to_string();
-    assert!(
-        msg.starts_with("2 Ollama hosts failed their checks"),
-        "{msg}"
-    );
-    assert!(
-        msg.contains(&format!(
-            "Ollama host {} is not reachable (GET / failed",
-            down_host.host
-        )),
-        "{msg}"
-    );
-    assert!(
-        msg.contains(&format!("Ollama host {}: warm-up of model", bad_warmup.url)),
-        "{msg}"
-    );
+    assert!(msg.starts_with("2 Ollama hosts failed their checks"), "{msg}");
+    assert!(msg.contains(&format!("Ollama host {} is not reachable (GET / failed", down_host.host)), "{msg}");
+    assert!(msg.contains(&format!("Ollama host {}: warm-up of model", bad_warmup.url)), "{msg}");
     assert!(msg.contains("HTTP 500"), "{msg}");
     assert!(!msg.contains(&good.url), "{msg}");
 }
@@ -281,26 +187,17 @@ async fn an_unreachable_host_and_a_failed_warm_up_are_named() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_hosts_is_an_error() {
     let err = Analyzer::new(&[]).unwrap_err();
-    assert!(
-        err.to_string().contains("no Ollama host is configured"),
-        "{err}"
-    );
+    assert!(err.to_string().contains("no Ollama host is configured"), "{err}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_readme_becomes_a_summary() {
     let mock = MockOllama::start(MockOptions::named("s"));
     let a = analyzer(&[mock.host()]);
-    let summary = a
-        .summarize("demo", "# Demo\n\nA demo project that does things.")
-        .await
-        .unwrap();
+    let summary = a.summarize("demo", "# Demo\n\nA demo project that does things.").await.unwrap();
     assert_eq!(summary, "demo is a test project. It is summarized by s.");
     let body = &mock.generate_bodies()[0];
     let prompt = body["prompt"].as_str().unwrap();
-    assert!(
-        prompt.contains("A demo project that does things.") && prompt.contains("2-3 sentences"),
-        "{prompt}"
-    );
+    assert!(prompt.contains("A demo project that does things.") && prompt.contains("2-3 sentences"), "{prompt}");
     assert_eq!(body["options"]["seed"], 42);
 }

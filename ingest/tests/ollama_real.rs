@@ -17,24 +17,15 @@ async fn real_ollama_enriches_files_and_summarizes() {
     if !host.contains("://") {
         host = format!("http://{host}");
     }
-    let model =
-        std::env::var("OLLAMA_MODEL").unwrap_or_else(|_| "qwen2.5-coder:3b-instruct".into());
-    let cfg = OllamaHost {
-        host,
-        model,
-        timeout_secs: 300,
-        ..OllamaHost::default()
-    };
+    let model = std::env::var("OLLAMA_MODEL").unwrap_or_else(|_| "qwen2.5-coder:3b-instruct".into());
+    let cfg = OllamaHost { host, model, timeout_secs: 300, ..OllamaHost::default() };
     let analyzer = Analyzer::new(&[cfg]).unwrap();
     analyzer.check().await.unwrap();
 
     // The analyzer's own sources.
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/analyzer");
     let mut inputs = Vec::new();
-    scanner::scan(&root, &ScanOptions::default(), |f| {
-        inputs.extend(FileInput::from_scanned(&f))
-    })
-    .unwrap();
+    scanner::scan(&root, &ScanOptions::default(), |f| inputs.extend(FileInput::from_scanned(&f))).unwrap();
     inputs.sort_by(|a, b| a.path.cmp(&b.path));
     inputs.truncate(4);
     let n = inputs.len();

@@ -10,7 +10,8 @@ use std::sync::Arc;
 use vibe_ingest::export::{self, Exporter, Format};
 use vibe_ingest::scanner::{self, ScanOptions, ScannedFile, SkipReason, SourceStats};
 
-const PY: &str = "import os\n\n\ndef hello(name):\n    \"\"\"Say hi.\"\"\"\n    return name\n\n\nclass Greeter:\n    pass\n";
+const PY: &str =
+    "import os\n\n\ndef hello(name):\n    \"\"\"Say hi.\"\"\"\n    return name\n\n\nclass Greeter:\n    pass\n";
 const RS: &str = "use std::io;\n\n/// Adds two numbers.\npub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n\npub struct Point {\n    x: i32,\n}\n";
 const BIG: usize = 11 * 1024 * 1024;
 
@@ -33,11 +34,7 @@ fn fixture() -> Fixture {
     let root = dir.path();
     write(root, "main.py", PY);
     write(root, "src/lib.rs", RS);
-    write(
-        root,
-        "README.md",
-        "# Walk fixture\n\nA tree that tries to break the scanner.\n",
-    );
+    write(root, "README.md", "# Walk fixture\n\nA tree that tries to break the scanner.\n");
     write(root, "LICENSE", MIT);
     write(root, "notes.txt", "plain text\nwithout a language\n");
     // Hidden files are scanned (only the default exclusions are skipped).
@@ -83,27 +80,14 @@ fn fixture() -> Fixture {
     fs::set_permissions(root.join("secret.py"), fs::Permissions::from_mode(0o000)).unwrap();
     let secret_readable = fs::File::open(root.join("secret.py")).is_ok();
     // A FIFO: opening it for reading would block forever if the scanner tried.
-    let fifo = std::process::Command::new("mkfifo")
-        .arg(root.join("pipe"))
-        .status()
-        .is_ok_and(|s| s.success());
-    Fixture {
-        dir,
-        secret_readable,
-        fifo,
-    }
+    let fifo = std::process::Command::new("mkfifo").arg(root.join("pipe")).status().is_ok_and(|s| s.success());
+    Fixture { dir, secret_readable, fifo }
 }
 
-fn scan_all(
-    root: &Path,
-    opts: &ScanOptions,
-) -> (HashMap<String, ScannedFile>, scanner::ScanReport) {
+fn scan_all(root: &Path, opts: &ScanOptions) -> (HashMap<String, ScannedFile>, scanner::ScanReport) {
     let mut files = HashMap::new();
     let report = scanner::scan(root, opts, |f| {
-        assert!(
-            files.insert(f.rel_path.clone(), f).is_none(),
-            "a file was reported twice"
-        );
+        assert!(files.insert(f.rel_path.clone(), f).is_none(), "a file was reported twice");
     })
     .expect("scan");
     (files, report)
@@ -113,11 +97,8 @@ fn scan_all(
 fn hostile_tree_is_scanned_completely() {
     let fx = fixture();
     let (files, report) = scan_all(fx.dir.path(), &ScanOptions::default());
-    let get = |p: &str| {
-        files
-            .get(p)
-            .unwrap_or_else(|| panic!("{p} missing; have {:?}", files.keys().collect::<Vec<_>>()))
-    };
+    let get =
+        |p: &str| files.get(p).unwrap_or_else(|| panic!("{p} missing; have {:?}", files.keys().collect::<Vec<_>>()));
 
     // Ignored and excluded files never appear.
     for gone in [
@@ -136,20 +117,10 @@ fn hostile_tree_is_scanned_completely() {
     ] {
         assert!(!files.contains_key(gone), "{gone} should be skipped");
     }
-    assert!(
-        files.keys().all(|k| !k.starts_with("loop/")),
-        "symlink followed"
-    );
+    assert!(files.keys().all(|k| !k.starts_with("loop/")), "symlink followed");
 
     // Normal and oddly named files are parsed.
-    for p in [
-        "main.py",
-        "src/lib.rs",
-        "sub/.hidden.py",
-        "with space.py",
-        "файл 代码.py",
-        "new\nline.py",
-    ] {
+    for p in ["main.py", "src/lib.rs", "sub/.hidden.py", "with space.py", "файл 代码.py", "new\nline.py"] {
         let f = get(p);
         assert_eq!(f.skipped, None, "{p}");
         assert!(!f.binary);
@@ -162,26 +133,12 @@ fn hostile_tree_is_scanned_completely() {
     assert_eq!(get("main.py").lines, 10);
     assert_eq!(get("src/lib.rs").language, Some("Rust"));
     let py = get("main.py").ast.as_ref().unwrap();
-    assert!(
-        py.functions.iter().any(|f| f.signature.contains("hello")),
-        "{py:?}"
-    );
-    assert!(
-        py.classes.iter().any(|c| c.signature.contains("Greeter")),
-        "{py:?}"
-    );
+    assert!(py.functions.iter().any(|f| f.signature.contains("hello")), "{py:?}");
+    assert!(py.classes.iter().any(|c| c.signature.contains("Greeter")), "{py:?}");
 
     // Text without a language: metadata only.
     let notes = get("notes.txt");
-    assert_eq!(
-        (
-            notes.language,
-            notes.lines,
-            notes.skipped,
-            notes.ast.is_none()
-        ),
-        (None, 2, None, true)
-    );
+    assert_eq!((notes.language, notes.lines, notes.skipped, notes.ast.is_none()), (None, 2, None, true));
 
     // Binary: metadata and hash, no AST, no content.
     for p in ["image.png", "blob.dat"] {
@@ -198,20 +155,12 @@ fn hostile_tree_is_scanned_completely() {
     assert_eq!(big.skipped, Some(SkipReason::TooLarge));
     assert_eq!(big.size, (BIG / 16 * 16) as u64);
     assert_eq!(big.lines, (BIG / 16) as u64);
-    assert_eq!(
-        big.hash,
-        blake3::hash(&fs::read(fx.dir.path().join("big.txt")).unwrap())
-            .to_hex()
-            .to_string()
-    );
+    assert_eq!(big.hash, blake3::hash(&fs::read(fx.dir.path().join("big.txt")).unwrap()).to_hex().to_string());
     assert!(big.ast.is_none());
 
     let bad = get("bad.py");
     assert_eq!(bad.skipped, Some(SkipReason::InvalidUtf8));
-    assert_eq!(
-        (bad.binary, bad.language, bad.lines),
-        (false, Some("Python"), 2)
-    );
+    assert_eq!((bad.binary, bad.language, bad.lines), (false, Some("Python"), 2));
     assert_eq!(bad.hash.len(), 64);
 
     for p in ["loop", "d1/to_d2", "d2/to_d1", "dangling"] {
@@ -228,11 +177,7 @@ fn hostile_tree_is_scanned_completely() {
         assert!(secret.ast.is_some());
     } else {
         assert_eq!(secret.skipped, Some(SkipReason::Unreadable));
-        assert!(
-            report.errors.iter().any(|(p, _)| p == "secret.py"),
-            "{:?}",
-            report.errors
-        );
+        assert!(report.errors.iter().any(|(p, _)| p == "secret.py"), "{:?}", report.errors);
     }
 
     // Every file is counted once, skipped ones under their reason.
@@ -244,14 +189,8 @@ fn hostile_tree_is_scanned_completely() {
     }
     assert_eq!(report.skipped, by_reason);
     assert_eq!(report.files_seen, files.len() as u64);
-    assert_eq!(
-        report.files_seen,
-        report.parsed + report.text + report.unchanged + report.skipped_total()
-    );
-    assert_eq!(
-        report.parsed,
-        files.values().filter(|f| f.ast.is_some()).count() as u64
-    );
+    assert_eq!(report.files_seen, report.parsed + report.text + report.unchanged + report.skipped_total());
+    assert_eq!(report.parsed, files.values().filter(|f| f.ast.is_some()).count() as u64);
     assert_eq!(report.unchanged, 0);
     assert_eq!(report.skipped[&SkipReason::Symlink], 4);
     assert_eq!(report.skipped[&SkipReason::Binary], 2);
@@ -262,16 +201,10 @@ fn hostile_tree_is_scanned_completely() {
     }
     let summary = report.summary();
     assert!(
-        summary.starts_with(&format!(
-            "Scanned {} files: parsed {}",
-            report.files_seen, report.parsed
-        )),
+        summary.starts_with(&format!("Scanned {} files: parsed {}", report.files_seen, report.parsed)),
         "{summary}"
     );
-    assert!(
-        summary.contains("binary: 2") && summary.contains("too_large: 1"),
-        "{summary}"
-    );
+    assert!(summary.contains("binary: 2") && summary.contains("too_large: 1"), "{summary}");
 
     // Statistics add up.
     let mut stats = SourceStats::default();
@@ -281,32 +214,14 @@ fn hostile_tree_is_scanned_completely() {
     assert_eq!(stats.files, counted.len() as u64);
     assert_eq!(stats.text_files + stats.binary_files, stats.files);
     assert_eq!(stats.binary_files, 2);
-    assert_eq!(
-        stats.languages.iter().map(|l| l.files).sum::<u64>(),
-        stats.files
-    );
-    assert_eq!(
-        stats.languages.iter().map(|l| l.lines).sum::<u64>(),
-        stats.lines
-    );
-    assert_eq!(
-        stats.languages.iter().map(|l| l.size).sum::<u64>(),
-        stats.total_size
-    );
-    assert_eq!(
-        stats.languages.iter().map(|l| l.ast_objects).sum::<u64>(),
-        stats.ast_objects
-    );
-    assert_eq!(
-        stats.total_size,
-        counted.iter().map(|f| f.size).sum::<u64>()
-    );
+    assert_eq!(stats.languages.iter().map(|l| l.files).sum::<u64>(), stats.files);
+    assert_eq!(stats.languages.iter().map(|l| l.lines).sum::<u64>(), stats.lines);
+    assert_eq!(stats.languages.iter().map(|l| l.size).sum::<u64>(), stats.total_size);
+    assert_eq!(stats.languages.iter().map(|l| l.ast_objects).sum::<u64>(), stats.ast_objects);
+    assert_eq!(stats.total_size, counted.iter().map(|f| f.size).sum::<u64>());
     assert!(stats.languages.windows(2).all(|w| w[0].lines >= w[1].lines));
     assert_eq!(stats.languages[0].language, "Other"); // big.txt dominates
-    assert!(stats
-        .languages
-        .iter()
-        .any(|l| l.language == "Python" && l.ast_objects > 0));
+    assert!(stats.languages.iter().any(|l| l.language == "Python" && l.ast_objects > 0));
 }
 
 #[test]
@@ -348,12 +263,7 @@ fn a_failing_consumer_stops_the_scan() {
 
 #[test]
 fn missing_root_is_an_error_with_its_path() {
-    let err = scanner::scan(
-        Path::new("/nonexistent/vibe"),
-        &ScanOptions::default(),
-        |_| {},
-    )
-    .unwrap_err();
+    let err = scanner::scan(Path::new("/nonexistent/vibe"), &ScanOptions::default(), |_| {}).unwrap_err();
     assert_eq!(err.path(), "/nonexistent/vibe");
 }
 
@@ -365,16 +275,10 @@ fn source_info_and_export() {
     assert_eq!(info.name, "walk");
     assert_eq!(info.readme.as_ref().unwrap().path, "README.md");
     let lic = info.license.as_ref().unwrap();
-    assert_eq!(
-        (lic.path.as_str(), lic.spdx_id.as_deref()),
-        ("LICENSE", Some("MIT"))
-    );
+    assert_eq!((lic.path.as_str(), lic.spdx_id.as_deref()), ("LICENSE", Some("MIT")));
 
     let mut ex = Exporter::with_generated_at(Vec::new(), Format::Json, "now").unwrap();
-    let done = export::export_source(&mut ex, Some("walk"), root, &ScanOptions::default(), |_| {
-        None
-    })
-    .unwrap();
+    let done = export::export_source(&mut ex, Some("walk"), root, &ScanOptions::default(), |_| None).unwrap();
     let doc: serde_json::Value = serde_json::from_slice(&ex.finish().unwrap()).unwrap();
     let src = &doc["sources"][0];
     assert_eq!(src["name"], "walk");
@@ -386,10 +290,7 @@ fn source_info_and_export() {
     assert_eq!(main["language"], "Python");
     assert!(main["ast"]["functions"].is_array());
     let png = files.iter().find(|f| f["path"] == "image.png").unwrap();
-    assert_eq!(
-        (png["binary"].as_bool(), png.get("ast")),
-        (Some(true), None)
-    );
+    assert_eq!((png["binary"].as_bool(), png.get("ast")), (Some(true), None));
 }
 
 #[test]
@@ -398,27 +299,18 @@ fn run_scan_ast_writes_every_format() {
     let out = tempfile::tempdir().unwrap();
     let sources = vec![("walk".to_string(), fx.dir.path().to_path_buf())];
     for format in [Format::Json, Format::Json5, Format::Toon, Format::Xml] {
-        let path = out
-            .path()
-            .join("nested")
-            .join(format!("ast.{}", format.extension()));
+        let path = out.path().join("nested").join(format!("ast.{}", format.extension()));
         let (written, report) = export::run_scan_ast(&sources, format, Some(&path)).unwrap();
         assert_eq!(written, path);
         assert!(report.parsed > 0);
         let text = fs::read_to_string(&path).unwrap();
         assert!(text.contains("main.py"), "{format}");
-        assert!(!out
-            .path()
-            .join("nested")
-            .join(format!("ast.{}.partial", format.extension()))
-            .exists());
+        assert!(!out.path().join("nested").join(format!("ast.{}.partial", format.extension())).exists());
         match format {
             Format::Json => drop(serde_json::from_str::<serde_json::Value>(&text).unwrap()),
             Format::Json5 => drop(json5::from_str::<serde_json::Value>(&text).unwrap()),
             Format::Toon => drop(toon_format::decode_default::<serde_json::Value>(&text).unwrap()),
-            Format::Xml => assert!(
-                text.contains("<vibe_analyzer>") && text.trim_end().ends_with("</vibe_analyzer>")
-            ),
+            Format::Xml => assert!(text.contains("<vibe_analyzer>") && text.trim_end().ends_with("</vibe_analyzer>")),
         }
     }
 }

@@ -14,7 +14,9 @@ fn opensearch_url() -> String {
 }
 
 fn wipe() {
-    let search = Search::new(&OpenSearchConfig { host: opensearch_url(), index_prefix: PREFIX.into(), ..Default::default() }).unwrap();
+    let search =
+        Search::new(&OpenSearchConfig { host: opensearch_url(), index_prefix: PREFIX.into(), ..Default::default() })
+            .unwrap();
     let runtime = tokio::runtime::Runtime::new().unwrap();
     runtime.block_on(search.delete(&format!("/{PREFIX}_*?expand_wildcards=all"))).unwrap();
 }
@@ -50,7 +52,10 @@ impl Cli {
 
 /// The row of `language` in a `stats info` table: (files, lines, AST objects or "", size).
 fn row<'a>(table: &'a str, language: &str) -> Vec<&'a str> {
-    let line = table.lines().find(|l| l.split_whitespace().next() == Some(language)).unwrap_or_else(|| panic!("no {language} row in\n{table}"));
+    let line = table
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some(language))
+        .unwrap_or_else(|| panic!("no {language} row in\n{table}"));
     line.split_whitespace().skip(1).collect()
 }
 
@@ -59,7 +64,11 @@ fn stats_info_and_tree_are_read_back_from_the_index() {
     wipe();
     let dir = tempfile::tempdir().unwrap();
     let alpha = dir.path().join("alpha");
-    write(&alpha, "src/main.py", "def main():\n    \"\"\"Entry point.\"\"\"\n    return helper()\n\n\ndef helper():\n    return 1\n");
+    write(
+        &alpha,
+        "src/main.py",
+        "def main():\n    \"\"\"Entry point.\"\"\"\n    return helper()\n\n\ndef helper():\n    return 1\n",
+    );
     write(&alpha, "src/util/helpers.rs", "/// Adds.\npub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n");
     write(&alpha, "README.md", "# Alpha\n\nThe alpha project.\n");
     write(&alpha, "notes.txt", "one\ntwo\n");
@@ -83,25 +92,45 @@ fn stats_info_and_tree_are_read_back_from_the_index() {
 
     // Without a target: every indexed project.
     let all = cli.ok(&["stats", "info"]);
-    assert!(all.contains(&format!("- alpha ({}): 4 files, 16 lines", alpha.canonicalize().unwrap().display())), "{all}");
+    assert!(
+        all.contains(&format!("- alpha ({}): 4 files, 16 lines", alpha.canonicalize().unwrap().display())),
+        "{all}"
+    );
     assert!(all.contains("- beta ("), "{all}");
 
     // The table: languages by lines (Python 7 > Rust 4 > Markdown 3), then Other, then Total.
     for target in ["alpha", "ALPHA", alpha.to_str().unwrap()] {
         let table = cli.ok(&["stats", "info", "--target", target]);
-        let order: Vec<&str> = table.lines().filter_map(|l| l.split_whitespace().next()).filter(|w| ["Python", "Rust", "Markdown", "Other", "Total"].contains(w)).collect();
+        let order: Vec<&str> = table
+            .lines()
+            .filter_map(|l| l.split_whitespace().next())
+            .filter(|w| ["Python", "Rust", "Markdown", "Other", "Total"].contains(w))
+            .collect();
         assert_eq!(order, ["Python", "Rust", "Markdown", "Other", "Total"], "{table}");
         assert_eq!(row(&table, "Python")[..2], ["1", "7"], "{table}");
         assert_eq!(row(&table, "Rust")[..2], ["1", "4"], "{table}");
         assert_eq!(row(&table, "Other")[..2], ["1", "2"], "{table}");
         assert_eq!(row(&table, "Total")[..2], ["4", "16"], "{table}");
-        assert!(table.lines().next().unwrap().starts_with('━') && table.contains("Language") && table.contains("AST Objects"), "{table}");
+        assert!(
+            table.lines().next().unwrap().starts_with('━')
+                && table.contains("Language")
+                && table.contains("AST Objects"),
+            "{table}"
+        );
         assert!(table.trim_end().lines().last().unwrap().starts_with("Stats generated in "), "{table}");
     }
 
     // The tree comes from the indexed paths, in `|--` / `` `-- `` style.
     let tree = cli.ok(&["stats", "tree", "--target", "alpha"]);
-    for needle in ["|-- README.md", "|-- notes.txt", "`-- src", "|-- main.py", "`-- util", "`-- helpers.rs", "2 directories, 4 files"] {
+    for needle in [
+        "|-- README.md",
+        "|-- notes.txt",
+        "`-- src",
+        "|-- main.py",
+        "`-- util",
+        "`-- helpers.rs",
+        "2 directories, 4 files",
+    ] {
         assert!(tree.contains(needle), "{needle:?} missing in\n{tree}");
     }
 

@@ -113,7 +113,7 @@ async def test_with_the_token_everything_works(secured):
     rec, outcome = await session(url, {"Authorization": f"Bearer {TOKEN}"})
     assert not isinstance(outcome, BaseException), repr(outcome)
     tools, call = outcome
-    assert len(tools) == 12
+    assert len(tools) == 14  # the tools of gateway/src/registry.rs
     assert not call.is_error, call.content
     assert call.structured_content["results"], call.structured_content
     assert len(call.structured_content["results"]) <= 2

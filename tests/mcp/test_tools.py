@@ -17,6 +17,8 @@ EXPECTED_TOOLS = [
     "search_by_code_functions",
     "search_by_code_classes",
     "search_by_code_variables",
+    "search_code_text",
+    "find_references",
     "search_documentation",
     "search_knowledge",
 ]

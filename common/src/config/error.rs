@@ -28,12 +28,7 @@ pub enum ConfigError {
     },
     /// The file is not valid JSON5. Line and column are 1-based.
     #[error("{}:{line}:{column}: invalid JSON5: {message} (the file was left unchanged)", .path.display())]
-    Syntax {
-        path: PathBuf,
-        line: usize,
-        column: usize,
-        message: String,
-    },
+    Syntax { path: PathBuf, line: usize, column: usize, message: String },
     /// Valid JSON5, but not a valid configuration (wrong type, unknown enum value...).
     #[error("{}{}: invalid configuration: {message} (the file was left unchanged)", .path.display(), fmt_position(.position))]
     Invalid {
@@ -80,11 +75,7 @@ fn fmt_position(position: &Option<(usize, usize)>) -> String {
 }
 
 fn fmt_list(paths: &[PathBuf]) -> String {
-    paths
-        .iter()
-        .map(|p| format!("- {}", p.display()))
-        .collect::<Vec<_>>()
-        .join("\n")
+    paths.iter().map(|p| format!("- {}", p.display())).collect::<Vec<_>>().join("\n")
 }
 
 fn fmt_candidates(paths: &[PathBuf]) -> String {

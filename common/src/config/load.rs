@@ -14,9 +14,7 @@ use std::path::{Path, PathBuf};
 impl Config {
     /// `~/.vibe-analyzer`.
     pub fn default_dir() -> Result<PathBuf, ConfigError> {
-        dirs::home_dir()
-            .map(|home| home.join(DEFAULT_DIR_NAME))
-            .ok_or(ConfigError::NoHomeDir)
+        dirs::home_dir().map(|home| home.join(DEFAULT_DIR_NAME)).ok_or(ConfigError::NoHomeDir)
     }
 
     /// Loads `<dir>/config.json5` (dir defaults to [`Config::default_dir`]),
@@ -27,10 +25,7 @@ impl Config {
             Some(dir) => absolute(dir),
             None => Self::default_dir()?,
         };
-        std::fs::create_dir_all(&dir).map_err(|source| ConfigError::CreateDir {
-            path: dir.clone(),
-            source,
-        })?;
+        std::fs::create_dir_all(&dir).map_err(|source| ConfigError::CreateDir { path: dir.clone(), source })?;
         let path = dir.join(CONFIG_FILE_NAME);
         let mut config = match std::fs::read(&path) {
             Ok(bytes) => Self::load_bytes(&path, &dir, &bytes)?,
@@ -50,10 +45,7 @@ impl Config {
     /// env overrides (a migrated config is returned in memory only).
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
         let path = absolute(path);
-        let bytes = std::fs::read(&path).map_err(|source| ConfigError::Read {
-            path: path.clone(),
-            source,
-        })?;
+        let bytes = std::fs::read(&path).map_err(|source| ConfigError::Read { path: path.clone(), source })?;
         let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
         let (config, _) = Self::parse(&path, &dir, &bytes)?;
         Ok(config)
@@ -70,10 +62,7 @@ impl Config {
                     path.display(),
                     backup.display()
                 ),
-                Err(e) => tracing::warn!(
-                    "config {} migrated from version {old} in memory only: {e}",
-                    path.display()
-                ),
+                Err(e) => tracing::warn!("config {} migrated from version {old} in memory only: {e}", path.display()),
             }
         }
         Ok(config)
@@ -93,12 +82,7 @@ impl Config {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut value: Value = json5::from_str(text).map_err(|e| {
             let (line, column) = position_of(&e, text);
-            ConfigError::Syntax {
-                path: path.to_path_buf(),
-                line,
-                column,
-                message: message_of(&e),
-            }
+            ConfigError::Syntax { path: path.to_path_buf(), line, column, message: message_of(&e) }
         })?;
         let Value::Object(obj) = &mut value else {
             return Err(ConfigError::Invalid {
@@ -127,10 +111,7 @@ impl Config {
         };
         let current = parse_version(CONFIG_VERSION).expect("valid CONFIG_VERSION");
         if parsed > current {
-            return Err(ConfigError::UnsupportedVersion {
-                path: path.to_path_buf(),
-                version,
-            });
+            return Err(ConfigError::UnsupportedVersion { path: path.to_path_buf(), version });
         }
         for key in unknown_keys(&value) {
             tracing::warn!("{}: unknown key `{key}` ignored", path.display());
@@ -240,10 +221,7 @@ fn position_of(e: &json5::Error, text: &str) -> (usize, usize) {
 fn message_of(e: &json5::Error) -> String {
     let text = e.to_string();
     match e.position() {
-        Some(p) => text
-            .strip_suffix(&format!(" at {p}"))
-            .map(str::to_string)
-            .unwrap_or(text),
+        Some(p) => text.strip_suffix(&format!(" at {p}")).map(str::to_string).unwrap_or(text),
         None => text,
     }
 }
@@ -277,10 +255,7 @@ mod tests {
         assert_eq!(value["ollama"], Value::Array(vec![]));
         assert_eq!(value["sources"], Value::Array(vec![]));
         assert!(config.ollama.is_empty());
-        let mut expected = Config {
-            env_overrides: config.env_overrides.clone(),
-            ..Config::default()
-        };
+        let mut expected = Config { env_overrides: config.env_overrides.clone(), ..Config::default() };
         expected.opensearch.host = config.opensearch.host.clone();
         expected.mcp.token = config.mcp.token.clone();
         assert_eq!(config, expected);
@@ -312,9 +287,7 @@ mod tests {
         let path = write(tmp.path(), text);
         let err = load(tmp.path()).unwrap_err();
         match &err {
-            ConfigError::Syntax {
-                path: p, line, column, ..
-            } => {
+            ConfigError::Syntax { path: p, line, column, .. } => {
                 assert_eq!(p, &path);
                 assert_eq!((*line, *column), (4, 3));
             }
@@ -332,16 +305,7 @@ mod tests {
         let text = "{\n  mcp: {\n    port: 'high',\n  },\n}\n";
         let path = write(tmp.path(), text);
         let err = load(tmp.path()).unwrap_err();
-        assert!(
-            matches!(
-                err,
-                ConfigError::Invalid {
-                    position: Some((3, _)),
-                    ..
-                }
-            ),
-            "{err:?}"
-        );
+        assert!(matches!(err, ConfigError::Invalid { position: Some((3, _)), .. }), "{err:?}");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
 
         write(tmp.path(), "{ mcp: { protocol: '1999-01-01' } }");
@@ -400,20 +364,14 @@ mod tests {
             let path = write(tmp.path(), text);
             let err = load(tmp.path()).unwrap_err();
             match &err {
-                ConfigError::Syntax {
-                    line, column, message, ..
-                } => {
+                ConfigError::Syntax { line, column, message, .. } => {
                     assert_eq!((*line, *column), expected, "{text:?}: {message}");
                     assert!(message.starts_with("EOF"), "{message}");
                 }
                 other => panic!("{text:?}: unexpected error {other:?}"),
             }
             let (line, column) = expected;
-            assert!(
-                err.to_string()
-                    .contains(&format!("{}:{line}:{column}:", path.display())),
-                "{err}"
-            );
+            assert!(err.to_string().contains(&format!("{}:{line}:{column}:", path.display())), "{err}");
             assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
         }
     }

@@ -37,8 +37,7 @@ pub(super) fn migrate(obj: &mut Map<String, Value>, from: Version) {
 /// * A single `ollama` object (not a list) is wrapped into a list.
 fn migrate_to_0_1_0(obj: &mut Map<String, Value>) {
     if let Some(Value::Object(os)) = obj.get_mut("opensearch") {
-        os.entry("index_prefix")
-            .or_insert_with(|| Value::String(DEFAULT_INDEX_PREFIX.to_string()));
+        os.entry("index_prefix").or_insert_with(|| Value::String(DEFAULT_INDEX_PREFIX.to_string()));
     }
     match obj.get("ollama") {
         Some(Value::Object(_)) => {
@@ -130,11 +129,7 @@ mod tests {
             c.save(&saved).unwrap();
             assert_eq!(Config::load(&saved).unwrap().mcp.host, "0.0.0.0");
             // A migrated file was rewritten (with a backup), a current one was not.
-            assert_eq!(
-                tmp.path().join(BACKUP_FILE_NAME).exists(),
-                !version.is_empty(),
-                "{text}"
-            );
+            assert_eq!(tmp.path().join(BACKUP_FILE_NAME).exists(), !version.is_empty(), "{text}");
         }
     }
 }

@@ -93,13 +93,8 @@ pub enum McpProtocol {
 }
 
 impl McpProtocol {
-    pub const ALL: [McpProtocol; 5] = [
-        Self::V2024_11_05,
-        Self::V2025_03_26,
-        Self::V2025_06_18,
-        Self::V2025_11_25,
-        Self::Latest,
-    ];
+    pub const ALL: [McpProtocol; 5] =
+        [Self::V2024_11_05, Self::V2025_03_26, Self::V2025_06_18, Self::V2025_11_25, Self::Latest];
 
     /// The string used in the config file (`"latest"` for [`McpProtocol::Latest`]).
     pub fn as_str(self) -> &'static str {
@@ -227,10 +222,7 @@ pub struct EnvOverrides {
 impl Config {
     /// tracing filter from `dev.log_level`, `"warn"` when unset.
     pub fn log_level(&self) -> &str {
-        self.dev
-            .as_ref()
-            .and_then(|d| d.log_level.as_deref())
-            .unwrap_or(DEFAULT_LOG_LEVEL)
+        self.dev.as_ref().and_then(|d| d.log_level.as_deref()).unwrap_or(DEFAULT_LOG_LEVEL)
     }
 }
 

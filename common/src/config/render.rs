@@ -17,43 +17,22 @@ use std::path::Path;
 /// Top-level keys and sections get their comment on the line above (a
 /// sentence); the other keys get it at the end of their line.
 pub(super) const COMMENTS: &[(&str, &str)] = &[
-    (
-        "version",
-        "Config format version; older files are migrated (a .bak copy is kept).",
-    ),
+    ("version", "Config format version; older files are migrated (a .bak copy is kept)."),
     ("opensearch", "OpenSearch cluster holding the indexes."),
     ("opensearch.host", "overridden by $VIBE_OPENSEARCH_URL"),
     ("opensearch.username", "basic auth user; null = no authentication"),
     ("opensearch.password", "basic auth password"),
     ("opensearch.ca_cert", "PEM file of a custom CA"),
-    (
-        "opensearch.insecure",
-        "true = skip TLS certificate checks (testing only)",
-    ),
+    ("opensearch.insecure", "true = skip TLS certificate checks (testing only)"),
     ("opensearch.index_prefix", "prefix of every index name"),
     ("mcp", "MCP gateway (`vibe-analyzer serve start`)."),
-    (
-        "mcp.host",
-        "listen address; keep loopback unless you need remote access",
-    ),
+    ("mcp.host", "listen address; keep loopback unless you need remote access"),
     ("mcp.port", "listen port"),
-    (
-        "mcp.protocol",
-        "2024-11-05 | 2025-03-26 | 2025-06-18 | 2025-11-25 | latest",
-    ),
-    (
-        "mcp.allowed_hosts",
-        "extra accepted Host headers; empty = loopback only",
-    ),
+    ("mcp.protocol", "2024-11-05 | 2025-03-26 | 2025-06-18 | 2025-11-25 | latest"),
+    ("mcp.allowed_hosts", "extra accepted Host headers; empty = loopback only"),
     ("mcp.allowed_origins", "accepted browser Origins; empty = none"),
-    (
-        "mcp.token",
-        "bearer token required from clients; overridden by $VIBE_MCP_TOKEN",
-    ),
-    (
-        "ollama",
-        "Ollama hosts for LLM enrichment (`scan index`); empty = no enrichment.",
-    ),
+    ("mcp.token", "bearer token required from clients; overridden by $VIBE_MCP_TOKEN"),
+    ("ollama", "Ollama hosts for LLM enrichment (`scan index`); empty = no enrichment."),
     ("ollama[].host", "Ollama URL"),
     ("ollama[].model", "model name"),
     ("ollama[].max_chunk_chars", "per LLM request, 1000..=100000"),
@@ -62,24 +41,15 @@ pub(super) const COMMENTS: &[(&str, &str)] = &[
     ("ollama[].temperature", "0..=1"),
     ("ollama[].seed", "sampling seed"),
     ("ollama[].num_ctx", "context window (tokens)"),
-    (
-        "ollama[].num_predict",
-        "max generated tokens; -1 = unlimited, -2 = fill the context",
-    ),
+    ("ollama[].num_predict", "max generated tokens; -1 = unlimited, -2 = fill the context"),
     ("ollama[].ast_imports", "send imports to the LLM"),
     ("ollama[].ast_variables", "send variables to the LLM"),
     ("ollama[].ast_functions", "send functions to the LLM"),
     ("ollama[].ast_enums", "send enums to the LLM"),
     ("ollama[].ast_interfaces", "send interfaces to the LLM"),
-    (
-        "sources",
-        "Source directories (`vibe-analyzer source add|remove|list`).",
-    ),
+    ("sources", "Source directories (`vibe-analyzer source add|remove|list`)."),
     ("dev", "Developer settings."),
-    (
-        "dev.log_level",
-        "tracing filter, e.g. \"debug\" or \"vibe_ingest=trace\" (RUST_LOG wins)",
-    ),
+    ("dev.log_level", "tracing filter, e.g. \"debug\" or \"vibe_ingest=trace\" (RUST_LOG wins)"),
 ];
 
 const HEADER: &str = "\
@@ -97,15 +67,10 @@ impl Config {
         let text = self
             .file_view()
             .to_json5_string()
-            .map_err(|source| ConfigError::Serialize {
-                path: path.to_path_buf(),
-                source,
-            })?;
+            .map_err(|source| ConfigError::Serialize { path: path.to_path_buf(), source })?;
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent).map_err(|source| ConfigError::CreateDir {
-                path: parent.to_path_buf(),
-                source,
-            })?;
+            std::fs::create_dir_all(parent)
+                .map_err(|source| ConfigError::CreateDir { path: parent.to_path_buf(), source })?;
         }
         write_atomic(path, text.as_bytes())
     }
@@ -114,9 +79,7 @@ impl Config {
     /// but including env overrides if any are applied).
     pub fn to_json5_string(&self) -> Result<String, serde_json::Error> {
         let value = serde_json::to_value(self)?;
-        let Value::Object(map) = &value else {
-            unreachable!("a struct serializes to an object")
-        };
+        let Value::Object(map) = &value else { unreachable!("a struct serializes to an object") };
         let mut s = String::from(HEADER);
         s.push_str("{\n");
         render_object(&mut s, map, "", 1)?;
@@ -135,10 +98,7 @@ fn comment(key: &str) -> Option<&'static str> {
 fn example(key: &str) -> Result<Option<Value>, serde_json::Error> {
     match key {
         "ollama" => serde_json::to_value(OllamaHost::default()).map(Some),
-        "dev" => serde_json::to_value(DevConfig {
-            log_level: Some("debug".to_string()),
-        })
-        .map(Some),
+        "dev" => serde_json::to_value(DevConfig { log_level: Some("debug".to_string()) }).map(Some),
         _ => Ok(None),
     }
 }
@@ -161,11 +121,8 @@ fn ordered_keys<'a>(map: &'a Map<String, Value>, prefix: &str) -> Vec<&'a str> {
         };
         (!rest.contains('.')).then_some(rest)
     };
-    let mut keys: Vec<&str> = COMMENTS
-        .iter()
-        .filter_map(|(key, _)| child(key))
-        .filter(|name| map.contains_key(*name))
-        .collect();
+    let mut keys: Vec<&str> =
+        COMMENTS.iter().filter_map(|(key, _)| child(key)).filter(|name| map.contains_key(*name)).collect();
     let others: Vec<&str> = map.keys().map(String::as_str).filter(|k| !keys.contains(k)).collect();
     keys.extend(others);
     keys
@@ -269,9 +226,7 @@ fn is_section(value: &Value) -> bool {
 /// A bare identifier when the key is one, else a quoted string.
 fn key_text(name: &str) -> Result<String, serde_json::Error> {
     let mut chars = name.chars();
-    let identifier = chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
+    let identifier = chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
     if identifier {
         Ok(name.to_string())
@@ -328,9 +283,7 @@ mod tests {
                 },
             ],
             sources: vec![tmp.path().join("a b"), tmp.path().join("ünï")],
-            dev: Some(DevConfig {
-                log_level: Some("vibe_ingest=debug".into()),
-            }),
+            dev: Some(DevConfig { log_level: Some("vibe_ingest=debug".into()) }),
             ..Config::default()
         };
         let path = tmp.path().join(CONFIG_FILE_NAME);
@@ -380,9 +333,7 @@ mod tests {
                 ast_interfaces: false,
             }],
             sources: vec![dir.join("src one"), dir.join("two")],
-            dev: Some(DevConfig {
-                log_level: Some("trace".into()),
-            }),
+            dev: Some(DevConfig { log_level: Some("trace".into()) }),
             env_overrides: Default::default(),
         }
     }
@@ -437,10 +388,7 @@ mod tests {
         assert!(missing.is_empty(), "keys without a comment in COMMENTS: {missing:?}");
         let table: Vec<&str> = COMMENTS.iter().map(|(k, _)| *k).collect();
         let stale: Vec<_> = table.iter().filter(|k| !found.iter().any(|f| f == *k)).collect();
-        assert!(
-            stale.is_empty(),
-            "COMMENTS keys that the model does not have: {stale:?}"
-        );
+        assert!(stale.is_empty(), "COMMENTS keys that the model does not have: {stale:?}");
         let mut unique = table.clone();
         unique.sort();
         unique.dedup();
@@ -449,9 +397,7 @@ mod tests {
         // Comments that name values of the code.
         let protocols: Vec<_> = McpProtocol::ALL.iter().map(|p| p.as_str()).collect();
         assert_eq!(comment("mcp.protocol"), Some(protocols.join(" | ").as_str()));
-        assert!(comment("opensearch.host")
-            .unwrap()
-            .contains(crate::config::ENV_OPENSEARCH_URL));
+        assert!(comment("opensearch.host").unwrap().contains(crate::config::ENV_OPENSEARCH_URL));
         assert!(comment("mcp.token").unwrap().contains(crate::config::ENV_MCP_TOKEN));
         let range = crate::config::MAX_CHUNK_CHARS_RANGE;
         let range = format!("{}..={}", range.start(), range.end());

@@ -26,14 +26,10 @@ impl Config {
     pub fn add_source(&mut self, path: impl AsRef<Path>) -> Result<AddOutcome, ConfigError> {
         let path = path.as_ref();
         if !path.exists() {
-            return Err(ConfigError::PathNotFound {
-                path: path.to_path_buf(),
-            });
+            return Err(ConfigError::PathNotFound { path: path.to_path_buf() });
         }
-        let canonical = std::fs::canonicalize(path).map_err(|source| ConfigError::Canonicalize {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let canonical = std::fs::canonicalize(path)
+            .map_err(|source| ConfigError::Canonicalize { path: path.to_path_buf(), source })?;
         if let Some(existing) = self.sources.iter().find(|s| same_path(s, &canonical)) {
             return Ok(AddOutcome::AlreadyPresent(existing.clone()));
         }
@@ -45,10 +41,8 @@ impl Config {
     /// directory) or by directory name when that name is unique.
     pub fn resolve_source(&self, path_or_name: &str) -> Result<PathBuf, ConfigError> {
         let target = path_or_name.trim();
-        let unknown = || ConfigError::UnknownSource {
-            target: path_or_name.to_string(),
-            candidates: self.sources.clone(),
-        };
+        let unknown =
+            || ConfigError::UnknownSource { target: path_or_name.to_string(), candidates: self.sources.clone() };
         if target.is_empty() {
             return Err(unknown());
         }
@@ -58,29 +52,16 @@ impl Config {
             || target == ".."
             || Path::new(target).is_absolute();
         if !looks_like_path {
-            let matches: Vec<PathBuf> = self
-                .sources
-                .iter()
-                .filter(|s| s.file_name().is_some_and(|n| n == target))
-                .cloned()
-                .collect();
+            let matches: Vec<PathBuf> =
+                self.sources.iter().filter(|s| s.file_name().is_some_and(|n| n == target)).cloned().collect();
             match matches.len() {
                 0 => {}
                 1 => return Ok(matches.into_iter().next().unwrap()),
-                _ => {
-                    return Err(ConfigError::AmbiguousSource {
-                        name: target.to_string(),
-                        candidates: matches,
-                    })
-                }
+                _ => return Err(ConfigError::AmbiguousSource { name: target.to_string(), candidates: matches }),
             }
         }
         let candidate = normalize(&absolute(Path::new(target)));
-        self.sources
-            .iter()
-            .find(|s| same_path(s, &candidate))
-            .cloned()
-            .ok_or_else(unknown)
+        self.sources.iter().find(|s| same_path(s, &candidate)).cloned().ok_or_else(unknown)
     }
 
     /// Removes a source found by [`Config::resolve_source`]; returns its path.
@@ -107,15 +88,9 @@ mod tests {
             std::fs::create_dir_all(d).unwrap();
         }
         let mut c = Config::default();
-        assert!(matches!(
-            c.add_source(root.join("missing")),
-            Err(ConfigError::PathNotFound { .. })
-        ));
+        assert!(matches!(c.add_source(root.join("missing")), Err(ConfigError::PathNotFound { .. })));
         assert_eq!(c.add_source(&a).unwrap(), AddOutcome::Added(a.clone()));
-        assert_eq!(
-            c.add_source(root.join("a/x/../x/app/.")).unwrap(),
-            AddOutcome::AlreadyPresent(a.clone())
-        );
+        assert_eq!(c.add_source(root.join("a/x/../x/app/.")).unwrap(), AddOutcome::AlreadyPresent(a.clone()));
         c.add_source(&b).unwrap();
         c.add_source(&lib).unwrap();
         assert_eq!(c.sources, vec![a.clone(), b.clone(), lib.clone()]);
@@ -125,16 +100,10 @@ mod tests {
         let err = c.resolve_source("app").unwrap_err();
         assert!(matches!(err, ConfigError::AmbiguousSource { .. }));
         let msg = err.to_string();
-        assert!(
-            msg.contains(a.to_str().unwrap()) && msg.contains(b.to_str().unwrap()),
-            "{msg}"
-        );
+        assert!(msg.contains(a.to_str().unwrap()) && msg.contains(b.to_str().unwrap()), "{msg}");
         let err = c.resolve_source("nope").unwrap_err();
         let msg = err.to_string();
-        assert!(
-            msg.contains("unknown source: nope") && msg.contains(lib.to_str().unwrap()),
-            "{msg}"
-        );
+        assert!(msg.contains("unknown source: nope") && msg.contains(lib.to_str().unwrap()), "{msg}");
 
         assert_eq!(c.remove_source("lib").unwrap(), lib);
         assert_eq!(c.remove_source(a.to_str().unwrap()).unwrap(), a);
@@ -142,10 +111,6 @@ mod tests {
         // Now the name is unique.
         assert_eq!(c.remove_source("app").unwrap(), b);
         assert!(c.sources.is_empty());
-        assert!(Config::default()
-            .resolve_source("x")
-            .unwrap_err()
-            .to_string()
-            .contains("no sources are configured"));
+        assert!(Config::default().resolve_source("x").unwrap_err().to_string().contains("no sources are configured"));
     }
 }

@@ -29,10 +29,7 @@ impl Config {
         if host_ok {
             os.host = host;
         } else {
-            w.push(format!(
-                "opensearch.host {:?} is not an http(s) URL, using {DEFAULT_OPENSEARCH_HOST}",
-                os.host
-            ));
+            w.push(format!("opensearch.host {:?} is not an http(s) URL, using {DEFAULT_OPENSEARCH_HOST}", os.host));
             os.host = DEFAULT_OPENSEARCH_HOST.to_string();
         }
         empty_to_none(&mut os.username);
@@ -47,10 +44,7 @@ impl Config {
         let prefix = os.index_prefix.trim().to_lowercase();
         if is_valid_index_prefix(&prefix) {
             if prefix != os.index_prefix {
-                w.push(format!(
-                    "opensearch.index_prefix {:?} lowercased to {prefix:?}",
-                    os.index_prefix
-                ));
+                w.push(format!("opensearch.index_prefix {:?} lowercased to {prefix:?}", os.index_prefix));
             }
             os.index_prefix = prefix;
         } else {
@@ -113,10 +107,7 @@ impl Config {
                 o.timeout_secs = defaults.timeout_secs;
             }
             if !o.temperature.is_finite() {
-                w.push(format!(
-                    "{name}.temperature is not a number, using {}",
-                    defaults.temperature
-                ));
+                w.push(format!("{name}.temperature is not a number, using {}", defaults.temperature));
                 o.temperature = defaults.temperature;
             } else if !(0.0..=1.0).contains(&o.temperature) {
                 let clamped = o.temperature.clamp(0.0, 1.0);
@@ -128,10 +119,7 @@ impl Config {
                 o.num_ctx = defaults.num_ctx;
             }
             if o.num_predict == 0 || o.num_predict < -2 {
-                w.push(format!(
-                    "{name}.num_predict {} replaced by {}",
-                    o.num_predict, defaults.num_predict
-                ));
+                w.push(format!("{name}.num_predict {} replaced by {}", o.num_predict, defaults.num_predict));
                 o.num_predict = defaults.num_predict;
             }
         }
@@ -165,11 +153,8 @@ impl Config {
 
 /// Dotted keys present in `value` but unknown to [`Config`].
 pub(super) fn unknown_keys(value: &Value) -> Vec<String> {
-    let reference = Config {
-        ollama: vec![OllamaHost::default()],
-        dev: Some(DevConfig::default()),
-        ..Config::default()
-    };
+    let reference =
+        Config { ollama: vec![OllamaHost::default()], dev: Some(DevConfig::default()), ..Config::default() };
     let reference = serde_json::to_value(&reference).expect("config serializes");
     let mut out = Vec::new();
     collect_unknown(value, &reference, "", &mut out);
@@ -180,11 +165,7 @@ fn collect_unknown(value: &Value, reference: &Value, prefix: &str, out: &mut Vec
     match (value, reference) {
         (Value::Object(v), Value::Object(r)) => {
             for (k, child) in v {
-                let key = if prefix.is_empty() {
-                    k.clone()
-                } else {
-                    format!("{prefix}.{k}")
-                };
+                let key = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
                 match r.get(k) {
                     Some(rc) => collect_unknown(child, rc, &key, out),
                     None => out.push(key),
@@ -223,8 +204,7 @@ fn is_valid_index_prefix(p: &str) -> bool {
     !p.is_empty()
         && p.len() <= 100
         && !p.starts_with(['_', '-', '+', '.'])
-        && p.chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '-' | '_' | '.'))
+        && p.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '-' | '_' | '.'))
 }
 
 #[cfg(test)]

@@ -11,14 +11,16 @@ use super::{hits, paged, scope_index, ToolError};
 use crate::gateway::Gateway;
 use crate::normalize::Args;
 use crate::params::{self, Listing, Pass, MATCHES_PER_FILE};
+use crate::registry::{Run, ToolSpec};
 
 /// The stored template of the symbol searches.
 pub const SYMBOLS_TEMPLATE: &str = "search_code_symbols";
 
-pub async fn search(gw: &Gateway, tool: &'static str, args: &Args) -> Result<Value, ToolError> {
+pub async fn search(gw: &Gateway, spec: &'static ToolSpec, args: &Args) -> Result<Value, ToolError> {
+    let tool = spec.name;
     let scope = gw.resolve(args.target.as_deref()).await?;
     let index = scope_index(gw, &scope);
-    let mut answer = if tool == "search_by_code_imports" {
+    let mut answer = if spec.run == Run::Imports {
         let p = params::imports(&args.query, args.limit, args.offset);
         let all = p["all"].as_bool().unwrap_or(false);
         let response = gw.backend().run(tool, &index, p).await?;
@@ -35,7 +37,8 @@ pub async fn search(gw: &Gateway, tool: &'static str, args: &Args) -> Result<Val
         // Nothing matched: a generic word lists everything; a name is looked
         // for among the other kinds of elements, then with typos allowed (the
         // fuzzy query never runs when a name matched).
-        let fallbacks: &[Pass] = if listing == Listing::IfNoMatch { &[Pass::All] } else { &[Pass::AnyKind, Pass::Fuzzy] };
+        let fallbacks: &[Pass] =
+            if listing == Listing::IfNoMatch { &[Pass::All] } else { &[Pass::AnyKind, Pass::Fuzzy] };
         for next in fallbacks {
             if !hits(&response).is_empty() || args.offset > 0 || pass == Pass::All {
                 break;
@@ -47,8 +50,13 @@ pub async fn search(gw: &Gateway, tool: &'static str, args: &Args) -> Result<Val
         let mut answer = paged(&args.query, results, &response, args);
         if answer["total"].as_u64().unwrap_or(0) > 0 {
             match pass {
-                Pass::AnyKind => answer["note"] = json!(format!("nothing of the kinds {tool} looks for; these elements of other kinds match")),
-                Pass::Fuzzy => answer["note"] = json!("no exact or prefix match; these names are close (typo-tolerant search)"),
+                Pass::AnyKind => {
+                    answer["note"] =
+                        json!(format!("nothing of the kinds {tool} looks for; these elements of other kinds match"))
+                }
+                Pass::Fuzzy => {
+                    answer["note"] = json!("no exact or prefix match; these names are close (typo-tolerant search)")
+                }
                 _ => {}
             }
         }

@@ -15,18 +15,54 @@ const MAX_PROJECTS: u32 = 1000;
 /// Most paths fetched for one tree (the index's default result window).
 const MAX_TREE_FILES: u32 = 10_000;
 
+/// The projects with when each was last indexed and, when this server ran a
+/// sync, its outcome for the project: `ok`, or the error line that names it
+/// (or the run's, when it failed before reaching the projects).
 pub async fn projects(gw: &Gateway) -> Result<Value, ToolError> {
     let b = gw.backend();
     let response = b.run("show_projects", &b.names().meta(), params::projects(MAX_PROJECTS)).await?;
-    let projects: Vec<Value> = hits(&response)
+    let status = gw.sync_runner().status().await;
+    let found = hits(&response);
+    let roots: Vec<&str> = found.iter().filter_map(|h| h["_source"]["root"].as_str()).collect();
+    let projects: Vec<Value> = found
         .iter()
         .map(|h| {
             let s = &h["_source"];
-            json!({ "path": s["root"], "name": s["name"], "summary": s["summary"].as_str().unwrap_or_default() })
+            let mut p =
+                json!({ "path": s["root"], "name": s["name"], "summary": s["summary"].as_str().unwrap_or_default() });
+            let indexed_at = s["indexed_at"].as_u64();
+            if let Some(ms) = indexed_at {
+                p["indexed_at"] = json!(iso_time(ms));
+            }
+            if let Some(outcome) =
+                status.last.as_ref().and_then(|l| l.outcome_for(s["root"].as_str().unwrap_or_default(), &roots))
+            {
+                p["last_sync"] = json!(outcome);
+            }
+            p
         })
         .collect();
     let total = response["hits"]["total"]["value"].as_u64().unwrap_or(projects.len() as u64);
-    Ok(json!({ "projects": projects, "total": total }))
+    let mut answer = json!({ "projects": projects, "total": total });
+    if let Some(secs) = status.running_secs {
+        let progress = status.running.and_then(|r| r.last_line).unwrap_or_default();
+        answer["sync"] = json!({ "state": "running", "running_secs": secs, "progress": progress });
+    } else if let Some(last) = &status.last {
+        let mut sync =
+            json!({ "state": if last.exit_code == Some(0) { "ok" } else { "failed" }, "outcome": last.outcome() });
+        if let Some(ms) = last.finished_at_ms {
+            sync["finished_at"] = json!(iso_time(ms));
+        }
+        answer["sync"] = sync;
+    }
+    Ok(answer)
+}
+
+/// `2026-11-30T13:20:56Z`.
+fn iso_time(ms: u64) -> String {
+    chrono::DateTime::from_timestamp_millis(ms as i64)
+        .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
+        .unwrap_or_default()
 }
 
 pub async fn stats(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {

@@ -51,12 +51,7 @@ impl Batch {
 /// Group `files`, in order, so that a batch holds at most `max_files` files
 /// and about `max_chars` characters of AST (a single larger file gets a batch
 /// of its own; its AST is cut to `max_chars` when the prompt is built).
-pub fn make_batches(
-    files: Vec<Arc<FileInput>>,
-    sel: &AstSelection,
-    max_chars: usize,
-    max_files: usize,
-) -> Vec<Batch> {
+pub fn make_batches(files: Vec<Arc<FileInput>>, sel: &AstSelection, max_chars: usize, max_files: usize) -> Vec<Batch> {
     let max_files = max_files.max(1);
     let mut batches = Vec::new();
     let mut current: Vec<Arc<FileInput>> = Vec::new();
@@ -64,9 +59,7 @@ pub fn make_batches(
     for f in files {
         let size = f.prompt_chars(sel, max_chars);
         if !current.is_empty() && (current.len() >= max_files || chars + size > max_chars) {
-            batches.push(Batch {
-                files: std::mem::take(&mut current),
-            });
+            batches.push(Batch { files: std::mem::take(&mut current) });
             chars = 0;
         }
         chars += size;
@@ -89,32 +82,21 @@ mod tests {
             language: Some("Rust".into()),
             ast: AstData {
                 functions: (0..functions)
-                    .map(|i| AstElement {
-                        signature: format!("fn f{i}(x: u64) -> u64"),
-                        ..Default::default()
-                    })
+                    .map(|i| AstElement { signature: format!("fn f{i}(x: u64) -> u64"), ..Default::default() })
                     .collect(),
                 ..Default::default()
             },
         })
     }
 
-    const SEL: AstSelection = AstSelection {
-        imports: false,
-        variables: false,
-        functions: true,
-        enums: true,
-        interfaces: true,
-    };
+    const SEL: AstSelection =
+        AstSelection { imports: false, variables: false, functions: true, enums: true, interfaces: true };
 
     #[test]
     fn limited_by_file_count() {
         let files: Vec<_> = (0..7).map(|i| file(&format!("f{i}.rs"), 1)).collect();
         let batches = make_batches(files, &SEL, 100_000, 3);
-        assert_eq!(
-            batches.iter().map(|b| b.files.len()).collect::<Vec<_>>(),
-            [3, 3, 1]
-        );
+        assert_eq!(batches.iter().map(|b| b.files.len()).collect::<Vec<_>>(), [3, 3, 1]);
         assert_eq!(batches[2].paths(), ["f6.rs"]);
     }
 
@@ -125,23 +107,14 @@ mod tests {
         let size = files[0].prompt_chars(&SEL, 4000);
         assert!(size > 1000 && size < 1500, "{size}");
         let batches = make_batches(files, &SEL, 4000, 10);
-        assert!(batches.iter().all(|b| b
-            .files
-            .iter()
-            .map(|f| f.prompt_chars(&SEL, 4000))
-            .sum::<usize>()
-            <= 4000));
+        assert!(batches.iter().all(|b| b.files.iter().map(|f| f.prompt_chars(&SEL, 4000)).sum::<usize>() <= 4000));
         assert_eq!(batches.iter().map(|b| b.files.len()).sum::<usize>(), 5);
         assert!(batches.len() >= 2);
     }
 
     #[test]
     fn a_huge_file_gets_its_own_batch() {
-        let files = vec![
-            file("small.rs", 1),
-            file("huge.rs", 5000),
-            file("small2.rs", 1),
-        ];
+        let files = vec![file("small.rs", 1), file("huge.rs", 5000), file("small2.rs", 1)];
         let batches = make_batches(files, &SEL, 1000, 3);
         assert_eq!(
             batches.iter().map(|b| b.paths()).collect::<Vec<_>>(),

@@ -35,12 +35,7 @@ pub struct GenerateOptions {
 
 impl GenerateOptions {
     pub fn from_config(cfg: &OllamaHost) -> Self {
-        Self {
-            temperature: cfg.temperature,
-            seed: cfg.seed,
-            num_ctx: cfg.num_ctx,
-            num_predict: cfg.num_predict,
-        }
+        Self { temperature: cfg.temperature, seed: cfg.seed, num_ctx: cfg.num_ctx, num_predict: cfg.num_predict }
     }
 }
 
@@ -95,11 +90,7 @@ impl OllamaClient {
                 status: None,
                 timed_out: false,
             })?;
-        Ok(Self {
-            http,
-            base,
-            cfg: cfg.clone(),
-        })
+        Ok(Self { http, base, cfg: cfg.clone() })
     }
 
     /// The host as configured (without a trailing slash).
@@ -115,20 +106,8 @@ impl OllamaClient {
         Duration::from_secs(self.cfg.timeout_secs.max(1))
     }
 
-    fn error(
-        &self,
-        request: &str,
-        e: impl std::fmt::Display,
-        status: Option<u16>,
-        timed_out: bool,
-    ) -> ClientError {
-        ClientError {
-            host: self.base.clone(),
-            request: request.to_string(),
-            message: e.to_string(),
-            status,
-            timed_out,
-        }
+    fn error(&self, request: &str, e: impl std::fmt::Display, status: Option<u16>, timed_out: bool) -> ClientError {
+        ClientError { host: self.base.clone(), request: request.to_string(), message: e.to_string(), status, timed_out }
     }
 
     fn reqwest_error(&self, request: &str, e: reqwest::Error) -> ClientError {
@@ -141,55 +120,34 @@ impl OllamaClient {
         self.error(request, message, e.status().map(|s| s.as_u16()), timed_out)
     }
 
-    async fn send(
-        &self,
-        request: &str,
-        rb: reqwest::RequestBuilder,
-    ) -> Result<String, ClientError> {
-        let resp = rb
-            .send()
-            .await
-            .map_err(|e| self.reqwest_error(request, e))?;
+    async fn send(&self, request: &str, rb: reqwest::RequestBuilder) -> Result<String, ClientError> {
+        let resp = rb.send().await.map_err(|e| self.reqwest_error(request, e))?;
         let status = resp.status();
-        let body = resp
-            .text()
-            .await
-            .map_err(|e| self.reqwest_error(request, e))?;
+        let body = resp.text().await.map_err(|e| self.reqwest_error(request, e))?;
         if !status.is_success() {
             // Ollama answers errors as {"error": "..."}.
             let detail = serde_json::from_str::<Value>(&body)
                 .ok()
                 .and_then(|v| v.get("error").and_then(Value::as_str).map(str::to_string))
                 .unwrap_or_else(|| body.chars().take(300).collect());
-            return Err(self.error(
-                request,
-                format!("HTTP {status}: {detail}"),
-                Some(status.as_u16()),
-                false,
-            ));
+            return Err(self.error(request, format!("HTTP {status}: {detail}"), Some(status.as_u16()), false));
         }
         Ok(body)
     }
 
     /// `GET /`: Ollama answers "Ollama is running".
     pub async fn ping(&self) -> Result<String, ClientError> {
-        let rb = self
-            .http
-            .get(format!("{}/", self.base))
-            .timeout(self.timeout().min(PROBE_TIMEOUT));
+        let rb = self.http.get(format!("{}/", self.base)).timeout(self.timeout().min(PROBE_TIMEOUT));
         self.send("GET /", rb).await
     }
 
     /// `GET /api/tags`: the names of the installed models.
     pub async fn models(&self) -> Result<Vec<String>, ClientError> {
         const REQ: &str = "GET /api/tags";
-        let rb = self
-            .http
-            .get(format!("{}/api/tags", self.base))
-            .timeout(self.timeout().min(PROBE_TIMEOUT));
+        let rb = self.http.get(format!("{}/api/tags", self.base)).timeout(self.timeout().min(PROBE_TIMEOUT));
         let body = self.send(REQ, rb).await?;
-        let v: Value = serde_json::from_str(&body)
-            .map_err(|e| self.error(REQ, format!("invalid JSON: {e}"), None, false))?;
+        let v: Value =
+            serde_json::from_str(&body).map_err(|e| self.error(REQ, format!("invalid JSON: {e}"), None, false))?;
         let models = v
             .get("models")
             .and_then(Value::as_array)
@@ -223,14 +181,9 @@ impl OllamaClient {
             format: json.then_some("json"),
             options: GenerateOptions::from_config(&self.cfg),
         };
-        let rb = self
-            .http
-            .post(format!("{}/api/generate", self.base))
-            .json(&body)
-            .timeout(self.timeout());
+        let rb = self.http.post(format!("{}/api/generate", self.base)).json(&body).timeout(self.timeout());
         let text = self.send(REQ, rb).await?;
-        serde_json::from_str(&text)
-            .map_err(|e| self.error(REQ, format!("invalid JSON answer: {e}"), None, false))
+        serde_json::from_str(&text).map_err(|e| self.error(REQ, format!("invalid JSON answer: {e}"), None, false))
     }
 
     /// Warm-up: an empty prompt makes Ollama load the model into memory.
@@ -261,10 +214,7 @@ mod tests {
 
     #[test]
     fn model_matching() {
-        let installed = vec![
-            "qwen2.5-coder:3b-instruct".to_string(),
-            "llama3:latest".to_string(),
-        ];
+        let installed = vec!["qwen2.5-coder:3b-instruct".to_string(), "llama3:latest".to_string()];
         assert!(model_installed(&installed, "qwen2.5-coder:3b-instruct"));
         assert!(model_installed(&installed, "llama3"));
         assert!(model_installed(&installed, "llama3:latest"));

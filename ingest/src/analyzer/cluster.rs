@@ -97,11 +97,7 @@ impl ClusterReport {
             self.hosts = other
                 .hosts
                 .iter()
-                .map(|h| HostReport {
-                    host: h.host.clone(),
-                    model: h.model.clone(),
-                    ..Default::default()
-                })
+                .map(|h| HostReport { host: h.host.clone(), model: h.model.clone(), ..Default::default() })
                 .collect();
         }
         for (mine, theirs) in self.hosts.iter_mut().zip(&other.hosts) {
@@ -129,11 +125,7 @@ impl fmt::Display for ClusterReport {
             self.elapsed.as_secs_f64()
         )?;
         for h in &self.hosts {
-            write!(
-                f,
-                "\n  {} ({}): {} files, {} requests",
-                h.host, h.model, h.files, h.requests
-            )?;
+            write!(f, "\n  {} ({}): {} files, {} requests", h.host, h.model, h.files, h.requests)?;
             if h.retries > 0 {
                 write!(f, ", {} retries", h.retries)?;
             }
@@ -166,11 +158,7 @@ pub enum EnrichError {
         "no Ollama host is left: {}. {enriched} files enriched, {unenriched} not enriched",
         .failures.iter().map(|(h, e)| format!("{h} was taken out ({e})")).collect::<Vec<_>>().join("; ")
     )]
-    NoHostLeft {
-        failures: Vec<(String, String)>,
-        enriched: usize,
-        unenriched: usize,
-    },
+    NoHostLeft { failures: Vec<(String, String)>, enriched: usize, unenriched: usize },
     #[error("cannot build the prompt: {0}")]
     Prompt(String),
 }
@@ -186,12 +174,7 @@ struct Shared {
 
 enum Event {
     /// A batch is done.
-    Done {
-        host: usize,
-        results: HashMap<String, Enrichment>,
-        requests: usize,
-        retries: usize,
-    },
+    Done { host: usize, results: HashMap<String, Enrichment>, requests: usize, retries: usize },
     /// The host is out; `remaining` goes back to the channel.
     HostFailed {
         host: usize,
@@ -202,13 +185,7 @@ enum Event {
         retries: usize,
     },
     /// The model keeps answering wrong: the run stops.
-    Invalid {
-        host: usize,
-        results: HashMap<String, Enrichment>,
-        paths: Vec<String>,
-        attempts: usize,
-        problem: String,
-    },
+    Invalid { host: usize, results: HashMap<String, Enrichment>, paths: Vec<String>, attempts: usize, problem: String },
     /// A prompt could not be rendered: the run stops.
     Prompt(String),
 }
@@ -228,11 +205,7 @@ pub async fn run(
     let mut report = ClusterReport {
         hosts: clients
             .iter()
-            .map(|c| HostReport {
-                host: c.host().to_string(),
-                model: c.config().model.clone(),
-                ..Default::default()
-            })
+            .map(|c| HostReport { host: c.host().to_string(), model: c.config().model.clone(), ..Default::default() })
             .collect(),
         files: files.len(),
         ..Default::default()
@@ -243,25 +216,13 @@ pub async fn run(
     }
     if clients.is_empty() {
         report.unenriched = files.len();
-        return Err(EnrichError::NoHostLeft {
-            failures: vec![],
-            enriched: 0,
-            unenriched: files.len(),
-        });
+        return Err(EnrichError::NoHostLeft { failures: vec![], enriched: 0, unenriched: files.len() });
     }
 
-    let max_chars = hosts
-        .iter()
-        .map(|h| h.max_chunk_chars)
-        .min()
-        .unwrap_or(4000);
+    let max_chars = hosts.iter().map(|h| h.max_chunk_chars).min().unwrap_or(4000);
     let max_files = hosts.iter().map(|h| h.max_chunk_files).min().unwrap_or(3);
-    let batches = make_batches(
-        files.into_iter().map(Arc::new).collect(),
-        &AstSelection::union(&hosts),
-        max_chars,
-        max_files,
-    );
+    let batches =
+        make_batches(files.into_iter().map(Arc::new).collect(), &AstSelection::union(&hosts), max_chars, max_files);
 
     let (work_tx, work_rx) = mpsc::unbounded_channel::<Batch>();
     let (event_tx, mut event_rx) = mpsc::unbounded_channel::<Event>();
@@ -301,25 +262,13 @@ pub async fn run(
             break;
         };
         match event {
-            Event::Done {
-                host,
-                results,
-                requests,
-                retries,
-            } => {
+            Event::Done { host, results, requests, retries } => {
                 report.hosts[host].requests += requests;
                 report.hosts[host].retries += retries;
                 merge(&mut enriched, &mut report, host, results);
                 outstanding -= 1;
             }
-            Event::HostFailed {
-                host,
-                results,
-                remaining,
-                error,
-                requests,
-                retries,
-            } => {
+            Event::HostFailed { host, results, remaining, error, requests, retries } => {
                 report.hosts[host].requests += requests;
                 report.hosts[host].retries += retries;
                 merge(&mut enriched, &mut report, host, results);
@@ -335,13 +284,7 @@ pub async fn run(
                     break;
                 }
             }
-            Event::Invalid {
-                host,
-                results,
-                paths,
-                attempts,
-                problem,
-            } => {
+            Event::Invalid { host, results, paths, attempts, problem } => {
                 merge(&mut enriched, &mut report, host, results);
                 report.enriched = enriched.len();
                 return Err(EnrichError::InvalidAnswer {
@@ -363,16 +306,8 @@ pub async fn run(
     report.unenriched = total - enriched.len();
     report.elapsed = start.elapsed();
     if outstanding > 0 || report.unenriched > 0 {
-        let failures = report
-            .hosts
-            .iter()
-            .filter_map(|h| h.removed.clone().map(|e| (h.host.clone(), e)))
-            .collect();
-        return Err(EnrichError::NoHostLeft {
-            failures,
-            enriched: report.enriched,
-            unenriched: report.unenriched,
-        });
+        let failures = report.hosts.iter().filter_map(|h| h.removed.clone().map(|e| (h.host.clone(), e))).collect();
+        return Err(EnrichError::NoHostLeft { failures, enriched: report.enriched, unenriched: report.unenriched });
     }
     while workers.join_next().await.is_some() {}
     Ok((enriched, report))
@@ -405,10 +340,7 @@ async fn process_batch(host: usize, client: &OllamaClient, shared: &Shared, batc
     let (mut bad_answers, mut transport_failures) = (0usize, 0usize);
     loop {
         let refs: Vec<&FileInput> = remaining.iter().map(|f| f.as_ref()).collect();
-        let prompt = match shared
-            .prompts
-            .files(&shared.project, &refs, &sel, cfg.max_chunk_chars)
-        {
+        let prompt = match shared.prompts.files(&shared.project, &refs, &sel, cfg.max_chunk_chars) {
             Ok(p) => p,
             Err(e) => return Event::Prompt(format!("{e:#}")),
         };
@@ -422,10 +354,7 @@ async fn process_batch(host: usize, client: &OllamaClient, shared: &Shared, batc
                         host,
                         results,
                         remaining,
-                        error: format!(
-                            "{} failed {} times, last: {}",
-                            e.request, transport_failures, e.message
-                        ),
+                        error: format!("{} failed {} times, last: {}", e.request, transport_failures, e.message),
                         requests,
                         retries,
                     };
@@ -443,12 +372,7 @@ async fn process_batch(host: usize, client: &OllamaClient, shared: &Shared, batc
                         results.extend(checked.matched);
                         remaining.retain(|f| !results.contains_key(&f.path));
                         if remaining.is_empty() {
-                            return Event::Done {
-                                host,
-                                results,
-                                requests,
-                                retries,
-                            };
+                            return Event::Done { host, results, requests, retries };
                         }
                         problem
                     }
@@ -466,10 +390,7 @@ async fn process_batch(host: usize, client: &OllamaClient, shared: &Shared, batc
                 problem,
             };
         }
-        tracing::debug!(
-            host = client.host(),
-            "answer incomplete ({problem}), retrying"
-        );
+        tracing::debug!(host = client.host(), "answer incomplete ({problem}), retrying");
         retries += 1;
         tokio::time::sleep(opts.retry_delay).await;
     }

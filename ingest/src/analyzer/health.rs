@@ -10,22 +10,14 @@ use super::client::{model_installed, ClientError, OllamaClient};
 pub enum HostCheckError {
     #[error("Ollama host {host} is not reachable (GET / failed: {message})")]
     Unreachable { host: String, message: String },
-    #[error(
-        "Ollama host {host}: cannot list the installed models (GET /api/tags failed: {message})"
-    )]
+    #[error("Ollama host {host}: cannot list the installed models (GET /api/tags failed: {message})")]
     Tags { host: String, message: String },
     #[error("Ollama host {host}: model {model:?} is not installed (installed: {}); install it with `OLLAMA_HOST={host} ollama pull {model}` or change \"model\" in the config", fmt_models(.installed))]
-    ModelMissing {
-        host: String,
-        model: String,
-        installed: Vec<String>,
-    },
-    #[error("Ollama host {host}: warm-up of model {model:?} failed (POST /api/generate with an empty prompt: {message})")]
-    WarmUp {
-        host: String,
-        model: String,
-        message: String,
-    },
+    ModelMissing { host: String, model: String, installed: Vec<String> },
+    #[error(
+        "Ollama host {host}: warm-up of model {model:?} failed (POST /api/generate with an empty prompt: {message})"
+    )]
+    WarmUp { host: String, model: String, message: String },
 }
 
 fn fmt_models(models: &[String]) -> String {
@@ -44,29 +36,12 @@ fn msg(e: ClientError) -> String {
 pub async fn check_host(client: &OllamaClient) -> Result<(), HostCheckError> {
     let host = client.host().to_string();
     let model = client.config().model.clone();
-    client
-        .ping()
-        .await
-        .map_err(|e| HostCheckError::Unreachable {
-            host: host.clone(),
-            message: msg(e),
-        })?;
-    let installed = client.models().await.map_err(|e| HostCheckError::Tags {
-        host: host.clone(),
-        message: msg(e),
-    })?;
+    client.ping().await.map_err(|e| HostCheckError::Unreachable { host: host.clone(), message: msg(e) })?;
+    let installed = client.models().await.map_err(|e| HostCheckError::Tags { host: host.clone(), message: msg(e) })?;
     if !model_installed(&installed, &model) {
-        return Err(HostCheckError::ModelMissing {
-            host,
-            model,
-            installed,
-        });
+        return Err(HostCheckError::ModelMissing { host, model, installed });
     }
-    client.warm_up().await.map_err(|e| HostCheckError::WarmUp {
-        host,
-        model,
-        message: msg(e),
-    })?;
+    client.warm_up().await.map_err(|e| HostCheckError::WarmUp { host, model, message: msg(e) })?;
     Ok(())
 }
 
@@ -84,10 +59,7 @@ pub async fn check_all(clients: &[OllamaClient]) -> Result<(), Vec<HostCheckErro
             Ok((i, Err(e))) => failures.push((i, e)),
             Err(e) => failures.push((
                 usize::MAX,
-                HostCheckError::Unreachable {
-                    host: "?".into(),
-                    message: format!("health check task failed: {e}"),
-                },
+                HostCheckError::Unreachable { host: "?".into(), message: format!("health check task failed: {e}") },
             )),
         }
     }

@@ -33,7 +33,9 @@ use crate::indexer::Enrichment;
 /// Errors of the analyzer.
 #[derive(Debug, thiserror::Error)]
 pub enum AnalyzeError {
-    #[error("no Ollama host is configured: add one to the \"ollama\" section of the config (see ingest/prompts/README.md)")]
+    #[error(
+        "no Ollama host is configured: add one to the \"ollama\" section of the config (see ingest/prompts/README.md)"
+    )]
     NoHosts,
     #[error("{}", fmt_health(.0))]
     Health(Vec<HostCheckError>),
@@ -51,10 +53,7 @@ fn fmt_health(errors: &[HostCheckError]) -> String {
         many => format!(
             "{} Ollama hosts failed their checks:\n{}",
             many.len(),
-            many.iter()
-                .map(|e| format!("- {e}"))
-                .collect::<Vec<_>>()
-                .join("\n")
+            many.iter().map(|e| format!("- {e}")).collect::<Vec<_>>().join("\n")
         ),
     }
 }
@@ -78,13 +77,9 @@ impl Analyzer {
             .map(OllamaClient::new)
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| AnalyzeError::Setup(e.to_string()))?;
-        let prompts = prompts::Prompts::new()
-            .map_err(|e| AnalyzeError::Setup(format!("invalid prompt template: {e:#}")))?;
-        Ok(Self {
-            clients,
-            prompts: Arc::new(prompts),
-            options: ClusterOptions::default(),
-        })
+        let prompts =
+            prompts::Prompts::new().map_err(|e| AnalyzeError::Setup(format!("invalid prompt template: {e:#}")))?;
+        Ok(Self { clients, prompts: Arc::new(prompts), options: ClusterOptions::default() })
     }
 
     pub fn with_options(mut self, options: ClusterOptions) -> Self {
@@ -98,9 +93,7 @@ impl Analyzer {
 
     /// The checks of every host: `GET /`, the model in `GET /api/tags`, warm-up.
     pub async fn check(&self) -> Result<(), AnalyzeError> {
-        health::check_all(&self.clients)
-            .await
-            .map_err(AnalyzeError::Health)
+        health::check_all(&self.clients).await.map_err(AnalyzeError::Health)
     }
 
     /// Descriptions and tags of `files`, by path, spread over all hosts.
@@ -131,9 +124,7 @@ impl Analyzer {
             let prompt = self
                 .prompts
                 .project(project, readme, cfg.max_chunk_chars)
-                .map_err(|e| {
-                    AnalyzeError::Setup(format!("cannot build the project prompt: {e:#}"))
-                })?;
+                .map_err(|e| AnalyzeError::Setup(format!("cannot build the project prompt: {e:#}")))?;
             let mut attempts = 0;
             let mut transport = 0;
             loop {
@@ -144,10 +135,7 @@ impl Analyzer {
                             return Ok(summary);
                         }
                         if attempts > self.options.max_retries {
-                            failures.push(format!(
-                                "{}: no usable summary after {attempts} attempts",
-                                client.host()
-                            ));
+                            failures.push(format!("{}: no usable summary after {attempts} attempts", client.host()));
                             break;
                         }
                         tokio::time::sleep(self.options.retry_delay).await;
@@ -163,10 +151,7 @@ impl Analyzer {
                 }
             }
         }
-        Err(AnalyzeError::Summary {
-            project: project.to_string(),
-            message: failures.join("; "),
-        })
+        Err(AnalyzeError::Summary { project: project.to_string(), message: failures.join("; ") })
     }
 }
 
@@ -185,9 +170,7 @@ where
             tokio::task::block_in_place(|| handle.block_on(fut))
         }
         Ok(_) => std::thread::scope(|s| {
-            s.spawn(|| new_runtime().block_on(fut))
-                .join()
-                .unwrap_or_else(|p| std::panic::resume_unwind(p))
+            s.spawn(|| new_runtime().block_on(fut)).join().unwrap_or_else(|p| std::panic::resume_unwind(p))
         }),
         Err(_) => new_runtime().block_on(fut),
     }

@@ -49,13 +49,7 @@ impl AstSelection {
 
     /// Everything any of `hosts` sends (used to size batches).
     pub fn union(hosts: &[OllamaHost]) -> Self {
-        let mut s = Self {
-            imports: false,
-            variables: false,
-            functions: false,
-            enums: false,
-            interfaces: false,
-        };
+        let mut s = Self { imports: false, variables: false, functions: false, enums: false, interfaces: false };
         for h in hosts {
             let o = Self::from_config(h);
             s.imports |= o.imports;
@@ -85,29 +79,12 @@ pub fn ast_sections(ast: &AstData, sel: &AstSelection, budget: usize) -> Vec<Sec
             sections.push(Section { name, items });
         }
     };
-    push(
-        "header comments",
-        ast.header_comments
-            .iter()
-            .map(|c| clip(&first_line(c), MAX_ITEM_CHARS))
-            .collect(),
-    );
+    push("header comments", ast.header_comments.iter().map(|c| clip(&first_line(c), MAX_ITEM_CHARS)).collect());
     if let Some(fm) = &ast.frontmatter {
-        push(
-            "front matter",
-            fm.iter()
-                .map(|(k, v)| clip(&format!("{k}: {v}"), MAX_ITEM_CHARS))
-                .collect(),
-        );
+        push("front matter", fm.iter().map(|(k, v)| clip(&format!("{k}: {v}"), MAX_ITEM_CHARS)).collect());
     }
     if sel.imports {
-        push(
-            "imports",
-            ast.imports
-                .iter()
-                .map(|i| clip(i, MAX_ITEM_CHARS))
-                .collect(),
-        );
+        push("imports", ast.imports.iter().map(|i| clip(i, MAX_ITEM_CHARS)).collect());
     }
     if sel.variables {
         push("variables", elements(&ast.variables));
@@ -127,12 +104,7 @@ pub fn ast_sections(ast: &AstData, sel: &AstSelection, budget: usize) -> Vec<Sec
         "headings",
         ast.headings
             .iter()
-            .map(|h| {
-                clip(
-                    &format!("{} {}", "#".repeat(h.level.max(1) as usize), h.title),
-                    MAX_ITEM_CHARS,
-                )
-            })
+            .map(|h| clip(&format!("{} {}", "#".repeat(h.level.max(1) as usize), h.title), MAX_ITEM_CHARS))
             .collect(),
     );
     cut_to_budget(&mut sections, budget);
@@ -147,12 +119,7 @@ fn elements(list: &[AstElement]) -> Vec<String> {
                 Some(o) if !sig.contains(o.as_str()) => format!("{o}: {sig}"),
                 _ => sig,
             };
-            let text = match e
-                .comments
-                .iter()
-                .map(|c| first_line(c))
-                .find(|c| !c.is_empty())
-            {
+            let text = match e.comments.iter().map(|c| first_line(c)).find(|c| !c.is_empty()) {
                 Some(doc) => format!("{sig} // {doc}"),
                 None => sig,
             };
@@ -162,11 +129,7 @@ fn elements(list: &[AstElement]) -> Vec<String> {
 }
 
 fn first_line(s: &str) -> String {
-    s.lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty())
-        .unwrap_or("")
-        .to_string()
+    s.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("").to_string()
 }
 
 fn clip(s: &str, max: usize) -> String {
@@ -179,10 +142,7 @@ fn clip(s: &str, max: usize) -> String {
 
 /// Approximate size of sections in the prompt.
 pub fn sections_chars(sections: &[Section]) -> usize {
-    sections
-        .iter()
-        .map(|s| s.name.len() + 2 + s.items.iter().map(|i| i.len() + 3).sum::<usize>())
-        .sum()
+    sections.iter().map(|s| s.name.len() + 2 + s.items.iter().map(|i| i.len() + 3).sum::<usize>()).sum()
 }
 
 /// Drop items from the end of the longest sections until the total fits,
@@ -308,11 +268,7 @@ mod tests {
     fn el(sig: &str, doc: &str) -> AstElement {
         AstElement {
             signature: sig.into(),
-            comments: if doc.is_empty() {
-                vec![]
-            } else {
-                vec![doc.into()]
-            },
+            comments: if doc.is_empty() { vec![] } else { vec![doc.into()] },
             ..Default::default()
         }
     }
@@ -336,45 +292,15 @@ mod tests {
     #[test]
     fn selection_filters_elements() {
         let f = input();
-        let all = AstSelection {
-            imports: true,
-            variables: true,
-            functions: true,
-            enums: true,
-            interfaces: true,
-        };
-        let names: Vec<_> = ast_sections(&f.ast, &all, 10_000)
-            .iter()
-            .map(|s| s.name)
-            .collect();
-        assert_eq!(
-            names,
-            [
-                "imports",
-                "variables",
-                "structs",
-                "interfaces",
-                "enums",
-                "functions"
-            ]
-        );
+        let all = AstSelection { imports: true, variables: true, functions: true, enums: true, interfaces: true };
+        let names: Vec<_> = ast_sections(&f.ast, &all, 10_000).iter().map(|s| s.name).collect();
+        assert_eq!(names, ["imports", "variables", "structs", "interfaces", "enums", "functions"]);
         let cfg = OllamaHost::default(); // functions, enums, interfaces
-        let names: Vec<_> = ast_sections(&f.ast, &AstSelection::from_config(&cfg), 10_000)
-            .iter()
-            .map(|s| s.name)
-            .collect();
+        let names: Vec<_> =
+            ast_sections(&f.ast, &AstSelection::from_config(&cfg), 10_000).iter().map(|s| s.name).collect();
         assert_eq!(names, ["structs", "interfaces", "enums", "functions"]);
-        let none = AstSelection {
-            imports: false,
-            variables: false,
-            functions: false,
-            enums: false,
-            interfaces: false,
-        };
-        let names: Vec<_> = ast_sections(&f.ast, &none, 10_000)
-            .iter()
-            .map(|s| s.name)
-            .collect();
+        let none = AstSelection { imports: false, variables: false, functions: false, enums: false, interfaces: false };
+        let names: Vec<_> = ast_sections(&f.ast, &none, 10_000).iter().map(|s| s.name).collect();
         assert_eq!(names, ["structs"]);
     }
 
@@ -382,26 +308,12 @@ mod tests {
     fn file_prompt_has_ast_and_skeleton() {
         let p = Prompts::new().unwrap();
         let f = input();
-        let text = p
-            .files(
-                "demo",
-                &[&f],
-                &AstSelection::from_config(&OllamaHost::default()),
-                4000,
-            )
-            .unwrap();
+        let text = p.files("demo", &[&f], &AstSelection::from_config(&OllamaHost::default()), 4000).unwrap();
         assert!(text.contains("=== FILE src/main.rs (Rust) ==="), "{text}");
         assert!(text.contains("- fn main() // Entry point."), "{text}");
-        assert!(
-            !text.contains("use std::io"),
-            "imports are off by default: {text}"
-        );
-        assert!(
-            text.contains("{\"path\": \"src/main.rs\", \"description\": \"FILL_DESCRIPTION\""),
-            "{text}"
-        );
-        let skeleton: serde_json::Value =
-            serde_json::from_str(&Prompts::skeleton(&["a", "b\"c"])).unwrap();
+        assert!(!text.contains("use std::io"), "imports are off by default: {text}");
+        assert!(text.contains("{\"path\": \"src/main.rs\", \"description\": \"FILL_DESCRIPTION\""), "{text}");
+        let skeleton: serde_json::Value = serde_json::from_str(&Prompts::skeleton(&["a", "b\"c"])).unwrap();
         assert_eq!(skeleton["files"][1]["path"], "b\"c");
         assert!(text.contains(DESCRIPTION_PLACEHOLDER));
         assert!(!text.contains("&quot;"), "no HTML escaping: {text}");
@@ -414,52 +326,23 @@ mod tests {
             path: "docs/a b.md".into(),
             language: None,
             ast: AstData {
-                headings: vec![AstHeading {
-                    level: 2,
-                    title: "Usage".into(),
-                    ..Default::default()
-                }],
+                headings: vec![AstHeading { level: 2, title: "Usage".into(), ..Default::default() }],
                 ..Default::default()
             },
         };
-        let empty = FileInput {
-            path: "x.sh".into(),
-            language: Some("Bash".into()),
-            ast: AstData::default(),
-        };
-        let text = p
-            .files(
-                "demo",
-                &[&md, &empty],
-                &AstSelection::from_config(&OllamaHost::default()),
-                4000,
-            )
-            .unwrap();
+        let empty = FileInput { path: "x.sh".into(), language: Some("Bash".into()), ast: AstData::default() };
+        let text = p.files("demo", &[&md, &empty], &AstSelection::from_config(&OllamaHost::default()), 4000).unwrap();
         assert!(text.contains("- ## Usage"), "{text}");
-        assert!(
-            text.contains("=== FILE x.sh (Bash) ===\n(no declarations extracted)"),
-            "{text}"
-        );
+        assert!(text.contains("=== FILE x.sh (Bash) ===\n(no declarations extracted)"), "{text}");
     }
 
     #[test]
     fn long_asts_are_cut() {
         let mut f = input();
-        f.ast.functions = (0..500)
-            .map(|i| {
-                el(
-                    &format!("fn function_number_{i}(a: u32, b: u32) -> u32"),
-                    "",
-                )
-            })
-            .collect();
+        f.ast.functions = (0..500).map(|i| el(&format!("fn function_number_{i}(a: u32, b: u32) -> u32"), "")).collect();
         let sel = AstSelection::from_config(&OllamaHost::default());
         let sections = ast_sections(&f.ast, &sel, 1000);
-        assert!(
-            sections_chars(&sections) <= 1100,
-            "{}",
-            sections_chars(&sections)
-        );
+        assert!(sections_chars(&sections) <= 1100, "{}", sections_chars(&sections));
         let funcs = sections.iter().find(|s| s.name == "functions").unwrap();
         assert!(funcs.items.last().unwrap().ends_with("more"));
         assert!(sections.iter().any(|s| s.name == "structs"));
@@ -468,9 +351,7 @@ mod tests {
     #[test]
     fn project_prompt() {
         let p = Prompts::new().unwrap();
-        let text = p
-            .project("demo", "# Demo\n\nA <tool> & more.", 4000)
-            .unwrap();
+        let text = p.project("demo", "# Demo\n\nA <tool> & more.", 4000).unwrap();
         assert!(text.contains("A <tool> & more."), "{text}");
         assert!(text.contains("\"summary\""));
         let long = "x".repeat(10_000);

@@ -171,9 +171,7 @@ pub fn clean_llm_json(raw: &str) -> String {
             }
             c if c.is_alphabetic() || c == '_' || c == '$' => {
                 let begin = i;
-                while i < n
-                    && (chars[i].is_alphanumeric() || matches!(chars[i], '_' | '$' | '-' | '.'))
-                {
+                while i < n && (chars[i].is_alphanumeric() || matches!(chars[i], '_' | '$' | '-' | '.')) {
                     i += 1;
                 }
                 let word: String = chars[begin..i].iter().collect();
@@ -260,10 +258,7 @@ impl Checked {
     pub fn problem(&self) -> String {
         let mut s = format!("missing {}", self.missing.join(", "));
         if !self.unexpected.is_empty() {
-            s += &format!(
-                "; unexpected (changed?) paths {}",
-                self.unexpected.join(", ")
-            );
+            s += &format!("; unexpected (changed?) paths {}", self.unexpected.join(", "));
         }
         s
     }
@@ -281,12 +276,7 @@ pub fn check_answer(raw: &str, expected: &[&str]) -> Result<Checked, String> {
             Some(Value::Array(a)) => a.iter().collect(),
             Some(f @ Value::Object(_)) => vec![f],
             _ if o.contains_key("path") => vec![&value],
-            _ => {
-                return Err(format!(
-                    "the answer has no \"files\" list: {}",
-                    preview(raw)
-                ))
-            }
+            _ => return Err(format!("the answer has no \"files\" list: {}", preview(raw))),
         },
         _ => return Err(format!("the answer is not a JSON object: {}", preview(raw))),
     };
@@ -305,31 +295,21 @@ pub fn check_answer(raw: &str, expected: &[&str]) -> Result<Checked, String> {
         }
         let description = match entry.get("description") {
             Some(Value::String(s)) => s.trim().to_string(),
-            Some(Value::Array(a)) => a
-                .iter()
-                .filter_map(Value::as_str)
-                .collect::<Vec<_>>()
-                .join(" "),
+            Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(" "),
             _ => String::new(),
         };
         if description.is_empty() || description.contains(DESCRIPTION_PLACEHOLDER) {
             continue;
         }
         let raw_tags: Vec<String> = match entry.get("tags") {
-            Some(Value::Array(a)) => a
-                .iter()
-                .filter_map(Value::as_str)
-                .map(str::to_string)
-                .collect(),
+            Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).map(str::to_string).collect(),
             Some(Value::String(s)) => s.split(',').map(str::to_string).collect(),
             _ => Vec::new(),
         };
         let mut tags: Vec<String> = Vec::new();
         for t in raw_tags {
             let t = t.trim().trim_start_matches('#').trim().to_string();
-            if t.is_empty()
-                || TAG_PLACEHOLDERS.contains(&t.as_str())
-                || tags.iter().any(|x| x.eq_ignore_ascii_case(&t))
+            if t.is_empty() || TAG_PLACEHOLDERS.contains(&t.as_str()) || tags.iter().any(|x| x.eq_ignore_ascii_case(&t))
             {
                 continue;
             }
@@ -338,15 +318,9 @@ pub fn check_answer(raw: &str, expected: &[&str]) -> Result<Checked, String> {
                 break;
             }
         }
-        checked
-            .matched
-            .insert(path.to_string(), Enrichment { description, tags });
+        checked.matched.insert(path.to_string(), Enrichment { description, tags });
     }
-    checked.missing = expected
-        .iter()
-        .filter(|p| !checked.matched.contains_key(**p))
-        .map(|p| p.to_string())
-        .collect();
+    checked.missing = expected.iter().filter(|p| !checked.matched.contains_key(**p)).map(|p| p.to_string()).collect();
     Ok(checked)
 }
 
@@ -373,8 +347,7 @@ mod tests {
     use serde_json::json;
 
     fn parse(raw: &str) -> Value {
-        serde_json::from_str(&clean_llm_json(raw))
-            .unwrap_or_else(|e| panic!("{e}: {}", clean_llm_json(raw)))
+        serde_json::from_str(&clean_llm_json(raw)).unwrap_or_else(|e| panic!("{e}: {}", clean_llm_json(raw)))
     }
 
     #[test]
@@ -408,10 +381,7 @@ mod tests {
     #[test]
     fn unbalanced_braces() {
         let v = parse("{\"files\": [{\"path\": \"a\", \"description\": \"cut off");
-        assert_eq!(
-            v,
-            json!({"files": [{"path": "a", "description": "cut off"}]})
-        );
+        assert_eq!(v, json!({"files": [{"path": "a", "description": "cut off"}]}));
         let v = parse("{\"files\": [{\"path\": \"a\", \"tags\": [\"x\",");
         assert_eq!(v, json!({"files": [{"path": "a", "tags": ["x"]}]}));
         let v = parse("{\"a\": {\"b\": 1]}");
@@ -438,23 +408,13 @@ mod tests {
             {"path": "c.rs", "description": "FILL_DESCRIPTION", "tags": []}
         ]}"#;
         let c = check_answer(raw, &["a.rs", "b.rs", "c.rs"]).unwrap();
-        assert_eq!(
-            c.matched["a.rs"],
-            Enrichment {
-                description: "A file".into(),
-                tags: vec!["x".into(), "y".into()]
-            }
-        );
+        assert_eq!(c.matched["a.rs"], Enrichment { description: "A file".into(), tags: vec!["x".into(), "y".into()] });
         assert_eq!(c.missing, ["b.rs", "c.rs"]);
         assert_eq!(c.unexpected, ["B.rs"]);
         assert!(!c.is_complete());
         assert!(c.problem().contains("B.rs"));
         // A bare array and comma-separated tags are accepted.
-        let c = check_answer(
-            r#"[{"path": "a.rs", "description": "A", "tags": "p, q"}]"#,
-            &["a.rs"],
-        )
-        .unwrap();
+        let c = check_answer(r#"[{"path": "a.rs", "description": "A", "tags": "p, q"}]"#, &["a.rs"]).unwrap();
         assert!(c.is_complete());
         assert_eq!(c.matched["a.rs"].tags, ["p", "q"]);
         assert!(check_answer("I cannot do that.", &["a.rs"]).is_err());
@@ -463,14 +423,8 @@ mod tests {
 
     #[test]
     fn summaries() {
-        assert_eq!(
-            parse_summary("{\"summary\": \"A tool.  It works.\"}").as_deref(),
-            Some("A tool. It works.")
-        );
-        assert_eq!(
-            parse_summary("```json\n{summary: 'X.'}\n```").as_deref(),
-            Some("X.")
-        );
+        assert_eq!(parse_summary("{\"summary\": \"A tool.  It works.\"}").as_deref(), Some("A tool. It works."));
+        assert_eq!(parse_summary("```json\n{summary: 'X.'}\n```").as_deref(), Some("X."));
         assert_eq!(parse_summary("Just text.").as_deref(), Some("Just text."));
         assert_eq!(parse_summary("{\"summary\": \"\"}"), None);
     }

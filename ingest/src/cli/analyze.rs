@@ -16,9 +16,7 @@ use anyhow::Context as _;
 use super::{Ctx, OutputFormat, PartialFailure, ScanExportArgs};
 use crate::analyzer::{Analyzer, ClusterOptions, ClusterReport, FileInput};
 use crate::export::{self, Exporter, FileEnrichment, Format};
-use crate::scanner::{
-    self, ScanOptions, ScanReport, ScannedFile, SkipReason, SourceInfo, SourceStats,
-};
+use crate::scanner::{self, ScanOptions, ScanReport, ScannedFile, SkipReason, SourceInfo, SourceStats};
 
 /// What `scan analyze` did.
 #[derive(Debug, Clone, Default)]
@@ -32,23 +30,15 @@ pub struct AnalyzeOutcome {
 
 pub fn run(ctx: &Ctx, args: ScanExportArgs) -> anyhow::Result<()> {
     let outcome = analyze(ctx, &args, ClusterOptions::default())?;
-    let failed = [
-        SkipReason::Unreadable,
-        SkipReason::ExtractError,
-        SkipReason::WalkError,
-    ]
-    .iter()
-    .map(|r| outcome.scan.skipped.get(r).copied().unwrap_or(0))
-    .sum::<u64>();
+    let failed = [SkipReason::Unreadable, SkipReason::ExtractError, SkipReason::WalkError]
+        .iter()
+        .map(|r| outcome.scan.skipped.get(r).copied().unwrap_or(0))
+        .sum::<u64>();
     PartialFailure::check(failed as usize, outcome.scan.files_seen as usize)
 }
 
 /// The command with explicit retry options (tests use short delays).
-pub fn analyze(
-    ctx: &Ctx,
-    args: &ScanExportArgs,
-    options: ClusterOptions,
-) -> anyhow::Result<AnalyzeOutcome> {
+pub fn analyze(ctx: &Ctx, args: &ScanExportArgs, options: ClusterOptions) -> anyhow::Result<AnalyzeOutcome> {
     if ctx.config.ollama.is_empty() {
         anyhow::bail!(
             "no Ollama host is configured, so scan analyze cannot enrich anything: add a host to the \"ollama\" section of {} \
@@ -66,10 +56,7 @@ pub fn analyze(
     let runtime = tokio::runtime::Runtime::new()?;
     let analyzer = Analyzer::new(&ctx.config.ollama)?.with_options(options);
     runtime.block_on(analyzer.check()).map_err(|e| {
-        anyhow::anyhow!(
-            "{e}\nStart the host(s) or fix the \"ollama\" section of {}",
-            ctx.config_path.display()
-        )
+        anyhow::anyhow!("{e}\nStart the host(s) or fix the \"ollama\" section of {}", ctx.config_path.display())
     })?;
 
     let mut outcome = AnalyzeOutcome::default();
@@ -91,14 +78,7 @@ pub fn analyze(
     } else {
         let output = match &args.output {
             Some(p) => p.clone(),
-            None => default_output_path(
-                if sources.len() == 1 {
-                    &sources[0].0
-                } else {
-                    "all"
-                },
-                format,
-            ),
+            None => default_output_path(if sources.len() == 1 { &sources[0].0 } else { "all" }, format),
         };
         if let Some(dir) = output.parent().filter(|d| !d.as_os_str().is_empty()) {
             fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
@@ -106,8 +86,7 @@ pub fn analyze(
         let mut partial = output.clone().into_os_string();
         partial.push(".partial");
         let partial = PathBuf::from(partial);
-        let file = fs::File::create(&partial)
-            .with_context(|| format!("cannot create {}", partial.display()))?;
+        let file = fs::File::create(&partial).with_context(|| format!("cannot create {}", partial.display()))?;
         let mut w = BufWriter::new(file);
         let written = write(&mut w, &mut outcome).and_then(|_| {
             let file = w.into_inner().map_err(|e| e.into_error())?;
@@ -118,8 +97,7 @@ pub fn analyze(
             let _ = fs::remove_file(&partial);
             return Err(e);
         }
-        fs::rename(&partial, &output)
-            .with_context(|| format!("cannot write {}", output.display()))?;
+        fs::rename(&partial, &output).with_context(|| format!("cannot write {}", output.display()))?;
         outcome.output = output;
     }
 
@@ -133,11 +111,7 @@ pub fn analyze(
     eprintln!("{}", outcome.enrichment);
     eprintln!(
         "Exported to {}",
-        if outcome.output == Path::new("-") {
-            "stdout".into()
-        } else {
-            outcome.output.display().to_string()
-        }
+        if outcome.output == Path::new("-") { "stdout".into() } else { outcome.output.display().to_string() }
     );
     Ok(outcome)
 }
@@ -177,10 +151,7 @@ fn analyze_source(
     let enrichment: HashMap<&str, FileEnrichment> = enriched
         .iter()
         .map(|(path, e)| {
-            let fe = FileEnrichment {
-                description: Some(e.description.clone()),
-                tags: e.tags.clone(),
-            };
+            let fe = FileEnrichment { description: Some(e.description.clone()), tags: e.tags.clone() };
             (path.as_str(), fe)
         })
         .collect();
@@ -208,9 +179,7 @@ fn sources(ctx: &Ctx, target: Option<&str>) -> anyhow::Result<Vec<(String, PathB
         .into_iter()
         .map(|root| {
             let abs = fs::canonicalize(&root).unwrap_or(root);
-            let name = abs
-                .file_name()
-                .map_or_else(|| "root".to_string(), |n| n.to_string_lossy().into_owned());
+            let name = abs.file_name().map_or_else(|| "root".to_string(), |n| n.to_string_lossy().into_owned());
             (name, abs)
         })
         .collect())
@@ -219,10 +188,7 @@ fn sources(ctx: &Ctx, target: Option<&str>) -> anyhow::Result<Vec<(String, PathB
 /// `~/Downloads/vibe-analyzer-analyze-<name>-<YYYYMMDD-HHMMSS>.<ext>`
 pub fn default_output_path(name: &str, format: Format) -> PathBuf {
     let ast = export::default_output_path(name, format);
-    let file = ast.file_name().map(|f| {
-        f.to_string_lossy()
-            .replacen("vibe-analyzer-ast-", "vibe-analyzer-analyze-", 1)
-    });
+    let file = ast.file_name().map(|f| f.to_string_lossy().replacen("vibe-analyzer-ast-", "vibe-analyzer-analyze-", 1));
     match file {
         Some(f) => ast.with_file_name(f),
         None => ast,
@@ -235,9 +201,9 @@ fn progress_bar(name: &str, total: u64) -> Option<indicatif::ProgressBar> {
         return None;
     }
     let pb = indicatif::ProgressBar::new(total);
-    if let Ok(style) = indicatif::ProgressStyle::with_template(
-        "{spinner} {prefix}: enriching {pos}/{len} files ({elapsed})",
-    ) {
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("{spinner} {prefix}: enriching {pos}/{len} files ({elapsed})")
+    {
         pb.set_style(style);
     }
     pb.set_prefix(name.to_string());

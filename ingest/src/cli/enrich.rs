@@ -49,16 +49,10 @@ pub fn index_hook(hosts: Vec<OllamaHost>, options: ClusterOptions) -> EnrichFn {
                 return Ok(HashMap::new());
             };
             let summary = block_on_sync(analyzer.summarize(&info.name, &readme.content))?;
-            let entry = Enrichment {
-                description: summary,
-                tags: Vec::new(),
-            };
+            let entry = Enrichment { description: summary, tags: Vec::new() };
             return Ok(HashMap::from([(PROJECT_SUMMARY_KEY.to_string(), entry)]));
         }
-        let inputs: Vec<FileInput> = files
-            .iter()
-            .filter_map(|f| FileInput::from_scanned(f))
-            .collect();
+        let inputs: Vec<FileInput> = files.iter().filter_map(|f| FileInput::from_scanned(f)).collect();
         let result = block_on_sync(analyzer.enrich(&info.name, inputs));
         let mut report = totals.report.lock().unwrap_or_else(|p| p.into_inner());
         match result {

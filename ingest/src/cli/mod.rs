@@ -26,11 +26,7 @@ use vibe_common::config::{Config, ConfigError};
 // ---------------------------------------------------------------------------
 
 #[derive(Debug, Parser)]
-#[command(
-    name = "vibe-analyzer",
-    version,
-    about = "Agentic RAG engine for codebases and knowledge bases"
-)]
+#[command(name = "vibe-analyzer", version, about = "Agentic RAG engine for codebases and knowledge bases")]
 pub struct Cli {
     /// Configuration directory (default: ~/.vibe-analyzer)
     #[arg(long, global = true, value_name = "DIR")]
@@ -226,15 +222,8 @@ impl Ctx {
     /// Loads or creates the config in `config_dir` (default `~/.vibe-analyzer`).
     pub fn load(config_dir: Option<&Path>) -> Result<Ctx, ConfigError> {
         let (config, config_path) = Config::load_or_create(config_dir)?;
-        let config_dir = config_path
-            .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or_default();
-        Ok(Ctx {
-            config,
-            config_path,
-            config_dir,
-        })
+        let config_dir = config_path.parent().map(Path::to_path_buf).unwrap_or_default();
+        Ok(Ctx { config, config_path, config_dir })
     }
 
     /// Saves `self.config` to `self.config_path` (env overrides are not persisted).
@@ -301,8 +290,7 @@ pub fn exit_code_of(err: &anyhow::Error) -> u8 {
 // Entry point
 // ---------------------------------------------------------------------------
 
-type FilterHandle =
-    tracing_subscriber::reload::Handle<tracing_subscriber::EnvFilter, tracing_subscriber::Registry>;
+type FilterHandle = tracing_subscriber::reload::Handle<tracing_subscriber::EnvFilter, tracing_subscriber::Registry>;
 
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -310,11 +298,7 @@ pub fn main() -> ExitCode {
         Err(e) => {
             let _ = e.print();
             // Usage errors exit 1 (2 is reserved for partial failures).
-            return if e.use_stderr() {
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
-            };
+            return if e.use_stderr() { ExitCode::from(1) } else { ExitCode::SUCCESS };
         }
     };
     let filter = init_tracing();
@@ -355,9 +339,7 @@ fn init_tracing() -> Option<FilterHandle> {
     use tracing_subscriber::prelude::*;
     use tracing_subscriber::{fmt, reload, EnvFilter};
 
-    let from_env = std::env::var("RUST_LOG")
-        .ok()
-        .filter(|v| !v.trim().is_empty());
+    let from_env = std::env::var("RUST_LOG").ok().filter(|v| !v.trim().is_empty());
     let filter = match &from_env {
         Some(spec) => EnvFilter::try_new(spec).unwrap_or_else(|e| {
             eprintln!("warning: invalid RUST_LOG {spec:?} ({e}), using warn");
@@ -368,11 +350,7 @@ fn init_tracing() -> Option<FilterHandle> {
     let (layer, handle) = reload::Layer::new(filter);
     let installed = tracing_subscriber::registry()
         .with(layer)
-        .with(
-            fmt::layer()
-                .with_writer(std::io::stderr)
-                .with_ansi(std::io::stderr().is_terminal()),
-        )
+        .with(fmt::layer().with_writer(std::io::stderr).with_ansi(std::io::stderr().is_terminal()))
         .try_init()
         .is_ok();
     (installed && from_env.is_none()).then_some(handle)
@@ -401,16 +379,9 @@ mod tests {
 
     #[test]
     fn format_from_output_extension() {
-        let args = ScanExportArgs {
-            target: None,
-            format: None,
-            output: Some("out.XML".into()),
-        };
+        let args = ScanExportArgs { target: None, format: None, output: Some("out.XML".into()) };
         assert_eq!(args.resolved_format(), OutputFormat::Xml);
-        let args = ScanExportArgs {
-            format: Some(OutputFormat::Toon),
-            ..args
-        };
+        let args = ScanExportArgs { format: Some(OutputFormat::Toon), ..args };
         assert_eq!(args.resolved_format(), OutputFormat::Toon);
     }
 

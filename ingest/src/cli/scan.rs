@@ -12,9 +12,9 @@ pub fn run(ctx: &Ctx, args: ScanCommand) -> anyhow::Result<()> {
 
 /// `scan ast`: extract every file's AST and export it (never touches OpenSearch).
 fn ast(ctx: &Ctx, args: super::ScanExportArgs) -> anyhow::Result<()> {
+    use super::{OutputFormat, PartialFailure};
     use crate::export::{self, Format};
     use crate::scanner::SkipReason;
-    use super::{OutputFormat, PartialFailure};
 
     // A configured source by path or name; an unconfigured existing path is
     // scanned too (nothing is stored for `scan ast`).

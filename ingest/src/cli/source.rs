@@ -31,21 +31,14 @@ fn add(ctx: &mut Ctx, path: &Path) -> anyhow::Result<()> {
 fn remove(ctx: &mut Ctx, target: &str) -> anyhow::Result<()> {
     let removed = ctx.config.remove_source(target)?;
     ctx.save_config()?;
-    writeln!(
-        std::io::stdout().lock(),
-        "Source removed: {}",
-        removed.display()
-    )?;
+    writeln!(std::io::stdout().lock(), "Source removed: {}", removed.display())?;
     Ok(())
 }
 
 fn list(ctx: &Ctx) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     if ctx.config.sources.is_empty() {
-        writeln!(
-            out,
-            "No sources configured. Add one with: vibe-analyzer source add PATH"
-        )?;
+        writeln!(out, "No sources configured. Add one with: vibe-analyzer source add PATH")?;
         return Ok(());
     }
     writeln!(out, "Configured sources:")?;

@@ -43,7 +43,8 @@ async fn meta_hits(search: &Search) -> anyhow::Result<Value> {
 async fn resolve(search: &Search, target: &str) -> anyhow::Result<Project> {
     let all = projects::projects_of(&meta_hits(search).await?);
     let on_disk = std::path::Path::new(target).canonicalize().ok().map(|p| project_hash(&p));
-    let found = all.iter().find(|p| on_disk.as_deref() == Some(p.hash.as_str())).or_else(|| projects::find(&all, target));
+    let found =
+        all.iter().find(|p| on_disk.as_deref() == Some(p.hash.as_str())).or_else(|| projects::find(&all, target));
     if let Some(p) = found {
         return Ok(p.clone());
     }
@@ -95,7 +96,10 @@ pub fn stats_table(stats: &SourceStats) -> String {
         let ast = ast.map(|a| a.to_string()).unwrap_or_default();
         format!("{name:<20}{files:>11}{lines:>16}{ast:>16}{:>16}\n", human_size(size))
     };
-    let mut out = format!("{rule}\n{:<20}{:>11}{:>16}{:>16}{:>16}\n{rule}\n", "Language", "Files", "Lines", "AST Objects", "Size");
+    let mut out = format!(
+        "{rule}\n{:<20}{:>11}{:>16}{:>16}{:>16}\n{rule}\n",
+        "Language", "Files", "Lines", "AST Objects", "Size"
+    );
     for l in stats.languages.iter().filter(|l| l.language != OTHER_LANGUAGE) {
         out += &row(&l.language, l.files, l.lines, Some(l.ast_objects), l.size);
     }
@@ -113,7 +117,13 @@ async fn tree(search: &Search, target: &str) -> anyhow::Result<()> {
     let start = Instant::now();
     let project = resolve(search, target).await?;
     let alias = search.names.analysis_alias(&project.hash);
-    let hits = crate::indexer::store::scroll_all(search, &alias, crate::indexer::store::Missing::IsAnError, json!({ "_source": false })).await?;
+    let hits = crate::indexer::store::scroll_all(
+        search,
+        &alias,
+        crate::indexer::store::Missing::IsAnError,
+        json!({ "_source": false }),
+    )
+    .await?;
     let paths: Vec<String> = hits.iter().filter_map(|h| h["_id"].as_str().map(str::to_string)).collect();
     let tree = render_tree(&project.name, paths.iter().map(String::as_str));
     print!("{}", tree.text);

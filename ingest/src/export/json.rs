@@ -19,38 +19,19 @@ impl FormatWriter for JsonWriter {
         Ok(())
     }
 
-    fn begin_source(
-        &mut self,
-        w: &mut dyn Write,
-        first: bool,
-        src: &SourceHeader,
-    ) -> Result<(), ExportError> {
+    fn begin_source(&mut self, w: &mut dyn Write, first: bool, src: &SourceHeader) -> Result<(), ExportError> {
         let head = indent_tail(&open_object(src)?, 4);
-        write!(
-            w,
-            "{}\n    {head},\n      \"files\": [",
-            if first { "" } else { "," }
-        )?;
+        write!(w, "{}\n    {head},\n      \"files\": [", if first { "" } else { "," })?;
         Ok(())
     }
 
-    fn file(
-        &mut self,
-        w: &mut dyn Write,
-        first: bool,
-        file: &FileRecord,
-    ) -> Result<(), ExportError> {
+    fn file(&mut self, w: &mut dyn Write, first: bool, file: &FileRecord) -> Result<(), ExportError> {
         let body = indent_tail(&serde_json::to_string_pretty(file)?, 8);
         write!(w, "{}\n        {body}", if first { "" } else { "," })?;
         Ok(())
     }
 
-    fn end_source(
-        &mut self,
-        w: &mut dyn Write,
-        files: usize,
-        stats: &SourceStats,
-    ) -> Result<(), ExportError> {
+    fn end_source(&mut self, w: &mut dyn Write, files: usize, stats: &SourceStats) -> Result<(), ExportError> {
         let stats = indent_tail(&serde_json::to_string_pretty(stats)?, 6);
         let close = if files > 0 { "\n      ]" } else { "]" };
         write!(w, "{close},\n      \"stats\": {stats}\n    }}")?;

@@ -19,34 +19,19 @@ impl FormatWriter for Json5Writer {
         Ok(())
     }
 
-    fn begin_source(
-        &mut self,
-        w: &mut dyn Write,
-        _first: bool,
-        src: &SourceHeader,
-    ) -> Result<(), ExportError> {
+    fn begin_source(&mut self, w: &mut dyn Write, _first: bool, src: &SourceHeader) -> Result<(), ExportError> {
         let head = indent_tail(&open_object(src)?, 4);
         write!(w, "\n    {head}\n      files: [")?;
         Ok(())
     }
 
-    fn file(
-        &mut self,
-        w: &mut dyn Write,
-        _first: bool,
-        file: &FileRecord,
-    ) -> Result<(), ExportError> {
+    fn file(&mut self, w: &mut dyn Write, _first: bool, file: &FileRecord) -> Result<(), ExportError> {
         let body = indent_tail(&json5::to_string(file)?, 8);
         write!(w, "\n        {body},")?;
         Ok(())
     }
 
-    fn end_source(
-        &mut self,
-        w: &mut dyn Write,
-        files: usize,
-        stats: &SourceStats,
-    ) -> Result<(), ExportError> {
+    fn end_source(&mut self, w: &mut dyn Write, files: usize, stats: &SourceStats) -> Result<(), ExportError> {
         let stats = indent_tail(&json5::to_string(stats)?, 6);
         let close = if files > 0 { "\n      ]" } else { "]" };
         write!(w, "{close},\n      stats: {stats},\n    }},")?;

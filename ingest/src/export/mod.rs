@@ -13,9 +13,7 @@ mod json5;
 mod toon;
 mod xml;
 
-use crate::scanner::{
-    self, ScanOptions, ScanReport, ScannedFile, SkipReason, SourceInfo, SourceStats,
-};
+use crate::scanner::{self, ScanOptions, ScanReport, ScannedFile, SkipReason, SourceInfo, SourceStats};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::fs;
@@ -178,24 +176,9 @@ struct DocHeader<'a> {
 /// Writes the pieces of a document in one format.
 trait FormatWriter {
     fn begin(&mut self, w: &mut dyn Write, doc: &DocHeader) -> Result<(), ExportError>;
-    fn begin_source(
-        &mut self,
-        w: &mut dyn Write,
-        first: bool,
-        src: &SourceHeader,
-    ) -> Result<(), ExportError>;
-    fn file(
-        &mut self,
-        w: &mut dyn Write,
-        first: bool,
-        file: &FileRecord,
-    ) -> Result<(), ExportError>;
-    fn end_source(
-        &mut self,
-        w: &mut dyn Write,
-        files: usize,
-        stats: &SourceStats,
-    ) -> Result<(), ExportError>;
+    fn begin_source(&mut self, w: &mut dyn Write, first: bool, src: &SourceHeader) -> Result<(), ExportError>;
+    fn file(&mut self, w: &mut dyn Write, first: bool, file: &FileRecord) -> Result<(), ExportError>;
+    fn end_source(&mut self, w: &mut dyn Write, files: usize, stats: &SourceStats) -> Result<(), ExportError>;
     fn finish(&mut self, w: &mut dyn Write, sources: usize) -> Result<(), ExportError>;
 }
 
@@ -240,31 +223,15 @@ impl<W: Write> Exporter<W> {
     }
 
     /// Start a document with the given `generated_at`.
-    pub fn with_generated_at(
-        mut w: W,
-        format: Format,
-        generated_at: &str,
-    ) -> Result<Self, ExportError> {
+    pub fn with_generated_at(mut w: W, format: Format, generated_at: &str) -> Result<Self, ExportError> {
         let mut fmt: Box<dyn FormatWriter + Send> = match format {
             Format::Json => Box::new(json::JsonWriter),
             Format::Json5 => Box::new(json5::Json5Writer),
             Format::Toon => Box::new(toon::ToonWriter::default()),
             Format::Xml => Box::new(xml::XmlWriter),
         };
-        fmt.begin(
-            &mut w,
-            &DocHeader {
-                version: EXPORT_VERSION,
-                generated_at,
-            },
-        )?;
-        Ok(Exporter {
-            w,
-            fmt,
-            sources: 0,
-            files: 0,
-            in_source: false,
-        })
+        fmt.begin(&mut w, &DocHeader { version: EXPORT_VERSION, generated_at })?;
+        Ok(Exporter { w, fmt, sources: 0, files: 0, in_source: false })
     }
 
     pub fn begin_source(&mut self, info: &SourceInfo) -> Result<(), ExportError> {
@@ -276,26 +243,17 @@ impl<W: Write> Exporter<W> {
         if self.in_source {
             return Err(ExportError::State("begin_source inside a source"));
         }
-        self.fmt
-            .begin_source(&mut self.w, self.sources == 0, &SourceHeader::new(info, summary))?;
+        self.fmt.begin_source(&mut self.w, self.sources == 0, &SourceHeader::new(info, summary))?;
         self.in_source = true;
         self.files = 0;
         Ok(())
     }
 
-    pub fn file(
-        &mut self,
-        file: &ScannedFile,
-        enrichment: Option<&FileEnrichment>,
-    ) -> Result<(), ExportError> {
+    pub fn file(&mut self, file: &ScannedFile, enrichment: Option<&FileEnrichment>) -> Result<(), ExportError> {
         if !self.in_source {
             return Err(ExportError::State("file outside a source"));
         }
-        self.fmt.file(
-            &mut self.w,
-            self.files == 0,
-            &FileRecord::new(file, enrichment),
-        )?;
+        self.fmt.file(&mut self.w, self.files == 0, &FileRecord::new(file, enrichment))?;
         self.files += 1;
         Ok(())
     }
@@ -350,11 +308,7 @@ pub fn export_source<W: Write>(
     })?;
     stats.finish();
     exporter.end_source(&stats)?;
-    Ok(SourceExport {
-        info,
-        stats,
-        report,
-    })
+    Ok(SourceExport { info, stats, report })
 }
 
 /// `~/Downloads/vibe-analyzer-ast-<name>-<YYYYMMDD-HHMMSS>.<ext>`
@@ -362,21 +316,10 @@ pub fn default_output_path(name: &str, format: Format) -> PathBuf {
     let dir = dirs::download_dir()
         .or_else(|| dirs::home_dir().map(|h| h.join("Downloads")))
         .unwrap_or_else(|| PathBuf::from("."));
-    let safe: String = name
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || c == '-' || c == '_' || c == '.' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
+    let safe: String =
+        name.chars().map(|c| if c.is_alphanumeric() || c == '-' || c == '_' || c == '.' { c } else { '_' }).collect();
     let stamp = chrono::Local::now().format("%Y%m%d-%H%M%S");
-    dir.join(format!(
-        "vibe-analyzer-ast-{safe}-{stamp}.{}",
-        format.extension()
-    ))
+    dir.join(format!("vibe-analyzer-ast-{safe}-{stamp}.{}", format.extension()))
 }
 
 /// Scan `sources` (name, root) in order and write them as one document.
@@ -435,10 +378,7 @@ pub fn run_scan_ast(
             default_output_path(name, format)
         }
     };
-    let io_err = |p: &Path, e| ExportError::Io {
-        path: p.display().to_string(),
-        source: e,
-    };
+    let io_err = |p: &Path, e| ExportError::Io { path: p.display().to_string(), source: e };
     if let Some(dir) = output.parent().filter(|d| !d.as_os_str().is_empty()) {
         fs::create_dir_all(dir).map_err(|e| io_err(dir, e))?;
     }
@@ -446,14 +386,11 @@ pub fn run_scan_ast(
     partial.push(".partial");
     let partial = PathBuf::from(partial);
     let file = fs::File::create(&partial).map_err(|e| io_err(&partial, e))?;
-    let written =
-        export_sources(BufWriter::new(file), sources, format, &opts).and_then(|(w, total)| {
-            let file = w
-                .into_inner()
-                .map_err(|e| ExportError::Write(e.into_error()))?;
-            file.sync_all()?;
-            Ok(total)
-        });
+    let written = export_sources(BufWriter::new(file), sources, format, &opts).and_then(|(w, total)| {
+        let file = w.into_inner().map_err(|e| ExportError::Write(e.into_error()))?;
+        file.sync_all()?;
+        Ok(total)
+    });
     let total = match written {
         Ok(t) => t,
         Err(e) => {
@@ -479,9 +416,7 @@ fn print_report(total: &ScanReport) {
 
 fn progress_bar(name: &str) -> indicatif::ProgressBar {
     let pb = indicatif::ProgressBar::new_spinner();
-    if let Ok(style) =
-        indicatif::ProgressStyle::with_template("{spinner} {prefix}: {pos} files {wide_msg}")
-    {
+    if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} {prefix}: {pos} files {wide_msg}") {
         pb.set_style(style);
     }
     pb.set_prefix(name.to_string());

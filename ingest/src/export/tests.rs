@@ -9,16 +9,8 @@ fn sample() -> (SourceInfo, Vec<ScannedFile>, SourceStats) {
     let info = SourceInfo {
         name: "demo".into(),
         root: PathBuf::from("/src/demo"),
-        readme: Some(scanner::Readme {
-            path: "README.md".into(),
-            content: "# Demo".into(),
-            truncated: false,
-        }),
-        license: Some(scanner::LicenseInfo {
-            path: "LICENSE".into(),
-            spdx_id: Some("MIT".into()),
-            score: 0.5,
-        }),
+        readme: Some(scanner::Readme { path: "README.md".into(), content: "# Demo".into(), truncated: false }),
+        license: Some(scanner::LicenseInfo { path: "LICENSE".into(), spdx_id: Some("MIT".into()), score: 0.5 }),
     };
     let ast = AstData {
         imports: vec!["use std::io;".into()],
@@ -64,14 +56,10 @@ fn sample() -> (SourceInfo, Vec<ScannedFile>, SourceStats) {
 
 fn export(format: Format, sources: usize) -> String {
     let (info, files, stats) = sample();
-    let mut ex =
-        Exporter::with_generated_at(Vec::new(), format, "2025-01-02T03:04:05+00:00").unwrap();
+    let mut ex = Exporter::with_generated_at(Vec::new(), format, "2025-01-02T03:04:05+00:00").unwrap();
     for _ in 0..sources {
         ex.begin_source(&info).unwrap();
-        let enrichment = FileEnrichment {
-            description: Some("The entry point".into()),
-            tags: vec!["cli".into()],
-        };
+        let enrichment = FileEnrichment { description: Some("The entry point".into()), tags: vec!["cli".into()] };
         ex.file(&files[0], Some(&enrichment)).unwrap();
         ex.file(&files[1], None).unwrap();
         ex.end_source(&stats).unwrap();
@@ -81,15 +69,9 @@ fn export(format: Format, sources: usize) -> String {
 
 fn expected(sources: usize) -> Value {
     let (info, files, stats) = sample();
-    let enrichment = FileEnrichment {
-        description: Some("The entry point".into()),
-        tags: vec!["cli".into()],
-    };
+    let enrichment = FileEnrichment { description: Some("The entry point".into()), tags: vec!["cli".into()] };
     let mut src = serde_json::to_value(SourceHeader::new(&info, None)).unwrap();
-    src["files"] = json!([
-        FileRecord::new(&files[0], Some(&enrichment)),
-        FileRecord::new(&files[1], None)
-    ]);
+    src["files"] = json!([FileRecord::new(&files[0], Some(&enrichment)), FileRecord::new(&files[1], None)]);
     src["stats"] = serde_json::to_value(&stats).unwrap();
     json!({ "version": 1, "generated_at": "2025-01-02T03:04:05+00:00", "sources": vec![src; sources] })
 }
@@ -100,11 +82,7 @@ fn json_streams_the_whole_document() {
         let out = export(Format::Json, n);
         let v: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}\n{out}"));
         assert_eq!(v, expected(n));
-        assert_eq!(
-            out,
-            serde_json::to_string_pretty(&expected(n)).unwrap() + "\n",
-            "layout differs"
-        );
+        assert_eq!(out, serde_json::to_string_pretty(&expected(n)).unwrap() + "\n", "layout differs");
     }
 }
 
@@ -135,13 +113,8 @@ fn toon_equals_encoding_the_whole_document() {
 fn xml_equals_serializing_the_whole_document() {
     for n in [0, 1, 2] {
         let out = export(Format::Xml, n);
-        let whole =
-            quick_xml::se::to_string_with_root("vibe_analyzer", &xml::xml_safe(expected(n)))
-                .unwrap();
-        let body = out
-            .strip_prefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
-            .unwrap()
-            .replace('\n', "");
+        let whole = quick_xml::se::to_string_with_root("vibe_analyzer", &xml::xml_safe(expected(n))).unwrap();
+        let body = out.strip_prefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n").unwrap().replace('\n', "");
         assert_eq!(body, whole);
     }
     let out = export(Format::Xml, 1);
@@ -174,8 +147,5 @@ fn formats_parse_and_name_their_extension() {
     assert!("yaml".parse::<Format>().is_err());
     let p = default_output_path("my src", Format::Toon);
     let name = p.file_name().unwrap().to_str().unwrap();
-    assert!(
-        name.starts_with("vibe-analyzer-ast-my_src-") && name.ends_with(".toon"),
-        "{name}"
-    );
+    assert!(name.starts_with("vibe-analyzer-ast-my_src-") && name.ends_with(".toon"), "{name}");
 }

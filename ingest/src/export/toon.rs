@@ -23,12 +23,7 @@ impl FormatWriter for ToonWriter {
         Ok(())
     }
 
-    fn begin_source(
-        &mut self,
-        _w: &mut dyn Write,
-        _first: bool,
-        src: &SourceHeader,
-    ) -> Result<(), ExportError> {
+    fn begin_source(&mut self, _w: &mut dyn Write, _first: bool, src: &SourceHeader) -> Result<(), ExportError> {
         self.source = match serde_json::to_value(src)? {
             Value::Object(m) => m,
             _ => Map::new(),
@@ -37,35 +32,19 @@ impl FormatWriter for ToonWriter {
         Ok(())
     }
 
-    fn file(
-        &mut self,
-        _w: &mut dyn Write,
-        _first: bool,
-        file: &FileRecord,
-    ) -> Result<(), ExportError> {
+    fn file(&mut self, _w: &mut dyn Write, _first: bool, file: &FileRecord) -> Result<(), ExportError> {
         self.files.push(serde_json::to_value(file)?);
         Ok(())
     }
 
-    fn end_source(
-        &mut self,
-        _w: &mut dyn Write,
-        _files: usize,
-        stats: &SourceStats,
-    ) -> Result<(), ExportError> {
+    fn end_source(&mut self, _w: &mut dyn Write, _files: usize, stats: &SourceStats) -> Result<(), ExportError> {
         let mut src = std::mem::take(&mut self.source);
-        src.insert(
-            "files".into(),
-            Value::Array(std::mem::take(&mut self.files)),
-        );
+        src.insert("files".into(), Value::Array(std::mem::take(&mut self.files)));
         src.insert("stats".into(), serde_json::to_value(stats)?);
         let one = serde_json::json!({ "sources": [Value::Object(src)] });
         let text = toon_format::encode_default(&one)?;
         // Drop the `sources[1]:` line; keep the list item.
-        let item = text
-            .split_once('\n')
-            .map(|(_, rest)| rest.to_owned())
-            .unwrap_or_default();
+        let item = text.split_once('\n').map(|(_, rest)| rest.to_owned()).unwrap_or_default();
         self.items.push(item);
         Ok(())
     }

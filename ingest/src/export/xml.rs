@@ -33,9 +33,7 @@ fn clean_str(s: String) -> String {
     if s.chars().all(is_xml_char) {
         s
     } else {
-        s.chars()
-            .map(|c| if is_xml_char(c) { c } else { '\u{FFFD}' })
-            .collect()
+        s.chars().map(|c| if is_xml_char(c) { c } else { '\u{FFFD}' }).collect()
     }
 }
 
@@ -87,12 +85,7 @@ impl FormatWriter for XmlWriter {
         Ok(())
     }
 
-    fn begin_source(
-        &mut self,
-        w: &mut dyn Write,
-        _first: bool,
-        src: &SourceHeader,
-    ) -> Result<(), ExportError> {
+    fn begin_source(&mut self, w: &mut dyn Write, _first: bool, src: &SourceHeader) -> Result<(), ExportError> {
         w.write_all(b"<sources>\n")?;
         let value = xml_safe(serde_json::to_value(src)?);
         if let Value::Object(m) = value {
@@ -104,23 +97,13 @@ impl FormatWriter for XmlWriter {
         Ok(())
     }
 
-    fn file(
-        &mut self,
-        w: &mut dyn Write,
-        _first: bool,
-        file: &FileRecord,
-    ) -> Result<(), ExportError> {
+    fn file(&mut self, w: &mut dyn Write, _first: bool, file: &FileRecord) -> Result<(), ExportError> {
         element(w, "files", file)?;
         w.write_all(b"\n")?;
         Ok(())
     }
 
-    fn end_source(
-        &mut self,
-        w: &mut dyn Write,
-        _files: usize,
-        stats: &SourceStats,
-    ) -> Result<(), ExportError> {
+    fn end_source(&mut self, w: &mut dyn Write, _files: usize, stats: &SourceStats) -> Result<(), ExportError> {
         element(w, "stats", stats)?;
         w.write_all(b"\n</sources>\n")?;
         Ok(())

@@ -2,9 +2,8 @@
 
 /// Comment text without its markers, one entry per non-empty line.
 pub(crate) fn clean_comment(raw: &str) -> Vec<String> {
-    const PREFIXES: &[&str] = &[
-        "///", "//!", "//", "/**", "/*!", "/*", "#'", "#:", "#", "::", "r\"\"\"", "\"\"\"", "'''", "\"", "'",
-    ];
+    const PREFIXES: &[&str] =
+        &["///", "//!", "//", "/**", "/*!", "/*", "#'", "#:", "#", "::", "r\"\"\"", "\"\"\"", "'''", "\"", "'"];
     const SUFFIXES: &[&str] = &["*/", "\"\"\"", "'''", "\"", "'"];
     raw.lines()
         .filter_map(|line| {
@@ -34,8 +33,26 @@ pub(crate) fn clean_comment(raw: &str) -> Vec<String> {
 
 /// XML documentation tags (C#) that carry no text of their own.
 const DOC_TAGS: &[&str] = &[
-    "summary", "remarks", "returns", "param", "typeparam", "paramref", "typeparamref", "see", "seealso", "value",
-    "example", "code", "c", "exception", "para", "inheritdoc", "list", "item", "description", "term",
+    "summary",
+    "remarks",
+    "returns",
+    "param",
+    "typeparam",
+    "paramref",
+    "typeparamref",
+    "see",
+    "seealso",
+    "value",
+    "example",
+    "code",
+    "c",
+    "exception",
+    "para",
+    "inheritdoc",
+    "list",
+    "item",
+    "description",
+    "term",
 ];
 
 /// Remove XML documentation tags, keeping their text and `name`/`cref` values.
@@ -60,7 +77,6 @@ fn strip_doc_tags(line: &str) -> String {
     out.push_str(rest);
     out
 }
-
 
 #[cfg(test)]
 mod tests {

@@ -15,9 +15,12 @@
 //! | `@local.scope` | a block whose values are locals (a lambda, a closure, a callback) |
 //! | `@owner` | inside a definition's pattern: its owner type, when it is not an enclosing block (Go receivers) |
 //! | `@header` | a comment that counts as a header comment when only comments precede it |
+//! | `@reference.call` / `.type` / `.import` + `@name` | a use of a name (see `references.rs`) |
 //!
 //! `(#set! name "Companion")` in a definition's pattern names an element
-//! that has no identifier of its own.
+//! that has no identifier of its own; `(#set! name.word "2")` in a
+//! reference's pattern takes its name from the `@name` node's second word
+//! (a grammar that keeps `call :label` in one token).
 //!
 //! A node captured both as a value and as a function, method or type is
 //! that function, method or type (and one captured as a function and a
@@ -38,6 +41,8 @@
 //! walk stops at anything else or at a blank line (the `#select-adjacent!`
 //! rule of tree-sitter tags). When the element is the first child of a
 //! wrapper (`export`, a decorated definition), the walk goes on from the wrapper.
+//! `(#adjacent? @a @b)` keeps a match only when `@a` ends where `@b`
+//! starts (a call inside a macro's token tree is `name(`, not `name = (`).
 //! Any other capture name, or a predicate the engine does not know, is an
 //! error when the query is compiled.
 
@@ -46,18 +51,17 @@ use std::sync::OnceLock;
 
 use streaming_iterator::StreamingIterator;
 use thiserror::Error;
-use tree_sitter::{Node, Parser, Query, QueryCursor};
+use tree_sitter::{Node, Parser, Query, QueryCursor, QueryMatch, QueryPredicateArg};
 use vibe_common::ast::{AstData, AstElement, LineRange};
 
 use super::comments::clean_comment;
 use super::family::Family;
-use super::license_header;
 use super::languages::{Language, LANGUAGES};
+use super::license_header;
 use super::narrowing;
 use super::nesting::{self, Holds, Place, Span};
-
-/// Longest signature kept; longer ones are cut with an ellipsis.
-const MAX_SIGNATURE_CHARS: usize = 300;
+use super::references::{self, Container, RefKind};
+use super::signature::{bare_name, signature, unquote};
 
 #[derive(Debug, Error)]
 pub enum ExtractError {
@@ -125,6 +129,7 @@ enum Role {
     Header,
     Attribute,
     Owner,
+    Reference(RefKind),
 }
 
 /// Capture names a query may use, each with its role.
@@ -150,6 +155,9 @@ const CODE_CAPTURES: &[(&str, Role)] = &[
     ("header", Role::Header),
     ("attribute", Role::Attribute),
     ("owner", Role::Owner),
+    ("reference.call", Role::Reference(RefKind::Call)),
+    ("reference.type", Role::Reference(RefKind::Type)),
+    ("reference.import", Role::Reference(RefKind::Import)),
 ];
 
 /// A language's query, compiled, with each capture index mapped to its role.
@@ -159,6 +167,9 @@ pub struct CompiledQuery {
     /// Node kinds (by id) at which some pattern can start; `None` when a
     /// pattern can start anywhere (a wildcard root), so the whole tree is run.
     pub(crate) roots: Option<Vec<bool>>,
+    /// Per pattern, its `(#adjacent? @a @b)` predicates: `@a` ends where
+    /// `@b` starts (no space or token between them).
+    adjacent: Vec<Vec<(u32, u32)>>,
 }
 
 /// Compile a language's query and check every capture and predicate.
@@ -170,9 +181,10 @@ pub fn compile_query(lang: &'static Language) -> Result<CompiledQuery, ExtractEr
         CODE_CAPTURES.iter().map(|(n, _)| *n).collect()
     };
     let grammar = (lang.grammar)();
-    let source = super::languages::query_source(lang).map_err(|message| ExtractError::Query { lang: lang.name, message })?;
-    let query = Query::new(&grammar, &source)
-        .map_err(|e| ExtractError::Query { lang: lang.name, message: e.to_string() })?;
+    let source =
+        super::languages::query_source(lang).map_err(|message| ExtractError::Query { lang: lang.name, message })?;
+    let query =
+        Query::new(&grammar, &source).map_err(|e| ExtractError::Query { lang: lang.name, message: e.to_string() })?;
     let mut roles = Vec::new();
     for name in query.capture_names() {
         if !allowed.contains(name) && !name.starts_with('_') {
@@ -180,16 +192,22 @@ pub fn compile_query(lang: &'static Language) -> Result<CompiledQuery, ExtractEr
         }
         roles.push(CODE_CAPTURES.iter().find(|(n, _)| n == name).map(|(_, r)| *r));
     }
+    let mut adjacent = Vec::with_capacity(query.pattern_count());
     for i in 0..query.pattern_count() {
-        if let Some(p) = query.general_predicates(i).first() {
-            return Err(ExtractError::UnknownPredicate { lang: lang.name, predicate: p.operator.to_string() });
+        let mut pairs = Vec::new();
+        for p in query.general_predicates(i) {
+            match (&*p.operator, &p.args[..]) {
+                ("adjacent?", [QueryPredicateArg::Capture(a), QueryPredicateArg::Capture(b)]) => pairs.push((*a, *b)),
+                _ => return Err(ExtractError::UnknownPredicate { lang: lang.name, predicate: p.operator.to_string() }),
+            }
         }
-        if let Some(p) = query.property_settings(i).iter().find(|p| &*p.key != "name") {
+        adjacent.push(pairs);
+        if let Some(p) = query.property_settings(i).iter().find(|p| &*p.key != "name" && &*p.key != "name.word") {
             return Err(ExtractError::UnknownPredicate { lang: lang.name, predicate: format!("set! {}", p.key) });
         }
     }
     let roots = narrowing::pattern_roots(&query, &source, &grammar);
-    Ok(CompiledQuery { query, roles, roots })
+    Ok(CompiledQuery { query, roles, roots, adjacent })
 }
 
 /// The compiled query of a language, built once per process.
@@ -256,6 +274,7 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
     let mut headers: Vec<Node> = Vec::new();
     let mut doc_nodes: HashSet<usize> = HashSet::new();
     let mut attribute_nodes: HashSet<usize> = HashSet::new();
+    let mut uses: Vec<references::Found> = Vec::new();
 
     // Run the query only where a pattern can start, one node at a time: the
     // cursor then skips the subtrees no pattern needs.
@@ -270,9 +289,12 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
     for start in starts {
         let mut matches = cursor.matches(&compiled.query, start, bytes);
         while let Some(m) = matches.next() {
+            if !compiled.adjacent[m.pattern_index].iter().all(|&(a, b)| adjacent(m, a, b)) {
+                continue;
+            }
             let mut def: Option<(Kind, Node)> = None;
             let (mut name, mut body, mut scope, mut owner) = (None, None, None, None);
-            let mut namespace = false;
+            let (mut namespace, mut reference) = (false, None);
             let mut docs = Vec::new();
             for c in m.captures {
                 match compiled.roles[c.index as usize] {
@@ -292,11 +314,17 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
                     Some(Role::Attribute) => {
                         attribute_nodes.insert(c.node.id());
                     }
+                    Some(Role::Reference(k)) => reference = Some(k),
                     None => {}
                 }
             }
             if let (Some(s), Some(n)) = (scope, name) {
                 scopes.push((s, text(n, bytes).to_string(), namespace));
+            }
+            if let (Some(kind), Some(name)) = (reference, name) {
+                let word = compiled.query.property_settings(m.pattern_index).iter().find(|p| &*p.key == "name.word");
+                let word = word.and_then(|p| p.value.as_deref()?.parse().ok());
+                uses.push(references::Found { kind, name, word });
             }
             if def.is_none() {
                 doc_nodes.extend(docs.iter().map(|n| n.id()));
@@ -350,26 +378,37 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
     let family = Family::new(tree.root_node(), &targets);
     let mut ast = AstData::default();
     let mut used_docs: HashSet<usize> = HashSet::new();
+    let mut containers: Vec<Container> = Vec::new();
     for ((d, name), (place, chain)) in defs.iter().zip(&names).zip(nesting) {
         let kind = match place {
             Place::Local => continue,
             Place::Member if d.kind == Kind::Variable => Kind::Field,
             _ => d.kind,
         };
+        let owner = d.owner.map(|o| text(o, bytes).trim_start_matches(['*', '&']).trim().to_string()).or(chain);
+        if let Some(n) = name.as_deref().filter(|n| !n.is_empty() && !kind.is_value()) {
+            let qualified = owner.as_ref().map_or_else(|| n.to_string(), |o| format!("{o}.{n}"));
+            containers.push(Container {
+                start: d.node.start_byte(),
+                end: d.node.end_byte(),
+                qualified: Some(qualified),
+                name: n.to_string(),
+                namespace: false,
+            });
+        }
         let (comments, doc_ids) = doc_comments(d, source, &family, &doc_nodes, &attribute_nodes, &def_ids);
         let element = AstElement {
             name: name.clone().unwrap_or_default(),
             kind: kind.name().to_string(),
-            signature: signature(d, source, &attribute_nodes),
+            signature: signature(d.node, d.body, source, &attribute_nodes),
             comments,
-            owner: d
-                .owner
-                .map(|o| text(o, bytes).trim_start_matches(['*', '&']).trim().to_string())
-                .or(chain),
+            owner,
             line: Some(line_range(d.node)),
         };
         let list = ast.list_mut(kind.name());
-        if !element.signature.is_empty() && !list.iter().any(|e| e.signature == element.signature && e.line == element.line) {
+        if !element.signature.is_empty()
+            && !list.iter().any(|e| e.signature == element.signature && e.line == element.line)
+        {
             used_docs.extend(doc_ids);
             list.push(element);
         }
@@ -386,12 +425,36 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
     let (license, header) = license_header::split(header_blocks(&headers, &family, &attribute_nodes, source));
     ast.license = license;
     ast.header_comments = header;
+    if !uses.is_empty() {
+        containers.extend(scopes.iter().map(|(node, name, namespace)| Container {
+            start: node.start_byte(),
+            end: node.end_byte(),
+            qualified: None,
+            name: name.clone(),
+            namespace: *namespace,
+        }));
+        let def_names = defs.iter().filter_map(|d| d.name).map(|n| (n.start_byte(), n.end_byte())).collect();
+        (ast.references, ast.references_omitted) = references::collect(uses, containers, def_names, bytes);
+    }
     Ok(ast)
+}
+
+/// Whether the match's captures `a` and `b` touch: `a` ends where `b` starts.
+fn adjacent(m: &QueryMatch, a: u32, b: u32) -> bool {
+    let node = |i: u32| m.captures.iter().find(|c| c.index == i).map(|c| c.node);
+    matches!((node(a), node(b)), (Some(x), Some(y)) if x.end_byte() == y.start_byte())
 }
 
 impl<'t> Definition<'t> {
     /// Fold another match of the same node into this definition.
-    fn merge(&mut self, kind: Kind, name: Option<Node<'t>>, body: Option<Node<'t>>, owner: Option<Node<'t>>, docs: Vec<Node<'t>>) {
+    fn merge(
+        &mut self,
+        kind: Kind,
+        name: Option<Node<'t>>,
+        body: Option<Node<'t>>,
+        owner: Option<Node<'t>>,
+        docs: Vec<Node<'t>>,
+    ) {
         if !kind.is_value() && self.kind.is_value() {
             // A value holding a function or class (`const f = () => …`,
             // `const K = class {}`) is that function or class.
@@ -424,56 +487,6 @@ pub(crate) fn line_range(node: Node) -> LineRange {
     LineRange { start: node.start_position().row as u32 + 1, end: end_row as u32 + 1 }
 }
 
-/// The declaration cut before its body, on one line. Attributes and
-/// decorators that lead the node (captured `@attribute`) are left out.
-fn signature(d: &Definition, source: &str, attributes: &HashSet<usize>) -> String {
-    let start = after_leading_attributes(d.node, attributes);
-    let end = match d.body {
-        Some(b) if b.start_byte() > start => b.start_byte(),
-        _ => d.node.end_byte(),
-    };
-    let raw = &source[start..end];
-    // Without a body the first line is the declaration.
-    let raw = if d.body.is_none() { raw.trim_start().lines().next().unwrap_or("") } else { raw };
-    let mut sig = raw.split_whitespace().collect::<Vec<_>>().join(" ");
-    loop {
-        let trimmed = sig
-            .trim_end()
-            .trim_end_matches("=>")
-            .trim_end_matches(['{', '=', ':', ';'])
-            .trim_end();
-        if trimmed.len() == sig.len() {
-            break;
-        }
-        sig = trimmed.to_string();
-    }
-    vibe_common::summary::cut(&sig, MAX_SIGNATURE_CHARS)
-}
-
-/// Where a definition's text starts once leading attributes are skipped, also
-/// those at the start of a `modifiers` node (keywords after them are kept).
-fn after_leading_attributes(node: Node, attributes: &HashSet<usize>) -> usize {
-    let mut start = node.start_byte();
-    let mut cursor = node.walk();
-    for child in node.children(&mut cursor) {
-        if attributes.contains(&child.id()) {
-            start = child.end_byte();
-        } else if child.kind().contains("modifier") {
-            let mut inner = child.walk();
-            for m in child.children(&mut inner) {
-                if attributes.contains(&m.id()) {
-                    start = m.end_byte();
-                } else {
-                    return start;
-                }
-            }
-        } else {
-            return start;
-        }
-    }
-    start
-}
-
 /// Doc comments of a definition: a docstring inside it, or else the run of
 /// doc comments that touches it.
 fn doc_comments(
@@ -503,9 +516,10 @@ fn doc_comments(
                 }
                 if docs.contains(&prev.id()) {
                     // A comment that ends another line's code trails that code.
-                    let trailing = family
-                        .prev_sibling(prev)
-                        .is_some_and(|before| line_range(before).end as usize == prev.start_position().row + 1 && before.end_byte() <= prev.start_byte());
+                    let trailing = family.prev_sibling(prev).is_some_and(|before| {
+                        line_range(before).end as usize == prev.start_position().row + 1
+                            && before.end_byte() <= prev.start_byte()
+                    });
                     if trailing {
                         break;
                     }
@@ -518,7 +532,9 @@ fn doc_comments(
             None => match family.parent(anchor) {
                 // The first child of a wrapper: go on from the wrapper, unless
                 // the wrapper groups several elements (`const ( … )`).
-                Some(parent) if family.parent(parent).is_some() && !groups_others(parent, d.node, defs) => anchor = parent,
+                Some(parent) if family.parent(parent).is_some() && !groups_others(parent, d.node, defs) => {
+                    anchor = parent
+                }
                 _ => break,
             },
         }
@@ -567,40 +583,9 @@ fn header_blocks(headers: &[Node], family: &Family, attributes: &HashSet<usize>,
     blocks
 }
 
-/// An import's text without surrounding quotes or angle brackets.
-fn unquote(s: &str) -> String {
-    let s = s.trim();
-    for (open, close) in [('"', '"'), ('\'', '\''), ('`', '`'), ('<', '>')] {
-        if let Some(inner) = s.strip_prefix(open).and_then(|r| r.strip_suffix(close)) {
-            return inner.trim().to_string();
-        }
-    }
-    s.to_string()
-}
-
-/// An element's bare name: unquoted (`'key'`), without a leading label
-/// sigil (`:label` in Batch).
-fn bare_name(s: &str) -> String {
-    let s = unquote(s);
-    match s.strip_prefix(':') {
-        Some(rest) if rest.starts_with(|c: char| c.is_alphanumeric() || c == '_') => rest.to_string(),
-        _ => s,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn names_and_imports_lose_only_their_quotes() {
-        assert_eq!(unquote("\"os\""), "os");
-        assert_eq!(unquote("<stdio.h>"), "stdio.h");
-        assert_eq!(unquote("System.Collections.Generic.Dictionary<string, int>"), "System.Collections.Generic.Dictionary<string, int>");
-        assert_eq!(bare_name(">="), ">=");
-        assert_eq!(bare_name(":add"), "add");
-        assert_eq!(bare_name("'key'"), "key");
-    }
 
     #[test]
     fn blank_line_detection() {
@@ -610,4 +595,3 @@ mod tests {
         assert!(has_blank_line("\n   \n"));
     }
 }
-

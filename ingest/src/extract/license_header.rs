@@ -84,7 +84,10 @@ mod tests {
 
     #[test]
     fn spdx_line_wins_and_plain_copyright_is_dropped() {
-        assert_eq!(split(vec![lines("SPDX-License-Identifier: MIT OR Apache-2.0")]).0, Some("MIT OR Apache-2.0".into()));
+        assert_eq!(
+            split(vec![lines("SPDX-License-Identifier: MIT OR Apache-2.0")]).0,
+            Some("MIT OR Apache-2.0".into())
+        );
         assert_eq!(split(vec![lines("Copyright 2020 Acme Inc.")]), (None, vec![]));
     }
 

@@ -100,7 +100,9 @@ fn split_frontmatter(source: &str) -> (Option<BTreeMap<String, String>>, String)
             break;
         }
         let item = l.trim_start();
-        if let (Some(_), Some(value)) = (&open_key, item.strip_prefix('-').filter(|v| v.is_empty() || v.starts_with(' '))) {
+        if let (Some(_), Some(value)) =
+            (&open_key, item.strip_prefix('-').filter(|v| v.is_empty() || v.starts_with(' ')))
+        {
             items.push(unquote_yaml(value.trim()));
             continue;
         }
@@ -209,7 +211,11 @@ fn plain_text(md: &str) -> String {
     while let Some(c) = chars.next() {
         match c {
             // An underscore inside a word (`snake_case`) is text, not emphasis.
-            '_' if out.ends_with(|p: char| p.is_alphanumeric()) && chars.peek().is_some_and(|n| n.is_alphanumeric()) => out.push(c),
+            '_' if out.ends_with(|p: char| p.is_alphanumeric())
+                && chars.peek().is_some_and(|n| n.is_alphanumeric()) =>
+            {
+                out.push(c)
+            }
             '*' | '_' | '`' | '<' | '>' | '#' => {}
             // `[text](url)` and `[text][label]`: the target is no text.
             ']' if chars.peek() == Some(&'(') => {
@@ -230,10 +236,7 @@ fn plain_text(md: &str) -> String {
             _ => out.push(c),
         }
     }
-    out.split_whitespace()
-        .filter(|w| !matches!(*w, "-" | "+"))
-        .collect::<Vec<_>>()
-        .join(" ")
+    out.split_whitespace().filter(|w| !matches!(*w, "-" | "+")).collect::<Vec<_>>().join(" ")
 }
 
 /// A link label as matched against definitions: without its brackets,

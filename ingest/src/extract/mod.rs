@@ -4,11 +4,13 @@
 mod comments;
 mod engine;
 mod family;
+pub mod languages;
 mod license_header;
+mod markdown;
 mod narrowing;
 mod nesting;
-pub mod languages;
-mod markdown;
+mod references;
+mod signature;
 
 pub use engine::{compile_query, CompiledQuery, ExtractError};
 pub use languages::{for_path, Language, LANGUAGES};
@@ -17,10 +19,6 @@ use vibe_common::ast::AstData;
 
 /// Extract the AST of one file's source text.
 pub fn extract(lang: &'static Language, source: &str) -> Result<AstData, ExtractError> {
-    let ast = if lang.id == "markdown" {
-        markdown::extract(lang, source)?
-    } else {
-        engine::extract(lang, source)?
-    };
+    let ast = if lang.id == "markdown" { markdown::extract(lang, source)? } else { engine::extract(lang, source)? };
     Ok(ast.with_tags())
 }

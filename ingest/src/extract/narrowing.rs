@@ -126,9 +126,15 @@ mod tests {
 
     #[test]
     fn pattern_roots_are_named() {
-        assert_eq!(root_kinds("(function_item name: (identifier) @name) @definition.function"), Some(vec!["function_item".to_string()]));
+        assert_eq!(
+            root_kinds("(function_item name: (identifier) @name) @definition.function"),
+            Some(vec!["function_item".to_string()])
+        );
         assert_eq!(root_kinds("((comment) @doc (#match? @doc \"^///\"))"), Some(vec!["comment".to_string()]));
-        assert_eq!(root_kinds("[(class_declaration) (struct_declaration)] @x"), Some(vec!["class_declaration".to_string(), "struct_declaration".to_string()]));
+        assert_eq!(
+            root_kinds("[(class_declaration) (struct_declaration)] @x"),
+            Some(vec!["class_declaration".to_string(), "struct_declaration".to_string()])
+        );
         assert_eq!(root_kinds("((comment)* @doc . (function_item) @definition.function)"), None);
         assert_eq!(root_kinds("(_ . (variable_declarator)) @definition.variable"), None);
         assert_eq!(root_kinds("[\"static\" (x)]"), None);
@@ -154,10 +160,15 @@ mod tests {
         let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
         let stdlib = std::path::PathBuf::from("/usr/lib/python3.11");
         let mut checked = 0;
-        for root in [repo.join("ingest"), repo.join("gateway"), repo.join("tests"), stdlib.join("json"), stdlib.join("asyncio")] {
+        for root in
+            [repo.join("ingest"), repo.join("gateway"), repo.join("tests"), stdlib.join("json"), stdlib.join("asyncio")]
+        {
             for entry in ignore::WalkBuilder::new(&root).build().flatten() {
                 let path = entry.path();
-                let (Some(lang), Ok(text)) = (super::super::languages::for_path(path), std::fs::read_to_string(path)) else { continue };
+                let (Some(lang), Ok(text)) = (super::super::languages::for_path(path), std::fs::read_to_string(path))
+                else {
+                    continue;
+                };
                 if lang.id == "markdown" {
                     continue;
                 }

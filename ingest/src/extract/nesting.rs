@@ -62,10 +62,20 @@ pub(crate) fn nest(defs: &[Span], scopes: &[(Node, String, bool)], locals: &[Nod
     }
     for (node, name, namespace) in scopes {
         let frame = if *namespace { Frame::Namespace } else { Frame::Type };
-        items.push(Item { start: node.start_byte(), end: node.end_byte(), def: None, container: Some((frame, Some(name.as_str()))) });
+        items.push(Item {
+            start: node.start_byte(),
+            end: node.end_byte(),
+            def: None,
+            container: Some((frame, Some(name.as_str()))),
+        });
     }
     for node in locals {
-        items.push(Item { start: node.start_byte(), end: node.end_byte(), def: None, container: Some((Frame::Local, None)) });
+        items.push(Item {
+            start: node.start_byte(),
+            end: node.end_byte(),
+            def: None,
+            container: Some((Frame::Local, None)),
+        });
     }
     // Outer before inner; a definition before a scope on the same node.
     items.sort_by(|a, b| a.start.cmp(&b.start).then(b.end.cmp(&a.end)).then(b.def.is_some().cmp(&a.def.is_some())));

@@ -62,7 +62,12 @@ impl BulkBatch {
 
     /// Send the batch (if not empty) and record each item's result under
     /// `alias_of(index)`.
-    pub async fn flush(&mut self, search: &Search, outcome: &mut BulkOutcome, alias_of: &(dyn Fn(&str) -> String + Sync)) -> Result<(), SearchError> {
+    pub async fn flush(
+        &mut self,
+        search: &Search,
+        outcome: &mut BulkOutcome,
+        alias_of: &(dyn Fn(&str) -> String + Sync),
+    ) -> Result<(), SearchError> {
         if self.is_empty() {
             return Ok(());
         }

@@ -54,8 +54,21 @@ pub fn analysis_doc(source: &SourceInfo, file: &ScannedFile, enrichment: Option<
         "tags": tags,
         "llm_tags": llm_tags,
         "symbols": ast.map(symbols).unwrap_or_default(),
-        "ast": ast,
+        // One flat entry per use, `{name, kind, line, in}` (`find_references`).
+        "references": ast.map_or(&[][..], |a| &a.references),
+        "ast": ast.map(stored_ast),
     })
+}
+
+/// The AST as stored in the document: without its references, which live
+/// in the top-level `references` field only (so `get_file_ast` answers stay
+/// small).
+fn stored_ast(ast: &AstData) -> Value {
+    let mut v = json!(ast);
+    if let Some(o) = v.as_object_mut() {
+        o.remove("references");
+    }
+    v
 }
 
 /// The search form of a file's code elements: one flat entry per element
@@ -94,6 +107,9 @@ pub fn content_doc(source: &SourceInfo, file: &ScannedFile) -> Value {
         "language": file.language,
         "hash": file.hash,
         "lines": file.lines,
+        "size": file.size,
+        // Why `content` is empty: binary, too_large or invalid_utf8 (get_file_content says so).
+        "skipped": file.skipped.filter(|s| s.explains_empty_content()).map(|s| s.as_str()),
         "content": file.content,
     })
 }
@@ -108,7 +124,13 @@ pub fn readme_summary(readme: &str) -> String {
             in_code = !in_code;
             continue;
         }
-        if in_code || l.starts_with('#') || l.starts_with('!') || l.starts_with('<') || l.starts_with('[') || l.starts_with("---") {
+        if in_code
+            || l.starts_with('#')
+            || l.starts_with('!')
+            || l.starts_with('<')
+            || l.starts_with('[')
+            || l.starts_with("---")
+        {
             if !para.is_empty() {
                 break;
             }
@@ -133,6 +155,27 @@ pub fn readme_summary(readme: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn references_are_a_top_level_field_and_not_in_the_stored_ast() {
+        use vibe_common::ast::AstReference;
+        let source = SourceInfo { name: "p".into(), root: "/p".into(), readme: None, license: None };
+        let call = AstReference { name: "f".into(), kind: "call".into(), line: 3, enclosing: Some("A.g".into()) };
+        let import = AstReference { name: "os".into(), kind: "import".into(), line: 1, enclosing: None };
+        let file = ScannedFile {
+            rel_path: "a.py".into(),
+            hash: "h".into(),
+            ast: Some(AstData { references: vec![import, call], references_omitted: 2, ..Default::default() }),
+            ..Default::default()
+        };
+        let doc = analysis_doc(&source, &file, None);
+        assert_eq!(
+            doc["references"],
+            json!([{ "name": "os", "kind": "import", "line": 1 }, { "name": "f", "kind": "call", "line": 3, "in": "A.g" }])
+        );
+        assert!(doc["ast"].get("references").is_none(), "{}", doc["ast"]);
+        assert_eq!(doc["ast"]["references_omitted"], json!(2));
+    }
 
     #[test]
     fn summary_is_first_paragraph() {

@@ -50,7 +50,8 @@ pub enum IndexError {
 /// Enrichment of a batch of changed files (LLM descriptions and tags), by relative path.
 /// Called with no files, it returns the project summary (from the README)
 /// under [`PROJECT_SUMMARY_KEY`].
-pub type EnrichFn = Arc<dyn Fn(&SourceInfo, &[&ScannedFile]) -> anyhow::Result<HashMap<String, Enrichment>> + Send + Sync>;
+pub type EnrichFn =
+    Arc<dyn Fn(&SourceInfo, &[&ScannedFile]) -> anyhow::Result<HashMap<String, Enrichment>> + Send + Sync>;
 
 /// Key of the project summary in the answer of an [`EnrichFn`] called with no files.
 pub const PROJECT_SUMMARY_KEY: &str = "";
@@ -89,6 +90,8 @@ pub struct IndexReport {
     pub removed_projects: Vec<String>,
     pub removed_indices: Vec<String>,
     pub sources: Vec<SourceOutcome>,
+    /// Sources that could not be indexed at all: `(root, why)`.
+    pub failed_sources: Vec<(String, String)>,
     pub elapsed: Duration,
 }
 
@@ -100,7 +103,7 @@ impl IndexReport {
         self.sources.iter().map(|s| s.analysis_written).sum()
     }
     pub fn errors(&self) -> Vec<(String, String)> {
-        self.sources.iter().flat_map(|s| s.errors.iter().cloned()).collect()
+        self.failed_sources.iter().cloned().chain(self.sources.iter().flat_map(|s| s.errors.iter().cloned())).collect()
     }
     /// Nothing was written or removed.
     pub fn up_to_date(&self) -> bool {
@@ -136,14 +139,28 @@ pub async fn check_backend(search: &Search) -> Result<String, IndexError> {
 
 /// Index `targets` (absolute roots); `configured` is every source in the
 /// config, so that projects no longer there are removed.
-pub async fn run(search: &Search, targets: &[PathBuf], configured: &[PathBuf], opts: &IndexOptions) -> Result<IndexReport, IndexError> {
+pub async fn run(
+    search: &Search,
+    targets: &[PathBuf],
+    configured: &[PathBuf],
+    opts: &IndexOptions,
+) -> Result<IndexReport, IndexError> {
     let start = Instant::now();
     check_backend(search).await?;
     let mut report = IndexReport { templates: templates::install(search).await?, ..Default::default() };
     let known = cleanup(search, configured, &mut report).await?;
     for root in targets {
-        let outcome = index_source(search, &known, root, opts).await?;
-        report.sources.push(outcome);
+        // A source that cannot be read (gone, unreadable) is reported and the
+        // run goes on with the others; a backend failure stops it.
+        match index_source(search, &known, root, opts).await {
+            Ok(outcome) => report.sources.push(outcome),
+            Err(IndexError::Scan { path, source }) => {
+                let message = source.to_string();
+                let message = message.strip_prefix(&format!("{path}: ")).unwrap_or(&message).to_string();
+                report.failed_sources.push((path, message));
+            }
+            Err(e) => return Err(e),
+        }
     }
     report.elapsed = start.elapsed();
     Ok(report)
@@ -211,7 +228,12 @@ fn load_details(root: &std::path::Path) -> tokio::task::JoinHandle<Result<Source
     tokio::task::spawn_blocking(move || SourceInfo::load(None, &root))
 }
 
-async fn index_source(search: &Search, known: &Known, root: &Path, opts: &IndexOptions) -> Result<SourceOutcome, IndexError> {
+async fn index_source(
+    search: &Search,
+    known: &Known,
+    root: &Path,
+    opts: &IndexOptions,
+) -> Result<SourceOutcome, IndexError> {
     let path = root.display().to_string();
     // README and license detection (askalono: ~0.1 s) only run when needed:
     // for enrichment (up front), or for the meta document (in the background
@@ -242,8 +264,10 @@ async fn index_source(search: &Search, known: &Known, root: &Path, opts: &IndexO
     // paths stored in either index (a half-written file must be deletable too).
     let (targets, stored, stored_paths) = match (live_files, live_analysis) {
         (Some(files), Some(analysis)) if !opts.force && !outdated => {
-            let (in_files, in_analysis) =
-                tokio::try_join!(store::stored_hashes(search, &files_alias), store::stored_hashes(search, &analysis_alias))?;
+            let (in_files, in_analysis) = tokio::try_join!(
+                store::stored_hashes(search, &files_alias),
+                store::stored_hashes(search, &analysis_alias)
+            )?;
             let mut stored_paths: HashSet<String> = in_files.keys().cloned().collect();
             stored_paths.extend(in_analysis.keys().cloned());
             let stored: HashMap<String, String> =
@@ -273,7 +297,9 @@ async fn index_source(search: &Search, known: &Known, root: &Path, opts: &IndexO
     let (tx, mut rx) = tokio::sync::mpsc::channel::<ScannedFile>(256);
     let scan_root = info.root.clone();
     let scan_task = tokio::task::spawn_blocking(move || {
-        scanner::try_scan(&scan_root, &scan_opts, |f| tx.blocking_send(f).map_err(|_| anyhow::anyhow!("indexer stopped")))
+        scanner::try_scan(&scan_root, &scan_opts, |f| {
+            tx.blocking_send(f).map_err(|_| anyhow::anyhow!("indexer stopped"))
+        })
     });
 
     if outcome.rebuilt {
@@ -382,13 +408,18 @@ async fn write_files(
     let enrichment = match &opts.enrich {
         Some(enrich) if pending.iter().any(|f| f.ast.is_some()) => {
             let refs: Vec<&ScannedFile> = pending.iter().filter(|f| f.ast.is_some()).collect();
-            enrich(info, &refs).map_err(|e| IndexError::Task { path: info.root.display().to_string(), message: format!("{e:#}") })?
+            enrich(info, &refs)
+                .map_err(|e| IndexError::Task { path: info.root.display().to_string(), message: format!("{e:#}") })?
         }
         _ => HashMap::new(),
     };
     for file in pending.drain(..) {
         batch.index(&targets.files, &file.rel_path, &documents::content_doc(info, &file));
-        batch.index(&targets.analysis, &file.rel_path, &documents::analysis_doc(info, &file, enrichment.get(&file.rel_path)));
+        batch.index(
+            &targets.analysis,
+            &file.rel_path,
+            &documents::analysis_doc(info, &file, enrichment.get(&file.rel_path)),
+        );
         if batch.is_full() {
             batch.flush(search, bulk, &|i| targets.alias_of(i)).await?;
         }
@@ -406,7 +437,8 @@ async fn write_meta(
     let stats = stats::project_stats(search, &targets.analysis_alias).await?;
     let mut summary = info.readme.as_ref().map(|r| documents::readme_summary(&r.content)).unwrap_or_default();
     if let (Some(enrich), Some(_)) = (enrich, &info.readme) {
-        let mut answer = enrich(info, &[]).map_err(|e| IndexError::Task { path: info.root.display().to_string(), message: format!("{e:#}") })?;
+        let mut answer = enrich(info, &[])
+            .map_err(|e| IndexError::Task { path: info.root.display().to_string(), message: format!("{e:#}") })?;
         if let Some(llm) = answer.remove(PROJECT_SUMMARY_KEY).filter(|e| !e.description.is_empty()) {
             summary = llm.description;
         }
@@ -434,7 +466,11 @@ fn progress_bar(enabled: bool, name: &str, root: &std::path::Path) -> Option<ind
     if !enabled || !std::io::stderr().is_terminal() {
         return None;
     }
-    let total = scanner::walk::builder(root, 1).build().flatten().filter(|e| e.file_type().is_some_and(|t| !t.is_dir())).count();
+    let total = scanner::walk::builder(root, 1)
+        .build()
+        .flatten()
+        .filter(|e| e.file_type().is_some_and(|t| !t.is_dir()))
+        .count();
     let bar = indicatif::ProgressBar::new(total as u64);
     bar.set_style(
         indicatif::ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} files ({elapsed})")

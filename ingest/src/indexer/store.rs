@@ -102,7 +102,12 @@ pub enum Missing {
 }
 
 /// All hits of an index through the scroll API.
-pub async fn scroll_all(search: &Search, index: &str, missing: Missing, mut body: Value) -> Result<Vec<Value>, SearchError> {
+pub async fn scroll_all(
+    search: &Search,
+    index: &str,
+    missing: Missing,
+    mut body: Value,
+) -> Result<Vec<Value>, SearchError> {
     body["size"] = json!(SCROLL_SIZE);
     body["sort"] = json!(["_doc"]);
     let ignore = if missing == Missing::ReadsEmpty { "&ignore_unavailable=true" } else { "" };
@@ -119,7 +124,13 @@ pub async fn scroll_all(search: &Search, index: &str, missing: Missing, mut body
         out.extend(hits);
         if last {
             if let Some(id) = scroll_id {
-                let _ = search.request(opensearch::http::Method::Delete, "/_search/scroll", Some(json!({ "scroll_id": id }).to_string().into_bytes())).await;
+                let _ = search
+                    .request(
+                        opensearch::http::Method::Delete,
+                        "/_search/scroll",
+                        Some(json!({ "scroll_id": id }).to_string().into_bytes()),
+                    )
+                    .await;
             }
             break;
         }
@@ -142,7 +153,12 @@ pub async fn create_generation(search: &Search, files: &str, analysis: &str) -> 
 /// Refresh a project's new generation and point both aliases at it in one
 /// atomic call, removing them from any other index. Answers the project's
 /// other generations, for [`drop_generations`].
-pub async fn swap_aliases(search: &Search, hash: &str, files: &str, analysis: &str) -> Result<Vec<String>, SearchError> {
+pub async fn swap_aliases(
+    search: &Search,
+    hash: &str,
+    files: &str,
+    analysis: &str,
+) -> Result<Vec<String>, SearchError> {
     let names = &search.names;
     let (files_alias, analysis_alias) = (names.files_alias(hash), names.analysis_alias(hash));
     search.post(&format!("/{files},{analysis}/_refresh"), &json!({})).await?;
@@ -202,7 +218,11 @@ pub async fn drain_reads(search: &Search) {
         };
         waiting.retain(|task| now.contains(task));
     }
-    tracing::debug!(ms = started.elapsed().as_millis() as u64, still_running = waiting.len(), "reads on the old generation drained");
+    tracing::debug!(
+        ms = started.elapsed().as_millis() as u64,
+        still_running = waiting.len(),
+        "reads on the old generation drained"
+    );
 }
 
 /// Ids (`node:id`) of the read tasks running now.
@@ -225,7 +245,11 @@ pub async fn remove_project(search: &Search, hash: &str) -> Result<(), SearchErr
 
 /// Delete the physical indices of a project that no alias points at
 /// (left over by a rebuild that died before its swap).
-pub async fn remove_stale_generations(search: &Search, layout: &Layout, hash: &str) -> Result<Vec<String>, SearchError> {
+pub async fn remove_stale_generations(
+    search: &Search,
+    layout: &Layout,
+    hash: &str,
+) -> Result<Vec<String>, SearchError> {
     let live = [layout.target(&search.names.files_alias(hash)), layout.target(&search.names.analysis_alias(hash))];
     let mut removed = Vec::new();
     for index in layout.indices.get(hash).into_iter().flatten() {

@@ -12,10 +12,57 @@ const MAX_TAGS: usize = 256;
 
 /// Words too common in code or prose to be worth a tag.
 const STOP_WORDS: &[&str] = &[
-    "and", "are", "async", "await", "bool", "but", "class", "const", "def", "for", "from", "func", "function",
-    "has", "impl", "int", "into", "its", "let", "mut", "new", "not", "pub", "public", "private", "protected",
-    "return", "returns", "self", "static", "str", "string", "that", "the", "this", "true", "false", "type",
-    "use", "var", "void", "was", "will", "with", "you", "your", "fn", "struct", "enum", "interface", "final",
+    "and",
+    "are",
+    "async",
+    "await",
+    "bool",
+    "but",
+    "class",
+    "const",
+    "def",
+    "for",
+    "from",
+    "func",
+    "function",
+    "has",
+    "impl",
+    "int",
+    "into",
+    "its",
+    "let",
+    "mut",
+    "new",
+    "not",
+    "pub",
+    "public",
+    "private",
+    "protected",
+    "return",
+    "returns",
+    "self",
+    "static",
+    "str",
+    "string",
+    "that",
+    "the",
+    "this",
+    "true",
+    "false",
+    "type",
+    "use",
+    "var",
+    "void",
+    "was",
+    "will",
+    "with",
+    "you",
+    "your",
+    "fn",
+    "struct",
+    "enum",
+    "interface",
+    "final",
 ];
 
 /// Split an identifier into lower-case words: camelCase, PascalCase,
@@ -137,7 +184,19 @@ mod tests {
         }
         .with_tags();
         let tags = deterministic_tags("src/billing/orderService.rs", Some(&ast));
-        for t in ["functions", "функции", "函数", "calculate", "total", "order", "item", "calculates", "discounts", "billing", "service"] {
+        for t in [
+            "functions",
+            "функции",
+            "函数",
+            "calculate",
+            "total",
+            "order",
+            "item",
+            "calculates",
+            "discounts",
+            "billing",
+            "service",
+        ] {
             assert!(tags.iter().any(|x| x == t), "missing {t} in {tags:?}");
         }
         assert!(!tags.iter().any(|x| x == "pub" || x == "fn"));

@@ -19,19 +19,13 @@ pub fn count_lines(bytes: &[u8]) -> u64 {
 
 fn io_error(file: &mut ScannedFile, e: std::io::Error) -> Option<ScanError> {
     file.skipped = Some(SkipReason::Unreadable);
-    Some(ScanError::Io {
-        path: file.rel_path.clone(),
-        source: e,
-    })
+    Some(ScanError::Io { path: file.rel_path.clone(), source: e })
 }
 
 /// Process one file: never fails, but may return the error that made it
 /// skip (unreadable, extraction failure) next to the file.
 pub fn scan_file(root: &Path, path: &Path, opts: &ScanOptions) -> (ScannedFile, Option<ScanError>) {
-    let mut file = ScannedFile {
-        rel_path: rel_path(root, path),
-        ..Default::default()
-    };
+    let mut file = ScannedFile { rel_path: rel_path(root, path), ..Default::default() };
     let md = match fs::symlink_metadata(path) {
         Ok(md) => md,
         Err(e) => {
@@ -63,11 +57,7 @@ pub fn scan_file(root: &Path, path: &Path, opts: &ScanOptions) -> (ScannedFile, 
     file.size = bytes.len() as u64;
     file.hash = blake3::hash(&bytes).to_hex().to_string();
     file.binary = is_binary_path(path) || is_binary_content(&bytes[..bytes.len().min(SNIFF_LEN)]);
-    let lang = if file.binary {
-        None
-    } else {
-        extract::for_path(path)
-    };
+    let lang = if file.binary { None } else { extract::for_path(path) };
     file.language = lang.map(|l| l.name);
     // An unchanged file is only named and hashed: nothing else is needed to skip it.
     if let Some(skip) = &opts.skip {
@@ -94,10 +84,7 @@ pub fn scan_file(root: &Path, path: &Path, opts: &ScanOptions) -> (ScannedFile, 
             Ok(Ok(ast)) => file.ast = Some(ast),
             Ok(Err(e)) => {
                 file.skipped = Some(SkipReason::ExtractError);
-                err = Some(ScanError::Extract {
-                    path: file.rel_path.clone(),
-                    message: e.to_string(),
-                });
+                err = Some(ScanError::Extract { path: file.rel_path.clone(), message: e.to_string() });
             }
             Err(panic) => {
                 let msg = panic
@@ -106,10 +93,7 @@ pub fn scan_file(root: &Path, path: &Path, opts: &ScanOptions) -> (ScannedFile, 
                     .or_else(|| panic.downcast_ref::<String>().cloned())
                     .unwrap_or_else(|| "unknown panic".into());
                 file.skipped = Some(SkipReason::ExtractError);
-                err = Some(ScanError::Extract {
-                    path: file.rel_path.clone(),
-                    message: format!("panicked: {msg}"),
-                });
+                err = Some(ScanError::Extract { path: file.rel_path.clone(), message: format!("panicked: {msg}") });
             }
         }
     }
@@ -157,11 +141,7 @@ fn scan_large(file: &mut ScannedFile, path: &Path, opts: &ScanOptions) -> Option
         file.language = extract::for_path(path).map(|l| l.name);
         file.lines = newlines + u64::from(last.is_some_and(|b| b != b'\n'));
     }
-    file.skipped = Some(if binary {
-        SkipReason::Binary
-    } else {
-        SkipReason::TooLarge
-    });
+    file.skipped = Some(if binary { SkipReason::Binary } else { SkipReason::TooLarge });
     if let Some(skip) = &opts.skip {
         if skip(&file.rel_path, &file.hash) {
             file.skipped = Some(SkipReason::Unchanged);
@@ -185,11 +165,7 @@ mod tests {
     #[test]
     fn missing_file_is_unreadable_with_its_path() {
         let dir = tempfile::tempdir().unwrap();
-        let (f, err) = scan_file(
-            dir.path(),
-            &dir.path().join("gone.py"),
-            &ScanOptions::default(),
-        );
+        let (f, err) = scan_file(dir.path(), &dir.path().join("gone.py"), &ScanOptions::default());
         assert_eq!(f.skipped, Some(SkipReason::Unreadable));
         assert_eq!(f.rel_path, "gone.py");
         let err = err.unwrap();
@@ -203,10 +179,7 @@ mod tests {
         let p = dir.path().join("big.txt");
         fs::write(&p, "line\n".repeat(1000)).unwrap();
         let small = scan_file(dir.path(), &p, &ScanOptions::default()).0;
-        let opts = ScanOptions {
-            max_ast_file_size: 100,
-            ..Default::default()
-        };
+        let opts = ScanOptions { max_ast_file_size: 100, ..Default::default() };
         let large = scan_file(dir.path(), &p, &opts).0;
         assert_eq!(small.hash, large.hash);
         assert_eq!(small.lines, 1000);
@@ -223,9 +196,7 @@ mod tests {
         let hash = blake3::hash(b"def f():\n    pass\n").to_hex().to_string();
         let h2 = hash.clone();
         let opts = ScanOptions {
-            skip: Some(std::sync::Arc::new(move |rel: &str, h: &str| {
-                rel == "a.py" && h == h2
-            })),
+            skip: Some(std::sync::Arc::new(move |rel: &str, h: &str| rel == "a.py" && h == h2)),
             keep_content: true,
             ..Default::default()
         };

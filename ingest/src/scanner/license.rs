@@ -57,12 +57,7 @@ pub fn license_file_rank(name: &str) -> Option<u8> {
         match base {
             "LICENSE" | "LICENCE" => Some(0),
             "COPYING" => Some(1),
-            b if ["LICENSE-", "LICENCE-", "COPYING-"]
-                .iter()
-                .any(|p| b.starts_with(p)) =>
-            {
-                Some(2)
-            }
+            b if ["LICENSE-", "LICENCE-", "COPYING-"].iter().any(|p| b.starts_with(p)) => Some(2),
             _ => None,
         }
     }
@@ -106,11 +101,7 @@ pub fn detect_license(root: &Path) -> Option<LicenseInfo> {
     }
     let (_, name) = best?;
     let mut buf = Vec::new();
-    fs::File::open(root.join(&name))
-        .ok()?
-        .take(MAX_LICENSE_BYTES)
-        .read_to_end(&mut buf)
-        .ok()?;
+    fs::File::open(root.join(&name)).ok()?.take(MAX_LICENSE_BYTES).read_to_end(&mut buf).ok()?;
     let text = String::from_utf8_lossy(&buf);
     let (id, score) = identify(&text).unwrap_or_default();
     Some(LicenseInfo {
@@ -152,11 +143,7 @@ mod tests {
     fn detects_apache_2() {
         let dir = tempfile::tempdir().unwrap();
         // The real text, as bundled with the spdx crate (a dev-dependency).
-        fs::write(
-            dir.path().join("LICENSE.txt"),
-            spdx::license_id("Apache-2.0").unwrap().text(),
-        )
-        .unwrap();
+        fs::write(dir.path().join("LICENSE.txt"), spdx::license_id("Apache-2.0").unwrap().text()).unwrap();
         fs::write(dir.path().join("COPYING"), MIT).unwrap();
         let l = detect_license(dir.path()).unwrap();
         assert_eq!(l.path, "LICENSE.txt");
@@ -166,11 +153,7 @@ mod tests {
     #[test]
     fn unknown_text_has_no_id() {
         let dir = tempfile::tempdir().unwrap();
-        fs::write(
-            dir.path().join("LICENSE.md"),
-            "All rights reserved. Do not copy.\n",
-        )
-        .unwrap();
+        fs::write(dir.path().join("LICENSE.md"), "All rights reserved. Do not copy.\n").unwrap();
         let l = detect_license(dir.path()).unwrap();
         assert_eq!(l.spdx_id, None);
         assert!(detect_license(tempfile::tempdir().unwrap().path()).is_none());

@@ -55,13 +55,7 @@ pub struct ScanOptions {
 
 impl Default for ScanOptions {
     fn default() -> Self {
-        Self {
-            keep_content: false,
-            extract: true,
-            skip: None,
-            threads: 0,
-            max_ast_file_size: MAX_AST_FILE_SIZE,
-        }
+        Self { keep_content: false, extract: true, skip: None, threads: 0, max_ast_file_size: MAX_AST_FILE_SIZE }
     }
 }
 
@@ -113,6 +107,11 @@ impl SkipReason {
         Self::WalkError,
         Self::Unchanged,
     ];
+
+    /// Whether the file's content is not stored for this reason.
+    pub fn explains_empty_content(self) -> bool {
+        matches!(self, Self::Binary | Self::TooLarge | Self::InvalidUtf8)
+    }
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -253,18 +252,10 @@ impl ScanReport {
         }
         s += &format!(", skipped {}", self.skipped_total());
         if !self.skipped.is_empty() {
-            let parts: Vec<String> = self
-                .skipped
-                .iter()
-                .map(|(r, n)| format!("{r}: {n}"))
-                .collect();
+            let parts: Vec<String> = self.skipped.iter().map(|(r, n)| format!("{r}: {n}")).collect();
             s += &format!(" ({})", parts.join(", "));
         }
-        s += &format!(
-            ", errors {} in {:.1}s",
-            self.errors.len(),
-            self.elapsed.as_secs_f64()
-        );
+        s += &format!(", errors {} in {:.1}s", self.errors.len(), self.elapsed.as_secs_f64());
         s
     }
 }
@@ -298,17 +289,9 @@ impl SourceInfo {
         let root = canonical_root(root)?;
         let name = match name {
             Some(n) => n.to_string(),
-            None => root
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_else(|| "root".into()),
+            None => root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "root".into()),
         };
-        Ok(SourceInfo {
-            name,
-            root,
-            readme: None,
-            license: None,
-        })
+        Ok(SourceInfo { name, root, readme: None, license: None })
     }
 }
 
@@ -323,23 +306,16 @@ pub fn rel_path(root: &Path, path: &Path) -> String {
         })
         .collect();
     if parts.is_empty() {
-        path.file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default()
+        path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
     } else {
         parts.join("/")
     }
 }
 
 fn canonical_root(root: &Path) -> Result<PathBuf, ScanError> {
-    let root = root.canonicalize().map_err(|e| ScanError::Io {
-        path: root.display().to_string(),
-        source: e,
-    })?;
+    let root = root.canonicalize().map_err(|e| ScanError::Io { path: root.display().to_string(), source: e })?;
     if !(root.is_dir() || root.is_file()) {
-        return Err(ScanError::BadRoot {
-            path: root.display().to_string(),
-        });
+        return Err(ScanError::BadRoot { path: root.display().to_string() });
     }
     Ok(root)
 }
@@ -355,9 +331,7 @@ enum Msg {
 fn walk_error_path(err: &ignore::Error) -> Option<PathBuf> {
     match err {
         ignore::Error::WithPath { path, .. } => Some(path.clone()),
-        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
-            walk_error_path(err)
-        }
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => walk_error_path(err),
         ignore::Error::Loop { child, .. } => Some(child.clone()),
         ignore::Error::Partial(errs) => errs.iter().find_map(walk_error_path),
         _ => None,
@@ -382,11 +356,7 @@ fn chain_message(e: &anyhow::Error) -> String {
 
 /// Scan `root` (a directory, or a single file), handing each file to `sink`
 /// as soon as it is processed. Fails only if the root cannot be opened.
-pub fn scan(
-    root: &Path,
-    opts: &ScanOptions,
-    mut sink: impl FnMut(ScannedFile),
-) -> Result<ScanReport, ScanError> {
+pub fn scan(root: &Path, opts: &ScanOptions, mut sink: impl FnMut(ScannedFile)) -> Result<ScanReport, ScanError> {
     try_scan(root, opts, |f| {
         sink(f);
         Ok(())
@@ -425,10 +395,7 @@ pub fn try_scan(
                         Ok(entry) => {
                             if let Some(err) = entry.error() {
                                 let path = rel_path(root, entry.path());
-                                let w = ScanError::Walk {
-                                    path,
-                                    message: err.to_string(),
-                                };
+                                let w = ScanError::Walk { path, message: err.to_string() };
                                 if tx.send(Msg::Warning(w)).is_err() {
                                     return ignore::WalkState::Quit;
                                 }
@@ -440,13 +407,8 @@ pub fn try_scan(
                             Msg::File(Box::new(file), err)
                         }
                         Err(err) => {
-                            let path = walk_error_path(&err)
-                                .map(|p| rel_path(root, &p))
-                                .unwrap_or_default();
-                            Msg::WalkError(ScanError::Walk {
-                                path,
-                                message: err.to_string(),
-                            })
+                            let path = walk_error_path(&err).map(|p| rel_path(root, &p)).unwrap_or_default();
+                            Msg::WalkError(ScanError::Walk { path, message: err.to_string() })
                         }
                     };
                     match tx.send(msg) {
@@ -467,10 +429,7 @@ pub fn try_scan(
                     }
                     let path = file.rel_path.clone();
                     if let Err(e) = sink(*file) {
-                        failure = Some(ScanError::Consumer {
-                            path,
-                            message: chain_message(&e),
-                        });
+                        failure = Some(ScanError::Consumer { path, message: chain_message(&e) });
                         quit.store(true, Ordering::Relaxed);
                         break;
                     }
@@ -500,24 +459,13 @@ mod tests {
 
     #[test]
     fn rel_paths_use_forward_slashes() {
-        assert_eq!(
-            rel_path(Path::new("/a/b"), Path::new("/a/b/c/d.rs")),
-            "c/d.rs"
-        );
-        assert_eq!(
-            rel_path(Path::new("/a/b/f.rs"), Path::new("/a/b/f.rs")),
-            "f.rs"
-        );
+        assert_eq!(rel_path(Path::new("/a/b"), Path::new("/a/b/c/d.rs")), "c/d.rs");
+        assert_eq!(rel_path(Path::new("/a/b/f.rs"), Path::new("/a/b/f.rs")), "f.rs");
     }
 
     #[test]
     fn summary_line() {
-        let mut r = ScanReport {
-            files_seen: 5,
-            parsed: 2,
-            text: 1,
-            ..Default::default()
-        };
+        let mut r = ScanReport { files_seen: 5, parsed: 2, text: 1, ..Default::default() };
         r.skipped.insert(SkipReason::Binary, 1);
         r.skipped.insert(SkipReason::TooLarge, 1);
         r.elapsed = Duration::from_millis(1234);

@@ -69,11 +69,7 @@ fn subdirs(dir: &Path) -> Vec<std::path::PathBuf> {
     let mut dirs: Vec<_> = rd
         .flatten()
         .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-        .filter(|e| {
-            e.file_name()
-                .to_str()
-                .is_some_and(|n| !n.starts_with('.') && !is_excluded_dir(n))
-        })
+        .filter(|e| e.file_name().to_str().is_some_and(|n| !n.starts_with('.') && !is_excluded_dir(n)))
         .map(|e| e.path())
         .collect();
     dirs.sort();
@@ -112,9 +108,7 @@ pub fn find_readme(root: &Path) -> Option<Readme> {
 fn read_readme(root: &Path, path: &Path) -> Option<Readme> {
     let file = fs::File::open(path).ok()?;
     let mut buf = Vec::with_capacity(4096);
-    file.take(README_MAX_BYTES as u64 + 1)
-        .read_to_end(&mut buf)
-        .ok()?;
+    file.take(README_MAX_BYTES as u64 + 1).read_to_end(&mut buf).ok()?;
     let truncated = buf.len() > README_MAX_BYTES;
     let content = if truncated {
         buf.truncate(README_MAX_BYTES);
@@ -128,11 +122,7 @@ fn read_readme(root: &Path, path: &Path) -> Option<Readme> {
     } else {
         String::from_utf8_lossy(&buf).into_owned()
     };
-    Some(Readme {
-        path: super::rel_path(root, path),
-        content,
-        truncated,
-    })
+    Some(Readme { path: super::rel_path(root, path), content, truncated })
 }
 
 #[cfg(test)]

@@ -33,10 +33,7 @@ pub struct SourceStats {
 impl SourceStats {
     /// True if the file is counted in statistics.
     pub fn counts(file: &ScannedFile) -> bool {
-        !matches!(
-            file.skipped,
-            Some(SkipReason::Symlink | SkipReason::Special | SkipReason::Unreadable)
-        )
+        !matches!(file.skipped, Some(SkipReason::Symlink | SkipReason::Special | SkipReason::Unreadable))
     }
 
     /// Add one file.
@@ -58,10 +55,7 @@ impl SourceStats {
         let idx = match self.languages.iter().position(|l| l.language == name) {
             Some(i) => i,
             None => {
-                self.languages.push(LanguageStats {
-                    language: name.to_string(),
-                    ..Default::default()
-                });
+                self.languages.push(LanguageStats { language: name.to_string(), ..Default::default() });
                 self.languages.len() - 1
             }
         };
@@ -74,10 +68,6 @@ impl SourceStats {
 
     /// Sort languages by lines, descending.
     pub fn finish(&mut self) {
-        self.languages.sort_by(|a, b| {
-            b.lines
-                .cmp(&a.lines)
-                .then_with(|| a.language.cmp(&b.language))
-        });
+        self.languages.sort_by(|a, b| b.lines.cmp(&a.lines).then_with(|| a.language.cmp(&b.language)));
     }
 }

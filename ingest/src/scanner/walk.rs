@@ -6,15 +6,7 @@ use ignore::{DirEntry, WalkBuilder};
 use std::path::Path;
 
 /// Directories never descended into.
-pub const EXCLUDED_DIRS: &[&str] = &[
-    "target",
-    "node_modules",
-    "__pycache__",
-    ".venv",
-    "venv",
-    ".git",
-    ".idea",
-];
+pub const EXCLUDED_DIRS: &[&str] = &["target", "node_modules", "__pycache__", ".venv", "venv", ".git", ".idea"];
 
 /// File names never reported.
 pub const EXCLUDED_FILES: &[&str] = &[".DS_Store", "Thumbs.db"];

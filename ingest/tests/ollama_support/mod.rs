@@ -82,10 +82,7 @@ impl Default for MockOptions {
 
 impl MockOptions {
     pub fn named(name: &str) -> Self {
-        Self {
-            name: name.into(),
-            ..Default::default()
-        }
+        Self { name: name.into(), ..Default::default() }
     }
 }
 
@@ -125,29 +122,16 @@ impl MockOllama {
         let (addr_tx, addr_rx) = std::sync::mpsc::channel::<SocketAddr>();
         let server_shared = shared.clone();
         let thread = std::thread::spawn(move || {
-            let rt = tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(2)
-                .enable_all()
-                .build()
-                .unwrap();
+            let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
             rt.block_on(serve(server_shared, addr_tx));
         });
         let addr = addr_rx.recv().expect("mock Ollama did not start");
-        MockOllama {
-            url: format!("http://{addr}"),
-            shared,
-            thread: Some(thread),
-        }
+        MockOllama { url: format!("http://{addr}"), shared, thread: Some(thread) }
     }
 
     /// A host entry of the config pointing at this server.
     pub fn host(&self) -> OllamaHost {
-        OllamaHost {
-            host: self.url.clone(),
-            model: MODEL.into(),
-            timeout_secs: 10,
-            ..OllamaHost::default()
-        }
+        OllamaHost { host: self.url.clone(), model: MODEL.into(), timeout_secs: 10, ..OllamaHost::default() }
     }
 
     /// Stop answering: open connections are cut, the port is closed.
@@ -224,12 +208,7 @@ async fn serve(shared: Arc<Shared>, addr_tx: std::sync::mpsc::Sender<SocketAddr>
 }
 
 async fn tags(State(shared): State<Arc<Shared>>) -> Json<Value> {
-    let models: Vec<Value> = shared
-        .opts
-        .models
-        .iter()
-        .map(|m| json!({ "name": m, "model": m, "size": 1 }))
-        .collect();
+    let models: Vec<Value> = shared.opts.models.iter().map(|m| json!({ "name": m, "model": m, "size": 1 })).collect();
     Json(json!({ "models": models }))
 }
 
@@ -242,16 +221,9 @@ async fn generate(State(shared): State<Arc<Shared>>, Json(body): Json<Value>) ->
     let opts = &shared.opts;
     let model = body["model"].as_str().unwrap_or_default().to_string();
     // Like Ollama, a name without a tag means `:latest`.
-    let tagged = if model.contains(':') {
-        model.clone()
-    } else {
-        format!("{model}:latest")
-    };
+    let tagged = if model.contains(':') { model.clone() } else { format!("{model}:latest") };
     if !opts.models.iter().any(|m| *m == model || *m == tagged) {
-        return error(
-            404,
-            &format!("model \"{model}\" not found, try pulling it first"),
-        );
+        return error(404, &format!("model \"{model}\" not found, try pulling it first"));
     }
     let prompt = body["prompt"].as_str().unwrap_or_default().to_string();
     if prompt.is_empty() {
@@ -259,10 +231,7 @@ async fn generate(State(shared): State<Arc<Shared>>, Json(body): Json<Value>) ->
         if let Some(status) = opts.warmup_status {
             return error(status, "failed to load model");
         }
-        return Json(
-            json!({ "model": model, "response": "", "done": true, "done_reason": "load" }),
-        )
-        .into_response();
+        return Json(json!({ "model": model, "response": "", "done": true, "done_reason": "load" })).into_response();
     }
     if body["stream"] != json!(false) {
         return error(400, "the scripted server only answers stream: false");
@@ -272,11 +241,9 @@ async fn generate(State(shared): State<Arc<Shared>>, Json(body): Json<Value>) ->
     if prompt.contains("=== README ===") {
         tokio::time::sleep(opts.latency).await;
         let project = prompt.split('"').nth(1).unwrap_or("?");
-        let summary = format!(
-            "{project} is a test project. It is summarized by {}.",
-            opts.name
-        );
-        return Json(json!({ "model": model, "response": json!({ "summary": summary }).to_string(), "done": true })).into_response();
+        let summary = format!("{project} is a test project. It is summarized by {}.", opts.name);
+        return Json(json!({ "model": model, "response": json!({ "summary": summary }).to_string(), "done": true }))
+            .into_response();
     }
 
     let served = {
@@ -289,12 +256,7 @@ async fn generate(State(shared): State<Arc<Shared>>, Json(body): Json<Value>) ->
         shared.kill.send_replace(true);
         std::future::pending::<()>().await;
     }
-    let reply = shared
-        .script
-        .lock()
-        .unwrap()
-        .pop_front()
-        .unwrap_or_else(|| opts.then.clone());
+    let reply = shared.script.lock().unwrap().pop_front().unwrap_or_else(|| opts.then.clone());
     tokio::time::sleep(opts.latency).await;
     let paths = skeleton_paths(&prompt);
     let text = match reply {
@@ -306,14 +268,9 @@ async fn generate(State(shared): State<Arc<Shared>>, Json(body): Json<Value>) ->
         Reply::Garbage => "I am sorry, I cannot describe these files.".to_string(),
         other => answer(&opts.name, &paths, &other),
     };
-    let answered = if text.starts_with('{') || text.contains("```") {
-        paths.len()
-    } else {
-        0
-    };
+    let answered = if text.starts_with('{') || text.contains("```") { paths.len() } else { 0 };
     shared.recorded.lock().unwrap().files_answered += answered;
-    Json(json!({ "model": model, "response": text, "done": true, "done_reason": "stop" }))
-        .into_response()
+    Json(json!({ "model": model, "response": text, "done": true, "done_reason": "stop" })).into_response()
 }
 
 /// The paths of the JSON skeleton at the end of a file prompt.
@@ -351,15 +308,13 @@ fn answer(name: &str, paths: &[String], reply: &Reply) -> String {
             let d = json!(description(name, p)).to_string();
             let p = json!(p).to_string();
             match reply {
-                Reply::TrailingCommas => format!(
-                    "{{\"path\": {p}, \"description\": {d}, \"tags\": [\"mock\", \"{name}\",],}}"
-                ),
+                Reply::TrailingCommas => {
+                    format!("{{\"path\": {p}, \"description\": {d}, \"tags\": [\"mock\", \"{name}\",],}}")
+                }
                 Reply::BareKeys => {
                     format!("{{path: {p}, description: {d}, tags: [\"mock\", \"{name}\"]}}")
                 }
-                _ => format!(
-                    "{{\"path\": {p}, \"description\": {d}, \"tags\": [\"mock\", \"{name}\"]}}"
-                ),
+                _ => format!("{{\"path\": {p}, \"description\": {d}, \"tags\": [\"mock\", \"{name}\"]}}"),
             }
         })
         .collect();
@@ -369,9 +324,9 @@ fn answer(name: &str, paths: &[String], reply: &Reply) -> String {
         _ => format!("{{\"files\": [{}]}}", entries.join(", ")),
     };
     match reply {
-        Reply::Fenced => format!(
-            "Here is the JSON you asked for:\n```json\n{body}\n```\nLet me know if you need more."
-        ),
+        Reply::Fenced => {
+            format!("Here is the JSON you asked for:\n```json\n{body}\n```\nLet me know if you need more.")
+        }
         _ => body,
     }
 }

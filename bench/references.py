@@ -1,0 +1,637 @@
+#!/usr/bin/env python3
+"""find_references against a regex oracle (driven by bench/references.sh).
+
+Two subcommands:
+
+  corpus --out DIR [--cap N] [PROJECT...]
+      Copies a deterministic subset (at most --cap source files each) of each
+      project to DIR/<name>/ and prints the copies, one a line (the copy of
+      relevance.py). Without PROJECT: $REFS_LANGS (default python, java,
+      javascript, typescript, go, rust, kotlin, csharp) under $VIBE_CORPORA
+      (default ~/.cache/vibe-bench/corpora, built by bench/corpora.sh).
+
+  run --opensearch URL --prefix P PROJECT...
+      The oracle, per language: function and method names that
+      universal-ctags defines in the indexed files are the candidates; a
+      file *calls* a name when its code, once comments and strings are
+      blanked out (a per-language scanner, below), holds `name(` (also
+      `.name(`, `::name(`, `->name(`) outside a definition: not on a line
+      where ctags defines that name, not after `def`/`function`/`func`/`fn`/
+      `fun`, and, in Java, JavaScript, TypeScript, C# and Dart, not followed
+      on its line by `{` or `=>` after the closing parenthesis (a method
+      declaration ctags missed). $REFS_N names (default 100) with at least
+      one calling file are sampled per language ($REFS_SEED).
+      Each name is looked up through the stored template find_references
+      (`_search/template` on the project's alias, limit 10, every kind,
+      then kinds ["call"] only), and scored:
+        recall@10    calling files among the first 10 results / min(10, calling files)
+        precision    returned files whose code uses the name at all (a whole
+                     word outside comments and strings) / returned files
+        never-uses   returned files that do not use the name at all
+      with p50/p95 latency of the request as the client sees it and of
+      OpenSearch's `took`. --misses N prints N missed calling files per
+      language (path:line and the line), --json FILE writes everything.
+      When --mcp URL is given and the server lists find_references, the same
+      look-ups also go through MCP (tools/call) and are scored alike.
+
+Needs only the Python standard library (the `mcp` SDK of tests/mcp/.venv
+for --mcp).
+"""
+
+from __future__ import annotations
+
+import argparse
+import bisect
+import http.client
+import json
+import os
+import random
+import re
+import statistics
+import subprocess
+import sys
+import time
+import urllib.parse
+from collections import defaultdict
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import relevance  # noqa: E402  (the corpus copy, the index listing, ctags kinds)
+
+DEFAULT_LANGS = ("python", "java", "javascript", "typescript", "go", "rust", "kotlin", "csharp")
+CTAGS_LANG = {"python": "Python", "java": "Java", "javascript": "JavaScript", "typescript": "TypeScript",
+              "go": "Go", "rust": "Rust", "kotlin": "Kotlin", "csharp": "C#"}
+# ctags kinds that define functions and methods, per ctags language.
+FUNC_KINDS = {lang: {k for k, tool in kinds.items() if tool == relevance.FUNCS} for lang, kinds in relevance.KINDS.items()}
+FUNC_KINDS["Python"] = {"function", "member"}
+FUNC_KINDS["C#"] = {"method"}
+FUNC_KINDS["Kotlin"] = {"method"}
+
+log = lambda *a: print("[references]", *a, file=sys.stderr, flush=True)  # noqa: E731
+
+
+# ---------------------------------------------------------------------------
+# comment and string stripper
+# ---------------------------------------------------------------------------
+
+# Per language: line comment starts, block comments (open, close, nested?),
+# string delimiters (longest first) and whether `'` opens a string or a char.
+SYNTAX = {
+    "python": {"line": ["#"], "block": [], "strings": ['"""', "'''", '"', "'"]},
+    "javascript": {"line": ["//"], "block": [("/*", "*/", False)], "strings": ['"', "'", "`"]},
+    "typescript": {"line": ["//"], "block": [("/*", "*/", False)], "strings": ['"', "'", "`"]},
+    "java": {"line": ["//"], "block": [("/*", "*/", False)], "strings": ['"""', '"', "'"]},
+    "csharp": {"line": ["//"], "block": [("/*", "*/", False)], "strings": ['"""', '@"', '$@"', '@$"', '$"', '"', "'"]},
+    "go": {"line": ["//"], "block": [("/*", "*/", False)], "strings": ['"', "`", "'"]},
+    "rust": {"line": ["//"], "block": [("/*", "*/", True)], "strings": ['"', "'"]},
+    "kotlin": {"line": ["//"], "block": [("/*", "*/", True)], "strings": ['"""', '"', "'"]},
+    "swift": {"line": ["//"], "block": [("/*", "*/", True)], "strings": ['"""', '"']},
+    "dart": {"line": ["//"], "block": [("/*", "*/", True)], "strings": ['"""', "'''", '"', "'"]},
+}
+PY_PREFIX = re.compile(r"(?i)(?<![\w])(rb|br|fr|rf|r|b|f|u)$")
+RUST_RAW = re.compile(r'r(#*)"')
+RUST_CHAR = re.compile(r"'(\\.|\\u\{[0-9a-fA-F]+\}|[^\\'\n])'")
+
+
+def strip_code(text: str, lang: str) -> str:
+    """The text with comments and string contents replaced by spaces (line
+    breaks kept, so line numbers hold). A string's delimiters are blanked too."""
+    syn = SYNTAX[lang]
+    out = list(text)
+    i, n = 0, len(text)
+
+    def blank(a: int, b: int) -> None:
+        for j in range(a, min(b, n)):
+            if out[j] != "\n":
+                out[j] = " "
+
+    while i < n:
+        c = text[i]
+        if c not in "/#\"'`@$r*":
+            i += 1
+            continue
+        # Line comments.
+        hit = next((t for t in syn["line"] if text.startswith(t, i)), None)
+        if hit:
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            blank(i, j)
+            i = j
+            continue
+        # Block comments (nested where the language nests them).
+        blk = next((b for b in syn["block"] if text.startswith(b[0], i)), None)
+        if blk:
+            open_, close, nested = blk
+            depth, j = 1, i + len(open_)
+            while j < n and depth:
+                if nested and text.startswith(open_, j):
+                    depth += 1
+                    j += len(open_)
+                elif text.startswith(close, j):
+                    depth -= 1
+                    j += len(close)
+                else:
+                    j += 1
+            blank(i, j)
+            i = j
+            continue
+        # Rust raw strings r"…", r#"…"#.
+        if lang == "rust" and c == "r" and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_")):
+            m = RUST_RAW.match(text, i)
+            if m:
+                end = text.find('"' + m.group(1), m.end())
+                end = n if end < 0 else end + 1 + len(m.group(1))
+                blank(i, end)
+                i = end
+                continue
+        if lang == "rust" and c == "'":
+            m = RUST_CHAR.match(text, i)
+            if m:  # a char literal; otherwise a lifetime
+                blank(i, m.end())
+                i = m.end()
+            else:
+                i += 1
+            continue
+        delim = next((d for d in syn["strings"] if text.startswith(d, i)), None)
+        if delim is None:
+            i += 1
+            continue
+        if lang == "csharp" and delim == "'" and i > 0 and text[i - 1].isalnum():
+            i += 1
+            continue
+        quote = delim[-1] if delim[-1] in "\"'`" else delim
+        if len(delim) == 3 and delim[0] == delim[1] == delim[2]:
+            end = text.find(delim, i + 3)
+            end = n if end < 0 else end + 3
+            blank(i, end)
+            i = end
+            continue
+        verbatim = lang == "csharp" and "@" in delim
+        raw = lang == "go" and delim == "`"
+        j = i + len(delim)
+        while j < n:
+            ch = text[j]
+            if ch == "\\" and not verbatim and not raw:
+                j += 2
+                continue
+            if ch == quote:
+                if verbatim and j + 1 < n and text[j + 1] == quote:
+                    j += 2
+                    continue
+                j += 1
+                break
+            if ch == "\n" and quote in "\"'" and not verbatim and lang not in ("python",):
+                break  # an unterminated one-line string: stop at the line end
+            j += 1
+        # Python string prefixes (r, b, f, rb…) belong to the string.
+        start = i
+        if lang == "python":
+            m = PY_PREFIX.search(text, max(0, i - 2), i)
+            if m:
+                start = m.start()
+        blank(start, j)
+        i = j
+    return "".join(out)
+
+
+# ---------------------------------------------------------------------------
+# oracle
+# ---------------------------------------------------------------------------
+
+CALL = re.compile(r"(?<![\w$])([A-Za-z_$][\w$]*)\(")
+WORD = re.compile(r"[A-Za-z_$][\w$]*")
+DEF_BEFORE = re.compile(r"\b(def|function|func|fn|fun)\s*\*?\s*$")
+DECL_AFTER = re.compile(r"^\s*(:[^;={}()]*)?\s*(throws\s+[\w.,\s<>]+)?\s*(\{|=>)")
+DECL_LANGS = {"java", "javascript", "typescript", "csharp", "dart"}
+
+
+def close_paren(s: str, i: int) -> int:
+    """Index after the parenthesis matching the one at i, on the same line; -1 if none."""
+    depth = 0
+    for j in range(i, len(s)):
+        ch = s[j]
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                return j + 1
+        elif ch == "\n":
+            return -1
+    return -1
+
+
+@dataclass
+class FileFacts:
+    calls: dict[str, list[int]]  # name -> lines where it is called
+    words: set[str]  # every identifier of the code
+
+
+def file_facts(text: str, lang: str, def_lines: dict[str, set[int]]) -> FileFacts:
+    code = strip_code(text, lang)
+    line_starts = [0]
+    for m in re.finditer("\n", code):
+        line_starts.append(m.end())
+    calls: dict[str, list[int]] = defaultdict(list)
+    for m in CALL.finditer(code):
+        name = m.group(1)
+        line = bisect.bisect_right(line_starts, m.start())
+        if line in def_lines.get(name, ()):
+            continue
+        ls = line_starts[line - 1]
+        if DEF_BEFORE.search(code, ls, m.start()):
+            continue
+        if lang in DECL_LANGS:
+            end = close_paren(code, m.end() - 1)
+            if end > 0 and DECL_AFTER.match(code[end:code.find("\n", end) if code.find("\n", end) >= 0 else len(code)]):
+                continue
+        calls[name].append(line)
+    return FileFacts(dict(calls), set(WORD.findall(code)))
+
+
+def ctags_functions(root: Path, files: set[str], lang: str, work: Path):
+    """{path: {name: {lines}}} of ctags' function and method definitions, and
+    the same of every definition (for the definition exclusion)."""
+    lst = work / f"ctags-{root.name}.lst"
+    lst.write_text("".join(p + "\n" for p in sorted(files)), encoding="utf-8")
+    r = subprocess.run(["ctags", "--fields=+nK", "--sort=no", "--output-format=json", "-f", "-", "-L", str(lst)],
+                       cwd=root, capture_output=True, text=True, errors="replace")
+    if r.returncode != 0:
+        sys.exit(f"ctags failed on {root}: {r.stderr[-1000:]}")
+    kinds = FUNC_KINDS.get(CTAGS_LANG[lang], set())
+    out: dict[str, dict[str, set[int]]] = defaultdict(lambda: defaultdict(set))
+    defined: dict[str, dict[str, set[int]]] = defaultdict(lambda: defaultdict(set))
+    for line in r.stdout.splitlines():
+        try:
+            t = json.loads(line)
+        except ValueError:
+            continue
+        if t.get("_type") != "tag":
+            continue
+        path = t["path"].removeprefix("./")
+        # Every definition line counts for the definition exclusion.
+        defined[path][t.get("name", "")].add(t.get("line", 0))
+        if t.get("kind") in kinds:
+            out[path][t.get("name", "")].add(t.get("line", 0))
+    return out, defined
+
+
+# ---------------------------------------------------------------------------
+# look-ups
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class Lookup:
+    lang: str
+    project: str
+    name: str
+    calling: list[str]  # paths that call the name (oracle)
+    results: list[str] = field(default_factory=list)
+    results_call: list[str] = field(default_factory=list)
+    total: int = 0
+    ms: float = 0.0
+    took: int = 0
+    ms_call: float = 0.0
+    mcp: list[str] = field(default_factory=list)
+    mcp_ms: float = 0.0
+    error: str = ""
+
+
+class OpenSearch:
+    def __init__(self, url: str):
+        u = urllib.parse.urlparse(url)
+        self.conn = http.client.HTTPConnection(u.hostname, u.port or 9200, timeout=60)
+
+    def post(self, path: str, body: dict) -> tuple[dict, float]:
+        data = json.dumps(body)
+        t0 = time.perf_counter()
+        self.conn.request("POST", path, data, {"content-type": "application/json"})
+        r = self.conn.getresponse()
+        raw = r.read()
+        ms = (time.perf_counter() - t0) * 1000
+        return json.loads(raw), ms
+
+    def get(self, path: str) -> dict:
+        self.conn.request("GET", path)
+        return json.loads(self.conn.getresponse().read())
+
+
+def project_aliases(os_: OpenSearch, prefix: str) -> dict[str, str]:
+    """{root: alias} of every project's analysis alias."""
+    out = {}
+    for index, v in os_.get(f"/_alias/{prefix}_files_analysis_*").items():
+        for alias in v.get("aliases", {}):
+            r, _ = os_.post(f"/{alias}/_search", {"size": 1, "_source": ["root"]})
+            hits = r["hits"]["hits"]
+            if hits:
+                out[hits[0]["_source"]["root"].rstrip("/")] = alias
+    return out
+
+
+def find_references(os_: OpenSearch, alias: str, template: str, name: str, kinds: list[str] | None, limit: int):
+    params = {"name": name, "lower": name.lower(), "limit": limit, "offset": 0}
+    if kinds:
+        params["kinds"] = kinds
+    r, ms = os_.post(f"/{alias}/_search/template", {"id": template, "params": params})
+    if "error" in r:
+        raise RuntimeError(json.dumps(r["error"])[:500])
+    return [h["_source"]["path"] for h in r["hits"]["hits"]], r["hits"]["total"]["value"], ms, r.get("took", 0)
+
+
+async def run_mcp(url: str, lookups: list[Lookup], roots: dict[str, Path]) -> bool:
+    """The look-ups through MCP (the SDK of tests/mcp/.venv, as relevance.py
+    calls it); False when the server has no working find_references."""
+    import httpx2
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    async with Client(streamable_http_client(url, http_client=httpx2.AsyncClient(timeout=httpx2.Timeout(60))),
+                      mode="legacy") as client:
+        listed = await client.list_tools()
+        names = {t.name for t in getattr(listed, "tools", listed)}
+        if "find_references" not in names:
+            log("the MCP server lists no find_references: MCP skipped")
+            return False
+        for i, q in enumerate(lookups):
+            t0 = time.perf_counter()
+            try:
+                r = await client.call_tool("find_references", {"query": q.name, "target": str(roots[q.project]), "limit": 10})
+            except Exception as e:  # noqa: BLE001 - recorded as an error
+                q.error = f"{type(e).__name__}: {e}"[:300]
+                continue
+            q.mcp_ms = (time.perf_counter() - t0) * 1000
+            text = "".join(getattr(c, "text", "") or "" for c in (r.content or []))
+            if r.is_error:
+                if i == 0:
+                    log(f"find_references through MCP failed ({text[:120]}): MCP skipped")
+                    return False
+                q.error = f"isError: {text[:200]}"
+                continue
+            try:
+                answer = json.loads(text)
+            except ValueError:
+                answer = r.structured_content or {}
+            q.mcp = [x.get("path", "") for x in relevance.result_list(answer)]
+    return True
+
+
+# ---------------------------------------------------------------------------
+# scoring
+# ---------------------------------------------------------------------------
+
+
+def pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    v = sorted(values)
+    return v[min(len(v) - 1, int(round(p / 100 * (len(v) - 1))))]
+
+
+def score(qs: list[Lookup], facts: dict[tuple[str, str], FileFacts], attr: str) -> dict:
+    recalls, returned, using, never = [], 0, 0, 0
+    for q in qs:
+        res = getattr(q, attr)[:10]
+        cal = set(q.calling)
+        recalls.append(len(cal & set(res)) / min(10, len(cal)))
+        for p in res:
+            returned += 1
+            f = facts.get((q.project, p))
+            if f is not None and q.name in f.words:
+                using += 1
+            else:
+                never += 1
+    return {"n": len(qs), "recall@10": statistics.mean(recalls) if recalls else float("nan"),
+            "precision": using / returned if returned else float("nan"), "returned": returned, "never_uses": never}
+
+
+def cmd_run(args: argparse.Namespace) -> None:
+    work: Path = args.work
+    work.mkdir(parents=True, exist_ok=True)
+    os_ = OpenSearch(args.opensearch)
+    roots = {Path(p).name: Path(p).resolve() for p in args.projects}
+    indexed = relevance.indexed_files(args.opensearch, args.prefix, roots)
+    aliases = project_aliases(os_, args.prefix)
+    template = f"{args.prefix}_find_references_v{args.version}"
+    lookups: list[Lookup] = []
+    facts: dict[tuple[str, str], FileFacts] = {}
+    for proj, root in roots.items():
+        lang = next((l for l in DEFAULT_LANGS if proj == l or proj.startswith(l + "-")), None)
+        if lang is None:
+            log(f"{proj}: no language known for it, skipped")
+            continue
+        t0 = time.monotonic()
+        funcs, defined = ctags_functions(root, indexed[proj], lang, work)
+        calling: dict[str, set[str]] = defaultdict(set)
+        for path in sorted(indexed[proj]):
+            try:
+                text = (root / path).read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            ff = file_facts(text, lang, defined.get(path, {}))
+            facts[(proj, path)] = ff
+            for name in ff.calls:
+                calling[name].add(path)
+        names = sorted({n for per in funcs.values() for n in per
+                        if len(n) >= 3 and relevance.IDENT.match(n) and calling.get(n)})
+        rng = random.Random(f"{args.seed}/{lang}")
+        picked = rng.sample(names, min(args.n, len(names)))
+        for name in sorted(picked):
+            lookups.append(Lookup(lang, proj, name, sorted(calling[name])))
+        log(f"{proj}: {len(indexed[proj])} files, {len(names)} called function names, {len(picked)} sampled "
+            f"(oracle {time.monotonic() - t0:.1f} s)")
+    # Warm-up, then the look-ups: every kind, then calls only.
+    for q in lookups[:20]:
+        find_references(os_, aliases[str(roots[q.project])], template, q.name, None, 10)
+    for q in lookups:
+        alias = aliases[str(roots[q.project])]
+        try:
+            q.results, q.total, q.ms, q.took = find_references(os_, alias, template, q.name, None, 10)
+            q.results_call, _, q.ms_call, _ = find_references(os_, alias, template, q.name, ["call"], 10)
+        except RuntimeError as e:
+            q.error = str(e)
+    errors = [q for q in lookups if q.error]
+    if errors:
+        log(f"{len(errors)} look-ups failed, e.g. {errors[0].name}: {errors[0].error}")
+    mcp_done = False
+    if args.mcp:
+        import asyncio
+        mcp_done = asyncio.run(run_mcp(args.mcp, lookups, roots))
+
+    by_lang: dict[str, list[Lookup]] = defaultdict(list)
+    for q in lookups:
+        by_lang[q.lang].append(q)
+    cols = ["language", "names", "calling files", "recall@10", "precision", "never-uses", "recall@10 calls",
+            "precision calls", "p50 ms", "p95 ms", "took p50"]
+    if mcp_done:
+        cols += ["MCP recall@10", "MCP p50 ms"]
+    rows = []
+    all_rec = []
+    for lang in sorted(by_lang):
+        qs = by_lang[lang]
+        a, c = score(qs, facts, "results"), score(qs, facts, "results_call")
+        ms = [q.ms for q in qs]
+        row = [lang, str(len(qs)), f"{statistics.mean(len(q.calling) for q in qs):.1f}", f"{a['recall@10']:.3f}",
+               f"{a['precision']:.3f}", f"{a['never_uses']}/{a['returned']}", f"{c['recall@10']:.3f}",
+               f"{c['precision']:.3f}", f"{pct(ms, 50):.1f}", f"{pct(ms, 95):.1f}", f"{pct([q.took for q in qs], 50):.0f}"]
+        if mcp_done:
+            m = score(qs, facts, "mcp")
+            row += [f"{m['recall@10']:.3f}", f"{pct([q.mcp_ms for q in qs], 50):.1f}"]
+        rows.append(row)
+        all_rec.append((a, c, ms))
+    a, c = score(lookups, facts, "results"), score(lookups, facts, "results_call")
+    ms = [q.ms for q in lookups]
+    total = ["all", str(len(lookups)), f"{statistics.mean(len(q.calling) for q in lookups):.1f}", f"{a['recall@10']:.3f}",
+             f"{a['precision']:.3f}", f"{a['never_uses']}/{a['returned']}", f"{c['recall@10']:.3f}", f"{c['precision']:.3f}",
+             f"{pct(ms, 50):.1f}", f"{pct(ms, 95):.1f}", f"{pct([q.took for q in lookups], 50):.0f}"]
+    if mcp_done:
+        m = score(lookups, facts, "mcp")
+        total += [f"{m['recall@10']:.3f}", f"{pct([q.mcp_ms for q in lookups], 50):.1f}"]
+    rows.append(total)
+    widths = [max(len(c), *(len(r[i]) for r in rows)) for i, c in enumerate(cols)]
+    print()
+    print("== find_references vs the regex oracle (stored template, limit 10; every kind, then kinds [\"call\"]) ==")
+    print("  ".join(c.ljust(w) for c, w in zip(cols, widths)))
+    for r in rows:
+        print("  ".join(v.ljust(w) for v, w in zip(r, widths)))
+    verdict = "met" if a["recall@10"] >= 0.95 else "MISSED"
+    print(f"recall@10 (every kind) {a['recall@10']:.3f}, target >= 0.95: {verdict}; "
+          f"returned files that never use the name: {a['never_uses']} of {a['returned']}")
+    if args.misses:
+        print()
+        print(f"== missed calling files (first {args.misses} per language; every kind) ==")
+        for lang in sorted(by_lang):
+            shown = 0
+            for q in by_lang[lang]:
+                missed = [p for p in q.calling if p not in q.results]
+                if len(q.calling) > 10 or not missed:
+                    continue
+                for p in missed[:2]:
+                    lines = facts[(q.project, p)].calls.get(q.name, [])
+                    text = ""
+                    if lines:
+                        try:
+                            text = (roots[q.project] / p).read_text(errors="replace").splitlines()[lines[0] - 1].strip()[:120]
+                        except (OSError, IndexError):
+                            pass
+                    print(f"  {lang:<10} {q.name:<24} {p}:{lines[0] if lines else '?'}  {text}")
+                    shown += 1
+                if shown >= args.misses:
+                    break
+        print()
+        print(f"== returned files that never use the name (first {args.misses} per language) ==")
+        for lang in sorted(by_lang):
+            shown = 0
+            for q in by_lang[lang]:
+                for p in q.results[:10]:
+                    f = facts.get((q.project, p))
+                    if f is None or q.name not in f.words:
+                        print(f"  {lang:<10} {q.name:<24} {p}")
+                        shown += 1
+                if shown >= args.misses:
+                    break
+    if args.json:
+        args.json.write_text(json.dumps({"lookups": [asdict(q) for q in lookups], "columns": cols, "rows": rows}, indent=1))
+
+
+def query_patterns(text: str) -> list[tuple[bool, str]]:
+    """A query file cut into (is_pattern, text) pieces: top-level patterns
+    and the comments and blank lines between them."""
+    out: list[tuple[bool, str]] = []
+    i, n, depth, start = 0, len(text), 0, 0
+    while i < n:
+        c = text[i]
+        if c == '"':
+            i += 1
+            while i < n and text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+        elif c == ";":
+            j = text.find("\n", i)
+            i = n - 1 if j < 0 else j - 1
+            if depth == 0:
+                out.append((False, text[start:i + 1]))
+                start = i + 1
+        elif c in "([":
+            if depth == 0 and text[start:i].strip():
+                out.append((False, text[start:i]))
+                start = i
+            elif depth == 0:
+                out.append((False, text[start:i]))
+                start = i
+            depth += 1
+        elif c in ")]":
+            depth -= 1
+            if depth == 0:
+                # Quantifiers and captures after the closing bracket belong to it.
+                m = re.compile(r"([*+?]|\s*@[\w.]+)*").match(text, i + 1)
+                i = m.end() - 1
+                out.append((True, text[start:i + 1]))
+                start = i + 1
+        i += 1
+    out.append((False, text[start:]))
+    return [(p, t) for p, t in out if t]
+
+
+def cmd_norefs(args: argparse.Namespace) -> None:
+    """Copy the query files without their `@reference.call/type/import` patterns."""
+    args.dst.mkdir(parents=True, exist_ok=True)
+    for f in sorted(args.src.glob("*.scm")):
+        pieces = query_patterns(f.read_text())
+        refs = re.compile(r"@reference\.(call|type|import)\b")
+        kept = [t for p, t in pieces if not (p and refs.search(t))]
+        (args.dst / f.name).write_text("".join(kept))
+        dropped = sum(1 for p, t in pieces if p and refs.search(t))
+        log(f"{f.name}: {dropped} reference patterns left out")
+
+
+def cmd_corpus(args: argparse.Namespace) -> None:
+    corpora = Path(os.environ.get("VIBE_CORPORA", Path.home() / ".cache/vibe-bench/corpora"))
+    if args.projects:
+        projects = [Path(p) for p in args.projects]
+    else:
+        langs = os.environ.get("REFS_LANGS", " ".join(DEFAULT_LANGS)).split()
+        projects = []
+        for lang in langs:
+            d = corpora / lang
+            if d.is_dir() and (corpora / f"{lang}.origin").is_file():
+                projects.append(d)
+            else:
+                log(f"{d} missing (run bash bench/corpora.sh {lang}): skipped")
+    args.out.mkdir(parents=True, exist_ok=True)
+    for src in projects:
+        lang = src.name
+        exts = relevance.LANG_EXT.get(lang, relevance.ALL_EXT)
+        dst = args.out / lang
+        n = relevance.copy_subset(src, dst, exts, args.cap)
+        log(f"{lang}: {n} files from {src}")
+        print(dst)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    c = sub.add_parser("corpus")
+    c.add_argument("--out", type=Path, required=True)
+    c.add_argument("--cap", type=int, default=int(os.environ.get("REFS_CAP", "600")))
+    c.add_argument("projects", nargs="*")
+    r = sub.add_parser("run")
+    r.add_argument("--opensearch", default=os.environ.get("VIBE_OPENSEARCH_URL", "http://127.0.0.1:9200"))
+    r.add_argument("--prefix", required=True)
+    r.add_argument("--version", required=True, help="TEMPLATE_VERSION of the installed templates")
+    r.add_argument("--work", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "vibe-references")
+    r.add_argument("--n", type=int, default=int(os.environ.get("REFS_N", "100")))
+    r.add_argument("--seed", type=int, default=int(os.environ.get("REFS_SEED", "1")))
+    r.add_argument("--mcp", help="an MCP URL: also call tools/call find_references when the server has it")
+    r.add_argument("--json", type=Path)
+    r.add_argument("--misses", type=int, default=0)
+    r.add_argument("projects", nargs="+")
+    q = sub.add_parser("norefs", help="copy query files without their @reference.* patterns")
+    q.add_argument("src", type=Path)
+    q.add_argument("dst", type=Path)
+    args = ap.parse_args()
+    {"corpus": cmd_corpus, "run": cmd_run, "norefs": cmd_norefs}[args.cmd](args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,547 @@
+#!/usr/bin/env python3
+"""search_code_text against ripgrep on the same files (driven by
+bench/text_search.sh).
+
+Subcommands:
+
+  old-template --prefix P --out FILE
+      Writes the files index template as it was before `content.grep` (no
+      wildcard sub-field, no index sort), renamed for the prefix, with a
+      version above any shipped one: installed in OpenSearch, the product's
+      installer keeps it ("newer"), so the same binary builds the old mapping.
+
+  store --opensearch URL --prefix P
+      Force-merges the prefix's files indices and prints one JSON line:
+      the bytes of their (merged) segments, document count, and the bytes of the indexed
+      files on disk (the text the `content` field holds; files over 10 MB
+      have no content).
+
+  run --url URL --opensearch URL --prefix P [--json FILE] PROJECT...
+      Samples literal snippets from the indexed files (identifiers, string
+      fragments, punctuation-heavy lines, multi-word phrases; some with
+      case_sensitive: false, a path glob or a language) and a list of
+      regexes, calls search_code_text through MCP (one session, sequential,
+      limit 10, following next_offset until the first PAGE_FILES files are
+      in), runs rg (-F or -e, -i, -g) over every project with the same
+      options, and prints per class: recall and precision of files (the
+      answer's first files against the oracle's first files in the same
+      order: project root, then path, byte order) and of (file, line) pairs
+      (the at most 5 lines reported per file against the oracle's first 5),
+      `total` against the oracle's count, and p50/p95 latency of the MCP call
+      next to rg's time over the same trees.
+
+Needs the `mcp` SDK (tests/mcp/.venv) for `run`; rg (ripgrep) on PATH.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import random
+import re
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from collections import defaultdict
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+LIMIT = 10
+PAGE_FILES = int(os.environ.get("TEXT_PAGE_FILES", "30"))
+MAX_PAGES = 10
+MATCHES_PER_FILE = 5
+
+# Regexes (Rust syntax, also rg's): what an assistant asks for in code.
+REGEXES = [
+    r"fn\s+\w+\s*<",
+    r"def __\w+__\(",
+    r"TODO|FIXME|XXX",
+    r"^import ",
+    r"^\s*#\s*(if|ifdef|define)\b",
+    r"\bnil\b",
+    r"https?://[a-z0-9.-]+\.(org|com)",
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}",
+    r"0x[0-9a-fA-F]{8,}",
+    r"throw new \w+Exception\(",
+    r"console\.(log|error|warn)\(",
+    r"\.unwrap\(\)\.unwrap\(\)",
+    r"@Override",
+    r"func \(\w+ \*\w+\) [A-Z]\w*\(",
+    r"raise \w+Error\(",
+    r"self\.\w+ = \w+$",
+    r"^}$",
+    r";\s+$",
+    r"(?i)copyright \(c\)",
+    r"\bpanic!\(",
+    r"if err != nil \{$",
+    r"^\s*(pub )?struct \w+<",
+    r"\w+Exception\b",
+    r"\$\{[A-Za-z_]+\}",
+]
+
+
+def log(msg: str) -> None:
+    print(f"[text-bench] {msg}", file=sys.stderr, flush=True)
+
+
+def os_json(base: str, path: str, body: dict | None = None, method: str | None = None) -> dict:
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(base + path, data=data, method=method or ("POST" if data else "GET"),
+                                 headers={"content-type": "application/json"})
+    with urllib.request.urlopen(req, timeout=600) as r:
+        raw = r.read()
+        return json.loads(raw) if raw else {}
+
+
+# ---------------------------------------------------------------------------
+# old-template, store
+# ---------------------------------------------------------------------------
+
+
+def cmd_old_template(args: argparse.Namespace) -> None:
+    shipped = json.loads((ROOT / "opensearch-templates/index-files.json").read_text())
+    body = shipped["body"]
+    body["template"].pop("settings", None)
+    body["template"]["mappings"]["properties"]["content"] = {"type": "text", "index": False}
+    body["index_patterns"] = [p.replace("vibe_", f"{args.prefix}_", 1) for p in body["index_patterns"]]
+    body["composed_of"] = [p.replace("vibe_", f"{args.prefix}_", 1) for p in body["composed_of"]]
+    body["version"] = 999_999
+    body["_meta"] = {"vibe_version": 999_999, "managed_by": "vibe-analyzer", "bench": "pre-content.grep mapping"}
+    Path(args.out).write_text(json.dumps(body))
+
+
+def indexed(base: str, prefix: str) -> list[dict]:
+    """root, path, language of every document in the files aliases."""
+    out = []
+    body = {"size": 2000, "_source": ["root", "path", "language"], "query": {"match_all": {}}, "sort": ["_doc"]}
+    r = os_json(base, f"/{prefix}_files_*,-{prefix}_files_analysis_*/_search?scroll=1m", body)
+    while True:
+        hits = r["hits"]["hits"]
+        if not hits:
+            break
+        out.extend(h["_source"] for h in hits)
+        r = os_json(base, "/_search/scroll", {"scroll": "1m", "scroll_id": r["_scroll_id"]})
+    return out
+
+
+def segments(base: str, pattern: str) -> tuple[int, int, int]:
+    """(live segments, their bytes, shards) of the indices."""
+    d = os_json(base, f"/{pattern}/_segments")
+    n = size = shards = 0
+    for idx in d["indices"].values():
+        for copies in idx["shards"].values():
+            for c in copies:
+                shards += 1
+                for seg in c["segments"].values():
+                    n += 1
+                    size += seg["size_in_bytes"]
+    return n, size, shards
+
+
+def cmd_store(args: argparse.Namespace) -> None:
+    base = args.opensearch.rstrip("/")
+    pattern = f"{args.prefix}_data_files_*"
+    os_json(base, f"/{pattern}/_refresh", {})
+    os_json(base, f"/{pattern}/_forcemerge?max_num_segments=1", {})
+    # The merged segments replace the old ones only after a while: wait until
+    # each shard holds one segment (the store figure counts files not yet
+    # deleted, so the live segments' bytes are what is reported).
+    for _ in range(120):
+        os_json(base, f"/{pattern}/_refresh", {})
+        n, size, shards = segments(base, pattern)
+        if n <= shards:
+            break
+        time.sleep(1)
+    st = os_json(base, f"/{pattern}/_stats/docs")
+    prim = st["_all"]["primaries"]
+    prim["store"] = {"size_in_bytes": size}
+    docs = indexed(base, args.prefix)
+    source = 0
+    for d in docs:
+        p = Path(d["root"]) / d["path"]
+        try:
+            if p.stat().st_size <= 10 * 1024 * 1024:
+                source += p.stat().st_size
+        except OSError:
+            pass
+    print(json.dumps({"store_bytes": prim["store"]["size_in_bytes"], "docs": prim["docs"]["count"], "source_bytes": source}))
+
+
+# ---------------------------------------------------------------------------
+# run: queries
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class Query:
+    cls: str
+    q: str
+    regex: bool = False
+    ci: bool = False
+    glob: str | None = None
+    language: str | None = None
+    # oracle
+    want: list[tuple[str, str]] = field(default_factory=list)  # (root, path), answer order
+    lines: dict = field(default_factory=dict)  # "root\0path" -> [line, ...]
+    rg_ms: float = 0.0
+    # answer
+    got: list[tuple[str, str]] = field(default_factory=list)
+    reported: dict = field(default_factory=dict)  # "root\0path" -> ([line...], more)
+    total: int | None = None
+    total_exact: bool = True
+    note: str = ""
+    ms_first: float = 0.0
+    ms_all: list[float] = field(default_factory=list)
+    error: str = ""
+
+
+IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]{3,}")
+STRING = re.compile(r"\"([^\"\\\n]{4,60})\"|'([^'\\\n]{4,60})'")
+
+
+def sample(files: list[dict], n: int, seed: int) -> list[Query]:
+    rng = random.Random(seed)
+    texts: dict[tuple[str, str], list[str]] = {}
+
+    def lines_of(d: dict) -> list[str]:
+        key = (d["root"], d["path"])
+        if key not in texts:
+            try:
+                texts[key] = (Path(d["root"]) / d["path"]).read_text(encoding="utf-8").split("\n")
+            except (OSError, UnicodeDecodeError):
+                texts[key] = []
+        return texts[key]
+
+    quotas = {"identifier": n * 30 // 100, "string": n * 25 // 100, "punctuation": n * 20 // 100}
+    quotas["phrase"] = n - sum(quotas.values())
+    out: list[Query] = []
+    seen: set[str] = set()
+    tries = 0
+    while any(quotas.values()) and tries < 200_000:
+        tries += 1
+        d = rng.choice(files)
+        ls = [l for l in lines_of(d) if 6 <= len(l.strip()) <= 200]
+        if not ls:
+            continue
+        line = rng.choice(ls).strip()
+        cls = rng.choice([c for c, left in quotas.items() if left])
+        q = None
+        if cls == "identifier":
+            ids = IDENT.findall(line)
+            q = rng.choice(ids) if ids else None
+        elif cls == "string":
+            m = STRING.findall(line)
+            q = next(x for x in rng.choice(m) if x).strip() if m else None
+        elif cls == "punctuation":
+            punct = sum(1 for c in line if not c.isalnum() and not c.isspace())
+            q = line if punct >= 0.25 * len(line) and len(line) >= 8 else None
+        else:
+            words = line.split()
+            if len(words) >= 3:
+                i = rng.randrange(0, len(words) - 1)
+                q = " ".join(words[i:i + rng.randint(2, 4)])
+                q = q if len(q) >= 8 else None
+        if not q or q in seen or len(q) > 300:
+            continue
+        seen.add(q)
+        quotas[cls] -= 1
+        query = Query(cls=cls, q=q)
+        r = rng.random()
+        if r < 0.15:
+            query.ci = True
+            query.cls += "+ci"
+            if rng.random() < 0.5:
+                query.q = q.upper() if rng.random() < 0.5 else q.lower()
+        elif r < 0.25:
+            ext = Path(d["path"]).suffix
+            first = d["path"].split("/")[0] if "/" in d["path"] else None
+            query.glob = f"{first}/**" if first and rng.random() < 0.4 else (f"*{ext}" if ext else None)
+            query.cls += "+glob" if query.glob else ""
+        elif r < 0.30 and d.get("language"):
+            query.language = d["language"]
+            query.cls += "+language"
+        out.append(query)
+    for re_ in REGEXES:
+        out.append(Query(cls="regex", q=re_, regex=True))
+    for re_ in REGEXES[:6]:
+        out.append(Query(cls="regex+ci", q=re_, regex=True, ci=True))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# run: the oracle
+# ---------------------------------------------------------------------------
+
+
+def key(root: str, path: str) -> str:
+    return f"{root}\0{path}"
+
+
+def order(k: tuple[str, str]) -> tuple[bytes, bytes]:
+    return (k[0].encode(), k[1].encode())
+
+
+def oracle(q: Query, roots: list[str], langs: dict[tuple[str, str], str | None], known: set[tuple[str, str]]) -> None:
+    cmd = ["rg", "--no-config", "--no-ignore", "--hidden", "--no-messages", "--color", "never",
+           "-n", "--no-heading", "--with-filename", "--null"]
+    cmd += ["-F"] if not q.regex else []
+    cmd += ["-i"] if q.ci else []
+    if q.glob:
+        cmd += ["-g", q.glob]
+    cmd += ["-e", q.q]
+    lines: dict[tuple[str, str], list[int]] = defaultdict(list)
+    t = time.perf_counter()
+    for root in roots:
+        r = subprocess.run(cmd, cwd=root, capture_output=True)
+        for raw in r.stdout.split(b"\n"):
+            if not raw:
+                continue
+            path, _, rest = raw.partition(b"\0")
+            num = rest.split(b":", 1)[0]
+            p = path.decode("utf-8", "replace")
+            p = p[2:] if p.startswith("./") else p
+            k = (root, p)
+            if k in known and (q.language is None or langs.get(k) == q.language):
+                lines[k].append(int(num))
+    q.rg_ms = (time.perf_counter() - t) * 1000
+    q.want = sorted(lines, key=order)
+    q.lines = {key(*k): sorted(v) for k, v in lines.items()}
+
+
+# ---------------------------------------------------------------------------
+# run: MCP
+# ---------------------------------------------------------------------------
+
+
+async def run_mcp(url: str, queries: list[Query]) -> dict:
+    import httpx2
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    sample_answer: dict = {}
+    async with Client(streamable_http_client(url, http_client=httpx2.AsyncClient(timeout=httpx2.Timeout(120))),
+                      mode="legacy") as client:
+        r = await client.call_tool("search_code_text", {"query": "warmup"})
+        text = "".join(getattr(c, "text", "") or "" for c in (r.content or []))
+        if r.is_error:
+            sys.exit(f"search_code_text is not callable through MCP: {text[:300]}")
+        for i, q in enumerate(queries):
+            args: dict = {"query": q.q, "limit": LIMIT}
+            if q.regex:
+                args["regex"] = True
+            if q.ci:
+                args["case_sensitive"] = False
+            if q.glob:
+                args["path"] = q.glob
+            if q.language:
+                args["language"] = q.language
+            offset = 0
+            for page in range(MAX_PAGES):
+                if offset:
+                    args["offset"] = offset
+                t = time.perf_counter()
+                try:
+                    r = await client.call_tool("search_code_text", args)
+                except Exception as e:  # noqa: BLE001 - recorded
+                    q.error = f"{type(e).__name__}: {e}"[:300]
+                    break
+                ms = (time.perf_counter() - t) * 1000
+                q.ms_all.append(ms)
+                text = "".join(getattr(c, "text", "") or "" for c in (r.content or []))
+                if r.is_error:
+                    q.error = f"isError: {text[:300]}"
+                    break
+                answer = json.loads(text)
+                if page == 0:
+                    q.ms_first = ms
+                    q.total = answer.get("total")
+                    q.total_exact = answer.get("total_exact", True)
+                    q.note = answer.get("note", "")
+                    if not sample_answer and answer.get("results"):
+                        sample_answer = answer
+                for res in answer.get("results", []):
+                    k = (res["project"], res["path"])
+                    q.got.append(k)
+                    q.reported[key(*k)] = ([m["line"] for m in res.get("matches", [])], res.get("more_matches", 0))
+                nxt = answer.get("next_offset")
+                if nxt is None or len(q.got) >= min(PAGE_FILES, len(q.want) or PAGE_FILES):
+                    break
+                offset = nxt
+            if (i + 1) % 100 == 0:
+                log(f"{i + 1}/{len(queries)} queries")
+    return sample_answer
+
+
+# ---------------------------------------------------------------------------
+# run: metrics
+# ---------------------------------------------------------------------------
+
+
+def pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    s = sorted(values)
+    return s[min(len(s) - 1, max(0, round(p / 100 * (len(s) - 1))))]
+
+
+def ratio(a: float, b: float) -> float:
+    return a / b if b else 1.0
+
+
+def metrics(qs: list[Query]) -> dict:
+    f_hit = f_want = f_ok = f_got = 0
+    l_hit = l_want = l_ok = l_got = 0
+    more_bad = 0
+    tot_eq = tot_lb = tot_over = tot_bad = 0
+    for q in qs:
+        if q.error:
+            continue
+        n = min(PAGE_FILES, len(q.want))
+        want_first = q.want[:n]
+        got_first = q.got[:n] if n else q.got
+        f_want += len(want_first)
+        f_hit += len(set(got_first) & set(want_first))
+        all_want = set(q.want)
+        f_got += len(q.got)
+        f_ok += sum(1 for k in q.got if k in all_want)
+        for k in q.got:
+            rep, more = q.reported[key(*k)]
+            oracle_lines = q.lines.get(key(*k), [])
+            first = oracle_lines[:MATCHES_PER_FILE]
+            l_want += len(first)
+            l_hit += len(set(rep) & set(first))
+            l_got += len(rep)
+            l_ok += len(set(rep) & set(oracle_lines))
+            if oracle_lines and more != len(oracle_lines) - len(first):
+                more_bad += 1
+        if q.total is None:
+            continue
+        if q.total == len(q.want):
+            tot_eq += 1
+        elif q.total < len(q.want) and not q.total_exact:
+            tot_lb += 1  # counting stopped at the cap
+        elif q.total > len(q.want) and not q.total_exact:
+            tot_over += 1  # a regex the index only approximates: candidates counted
+        else:
+            tot_bad += 1
+    ok = [q for q in qs if not q.error]
+    return {
+        "n": len(qs),
+        "errors": len(qs) - len(ok),
+        "file_recall": ratio(f_hit, f_want),
+        "file_precision": ratio(f_ok, f_got),
+        "line_recall": ratio(l_hit, l_want),
+        "line_precision": ratio(l_ok, l_got),
+        "more_matches_wrong": more_bad,
+        "total_equal": tot_eq,
+        "total_lower_bound": tot_lb,
+        "total_overcount": tot_over,
+        "total_wrong": tot_bad,
+        "p50_ms": pct([q.ms_first for q in ok], 50),
+        "p95_ms": pct([q.ms_first for q in ok], 95),
+        "rg_p50_ms": pct([q.rg_ms for q in ok], 50),
+        "rg_p95_ms": pct([q.rg_ms for q in ok], 95),
+        "oracle_files_median": statistics.median([len(q.want) for q in qs]) if qs else 0,
+    }
+
+
+def table(groups: list[tuple[str, dict]]) -> str:
+    head = ("| class | queries | files recall | files precision | lines recall | lines precision | "
+            "total = rg / lower bound / over / wrong | MCP p50 / p95 ms | rg p50 / p95 ms | rg files (median) |")
+    rows = [head, "|" + " --- |" * 10]
+    for name, m in groups:
+        err = f" ({m['errors']} errors)" if m["errors"] else ""
+        rows.append(
+            f"| {name} | {m['n']}{err} | {m['file_recall']:.3f} | {m['file_precision']:.3f} | {m['line_recall']:.3f} | "
+            f"{m['line_precision']:.3f} | {m['total_equal']} / {m['total_lower_bound']} / {m['total_overcount']} / {m['total_wrong']} | "
+            f"{m['p50_ms']:.1f} / {m['p95_ms']:.1f} | {m['rg_p50_ms']:.1f} / {m['rg_p95_ms']:.1f} | {m['oracle_files_median']:g} |")
+    return "\n".join(rows)
+
+
+def cmd_run(args: argparse.Namespace) -> None:
+    logging.getLogger("mcp").setLevel(logging.ERROR)
+    logging.getLogger("httpx2").setLevel(logging.WARNING)
+    base = args.opensearch.rstrip("/")
+    roots = [str(Path(p).resolve()) for p in args.projects]
+    # Sorted, so that a seed samples the same queries whatever the index's order.
+    docs = sorted((d for d in indexed(base, args.prefix) if d.get("root") in roots), key=lambda d: (d["root"], d["path"]))
+    known = {(d["root"], d["path"]) for d in docs}
+    langs = {(d["root"], d["path"]): d.get("language") for d in docs}
+    log(f"{len(docs)} indexed files in {len(roots)} projects")
+    queries = sample(docs, args.n, args.seed)
+    log(f"{len(queries)} queries; running rg")
+    for q in queries:
+        oracle(q, roots, langs, known)
+    log("running the MCP calls")
+    t = time.monotonic()
+    answer = asyncio.run(run_mcp(args.url, queries))
+    log(f"MCP: {sum(len(q.ms_all) for q in queries)} calls in {time.monotonic() - t:.0f} s")
+    if args.show_answer:
+        print(json.dumps(answer, indent=1, ensure_ascii=False)[:3000], file=sys.stderr)
+
+    by: dict[str, list[Query]] = defaultdict(list)
+    for q in queries:
+        by[q.cls].append(q)
+    groups = [(c, metrics(qs)) for c, qs in sorted(by.items())]
+    literal = [q for q in queries if not q.regex]
+    regex = [q for q in queries if q.regex]
+    groups += [("all literals", metrics(literal)), ("all regexes", metrics(regex)), ("all", metrics(queries))]
+    print(f"corpus: {len(docs)} indexed files in {len(roots)} projects "
+          f"({', '.join(Path(r).name for r in roots)}); {len(queries)} queries, seed {args.seed}; "
+          f"limit {LIMIT}, pages followed until the first {PAGE_FILES} files")
+    print()
+    print(table(groups))
+    wrong_more = sum(m["more_matches_wrong"] for name, m in groups if name == "all")
+    print()
+    print(f"files whose `more_matches` differs from rg's count of lines beyond the first {MATCHES_PER_FILE}: {wrong_more}")
+    bad = [q for q in queries if q.error or set(q.got[:min(PAGE_FILES, len(q.want))]) != set(q.want[:min(PAGE_FILES, len(q.want))])
+           or any(k not in set(q.want) for k in q.got)]
+    if bad:
+        print()
+        print(f"queries whose files differ from rg's ({len(bad)}), first {args.misses}:")
+        for q in bad[:args.misses]:
+            miss = [k for k in q.want[:PAGE_FILES] if k not in set(q.got)]
+            extra = [k for k in q.got if k not in set(q.want)]
+            print(f"  {q.cls} {q.q!r} ci={q.ci} glob={q.glob} lang={q.language}: {q.error or ''} "
+                  f"missing {[p for _, p in miss[:3]]} extra {[p for _, p in extra[:3]]} total {q.total} rg {len(q.want)} {q.note[:120]}")
+    notes = [q for q in queries if q.note]
+    if notes:
+        print()
+        print(f"answers with a note: {len(notes)}; e.g. {notes[0].q!r}: {notes[0].note[:200]}")
+    if args.json:
+        Path(args.json).write_text(json.dumps({"groups": groups, "queries": [asdict(q) for q in queries]}, indent=1,
+                                              ensure_ascii=False), encoding="utf-8")
+        log(f"wrote {args.json}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    t = sub.add_parser("old-template")
+    t.add_argument("--prefix", required=True)
+    t.add_argument("--out", required=True)
+    s = sub.add_parser("store")
+    s.add_argument("--opensearch", default=os.environ.get("VIBE_OPENSEARCH_URL", "http://127.0.0.1:9200"))
+    s.add_argument("--prefix", required=True)
+    r = sub.add_parser("run")
+    r.add_argument("--url", required=True)
+    r.add_argument("--opensearch", default=os.environ.get("VIBE_OPENSEARCH_URL", "http://127.0.0.1:9200"))
+    r.add_argument("--prefix", required=True)
+    r.add_argument("--n", type=int, default=int(os.environ.get("TEXT_N", "320")), help="literal snippets")
+    r.add_argument("--seed", type=int, default=int(os.environ.get("TEXT_SEED", "1")))
+    r.add_argument("--json")
+    r.add_argument("--misses", type=int, default=15)
+    r.add_argument("--show-answer", action="store_true")
+    r.add_argument("projects", nargs="+")
+    args = ap.parse_args()
+    {"old-template": cmd_old_template, "store": cmd_store, "run": cmd_run}[args.cmd](args)
+
+
+if __name__ == "__main__":
+    main()

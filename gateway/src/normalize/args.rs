@@ -1,0 +1,505 @@
+//! Tool arguments: [`Args`], read leniently from whatever a client sends.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::keys::{is_reference_kind, key_role, line_range_of, looks_like_regex, nested_path, strip_file_uri, ROLES};
+use super::names::normalize_name;
+use super::values::{
+    bool_of, is_all_target, limit_of, line_of, normalize_path, offset_of, text_of, truncate_chars, unwrap_once,
+};
+use super::{DEFAULT_LIMIT, MAX_PATH_CHARS, MAX_QUERY_CHARS};
+use crate::registry::{Param, ToolSpec};
+
+/// Argument-name aliases: `(alias, canonical)`, compared after the key is
+/// normalized like a tool name. An explicit canonical argument wins over an
+/// alias; earlier aliases win over later ones, and both over key words.
+pub const ARG_ALIASES: &[(&str, &str)] = &[
+    ("skip", "offset"),
+    ("from", "offset"),
+    ("q", "query"),
+    ("keyword", "query"),
+    ("keywords", "query"),
+    ("text", "query"),
+    ("search", "query"),
+    ("name", "query"),
+    ("search_query", "query"),
+    ("query_text", "query"),
+    ("search_term", "query"),
+    ("term", "query"),
+    ("terms", "query"),
+    ("question", "query"),
+    ("pattern", "query"),
+    ("symbol", "query"),
+    ("input", "query"),
+    ("project", "target"),
+    ("repo", "target"),
+    ("source", "target"),
+    ("project_name", "target"),
+    ("repository", "target"),
+    ("project_path", "target"),
+    ("project_root", "target"),
+    ("file", "path"),
+    ("filepath", "path"),
+    ("file_path", "path"),
+    ("filename", "path"),
+    ("file_name", "path"),
+    ("relative_path", "path"),
+    ("max_results", "limit"),
+    ("num_results", "limit"),
+    ("top_k", "limit"),
+    ("top_n", "limit"),
+    ("count", "limit"),
+    ("size", "limit"),
+    ("n", "limit"),
+    ("k", "limit"),
+    ("max", "limit"),
+    ("start", "start_line"),
+    ("from_line", "start_line"),
+    ("line_start", "start_line"),
+    ("end", "end_line"),
+    ("to_line", "end_line"),
+    ("line_end", "end_line"),
+];
+
+/// Keys under which some clients wrap the real arguments once more.
+pub(super) const WRAPPER_KEYS: &[&str] = &["arguments", "args", "params", "parameters", "input", "kwargs"];
+
+/// Tool arguments after normalization. Every tool reads what it needs and
+/// ignores the rest.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Args {
+    /// Trimmed, at most [`MAX_QUERY_CHARS`] characters; empty when absent.
+    pub query: String,
+    /// Project name or path; `None` when absent, empty, `"all"` or `"*"`.
+    pub target: Option<String>,
+    /// Relative (or partial, or absolute) file path, `/`-separated, without a leading `./`.
+    pub path: Option<String>,
+    /// 1..=[`MAX_LIMIT`], default [`DEFAULT_LIMIT`].
+    pub limit: u32,
+    /// 1-based first line to return (get_file_content).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start_line: Option<u64>,
+    /// 1-based last line to return, inclusive (get_file_content).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub end_line: Option<u64>,
+    /// Results to skip (the next page of a search), 0..=[`MAX_OFFSET`].
+    #[serde(skip_serializing_if = "is_zero")]
+    pub offset: u32,
+    /// `query` is a regular expression (search_code_text); default false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub regex: bool,
+    /// Match case (search_code_text); default true, as grep.
+    #[serde(skip_serializing_if = "Clone::clone")]
+    pub case_sensitive: bool,
+    /// A language name (`python`, `rust`, …), lower case.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
+    /// A kind of reference (`call`, `type`, `import`), lower case (find_references).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// `callers` (default: who uses the symbol) or `callees` (what it uses), find_references.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub direction: Option<String>,
+}
+
+impl Default for Args {
+    fn default() -> Self {
+        Args {
+            query: String::new(),
+            target: None,
+            path: None,
+            limit: DEFAULT_LIMIT,
+            start_line: None,
+            end_line: None,
+            offset: 0,
+            regex: false,
+            case_sensitive: true,
+            language: None,
+            kind: None,
+            direction: None,
+        }
+    }
+}
+
+/// Deepest page a search reaches.
+pub const MAX_OFFSET: u32 = 1000;
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+impl Args {
+    /// [`Args::for_tool`] without knowing the tool.
+    pub fn from_json(raw: Option<&Map<String, Value>>) -> Args {
+        Args::for_tool(raw, None)
+    }
+
+    /// Reads arguments leniently from a JSON object (or nothing). Keys are
+    /// compared after [`normalize_name`] (`filePath` = `file_path` =
+    /// `File-Path`); a lone wrapper key (`arguments`, `args`, `params`,
+    /// `input`, …) holding an object, or a JSON string of one, is unwrapped.
+    /// Each key fills one argument: its canonical name first, then an alias of
+    /// [`ARG_ALIASES`] (earlier rows first), then what its words name
+    /// ([`key_role`]). When `query` is still missing and exactly one string
+    /// argument is left over, it is the query. A `path` sent to a tool that
+    /// reads no file is its target (a project directory).
+    pub fn for_tool(raw: Option<&Map<String, Value>>, tool: Option<&ToolSpec>) -> Args {
+        let empty = Map::new();
+        let raw = raw.unwrap_or(&empty);
+        let unwrapped;
+        let raw = match unwrap_once(raw) {
+            Some(inner) => {
+                unwrapped = inner;
+                &unwrapped
+            }
+            None => raw,
+        };
+        let glob_tool = tool.is_some_and(|t| t.params.contains(&Param::PathGlob));
+        let keyed: Vec<(String, &Value)> =
+            raw.iter().filter(|(_, v)| !v.is_null()).map(|(k, v)| (normalize_name(k), v)).collect();
+        // The best-ranked key of each role: canonical 0, alias 1.., words after.
+        let mut roles: Vec<(&'static str, usize, &Value)> = Vec::new();
+        let mut leftover: Vec<&Value> = Vec::new();
+        for (i, (key, value)) in keyed.iter().enumerate() {
+            let role =
+                ROLES.iter().find(|r| **r == key.as_str()).map(|r| (*r, 0)).or_else(|| {
+                    ARG_ALIASES.iter().position(|(alias, _)| alias == key).map(|n| (ARG_ALIASES[n].1, n + 1))
+                });
+            // `{"type": "import"}` to a tool that takes a reference kind is that kind.
+            let kind_key = tool.is_some_and(|t| t.takes("kind"))
+                && key.split('_').any(|w| matches!(w, "kind" | "type"))
+                && value.as_str().is_some_and(is_reference_kind);
+            let role = role.or_else(|| kind_key.then_some(("kind", ARG_ALIASES.len() + 1 + i)));
+            let role = role.or_else(|| key_role(key).map(|r| (r, ARG_ALIASES.len() + 1 + i)));
+            // A search's path is a glob: an absolute directory sent there is its project.
+            let role = match role {
+                Some(("path", rank))
+                    if glob_tool && value.as_str().is_some_and(|v| v.trim_start().starts_with('/')) =>
+                {
+                    Some(("target", rank + ROLES.len()))
+                }
+                other => other,
+            };
+            match role {
+                Some((role, rank)) => match roles.iter_mut().find(|(r, _, _)| *r == role) {
+                    Some(slot) if slot.1 > rank => *slot = (role, rank, value),
+                    Some(_) => {}
+                    None => roles.push((role, rank, value)),
+                },
+                None if value.is_string() => leftover.push(value),
+                None => {}
+            }
+        }
+        let get = |role: &str| roles.iter().find(|(r, _, _)| *r == role).map(|(_, _, v)| *v);
+        let takes = |param: &str| tool.is_none_or(|t| t.takes(param));
+        let mut query = get("query").map(text_of).unwrap_or_default();
+        // `{"regex": "a.*b"}`: the pattern itself.
+        let mut regex = None;
+        if let Some(Value::String(pattern)) = get("regex") {
+            if bool_of(&Value::String(pattern.clone())).is_none() && query.is_empty() {
+                query = pattern.trim().to_string();
+                regex = Some(true);
+            }
+        }
+        let regex_flag = get("regex").and_then(bool_of);
+        let mut regex = regex.or(regex_flag);
+        // A `pattern` written in regex syntax (`def \w+\(`, `foo.*bar`) is one.
+        let pattern_key = keyed.iter().any(|(k, v)| {
+            k.split('_').any(|w| matches!(w, "pattern" | "regex" | "regexp"))
+                && v.as_str().is_some_and(looks_like_regex)
+        });
+        if regex.is_none() && pattern_key {
+            regex = Some(true);
+        }
+        // A lone unknown string is the query, or the path of a tool that reads a file.
+        let mut leftover_path = None;
+        if leftover.len() == 1 {
+            if takes("query") && query.is_empty() {
+                query = text_of(leftover[0]);
+            } else if !takes("query") && takes("path") && get("path").is_none() {
+                leftover_path = Some(text_of(leftover[0]));
+            }
+        }
+        let textual = |v: &&Value| !v.is_boolean();
+        let mut target = get("target")
+            .filter(textual)
+            .map(text_of)
+            .map(|t| strip_file_uri(&t))
+            .map(|t| truncate_chars(&t, MAX_QUERY_CHARS));
+        let mut path = get("path")
+            .filter(textual)
+            .map(nested_path)
+            .or(leftover_path)
+            .map(|p| normalize_path(&truncate_chars(&strip_file_uri(&p), MAX_PATH_CHARS)))
+            .filter(|p| !p.is_empty());
+        // A path sent to a tool that reads no file names its project; so does
+        // an absolute path sent as a search's path glob.
+        let glob_tool = tool.is_some_and(|t| t.params.contains(&Param::PathGlob));
+        // (A relative file path, `src/a.py`, names no project: it is dropped.)
+        let names_project = |p: &str| p.starts_with('/') || !p.rsplit('/').next().unwrap_or_default().contains('.');
+        if takes("target")
+            && target.is_none()
+            && (!takes("path") || (glob_tool && path.as_deref().is_some_and(|p| p.starts_with('/'))))
+        {
+            target = path.take().filter(|p| names_project(p));
+        }
+        // A name sent to a tool that only takes a project is the project.
+        if !takes("query") && !takes("path") && takes("target") && target.is_none() && !query.is_empty() {
+            target = Some(std::mem::take(&mut query));
+        }
+        // grep-style flags: `{"-i": true}`, `{"flags": "i"}`.
+        let flags = get("flags").map(|v| match v {
+            Value::Bool(b) => {
+                if *b {
+                    "i".to_string()
+                } else {
+                    String::new()
+                }
+            }
+            other => text_of(other).to_lowercase(),
+        });
+        let flag_ignore = flags.as_deref().map(|f| f.contains('i'));
+        let case_sensitive =
+            match (get("case_sensitive").and_then(bool_of), get("ignore_case").and_then(bool_of), flag_ignore) {
+                (Some(sensitive), _, _) => sensitive,
+                (None, Some(ignore), _) => !ignore,
+                (None, None, Some(ignore)) => !ignore,
+                (None, None, None) => true,
+            };
+        let mut range = get("lines").map(line_range_of).unwrap_or((None, None));
+        // `a.py#L20-L30`, `a.py:20-30`: the lines of a link or a compiler message.
+        let suffix = path.as_deref().and_then(|p| p.rsplit_once("#L").or_else(|| p.rsplit_once(':')));
+        if let Some((file, lines)) = suffix.filter(|(_, l)| l.chars().next().is_some_and(|c| c.is_ascii_digit())) {
+            let (start, end) = line_range_of(&Value::String(lines.to_string()));
+            if start.is_some() {
+                range = (start, end.or(start));
+                path = Some(file.to_string());
+            }
+        }
+        // `{"start_line": 3, "num_lines": 5}`: lines 3-7.
+        if let (Some(count), None) = (get("line_count").and_then(line_of), get("end_line")) {
+            let start = get("start_line").and_then(line_of).or(range.0).unwrap_or(1);
+            range = (Some(start), Some(start + count - 1));
+        }
+        // A tool that returns lines and has no pages: `offset` is the first
+        // line and `limit` (or `head`) the number of lines, as file readers
+        // (Claude Code's Read) send them.
+        let line_tool = takes("start_line") && !takes("offset");
+        let mut limit = get("limit").map(limit_of).unwrap_or(DEFAULT_LIMIT);
+        // `page` (1-based) of `limit` results.
+        let page_offset =
+            get("page").and_then(line_of).map(|page| ((page - 1) * limit as u64).min(MAX_OFFSET as u64) as u32);
+        if line_tool {
+            let first = get("offset").and_then(line_of);
+            let count = get("limit").or_else(|| get("head")).and_then(line_of);
+            if first.is_some() || count.is_some() {
+                let start = first.unwrap_or(1);
+                range = (Some(start), count.map(|n| start + n - 1));
+                limit = DEFAULT_LIMIT;
+            }
+        }
+        let lower = |role: &str| get(role).map(text_of).map(|l| l.to_lowercase()).filter(|l| !l.is_empty());
+        Args {
+            query: truncate_chars(query.trim(), MAX_QUERY_CHARS),
+            target: target.filter(|t| !is_all_target(t)),
+            path,
+            limit,
+            start_line: get("start_line").and_then(line_of).or(range.0),
+            end_line: get("end_line").and_then(line_of).or(range.1),
+            offset: if line_tool { 0 } else { get("offset").and_then(offset_of).or(page_offset).unwrap_or(0) },
+            regex: regex.unwrap_or(false),
+            case_sensitive,
+            language: lower("language"),
+            kind: lower("kind"),
+            direction: lower("direction"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::normalize::MAX_LIMIT;
+    use serde_json::json;
+
+    fn args(v: Value) -> Args {
+        Args::from_json(v.as_object())
+    }
+
+    #[test]
+    fn argument_name_aliases() {
+        for key in ["query", "q", "keyword", "keywords", "text", "search", "name", "Query", "searchQuery", "question"] {
+            assert_eq!(args(json!({ key: "add" })).query, "add", "{key}");
+        }
+        for key in ["target", "project", "repo", "source", "project_name", "projectName", "Project-Name", "repository"]
+        {
+            assert_eq!(args(json!({ key: "samples" })).target.as_deref(), Some("samples"), "{key}");
+        }
+        for key in ["path", "file", "filepath", "file_path", "filename", "filePath", "FileName", "file-path"] {
+            assert_eq!(args(json!({ key: "src/a.rs" })).path.as_deref(), Some("src/a.rs"), "{key}");
+        }
+        for key in ["limit", "max_results", "maxResults", "top_k", "count", "n"] {
+            assert_eq!(args(json!({ key: 7 })).limit, 7, "{key}");
+        }
+        let a = args(json!({ "startLine": "2", "endLine": 4, "path": "a" }));
+        assert_eq!((a.start_line, a.end_line), (Some(2), Some(4)));
+        let a = args(json!({ "start": 5, "end": "9" }));
+        assert_eq!((a.start_line, a.end_line), (Some(5), Some(9)));
+        // The canonical name wins over an alias, whatever the order.
+        assert_eq!(args(json!({ "q": "y", "query": "x" })).query, "x");
+        assert_eq!(args(json!({ "project": "b", "target": "a" })).target.as_deref(), Some("a"));
+        // A null canonical value does not hide an alias.
+        assert_eq!(args(json!({ "query": null, "q": "y" })).query, "y");
+    }
+
+    #[test]
+    fn lenient_types() {
+        // Numbers as strings.
+        assert_eq!(args(json!({ "limit": "5" })).limit, 5);
+        assert_eq!(args(json!({ "limit": " 7 " })).limit, 7);
+        assert_eq!(args(json!({ "limit": 4.9 })).limit, 4);
+        assert_eq!(args(json!({ "limit": "4.2" })).limit, 4);
+        // "all" and over-large limits are capped at 10.
+        for v in [json!("all"), json!("ALL"), json!("max"), json!("*"), json!(50), json!("1000"), json!(1e300)] {
+            assert_eq!(args(json!({ "limit": v })).limit, MAX_LIMIT, "{v}");
+        }
+        // Invalid limits fall back to the default.
+        for v in [json!(0), json!(-3), json!("many"), json!(true), json!([5]), json!({}), json!(f64::NAN.to_string())] {
+            assert_eq!(args(json!({ "limit": v })).limit, DEFAULT_LIMIT, "{v}");
+        }
+        // Nulls are absent values.
+        assert_eq!(
+            args(json!({ "limit": null, "query": null, "target": null, "path": null })),
+            Args { limit: DEFAULT_LIMIT, ..Args::default() }
+        );
+        assert_eq!(Args::from_json(None), Args { limit: DEFAULT_LIMIT, ..Args::default() });
+        // Other types of query become text.
+        assert_eq!(args(json!({ "query": 42 })).query, "42");
+        assert_eq!(args(json!({ "query": ["foo", "bar"] })).query, "foo bar");
+        assert_eq!(args(json!({ "query": { "x": 1 } })).query, "");
+        // Lines.
+        let a = args(json!({ "start_line": "3", "end_line": 7.0 }));
+        assert_eq!((a.start_line, a.end_line), (Some(3), Some(7)));
+        assert_eq!(args(json!({ "start_line": -1 })).start_line, None);
+        assert_eq!(args(json!({ "start_line": "x" })).start_line, None);
+    }
+
+    #[test]
+    fn unknown_fields_are_ignored_and_wrappers_unwrapped() {
+        let a =
+            args(json!({ "q": "add", "project": "samples", "limit": "5", "extra": 1, "options": { "deep": true } }));
+        assert_eq!((a.query.as_str(), a.target.as_deref(), a.limit), ("add", Some("samples"), 5));
+        for wrapped in [
+            json!({ "arguments": { "query": "add", "limit": 2 } }),
+            json!({ "params": { "q": "add", "limit": "2" } }),
+            json!({ "input": "{\"query\": \"add\", \"limit\": 2}" }),
+            json!({ "kwargs": { "query": "add", "limit": 2 }, "ignored": null }),
+        ] {
+            let a = args(wrapped.clone());
+            assert_eq!((a.query.as_str(), a.limit), ("add", 2), "{wrapped}");
+        }
+        // `input` holding plain text is the query; a wrapper next to other keys is not unwrapped.
+        assert_eq!(args(json!({ "input": "who is Kirikur" })).query, "who is Kirikur");
+        assert_eq!(args(json!({ "arguments": { "query": "a" }, "query": "b" })).query, "b");
+    }
+
+    #[test]
+    fn targets_and_paths() {
+        for all in ["all", "ALL", "*", "", "  ", "none", "all projects", "все", "全部"] {
+            assert_eq!(args(json!({ "target": all })).target, None, "{all:?}");
+        }
+        assert_eq!(args(json!({ "target": " samples " })).target.as_deref(), Some("samples"));
+        assert_eq!(args(json!({ "file": ".\\src\\main.rs" })).path.as_deref(), Some("src/main.rs"));
+        assert_eq!(args(json!({ "path": "//abs//x/./y" })).path.as_deref(), Some("/abs/x/y"));
+        assert_eq!(args(json!({ "path": "./" })).path, None);
+        // `..` is kept as is: the path only matches indexed paths, never the disk.
+        assert_eq!(args(json!({ "path": "../../etc/passwd" })).path.as_deref(), Some("../../etc/passwd"));
+        assert_eq!(args(json!({ "path": "a/".repeat(5000) })).path.unwrap().chars().count(), MAX_PATH_CHARS - 1);
+    }
+
+    #[test]
+    fn queries_are_trimmed_and_bounded() {
+        assert_eq!(args(json!({ "query": "  add  " })).query, "add");
+        assert_eq!(args(json!({ "query": "я".repeat(2000) })).query.chars().count(), MAX_QUERY_CHARS);
+        assert_eq!(args(json!({ "query": "😀".repeat(1_000_000) })).query.chars().count(), MAX_QUERY_CHARS);
+        assert_eq!(args(json!({ "query": "a\u{0}b" })).query, "a\u{0}b");
+    }
+
+    fn for_tool(tool: &str, v: Value) -> Args {
+        Args::for_tool(v.as_object(), crate::registry::spec(tool))
+    }
+
+    #[test]
+    fn keys_resolve_by_their_words() {
+        for key in [
+            "symbol_name",
+            "searchString",
+            "className",
+            "function-name",
+            "methodName",
+            "pattern_text",
+            "the_question",
+            "lookup",
+        ] {
+            assert_eq!(args(json!({ key: "b64encode" })).query, "b64encode", "{key}");
+        }
+        for key in
+            ["repoName", "workspace", "codebase_root", "project_dir", "directory", "root_path", "Workspace-Folder"]
+        {
+            assert_eq!(args(json!({ key: "samples" })).target.as_deref(), Some("samples"), "{key}");
+        }
+        for key in
+            ["file_uri", "fullPath", "absolute_path", "relativePath", "target_file", "document_uri", "source_file"]
+        {
+            assert_eq!(args(json!({ key: "src/a.py" })).path.as_deref(), Some("src/a.py"), "{key}");
+        }
+        for key in ["maxResults", "page_size", "num", "topK", "result_count", "max_hits"] {
+            assert_eq!(args(json!({ key: 7 })).limit, 7, "{key}");
+        }
+        let a = args(json!({ "first_line": 3, "last_line": "9" }));
+        assert_eq!((a.start_line, a.end_line), (Some(3), Some(9)));
+        for range in
+            [json!("44-52"), json!("44:52"), json!("L44-L52"), json!([44, 52]), json!({ "start": 44, "end": 52 })]
+        {
+            let a = args(json!({ "lines": range.clone() }));
+            assert_eq!((a.start_line, a.end_line), (Some(44), Some(52)), "{range}");
+            let a = args(json!({ "line_range": range.clone() }));
+            assert_eq!((a.start_line, a.end_line), (Some(44), Some(52)), "{range}");
+        }
+        // A file URI is a path.
+        assert_eq!(args(json!({ "uri": "file:///w/a%20b.py" })).path.as_deref(), Some("/w/a b.py"));
+        assert_eq!(args(json!({ "file": "file://localhost/w/x.rs" })).path.as_deref(), Some("/w/x.rs"));
+        // Flags.
+        let a = args(json!({ "q": "a.*b", "isRegex": "true", "ignoreCase": true, "lang": "Python" }));
+        assert!(a.regex && !a.case_sensitive);
+        assert_eq!(a.language.as_deref(), Some("python"));
+        assert!(args(json!({ "substring_pattern": "def \\w+\\(" })).regex);
+        assert!(!args(json!({ "pattern": "printf(" })).regex, "plain text stays literal");
+        let a = args(json!({ "regex": "fo+" }));
+        assert_eq!((a.query.as_str(), a.regex), ("fo+", true));
+        // Canonical and alias keys still win over words.
+        assert_eq!(args(json!({ "symbol_name": "b", "query": "a" })).query, "a");
+        assert_eq!(args(json!({ "repoName": "b", "project": "a" })).target.as_deref(), Some("a"));
+    }
+
+    #[test]
+    fn the_tool_decides_what_a_lone_or_misplaced_argument_means() {
+        // A lone unknown string is the query of a search ...
+        assert_eq!(for_tool("search_by_code_functions", json!({ "s": "parse" })).query, "parse");
+        // ... and the path of a file tool.
+        assert_eq!(for_tool("get_file_content", json!({ "s": "a.py" })).path.as_deref(), Some("a.py"));
+        // Two unknown strings: neither is guessed.
+        assert_eq!(for_tool("search_by_code_functions", json!({ "s": "parse", "t": "x" })).query, "");
+        // A path sent to a tool that reads no file names its project.
+        let a = for_tool("show_tree", json!({ "path": "/w/samples" }));
+        assert_eq!((a.target.as_deref(), a.path), (Some("/w/samples"), None));
+        // A file reader's offset and limit are lines.
+        let a = for_tool("get_file_content", json!({ "file_path": "a.py", "offset": 10, "limit": 5 }));
+        assert_eq!((a.start_line, a.end_line, a.offset, a.limit), (Some(10), Some(14), 0, DEFAULT_LIMIT));
+        let a = for_tool("get_file_content", json!({ "path": "a.py", "head": 20 }));
+        assert_eq!((a.start_line, a.end_line), (Some(1), Some(20)));
+        // ... while a search's offset is its page.
+        assert_eq!(for_tool("search_by_code_functions", json!({ "query": "a", "offset": 10 })).offset, 10);
+    }
+}

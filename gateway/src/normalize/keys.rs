@@ -1,0 +1,304 @@
+//! Argument keys read by meaning: the words of a key (`symbolName`,
+//! `file_uri`, `maxResults`), the shape of the arguments (a file, a project, a
+//! kind) as a hint for the tool name, and the words of a tool name that set
+//! an argument (`search_regex`, `outgoing_calls`).
+
+use serde_json::{Map, Value};
+
+use super::args::{Args, ARG_ALIASES};
+use super::names::normalize_name;
+use super::values::{line_of, text_of};
+use crate::registry::ToolSpec;
+
+/// The canonical argument names (and `ignore_case`, the inverse of `case_sensitive`).
+pub(super) const ROLES: &[&str] = &[
+    "query",
+    "target",
+    "path",
+    "limit",
+    "offset",
+    "start_line",
+    "end_line",
+    "regex",
+    "case_sensitive",
+    "ignore_case",
+    "language",
+    "kind",
+    "direction",
+    "lines",
+    "head",
+    "page",
+    "flags",
+    "line_count",
+];
+
+/// Words of argument keys, by the argument they fill, in the order they are
+/// tried (`project_file` is a path, `project_path` a target).
+const KEY_WORDS: &[(&str, &[&str])] = &[
+    ("file", &["file", "filename", "filepath", "uri", "fullpath", "document"]),
+    (
+        "target",
+        &["project", "repo", "repository", "codebase", "workspace", "root", "dir", "directory", "folder", "scope"],
+    ),
+    ("path", &["path", "location", "glob", "include", "wildcard", "mask"]),
+    (
+        "limit",
+        &["limit", "count", "max", "maximum", "top", "k", "n", "num", "number", "size", "result", "hit", "amount"],
+    ),
+    ("offset", &["offset", "skip", "cursor"]),
+    ("language", &["language", "lang", "filetype"]),
+    ("kind", &["kind"]),
+    ("direction", &["direction"]),
+    (
+        "query",
+        &[
+            "query",
+            "q",
+            "search",
+            "symbol",
+            "name",
+            "text",
+            "pattern",
+            "question",
+            "keyword",
+            "term",
+            "string",
+            "identifier",
+            "ident",
+            "class",
+            "function",
+            "func",
+            "fn",
+            "method",
+            "def",
+            "variable",
+            "var",
+            "const",
+            "constant",
+            "module",
+            "package",
+            "import",
+            "topic",
+            "subject",
+            "prompt",
+            "expression",
+            "expr",
+            "word",
+            "phrase",
+            "needle",
+            "lookup",
+            "find",
+            "match",
+            "entity",
+            "type",
+            "label",
+            "title",
+            "ask",
+            "regex",
+            "regexp",
+            "content",
+            "string",
+        ],
+    ),
+];
+
+/// The argument a key names by its words (`symbolName` → `query`, `file_uri`
+/// → `path`, `repoName` → `target`, `maxResults` → `limit`), if any.
+pub fn key_role(normalized_key: &str) -> Option<&'static str> {
+    let words: Vec<&str> = normalized_key.split('_').filter(|w| !w.is_empty()).collect();
+    let has =
+        |set: &[&str]| words.iter().any(|w| set.contains(w) || w.strip_suffix('s').is_some_and(|s| set.contains(&s)));
+    if has(&["line", "lineno", "row"]) {
+        if has(&["num", "number", "count", "n", "total"]) {
+            return Some("line_count");
+        }
+        if has(&["start", "begin", "first", "from", "min", "lo", "low"]) {
+            return Some("start_line");
+        }
+        if has(&["end", "last", "to", "stop", "until", "max", "hi", "high"]) {
+            return Some("end_line");
+        }
+        if has(&["range", "span"]) || words.len() == 1 {
+            return Some("lines");
+        }
+    }
+    if has(&["range", "span"]) {
+        return Some("lines");
+    }
+    // Serena's `name_path` is a symbol's name.
+    if has(&["name"]) && has(&["path"]) && !has(&["file", "dir", "directory", "folder", "project", "repo"]) {
+        return Some("query");
+    }
+    if has(&["per"]) && has(&["page"]) {
+        return Some("limit");
+    }
+    if has(&["page"]) && !has(&["size", "limit", "count"]) {
+        return Some("page");
+    }
+    if words == ["i"] || words == ["flags"] || words == ["flag"] {
+        return Some("flags");
+    }
+    if has(&["case"]) || has(&["insensitive", "sensitive", "nocase"]) {
+        return Some(if has(&["ignore", "insensitive", "nocase"]) { "ignore_case" } else { "case_sensitive" });
+    }
+    if has(&["regex", "regexp"]) && has(&["is", "use", "as", "enable", "enabled", "mode"]) {
+        return Some("regex");
+    }
+    if has(&["regex", "regexp"]) && words.len() == 1 {
+        return Some("regex");
+    }
+    KEY_WORDS.iter().find(|(_, set)| has(set)).map(|(role, _)| if *role == "file" { "path" } else { *role })
+}
+
+/// What arguments point at, as a hint for a tool name that says too little.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Shape {
+    /// A file: a `path`-like key or a `file://` URI.
+    File,
+    /// A project and nothing else (no query, no file); also a directory path.
+    Project,
+    /// A `kind`/`type` argument naming what is looked for (`class`, `method`).
+    Kind(String),
+    Other,
+}
+
+/// See [`Shape`].
+pub fn shape(raw: &Map<String, Value>) -> Shape {
+    let mut kind = None;
+    let mut directory = false;
+    let roles: Vec<Option<&str>> = raw
+        .iter()
+        .filter(|(_, v)| !v.is_null())
+        .map(|(k, v)| {
+            let text = v.as_str().map(str::trim).unwrap_or_default();
+            if text.to_ascii_lowercase().starts_with("file://") {
+                return Some("path");
+            }
+            let key = normalize_name(k);
+            let words: Vec<&str> = key.split('_').collect();
+            if words.iter().any(|w| matches!(*w, "kind" | "type")) && !text.is_empty() && text.len() < 20 {
+                kind = Some(normalize_name(text));
+            }
+            let role = ROLES
+                .iter()
+                .find(|r| **r == key)
+                .copied()
+                .or_else(|| ARG_ALIASES.iter().find(|(a, _)| *a == key).map(|(_, c)| *c))
+                .or_else(|| key_role(&key));
+            // An absolute path whose last part has no extension names a directory.
+            if role == Some("path")
+                && text.starts_with('/')
+                && !text.rsplit('/').next().unwrap_or_default().contains('.')
+            {
+                directory = true;
+                return Some("target");
+            }
+            role
+        })
+        .collect();
+    if roles.contains(&Some("regex")) {
+        // A regex (flag or pattern) is a text search, whatever else is sent.
+        Shape::Kind("regex".into())
+    } else if roles.contains(&Some("path")) {
+        Shape::File
+    } else if roles.contains(&Some("target"))
+        && (directory || roles.iter().all(|r| matches!(r, Some("target" | "limit"))))
+    {
+        Shape::Project
+    } else if let Some(kind) = kind {
+        Shape::Kind(kind)
+    } else {
+        Shape::Other
+    }
+}
+
+/// A line range sent as one value: `"44-52"`, `"44:52"`, `"44..52"`, `[44, 52]`
+/// or `{"start": 44, "end": 52}`.
+pub(super) fn line_range_of(v: &Value) -> (Option<u64>, Option<u64>) {
+    match v {
+        Value::Array(items) => (items.first().and_then(line_of), items.get(1).and_then(line_of)),
+        Value::Object(o) => {
+            let get = |keys: &[&str]| {
+                o.iter().find(|(k, _)| keys.contains(&normalize_name(k).as_str())).and_then(|(_, v)| line_of(v))
+            };
+            (get(&["start", "from", "begin", "first", "start_line"]), get(&["end", "to", "stop", "last", "end_line"]))
+        }
+        Value::String(s) => {
+            let s = s.trim().trim_start_matches(['L', 'l']);
+            for sep in ["..", "-", ":", ",", "–"] {
+                if let Some((a, b)) = s.split_once(sep) {
+                    let b = b.trim().trim_start_matches(['L', 'l']);
+                    return (line_of(&Value::String(a.trim().into())), line_of(&Value::String(b.into())));
+                }
+            }
+            (line_of(v), None)
+        }
+        Value::Number(_) => (line_of(v), line_of(v)),
+        _ => (None, None),
+    }
+}
+
+/// A reference kind as a model writes it (`call`, `calls`, `type`, `imports`, `all`).
+pub(super) fn is_reference_kind(v: &str) -> bool {
+    let v = v.trim().to_lowercase();
+    matches!(v.trim_end_matches('s'), "call" | "type" | "import" | "all" | "invocation" | "require" | "use" | "include")
+}
+
+/// Words of a tool name that set an argument the call did not send:
+/// `search_regex` searches a pattern, `outgoing_calls` lists callees.
+const NAME_WORDS: &[(&str, &str)] =
+    &[("regex", "regex"), ("regexp", "regex"), ("callee", "callees"), ("callees", "callees"), ("outgoing", "callees")];
+
+impl Args {
+    /// Applies [`NAME_WORDS`] of a (normalized) tool name to a tool's arguments.
+    pub fn apply_name(&mut self, tool: &ToolSpec, normalized_name: &str, raw: Option<&Map<String, Value>>) {
+        let sent = |param: &str| {
+            raw.is_some_and(|r| {
+                r.keys().any(|k| {
+                    let k = normalize_name(k);
+                    k == param || key_role(&k) == Some(param)
+                })
+            })
+        };
+        for word in normalized_name.split('_') {
+            match NAME_WORDS.iter().find(|(w, _)| *w == word).map(|(_, effect)| *effect) {
+                Some("regex") if tool.takes("regex") && !sent("regex") => self.regex = true,
+                Some("callees") if tool.takes("direction") && !sent("direction") => {
+                    self.direction = Some("callees".into())
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Regex syntax that is almost never meant literally: character classes
+/// (`\w`, `\d`, `\s`, `\b`) and `.*` / `.+`.
+pub(super) fn looks_like_regex(s: &str) -> bool {
+    let alternation = s.contains('|') && !s.contains("||") && !s.contains(" | ");
+    alternation || ["\\w", "\\d", "\\s", "\\b", ".*", ".+", "\\W", "\\S", "\\D"].iter().any(|m| s.contains(m))
+}
+
+/// A path value: a string, or an object holding one under a path-like key
+/// (LSP's `{"textDocument": {"uri": "file:///…"}}`).
+pub(super) fn nested_path(v: &Value) -> String {
+    match v {
+        Value::Object(o) => o
+            .iter()
+            .find(|(k, v)| v.is_string() && matches!(key_role(&normalize_name(k)), Some("path")))
+            .map(|(_, v)| text_of(v))
+            .unwrap_or_default(),
+        other => text_of(other),
+    }
+}
+
+/// `file:///a/b%20c.py` → `/a/b c.py`; anything else as is.
+pub(super) fn strip_file_uri(s: &str) -> String {
+    let t = s.trim();
+    let Some(rest) = t.get(..7).filter(|h| h.eq_ignore_ascii_case("file://")).map(|_| &t[7..]) else {
+        return t.to_string();
+    };
+    // `file://localhost/a` names `/a`.
+    let rest = rest.strip_prefix("localhost").unwrap_or(rest);
+    percent_encoding::percent_decode_str(rest).decode_utf8_lossy().into_owned()
+}

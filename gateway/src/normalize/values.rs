@@ -1,0 +1,116 @@
+//! Argument values read leniently: numbers as strings, `"all"` limits,
+//! booleans as words, `/`-separated paths, wrapped arguments.
+
+use serde_json::{Map, Value};
+
+use super::args::{MAX_OFFSET, WRAPPER_KEYS};
+use super::names::normalize_name;
+use super::{DEFAULT_LIMIT, MAX_LIMIT};
+
+/// The arguments inside a lone wrapper key, if that is what was sent.
+pub(super) fn unwrap_once(raw: &Map<String, Value>) -> Option<Map<String, Value>> {
+    let mut present = raw.iter().filter(|(_, v)| !v.is_null());
+    let (key, value) = present.next()?;
+    if present.next().is_some() || !WRAPPER_KEYS.contains(&normalize_name(key).as_str()) {
+        return None;
+    }
+    match value {
+        Value::Object(inner) => Some(inner.clone()),
+        Value::String(s) => match serde_json::from_str::<Value>(s) {
+            Ok(Value::Object(inner)) => Some(inner),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Targets that mean "every project".
+pub(super) fn is_all_target(t: &str) -> bool {
+    matches!(
+        t.trim().to_lowercase().as_str(),
+        "" | "*" | "all" | "any" | "null" | "none" | "everything" | "all projects" | "all_projects" | "все" | "全部"
+    )
+}
+
+pub(super) fn text_of(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.trim().to_string(),
+        Value::Number(n) => n.to_string(),
+        Value::Bool(b) => b.to_string(),
+        Value::Array(items) => items.iter().map(text_of).filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" "),
+        Value::Null | Value::Object(_) => String::new(),
+    }
+}
+
+pub(super) fn truncate_chars(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((i, _)) => s[..i].to_string(),
+        None => s.to_string(),
+    }
+}
+
+/// `limit`: numbers or numeric strings clamped to 1..=10, `"all"` → 10,
+/// anything else → the default.
+pub fn limit_of(v: &Value) -> u32 {
+    let n: Option<f64> = match v {
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => {
+            let s = s.trim().to_ascii_lowercase();
+            if matches!(s.as_str(), "all" | "max" | "*" | "every" | "все" | "全部") {
+                return MAX_LIMIT;
+            }
+            s.parse::<f64>().ok()
+        }
+        _ => None,
+    };
+    match n {
+        Some(n) if n.is_finite() && n >= 1.0 => (n.floor() as u64).min(MAX_LIMIT as u64) as u32,
+        _ => DEFAULT_LIMIT,
+    }
+}
+
+/// A finite number sent as a number or a string.
+pub(super) fn number_of(v: &Value) -> Option<f64> {
+    let n = match v {
+        Value::Number(n) => n.as_f64()?,
+        Value::String(s) => s.trim().parse::<f64>().ok()?,
+        _ => return None,
+    };
+    n.is_finite().then_some(n)
+}
+
+/// A boolean sent as a boolean, a number or a string (`"yes"`, `"false"`, `1`).
+pub(super) fn bool_of(v: &Value) -> Option<bool> {
+    match v {
+        Value::Bool(b) => Some(*b),
+        Value::Number(n) => n.as_f64().map(|n| n != 0.0),
+        Value::String(s) => match s.trim().to_ascii_lowercase().as_str() {
+            "true" | "yes" | "y" | "1" | "on" => Some(true),
+            "false" | "no" | "n" | "0" | "off" => Some(false),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+pub(super) fn offset_of(v: &Value) -> Option<u32> {
+    number_of(v).filter(|n| *n >= 0.0).map(|n| n.floor().min(MAX_OFFSET as f64) as u32)
+}
+
+pub(super) fn line_of(v: &Value) -> Option<u64> {
+    number_of(v).filter(|n| *n >= 1.0).map(|n| n.floor().min(u32::MAX as f64) as u64)
+}
+
+/// `/`-separated, no `./` or leading `/` duplication, no empty segments.
+/// An absolute path keeps one leading `/` (it may name a project root).
+pub fn normalize_path(p: &str) -> String {
+    let p = p.trim().replace('\\', "/");
+    let absolute = p.starts_with('/');
+    let parts: Vec<&str> = p.split('/').filter(|s| !s.is_empty() && *s != ".").collect();
+    let joined = parts.join("/");
+    if absolute {
+        format!("/{joined}")
+    } else {
+        joined
+    }
+}

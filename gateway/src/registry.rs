@@ -1,0 +1,514 @@
+//! The tool registry: every tool declared once, here.
+//!
+//! A [`ToolSpec`] holds a tool's name, title, description, parameters, the
+//! stored template it runs, the code that shapes its answer ([`Run`]), the
+//! answer's shape, the sentence the server instructions give it, and what its
+//! name means ([`ToolSpec::meaning`], read by the name resolver). `tools/list`
+//! ([`definitions`]), dispatch ([`crate::tools::call`]), the server
+//! instructions ([`instructions`]), the alias table's tool names and the
+//! tests all derive from [`TOOLS`]. Adding a tool touches this table, its
+//! template and its tests.
+
+use std::borrow::Cow;
+use std::sync::{Arc, LazyLock};
+
+use rmcp::model::{JsonObject, Tool, ToolAnnotations};
+use serde_json::{json, Map, Value};
+
+use crate::normalize::{DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET};
+
+/// Which code shapes a tool's answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Run {
+    AdminSync,
+    FileContent,
+    FileAst,
+    Projects,
+    Stats,
+    Tree,
+    Imports,
+    /// A symbol search over the element kinds of [`ToolSpec::kinds`].
+    Symbols,
+    Documentation,
+    Text,
+    References,
+}
+
+/// A tool parameter. The canonical argument names are [`Param::name`]; the
+/// argument resolver maps whatever a client sends onto them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Param {
+    /// `query`, with what it holds for this tool.
+    Query(&'static str),
+    Target,
+    /// `path`: one file.
+    Path,
+    /// `path`: a glob over file paths (search_code_text).
+    PathGlob,
+    StartLine,
+    EndLine,
+    Limit,
+    Offset,
+    Regex,
+    CaseSensitive,
+    Language,
+    /// `kind` of reference (find_references).
+    RefKind,
+    /// `direction`: callers or callees (find_references).
+    Direction,
+}
+
+impl Param {
+    pub fn name(self) -> &'static str {
+        match self {
+            Param::Query(_) => "query",
+            Param::Target => "target",
+            Param::Path | Param::PathGlob => "path",
+            Param::StartLine => "start_line",
+            Param::EndLine => "end_line",
+            Param::Limit => "limit",
+            Param::Offset => "offset",
+            Param::Regex => "regex",
+            Param::CaseSensitive => "case_sensitive",
+            Param::Language => "language",
+            Param::RefKind => "kind",
+            Param::Direction => "direction",
+        }
+    }
+
+    /// The parameter's JSON Schema.
+    pub fn schema(self) -> Value {
+        match self {
+            Param::Query(what) => json!({ "type": "string", "description": what }),
+            Param::Target => {
+                json!({ "type": "string", "description": "Project name or path (optional; default: all projects)" })
+            }
+            Param::Path => json!({
+                "type": "string",
+                "description": "File path relative to the project root, e.g. \"src/main.rs\" (a unique partial path, an absolute path or a file:// URI is enough)"
+            }),
+            Param::PathGlob => json!({
+                "type": "string",
+                "description": "Only files whose path matches this glob, e.g. \"src/**/*.py\" (optional)"
+            }),
+            Param::StartLine => {
+                json!({ "type": "integer", "description": "First line to return (1-based, optional)", "minimum": 1 })
+            }
+            Param::EndLine => {
+                json!({ "type": "integer", "description": "Last line to return (inclusive, optional)", "minimum": 1 })
+            }
+            Param::Limit => json!({
+                "type": "integer",
+                "description": format!("Number of results, 1-{MAX_LIMIT} (default {DEFAULT_LIMIT}; use {MAX_LIMIT} for \"all\")"),
+                "default": DEFAULT_LIMIT,
+                "minimum": 1,
+                "maximum": MAX_LIMIT,
+            }),
+            Param::Offset => json!({
+                "type": "integer",
+                "description": "Results to skip: the `next_offset` of the previous answer gives the next page (default 0)",
+                "default": 0,
+                "minimum": 0,
+                "maximum": MAX_OFFSET,
+            }),
+            Param::Regex => {
+                json!({ "type": "boolean", "description": "`query` is a regular expression (default false: a literal string)", "default": false })
+            }
+            Param::CaseSensitive => {
+                json!({ "type": "boolean", "description": "Match case (default true, as grep)", "default": true })
+            }
+            Param::Language => {
+                json!({ "type": "string", "description": "Only files of this language, e.g. \"python\" (optional)" })
+            }
+            Param::RefKind => json!({
+                "type": "string",
+                "description": "Only uses of this kind: call, type or import (default: all)",
+                "enum": ["call", "type", "import"],
+            }),
+            Param::Direction => json!({
+                "type": "string",
+                "description": "callers (default): where the symbol is used; callees: what the symbol's own body uses",
+                "enum": ["callers", "callees"],
+                "default": "callers",
+            }),
+        }
+    }
+}
+
+/// One tool, declared once.
+#[derive(Debug)]
+pub struct ToolSpec {
+    pub name: &'static str,
+    pub title: &'static str,
+    pub description: &'static str,
+    pub params: &'static [Param],
+    /// Canonical names of the required parameters.
+    pub required: &'static [&'static str],
+    /// The stored search template it runs (`search-templates/<name>.mustache`), if any.
+    pub template: Option<&'static str>,
+    pub run: Run,
+    /// Only reads the index (every tool but `admin_sync`).
+    pub read_only: bool,
+    /// Element kinds a [`Run::Symbols`] tool searches.
+    pub kinds: &'static [&'static str],
+    /// What questions it answers, for the server instructions.
+    pub use_for: &'static str,
+    /// The answer's shape, for the documentation and the instructions' readers.
+    pub output: &'static str,
+    /// What the tool's name means: concepts of `gateway/data/tool_words.tsv`
+    /// (or `a+b`, both present) with their weight. An object concept a tool
+    /// does not list counts against it (see [`crate::normalize::meaning`]).
+    pub meaning: &'static [(&'static str, i32)],
+}
+
+const fn search(query: &'static str) -> [Param; 4] {
+    [Param::Query(query), Param::Target, Param::Limit, Param::Offset]
+}
+
+const SYMBOL_OUTPUT: &str = "{query, total, truncated, next_offset?, results: [{project, path, language, matches: [{name, kind, owner?, lines, signature, doc?}], more_matches?}], note?}";
+
+/// Every tool, in listing order.
+pub const TOOLS: &[ToolSpec] = &[
+    ToolSpec {
+        name: "admin_sync",
+        title: "Re-index all projects",
+        description: "Start an incremental re-index of all projects in the background. Call when the user says update, sync, reindex or refresh. No parameters. While a run is going, it answers AlreadyRunning with its progress; show_projects tells each project's last indexing and outcome.",
+        params: &[],
+        required: &[],
+        template: None,
+        run: Run::AdminSync,
+        read_only: false,
+        kinds: &[],
+        use_for: "update or reindex",
+        output: "{result: Started|AlreadyRunning, message, running_secs?, progress?}",
+        // A name that asks to see something (`show_sync`) does not start a run.
+        meaning: &[("sync", 10), ("index", 4), ("project", 1), ("read", -6), ("list", -6)],
+    },
+    ToolSpec {
+        name: "get_file_content",
+        title: "File content",
+        description: "Return the contents of one file: {root, path, language, content}. Optional start_line/end_line return only those lines.",
+        params: &[Param::Path, Param::Target, Param::StartLine, Param::EndLine],
+        required: &["path"],
+        template: Some("get_file_content"),
+        run: Run::FileContent,
+        read_only: true,
+        kinds: &[],
+        use_for: "a file's text",
+        output: "{root, path, language, content, start_line?, end_line?, total_lines?, message?}",
+        meaning: &[("file", 6), ("content", 8), ("lines", 6), ("code", 0), ("read", 2), ("search", -3), ("read+file", 3), ("read+code", 4), ("read+text", 4)],
+    },
+    ToolSpec {
+        name: "get_file_ast",
+        title: "File structure (AST)",
+        description: "Return the AST of one file: imports, functions, classes, structs, enums, headings. Use for questions about a file's structure.",
+        params: &[Param::Path, Param::Target],
+        required: &["path"],
+        template: Some("get_file_ast"),
+        run: Run::FileAst,
+        read_only: true,
+        kinds: &[],
+        use_for: "a file's structure",
+        output: "{root, path, language, ast: {imports, functions, classes, ...}}",
+        meaning: &[("ast", 10), ("file", 2), ("symbol", 3), ("file+symbol", 5), ("definition", 1), ("file+definition", 5), ("structure", 3), ("file+structure", 6), ("tree", 2), ("code", 0), ("read", 1)],
+    },
+    ToolSpec {
+        name: "show_projects",
+        title: "List projects",
+        description: "List all indexed projects with their names, short descriptions, when each was last indexed and the last sync's outcome. No parameters.",
+        params: &[],
+        required: &[],
+        template: Some("show_projects"),
+        run: Run::Projects,
+        read_only: true,
+        kinds: &[],
+        use_for: "projects",
+        output: "{projects: [{path, name, summary, indexed_at, last_sync}], total, sync?}",
+        meaning: &[("project", 8), ("info", 2), ("index", 1), ("list", 2), ("read", 1)],
+    },
+    ToolSpec {
+        name: "show_stats",
+        title: "Project statistics",
+        description: "Statistics of a project (or all): languages, files, lines of code, AST objects, size.",
+        params: &[Param::Target],
+        required: &[],
+        template: Some("show_stats"),
+        run: Run::Stats,
+        read_only: true,
+        kinds: &[],
+        use_for: "statistics",
+        output: "{target, languages: [{language, files, lines, ast_objects, size_human}], total}",
+        meaning: &[("stats", 10), ("info", 3), ("project", 1), ("index", 1), ("code", 0), ("read", 1)],
+    },
+    ToolSpec {
+        name: "show_tree",
+        title: "Project file tree",
+        description: "The file and directory tree of a project (or of all projects).",
+        params: &[Param::Target],
+        required: &[],
+        template: Some("show_tree"),
+        run: Run::Tree,
+        read_only: true,
+        kinds: &[],
+        use_for: "file tree",
+        output: "{target, tree, total_files, total_dirs, note?}",
+        meaning: &[("tree", 10), ("structure", 3), ("project+structure", 6), ("project", 1), ("file", 0), ("list+file", 6), ("list", 2), ("read", 1)],
+    },
+    ToolSpec {
+        name: "search_by_code_imports",
+        title: "Search imports",
+        description: "Find imports and dependencies in code. For all imports use an empty query or \"*\".",
+        params: &search("Module, package or library name; \"*\" lists all imports"),
+        required: &["query"],
+        template: Some("search_by_code_imports"),
+        run: Run::Imports,
+        read_only: true,
+        kinds: &[],
+        use_for: "imports or dependencies",
+        output: "{query, total, truncated, next_offset?, results: [{project, path, language, imports}]}",
+        meaning: &[("import", 10), ("module", 5), ("code", 0), ("search", 2), ("list", 1)],
+    },
+    ToolSpec {
+        name: "search_by_code_functions",
+        title: "Search functions",
+        description: "Find functions and methods in code by name or doc comment.",
+        params: &search("Function or method name (or words of its doc comment)"),
+        required: &["query"],
+        template: Some("search_code_symbols"),
+        run: Run::Symbols,
+        read_only: true,
+        kinds: &["function", "method"],
+        use_for: "functions or methods",
+        output: SYMBOL_OUTPUT,
+        meaning: &[("function", 10), ("symbol", 3), ("definition", 3), ("code", 0), ("search", 2), ("list", 1)],
+    },
+    ToolSpec {
+        name: "search_by_code_classes",
+        title: "Search classes",
+        description: "Find classes, structs, interfaces, traits and protocols by name or doc comment.",
+        params: &search("Class, struct, interface or trait name"),
+        required: &["query"],
+        template: Some("search_code_symbols"),
+        run: Run::Symbols,
+        read_only: true,
+        kinds: &["class", "type", "struct", "interface", "trait", "enum"],
+        use_for: "classes, structs, interfaces",
+        output: SYMBOL_OUTPUT,
+        meaning: &[("class", 10), ("enum", 6), ("symbol", 2), ("definition", 2), ("code", 0), ("search", 2), ("list", 1)],
+    },
+    ToolSpec {
+        name: "search_by_code_variables",
+        title: "Search variables",
+        description: "Find variables, constants, static fields and enums by name or doc comment.",
+        params: &search("Variable, constant or enum name"),
+        required: &["query"],
+        template: Some("search_code_symbols"),
+        run: Run::Symbols,
+        read_only: true,
+        kinds: &["variable", "constant", "field", "enum"],
+        use_for: "variables, constants, enums",
+        output: SYMBOL_OUTPUT,
+        meaning: &[("variable", 10), ("enum", 9), ("symbol", 1), ("definition", 1), ("code", 0), ("search", 2), ("list", 1)],
+    },
+    ToolSpec {
+        name: "search_code_text",
+        title: "Search text in code",
+        description: "Find a literal string or a regular expression in file contents, like grep: each file with its matching lines and their numbers. Use for strings, log messages, error texts, TODOs, any text that is not a definition's name.",
+        params: &[
+            Param::Query("The text to find (literal unless regex is true)"),
+            Param::Target,
+            Param::Regex,
+            Param::CaseSensitive,
+            Param::PathGlob,
+            Param::Language,
+            Param::Limit,
+            Param::Offset,
+        ],
+        required: &["query"],
+        template: Some("search_code_text"),
+        run: Run::Text,
+        read_only: true,
+        kinds: &[],
+        use_for: "a string, message or pattern in code (like grep)",
+        output: "{query, total, truncated, next_offset?, results: [{project, path, language, matches: [{line, text}], more_matches?}], note?}",
+        meaning: &[("text", 10), ("grep", 6), ("search+content", 9), ("search+code", 7), ("search+file", 3), ("content", 1), ("file", 0), ("code", 0), ("search", 1)],
+    },
+    ToolSpec {
+        name: "find_references",
+        title: "Find references",
+        description: "Every use of a symbol: calls, method calls, constructor calls, type references and imports, each with its line and the function or class it is in. The definition itself is left out. direction \"callees\" lists what the symbol's own body calls instead.",
+        params: &[
+            Param::Query("The symbol's name, or Owner.name"),
+            Param::Target,
+            Param::RefKind,
+            Param::Direction,
+            Param::Limit,
+            Param::Offset,
+        ],
+        required: &["query"],
+        template: Some("find_references"),
+        run: Run::References,
+        read_only: true,
+        kinds: &[],
+        use_for: "where a symbol is used or called, who calls it, what it calls",
+        output: "{query, total, truncated, next_offset?, results: [{project, path, language, references: [{line, kind, in}]}]}",
+        meaning: &[("reference", 10), ("function", 0), ("class", 0), ("variable", 0), ("symbol", 2), ("code", 0), ("search", 1), ("list", 1)],
+    },
+    ToolSpec {
+        name: "search_documentation",
+        title: "Search documentation",
+        description: "Search Markdown documentation and the knowledge base (legends, guidelines, rules, processes, characters). \
+                      The default tool for non-code questions: who is, what is, how does, rules, guides. Files marked `knowledge: true` rank first.",
+        params: &search("The question or keywords, in any language"),
+        required: &["query"],
+        template: Some("search_documentation"),
+        run: Run::Documentation,
+        read_only: true,
+        kinds: &[],
+        use_for: "questions about people, legends, rules, guidelines, processes or docs (who is, what is, how to)",
+        output: "{query, total, truncated, next_offset?, results: [{project, path, frontmatter, headings, links, code_blocks}]}",
+        meaning: &[("docs", 10), ("question", 6), ("import", 0), ("search", 2)],
+    },
+    ToolSpec {
+        name: "search_knowledge",
+        title: "Search knowledge base",
+        description: "Alias of search_documentation (identical parameters and answer): the knowledge base, guidelines, standards, characters.",
+        params: &search("The question or keywords, in any language"),
+        required: &["query"],
+        template: Some("search_documentation"),
+        run: Run::Documentation,
+        read_only: true,
+        kinds: &[],
+        use_for: "",
+        output: "as search_documentation",
+        // Reached by its name and the alias table; meaning resolves to search_documentation.
+        meaning: &[],
+    },
+];
+
+/// The canonical tool names, in listing order.
+pub const TOOL_NAMES: [&str; TOOLS.len()] = {
+    let mut names = [""; TOOLS.len()];
+    let mut i = 0;
+    while i < TOOLS.len() {
+        names[i] = TOOLS[i].name;
+        i += 1;
+    }
+    names
+};
+
+/// The canonical tool names, in listing order.
+pub fn names() -> impl Iterator<Item = &'static str> {
+    TOOLS.iter().map(|t| t.name)
+}
+
+/// The tool of a canonical name.
+pub fn spec(name: &str) -> Option<&'static ToolSpec> {
+    TOOLS.iter().find(|t| t.name == name)
+}
+
+impl ToolSpec {
+    /// Whether the tool takes a parameter of this canonical name.
+    pub fn takes(&self, name: &str) -> bool {
+        self.params.iter().any(|p| p.name() == name)
+    }
+
+    /// Whether arguments supply every required parameter (a file tool needs a
+    /// real `path`, not a query it would read as one).
+    pub fn fits(&self, args: &crate::normalize::Args) -> bool {
+        self.required.iter().all(|r| match *r {
+            "query" => !args.query.is_empty() || self.run == Run::Imports,
+            "path" => args.path.is_some(),
+            _ => true,
+        })
+    }
+
+    /// The input JSON Schema.
+    pub fn input_schema(&self) -> Arc<JsonObject> {
+        let mut properties = Map::new();
+        for p in self.params {
+            properties.insert(p.name().to_string(), p.schema());
+        }
+        let mut s = json!({ "type": "object", "properties": properties });
+        if !self.required.is_empty() {
+            s["required"] = json!(self.required);
+        }
+        Arc::new(s.as_object().cloned().unwrap_or_default())
+    }
+
+    /// The MCP tool definition.
+    pub fn definition(&self) -> Tool {
+        let annotations = ToolAnnotations::with_title(self.title)
+            .read_only(self.read_only)
+            .destructive(false)
+            .idempotent(true)
+            .open_world(false);
+        Tool::new(Cow::Borrowed(self.name), Cow::Borrowed(self.description), self.input_schema())
+            .with_title(self.title)
+            .with_annotations(annotations)
+    }
+}
+
+/// Every tool definition, in listing order (`tools/list`).
+pub fn definitions() -> Vec<Tool> {
+    TOOLS.iter().map(ToolSpec::definition).collect()
+}
+
+/// One tool definition.
+pub fn definition(name: &str) -> Option<Tool> {
+    spec(name).map(ToolSpec::definition)
+}
+
+/// `ServerInfo.instructions`: how a model should use the tools, built from
+/// each tool's [`ToolSpec::use_for`].
+pub fn instructions() -> &'static str {
+    static TEXT: LazyLock<String> = LazyLock::new(|| {
+        let which: Vec<String> =
+            TOOLS.iter().filter(|t| !t.use_for.is_empty()).map(|t| format!("{} -> {}", t.use_for, t.name)).collect();
+        format!(
+            "Vibe Analyzer searches indexed code projects and knowledge bases. \
+             Rules: 1) Use the tools to answer and answer concisely from their results. \
+             2) One call is enough: call one tool, then answer; do not chain calls. \
+             3) Use only the tools listed here. \
+             Which tool: {}. \
+             `target` is a project name or path and may be omitted; `limit` is 1-{MAX_LIMIT} (default {DEFAULT_LIMIT}); \
+             searches say `total` and `truncated`, and `offset` (the answer's `next_offset`) gives the next page.",
+            which.join("; ")
+        )
+    });
+    &TEXT
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_tool_is_declared_once_with_its_required_parameters() {
+        let mut seen = std::collections::HashSet::new();
+        for t in TOOLS {
+            assert!(seen.insert(t.name), "{} declared twice", t.name);
+            for r in t.required {
+                assert!(t.takes(r), "{}: required {r} is not a parameter", t.name);
+            }
+            assert_eq!(t.read_only, t.run != Run::AdminSync, "{}", t.name);
+            assert_eq!(t.run == Run::Symbols, !t.kinds.is_empty(), "{}", t.name);
+        }
+    }
+
+    #[test]
+    fn instructions_name_every_tool_but_the_alias() {
+        let text = instructions();
+        for t in TOOLS.iter().filter(|t| t.name != "search_knowledge") {
+            assert!(text.contains(&format!("-> {}", t.name)), "{}: {text}", t.name);
+        }
+    }
+
+    #[test]
+    fn limits_in_schemas_follow_the_constants() {
+        let s = Param::Limit.schema();
+        assert_eq!(s["maximum"], MAX_LIMIT);
+        assert_eq!(s["default"], DEFAULT_LIMIT);
+        assert!(s["description"].as_str().unwrap().contains(&format!("1-{MAX_LIMIT}")));
+    }
+}

@@ -1,0 +1,145 @@
+//! `find_references`: every use of a symbol (calls, method calls, constructor
+//! calls, type references, imports), from each file's flat `references`,
+//! through the stored template `find_references`; with `direction:
+//! "callees"`, what the symbol's own body uses, through `find_callees`.
+
+use serde_json::{json, Map, Value};
+
+use super::{hits, paged, scope_index, ToolError};
+use crate::gateway::Gateway;
+use crate::normalize::Args;
+use crate::params;
+
+/// The stored templates.
+pub const CALLERS_TEMPLATE: &str = "find_references";
+pub const CALLEES_TEMPLATE: &str = "find_callees";
+
+/// Reference kinds a query may ask for.
+pub const KINDS: [&str; 3] = ["call", "type", "import"];
+
+/// Which way the references go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    /// Where the symbol is used (default).
+    Callers,
+    /// What the symbol's body uses.
+    Callees,
+}
+
+/// `direction` as sent: `callers`/`incoming`/`uses`, `callees`/`outgoing`/`calls`.
+pub fn direction(raw: Option<&str>) -> Result<Direction, ToolError> {
+    match raw.map(|d| d.trim().to_lowercase()).as_deref() {
+        None
+        | Some("" | "callers" | "caller" | "incoming" | "in" | "uses" | "usages" | "references" | "refs" | "up") => {
+            Ok(Direction::Callers)
+        }
+        Some("callees" | "callee" | "outgoing" | "out" | "calls" | "down") => Ok(Direction::Callees),
+        Some(other) => {
+            Err(ToolError::Invalid(format!("direction {other:?}: use \"callers\" (default) or \"callees\"")))
+        }
+    }
+}
+
+/// `kind` as sent (`call`, `calls`, `type`, `types`, `import`, `imports`, `all`).
+pub fn kinds(raw: Option<&str>) -> Result<Vec<&'static str>, ToolError> {
+    let Some(k) = raw.map(|k| k.trim().to_lowercase()).filter(|k| !k.is_empty() && k != "all" && k != "*") else {
+        return Ok(KINDS.to_vec());
+    };
+    let k = k.trim_end_matches('s');
+    let k = match k {
+        "invocation" | "method_call" | "function_call" => "call",
+        "type_reference" | "class" => "type",
+        "require" | "use" | "include" => "import",
+        other => other,
+    };
+    KINDS
+        .iter()
+        .find(|x| **x == k)
+        .map(|x| vec![*x])
+        .ok_or_else(|| ToolError::Invalid(format!("kind {raw:?}: use call, type or import (or leave it out for all)")))
+}
+
+pub async fn find(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
+    let (owner, name) = params::split_qualified(&args.query);
+    if name.is_empty() {
+        return Err(ToolError::Invalid("`query` is required: the symbol's name, or Owner.name".into()));
+    }
+    let kinds = kinds(args.kind.as_deref())?;
+    let direction = direction(args.direction.as_deref())?;
+    let scope = gw.resolve(args.target.as_deref()).await?;
+    let index = scope_index(gw, &scope);
+    let (template, p) = match direction {
+        Direction::Callers => (CALLERS_TEMPLATE, params::references(name, owner, &kinds, args.limit, args.offset)),
+        Direction::Callees => (CALLEES_TEMPLATE, params::callees(&args.query, &kinds, args.limit, args.offset)),
+    };
+    let response = gw.backend().run(template, &index, p).await?;
+    let results = hits(&response).iter().map(|h| file_result(h, direction, &args.query)).collect();
+    let mut answer = paged(&args.query, results, &response, args);
+    if direction == Direction::Callees {
+        answer["direction"] = json!("callees");
+    }
+    if let Some(note) = scope.note() {
+        answer["note"] = json!(note);
+    }
+    Ok(answer)
+}
+
+/// A file with its references: `{line, kind, in}` (callers) or `{name, kind,
+/// line}` (callees, with `in` when it is a nested definition).
+fn file_result(hit: &Value, direction: Direction, query: &str) -> Value {
+    let s = &hit["_source"];
+    let mut out = Map::new();
+    out.insert("project".into(), s["root"].clone());
+    out.insert("path".into(), s["path"].clone());
+    out.insert("language".into(), s["language"].clone());
+    let inner = &hit["inner_hits"]["references"]["hits"];
+    let found = inner["total"]["value"].as_u64().unwrap_or(0);
+    let refs: Vec<Value> = inner["hits"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|h| {
+            let r = &h["_source"];
+            let mut e = Map::new();
+            if direction == Direction::Callees {
+                e.insert("name".into(), r["name"].clone());
+            }
+            e.insert("line".into(), r["line"].clone());
+            e.insert("kind".into(), r["kind"].clone());
+            let within = r["in"].as_str().filter(|i| !i.is_empty());
+            match (direction, within) {
+                (Direction::Callers, Some(i)) => {
+                    e.insert("in".into(), json!(i));
+                }
+                (Direction::Callees, Some(i)) if !i.eq_ignore_ascii_case(query) => {
+                    e.insert("in".into(), json!(i));
+                }
+                _ => {}
+            }
+            Value::Object(e)
+        })
+        .collect();
+    if found > refs.len() as u64 {
+        out.insert("more_references".into(), json!(found - refs.len() as u64));
+    }
+    out.insert(if direction == Direction::Callees { "calls" } else { "references" }.into(), json!(refs));
+    Value::Object(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_and_directions_are_read_leniently() {
+        assert_eq!(kinds(None).unwrap(), KINDS.to_vec());
+        assert_eq!(kinds(Some("Calls")).unwrap(), vec!["call"]);
+        assert_eq!(kinds(Some("imports")).unwrap(), vec!["import"]);
+        assert_eq!(kinds(Some("all")).unwrap(), KINDS.to_vec());
+        assert!(kinds(Some("variable")).unwrap_err().to_string().contains("call, type or import"));
+        assert_eq!(direction(None).unwrap(), Direction::Callers);
+        assert_eq!(direction(Some("outgoing")).unwrap(), Direction::Callees);
+        assert_eq!(direction(Some("incoming")).unwrap(), Direction::Callers);
+        assert!(direction(Some("sideways")).is_err());
+    }
+}

@@ -1,0 +1,157 @@
+//! Path globs → Lucene regexp over the relative path (see the parent module).
+
+use super::lucene::{class_char, literal_char};
+
+// ---------------------------------------------------------------------------
+// Path globs -> Lucene regexp over the relative path
+// ---------------------------------------------------------------------------
+
+/// A glob as a Lucene regexp over a file's path relative to its project.
+///
+/// * `*` and `?` stay within one directory; `**` spans directories
+///   (`src/**/*.py`, `**/test_*.py`, `docs/**`); `[abc]`, `[!a-z]`,
+///   `{rs,toml}` as usual. Case-sensitive.
+/// * Without `/` the glob matches the file name at any depth (`*.py`,
+///   `Makefile`), as in `.gitignore` and `rg -g`; with `/` it matches from the
+///   project root (a leading `/` is allowed: `/src/*.rs`).
+/// * A glob without wildcards also matches everything under it, as a
+///   directory: `src/utils`, `tests`. So does a trailing `/`.
+pub fn glob_regexp(glob: &str) -> Result<String, String> {
+    let glob = glob.trim();
+    let (anchored, body) = match glob.strip_prefix('/') {
+        Some(rest) => (true, rest),
+        None => (glob.trim_end_matches('/').contains('/'), glob),
+    };
+    let directory = body.ends_with('/') || !body.contains(['*', '?', '[', '{']);
+    let body = body.trim_end_matches('/');
+    if body.is_empty() {
+        return Err("empty glob".into());
+    }
+    let mut out = String::new();
+    if !anchored {
+        out.push_str("(.*/)?");
+    }
+    let chars: Vec<char> = body.chars().collect();
+    let mut i = 0;
+    glob_part(&chars, &mut i, &mut out, 0)?;
+    if i < chars.len() {
+        return Err(format!("unexpected {:?}", chars[i]));
+    }
+    if directory {
+        out.push_str("(/.*)?");
+    }
+    Ok(out)
+}
+
+/// Parses from `*i` to the end, or (inside braces, `depth` > 0) to the `,`
+/// or `}` that ends the alternative.
+fn glob_part(chars: &[char], i: &mut usize, out: &mut String, depth: usize) -> Result<(), String> {
+    while *i < chars.len() {
+        let c = chars[*i];
+        match c {
+            ',' | '}' if depth > 0 => return Ok(()),
+            '*' => {
+                let start = *i;
+                while *i < chars.len() && chars[*i] == '*' {
+                    *i += 1;
+                }
+                let stars = *i - start;
+                let at_segment_start = start == 0 || chars[start - 1] == '/';
+                let at_segment_end = *i == chars.len() || chars[*i] == '/';
+                if stars >= 2 && at_segment_start && at_segment_end {
+                    if *i < chars.len() {
+                        // `**/`: any number of directories, none included.
+                        *i += 1;
+                        out.push_str("(.*/)?");
+                    } else {
+                        out.push_str(".*");
+                    }
+                } else {
+                    out.push_str("[^/]*");
+                }
+                continue;
+            }
+            '?' => out.push_str("[^/]"),
+            '[' => {
+                *i += 1;
+                let negate = matches!(chars.get(*i), Some('!' | '^'));
+                if negate {
+                    *i += 1;
+                }
+                out.push('[');
+                if negate {
+                    out.push_str("^/");
+                }
+                let mut first = true;
+                loop {
+                    let Some(&c) = chars.get(*i) else { return Err("unclosed [".into()) };
+                    if c == ']' && !first {
+                        break;
+                    }
+                    first = false;
+                    if c == '/' && !negate {
+                        return Err("a character class cannot hold /".into());
+                    }
+                    class_char(c, out);
+                    if chars.get(*i + 1) == Some(&'-') && chars.get(*i + 2).is_some_and(|&e| e != ']') {
+                        let e = chars[*i + 2];
+                        if e < c {
+                            return Err(format!("bad range {c}-{e}"));
+                        }
+                        out.push('-');
+                        class_char(e, out);
+                        *i += 2;
+                    }
+                    *i += 1;
+                }
+                out.push(']');
+            }
+            '{' => {
+                *i += 1;
+                out.push('(');
+                loop {
+                    glob_part(chars, i, out, depth + 1)?;
+                    match chars.get(*i) {
+                        Some(',') => out.push('|'),
+                        Some('}') => break,
+                        _ => return Err("unclosed {".into()),
+                    }
+                    *i += 1;
+                }
+                out.push(')');
+            }
+            '\\' => {
+                *i += 1;
+                let Some(&e) = chars.get(*i) else { return Err("trailing \\".into()) };
+                literal_char(e, out);
+            }
+            c => literal_char(c, out),
+        }
+        *i += 1;
+    }
+    if depth > 0 {
+        return Err("unclosed {".into());
+    }
+    Ok(())
+}
+
+/// The indexed language name for a name or a common alias (matched
+/// case-insensitively by the template).
+pub fn language_name(language: &str) -> String {
+    let l = language.trim().to_lowercase();
+    let name = match l.as_str() {
+        "py" | "python3" => "python",
+        "js" | "node" | "nodejs" | "jsx" | "mjs" => "javascript",
+        "ts" => "typescript",
+        "rs" => "rust",
+        "golang" => "go",
+        "cs" | "csharp" | "c-sharp" | "c sharp" => "c#",
+        "kt" | "kts" => "kotlin",
+        "sh" | "shell" | "zsh" => "bash",
+        "md" => "markdown",
+        "bat" | "cmd" => "batch",
+        "ets" => "arkts",
+        other => other,
+    };
+    name.to_string()
+}

@@ -1,0 +1,197 @@
+//! References: the uses of names a query captures with `@reference.call`,
+//! `@reference.type` or `@reference.import` (the tree-sitter tags
+//! convention), each with its `@name`.
+//!
+//! Each use is kept once per name, kind and line, in file order, with the
+//! innermost function, method, class or `@scope` block around it as `in`
+//! (`Owner.name`, the element's owner chain and name, so that it reads like
+//! a symbol of `search_by_code_*`). A name that is a definition's own
+//! `@name` is never a reference (`class Foo` is no use of `Foo`). At most
+//! [`MAX_REFERENCES`] are kept per file; the number left out is reported in
+//! `references_omitted`.
+
+use tree_sitter::Node;
+use vibe_common::ast::AstReference;
+
+/// References kept per file, in file order.
+pub const MAX_REFERENCES: usize = 5_000;
+
+/// Longest name kept (the index's keyword fields ignore longer values).
+const MAX_NAME_CHARS: usize = 200;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum RefKind {
+    Call,
+    Type,
+    Import,
+}
+
+impl RefKind {
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            RefKind::Call => "call",
+            RefKind::Type => "type",
+            RefKind::Import => "import",
+        }
+    }
+}
+
+/// One use, as captured.
+pub(crate) struct Found<'t> {
+    pub kind: RefKind,
+    pub name: Node<'t>,
+    /// The pattern's `(#set! name.word "N")`: the name is the node's N-th
+    /// word (1-based), not its whole text.
+    pub word: Option<usize>,
+}
+
+/// A block that encloses references: a named definition that is not a
+/// value, a `@scope` block or a `@namespace` block.
+pub(crate) struct Container {
+    pub start: usize,
+    pub end: usize,
+    /// A definition's `Owner.name`; `None` for a scope or namespace, whose
+    /// qualified name is its enclosing container's followed by `name`.
+    pub qualified: Option<String>,
+    pub name: String,
+    /// A namespace qualifies the names inside it but is never an `in`.
+    pub namespace: bool,
+}
+
+/// The references of a file, and how many were left out by the cap.
+/// `def_names` holds the byte ranges of every definition's `@name`.
+pub(crate) fn collect(
+    mut found: Vec<Found>,
+    mut containers: Vec<Container>,
+    mut def_names: Vec<(usize, usize)>,
+    bytes: &[u8],
+) -> (Vec<AstReference>, u32) {
+    def_names.sort_unstable();
+    found.sort_unstable_by_key(|f| (f.name.start_byte(), f.kind as u8));
+    // Outer before inner; at the same extent, a definition before a scope.
+    containers.sort_by(|a, b| {
+        a.start.cmp(&b.start).then(b.end.cmp(&a.end)).then(b.qualified.is_some().cmp(&a.qualified.is_some()))
+    });
+    let mut stack: Vec<(usize, String, bool)> = Vec::new(); // (end, qualified, namespace)
+    let mut next = 0;
+    // The uses already kept on the current line (lines never decrease).
+    let mut on_line: (u32, Vec<(&str, RefKind)>) = (0, Vec::new());
+    let mut out: Vec<AstReference> = Vec::new();
+    let mut omitted = 0u32;
+    for f in &found {
+        let (start, end) = (f.name.start_byte(), f.name.end_byte());
+        if def_names.binary_search(&(start, end)).is_ok() {
+            continue;
+        }
+        let Some(name) = reference_name(f, bytes) else { continue };
+        while next < containers.len() && containers[next].start <= start {
+            let c = &containers[next];
+            next += 1;
+            while stack.last().is_some_and(|(e, _, _)| *e <= c.start) {
+                stack.pop();
+            }
+            let qualified = match &c.qualified {
+                Some(q) => q.clone(),
+                None => match stack.last() {
+                    Some((_, outer, _)) if !outer.is_empty() => format!("{outer}.{}", c.name),
+                    _ => c.name.clone(),
+                },
+            };
+            stack.push((c.end, qualified, c.namespace));
+        }
+        while stack.last().is_some_and(|(e, _, _)| *e < end) {
+            stack.pop();
+        }
+        let line = f.name.start_position().row as u32 + 1;
+        if on_line.0 != line {
+            on_line.0 = line;
+            on_line.1.clear();
+        }
+        if on_line.1.contains(&(name, f.kind)) {
+            continue;
+        }
+        on_line.1.push((name, f.kind));
+        if out.len() >= MAX_REFERENCES {
+            omitted += 1;
+            continue;
+        }
+        let enclosing = stack.iter().rev().find(|(_, _, ns)| !ns).map(|(_, q, _)| q.clone()).filter(|q| !q.is_empty());
+        out.push(AstReference { name: name.to_string(), kind: f.kind.name().to_string(), line, enclosing });
+    }
+    (out, omitted)
+}
+
+/// The name of a use: its text (or its `name.word`-th word) without quotes
+/// or angle brackets (an imported path) or a leading label sigil (`:label`),
+/// or `None` when it is empty, too long or spans lines.
+fn reference_name<'s>(f: &Found, bytes: &'s [u8]) -> Option<&'s str> {
+    let raw = f.name.utf8_text(bytes).ok()?.trim();
+    let raw = match f.word {
+        Some(n) => raw.split_whitespace().nth(n.checked_sub(1)?)?,
+        None => raw,
+    };
+    let mut name = raw.strip_prefix(':').filter(|r| !r.is_empty() && !r.starts_with(':')).unwrap_or(raw);
+    for (open, close) in [('"', '"'), ('\'', '\''), ('`', '`'), ('<', '>')] {
+        if let Some(inner) = name.strip_prefix(open).and_then(|r| r.strip_suffix(close)) {
+            name = inner.trim();
+            break;
+        }
+    }
+    (!name.is_empty() && name.len() <= MAX_NAME_CHARS && !name.contains('\n')).then_some(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::extract::{extract, languages::by_id};
+
+    fn refs(lang: &str, src: &str) -> Vec<(String, String, u32, Option<String>)> {
+        let ast = extract(by_id(lang).unwrap(), src).unwrap();
+        ast.references.into_iter().map(|r| (r.name, r.kind, r.line, r.enclosing)).collect()
+    }
+
+    fn r(name: &str, kind: &str, line: u32, within: Option<&str>) -> (String, String, u32, Option<String>) {
+        (name.into(), kind.into(), line, within.map(Into::into))
+    }
+
+    #[test]
+    fn uses_are_kept_once_per_name_kind_and_line_with_their_owner() {
+        let src = "import os\n\nclass A(Base):\n    def f(self):\n        g(g(1)); self.g()\n        return A()\n\ndef g(x):\n    return g(x - 1)\n";
+        assert_eq!(
+            refs("python", src),
+            vec![
+                r("os", "import", 1, None),
+                r("Base", "type", 3, Some("A")),
+                r("g", "call", 5, Some("A.f")),
+                r("A", "call", 6, Some("A.f")),
+                // A recursive call is a use; the definition's own name is not.
+                r("g", "call", 9, Some("g")),
+            ]
+        );
+    }
+
+    #[test]
+    fn go_methods_are_owned_by_their_receiver_and_namespaces_qualify() {
+        let go = "package p\n\nfunc (w *Writer) Write() {\n\tflush()\n}\n";
+        assert!(refs("go", go).contains(&r("flush", "call", 4, Some("Writer.Write"))));
+        let cs = "namespace N {\n  class C {\n    void M() { F(); }\n  }\n}\n";
+        assert_eq!(refs("csharp", cs), vec![r("F", "call", 3, Some("N.C.M"))]);
+    }
+
+    #[test]
+    fn rust_macro_arguments_hold_calls_but_not_assignments() {
+        let src = "fn main() {\n    assert_eq!(parse(x).len(), 2);\n    quote! { let y = (a, b); }\n}\n";
+        let found = refs("rust", src);
+        assert!(found.contains(&r("parse", "call", 2, Some("main"))), "{found:?}");
+        assert!(found.contains(&r("len", "call", 2, Some("main"))), "{found:?}");
+        assert!(!found.iter().any(|f| f.0 == "y"), "{found:?}");
+    }
+
+    #[test]
+    fn a_file_keeps_at_most_the_cap_and_counts_the_rest() {
+        let src: String = (0..super::MAX_REFERENCES + 7).map(|i| format!("f{i}()\n")).collect();
+        let ast = extract(by_id("python").unwrap(), &src).unwrap();
+        assert_eq!(ast.references.len(), super::MAX_REFERENCES);
+        assert_eq!(ast.references_omitted, 7);
+        assert_eq!(ast.references.last().unwrap().name, format!("f{}", super::MAX_REFERENCES - 1));
+    }
+}

@@ -1,0 +1,94 @@
+//! Signatures and names: the declaration text of a definition cut before its
+//! body, and names and imports without their quotes.
+
+use std::collections::HashSet;
+
+use tree_sitter::Node;
+
+/// Longest signature kept; longer ones are cut with an ellipsis.
+const MAX_SIGNATURE_CHARS: usize = 300;
+
+/// The declaration cut before its body, on one line. Attributes and
+/// decorators that lead the node (captured `@attribute`) are left out.
+pub(crate) fn signature(node: Node, body: Option<Node>, source: &str, attributes: &HashSet<usize>) -> String {
+    let start = after_leading_attributes(node, attributes);
+    let end = match body {
+        Some(b) if b.start_byte() > start => b.start_byte(),
+        _ => node.end_byte(),
+    };
+    let raw = &source[start..end];
+    // Without a body the first line is the declaration.
+    let raw = if body.is_none() { raw.trim_start().lines().next().unwrap_or("") } else { raw };
+    let mut sig = raw.split_whitespace().collect::<Vec<_>>().join(" ");
+    loop {
+        let trimmed = sig.trim_end().trim_end_matches("=>").trim_end_matches(['{', '=', ':', ';']).trim_end();
+        if trimmed.len() == sig.len() {
+            break;
+        }
+        sig = trimmed.to_string();
+    }
+    vibe_common::summary::cut(&sig, MAX_SIGNATURE_CHARS)
+}
+
+/// Where a definition's text starts once leading attributes are skipped, also
+/// those at the start of a `modifiers` node (keywords after them are kept).
+fn after_leading_attributes(node: Node, attributes: &HashSet<usize>) -> usize {
+    let mut start = node.start_byte();
+    let mut cursor = node.walk();
+    for child in node.children(&mut cursor) {
+        if attributes.contains(&child.id()) {
+            start = child.end_byte();
+        } else if child.kind().contains("modifier") {
+            let mut inner = child.walk();
+            for m in child.children(&mut inner) {
+                if attributes.contains(&m.id()) {
+                    start = m.end_byte();
+                } else {
+                    return start;
+                }
+            }
+        } else {
+            return start;
+        }
+    }
+    start
+}
+
+/// An import's text without surrounding quotes or angle brackets.
+pub(crate) fn unquote(s: &str) -> String {
+    let s = s.trim();
+    for (open, close) in [('"', '"'), ('\'', '\''), ('`', '`'), ('<', '>')] {
+        if let Some(inner) = s.strip_prefix(open).and_then(|r| r.strip_suffix(close)) {
+            return inner.trim().to_string();
+        }
+    }
+    s.to_string()
+}
+
+/// An element's bare name: unquoted (`'key'`), without a leading label
+/// sigil (`:label` in Batch).
+pub(crate) fn bare_name(s: &str) -> String {
+    let s = unquote(s);
+    match s.strip_prefix(':') {
+        Some(rest) if rest.starts_with(|c: char| c.is_alphanumeric() || c == '_') => rest.to_string(),
+        _ => s,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_imports_lose_only_their_quotes() {
+        assert_eq!(unquote("\"os\""), "os");
+        assert_eq!(unquote("<stdio.h>"), "stdio.h");
+        assert_eq!(
+            unquote("System.Collections.Generic.Dictionary<string, int>"),
+            "System.Collections.Generic.Dictionary<string, int>"
+        );
+        assert_eq!(bare_name(">="), ">=");
+        assert_eq!(bare_name(":add"), "add");
+        assert_eq!(bare_name("'key'"), "key");
+    }
+}
