@@ -44,6 +44,36 @@ async fn post(
     Ok((status, headers, r.text().await?))
 }
 
+/// A server bound beyond loopback with a token answers requests addressed to
+/// any of the machine's names (Open WebUI in Docker asks for
+/// `host.docker.internal`); without a token the Host list still applies.
+#[tokio::test]
+async fn a_public_server_with_a_token_accepts_any_host_name() -> anyhow::Result<()> {
+    let mut config = load_fixture("gwt_public").await?;
+    let public = ServeOptions { host: "0.0.0.0".into(), port: 0, ..Default::default() };
+    let bearer = format!("Bearer {TOKEN}");
+    config.mcp.token = Some(TOKEN.into());
+    let server = vibe_gateway::spawn(&config, public.clone()).await?;
+    let url = format!("http://127.0.0.1:{}/mcp", server.addr.port());
+    let host = format!("host.docker.internal:{}", server.addr.port());
+    let (status, _, body) = post(&url, &[("host", &host), ("authorization", &bearer)], initialize()).await?;
+    assert_eq!(status, 200, "{body}");
+    let (status, _, _) = post(&url, &[("host", &host)], initialize()).await?;
+    assert_eq!(status, 401, "the token is still required");
+    server.shutdown().await?;
+
+    config.mcp.token = None;
+    let server = vibe_gateway::spawn(&config, public).await?;
+    let url = format!("http://127.0.0.1:{}/mcp", server.addr.port());
+    let host = format!("host.docker.internal:{}", server.addr.port());
+    let (status, _, _) = post(&url, &[("host", &host)], initialize()).await?;
+    assert_ne!(status, 200, "without a token an unknown Host is refused");
+    let (status, _, body) = post(&url, &[], initialize()).await?;
+    assert_eq!(status, 200, "{body}");
+    server.shutdown().await?;
+    Ok(())
+}
+
 #[tokio::test]
 async fn bearer_token_is_required_when_set() -> anyhow::Result<()> {
     let mut config = load_fixture("gwt_token").await?;
