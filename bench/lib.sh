@@ -156,6 +156,23 @@ EOF
     grep -q "index_prefix: \"$prefix\"" "$dir/config.json5" || { log "index_prefix not set"; return 1; }
 }
 
+# A config dir ($1) for a fresh bench prefix ($2) holding the projects ($3...),
+# indexed; exit 2 (some files failed) is reported and tolerated. The prefix is
+# dropped on exit.
+index_projects() {
+    local cfg="$1" prefix="$2" p t rc
+    shift 2
+    make_config "$cfg" "$prefix"
+    drop_prefix "$prefix"
+    CLEANUPS+=("drop_prefix $prefix")
+    for p in "$@"; do "$BIN" --config-dir "$cfg" source add "$p" >/dev/null; done
+    log "indexing $(find "$@" -type f | wc -l) files (scan index --no-llm)"
+    t=$SECONDS
+    "$BIN" --config-dir "$cfg" scan index --no-llm >"$WORK/index.out" 2>"$WORK/index.err" \
+        || { rc=$?; tail -n 20 "$WORK/index.err" >&2; [ "$rc" = 2 ] || exit "$rc"; log "some files failed (exit 2), going on"; }
+    log "$(tail -n1 "$WORK/index.out") ($((SECONDS - t)) s)"
+}
+
 # Delete every index, template and stored search template of a bench prefix.
 drop_prefix() {
     local prefix="$1" id

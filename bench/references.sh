@@ -52,15 +52,7 @@ mapfile -t PROJECTS < <(python3 "$ROOT/bench/references.py" corpus --out "$WORK/
 [ "${#PROJECTS[@]}" -gt 0 ] || { log "no corpus: run bash bench/corpora.sh"; exit 1; }
 
 CFG="$WORK/config"
-make_config "$CFG" "$PREFIX"
-drop_prefix "$PREFIX"
-CLEANUPS+=("drop_prefix $PREFIX")
-for p in "${PROJECTS[@]}"; do "$BIN" --config-dir "$CFG" source add "$p" >/dev/null; done
-log "indexing $(find "$WORK/projects" -type f | wc -l) files (scan index --no-llm)"
-t=$SECONDS
-"$BIN" --config-dir "$CFG" scan index --no-llm >"$WORK/index.out" 2>"$WORK/index.err" \
-    || { rc=$?; tail -n 20 "$WORK/index.err" >&2; [ "$rc" = 2 ] || exit "$rc"; log "some files failed (exit 2), going on"; }
-log "$(tail -n1 "$WORK/index.out") ($((SECONDS - t)) s)"
+index_projects "$CFG" "$PREFIX" "${PROJECTS[@]}"
 
 # MCP, when a Python with the SDK is there (the gateway may not have the tool yet).
 MCP_ARGS=()

@@ -51,15 +51,7 @@ mapfile -t PROJECTS < <(python3 "$ROOT/bench/relevance.py" corpus --out "$WORK/p
 [ "${#PROJECTS[@]}" -gt 0 ] || { log "no project"; exit 1; }
 
 CFG="$WORK/config"
-make_config "$CFG" "$PREFIX"
-drop_prefix "$PREFIX"
-CLEANUPS+=("drop_prefix $PREFIX")
-for p in "${PROJECTS[@]}"; do "$BIN" --config-dir "$CFG" source add "$p" >/dev/null; done
-log "indexing $(find "$WORK/projects" -type f | wc -l) files (scan index --no-llm)"
-t=$SECONDS
-"$BIN" --config-dir "$CFG" scan index --no-llm >"$WORK/index.out" 2>"$WORK/index.err" \
-    || { rc=$?; tail -n 20 "$WORK/index.err" >&2; [ "$rc" = 2 ] || exit "$rc"; log "some files failed (exit 2), going on"; }
-log "$(tail -n1 "$WORK/index.out") ($((SECONDS - t)) s)"
+index_projects "$CFG" "$PREFIX" "${PROJECTS[@]}"
 
 PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
 RUST_LOG="${RUST_LOG:-warn}" "$BIN" --config-dir "$CFG" serve start --host 127.0.0.1 --port "$PORT" >"$WORK/serve.log" 2>&1 &
