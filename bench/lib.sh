@@ -156,6 +156,48 @@ EOF
     grep -q "index_prefix: \"$prefix\"" "$dir/config.json5" || { log "index_prefix not set"; return 1; }
 }
 
+# BIN: $VIBE_BIN when set (no build), else a fresh release build; then a
+# private copy in WORK (others rebuild target/release while a bench runs).
+# Sets BUILT (the binary's build time).
+private_binary() {
+    if [ -n "${VIBE_BIN:-}" ]; then
+        log "using VIBE_BIN=$VIBE_BIN (no build)"
+        BIN="$VIBE_BIN"
+    else
+        log "building the release binary"
+        (cd "$ROOT" && cargo build --release -q -p vibe-analyzer --bin vibe-analyzer)
+    fi
+    BUILT="$(date -u -r "$BIN" +%Y-%m-%dT%H:%MZ)"
+    cp "$BIN" "$WORK/vibe-analyzer"
+    BIN="$WORK/vibe-analyzer"
+    log "binary built $BUILT"
+}
+
+# VENV: the MCP tests' virtualenv, created with the Python MCP SDK if absent.
+mcp_venv() {
+    VENV="$ROOT/tests/mcp/.venv"
+    if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c 'import mcp' 2>/dev/null; then
+        log "creating $VENV"
+        python3 -m venv "$VENV"
+        "$VENV/bin/pip" install -q --disable-pip-version-check -r "$ROOT/tests/mcp/requirements.txt"
+    fi
+}
+
+# `serve start` for the config dir $1 on a free port, stopped on exit; waits
+# until it listens. Sets PORT and SERVER.
+serve_mcp() {
+    PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+    RUST_LOG="${RUST_LOG:-warn}" "$BIN" --config-dir "$1" serve start --host 127.0.0.1 --port "$PORT" >"$WORK/serve.log" 2>&1 &
+    SERVER=$!
+    CLEANUPS=("kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null" "${CLEANUPS[@]}")
+    for _ in $(seq 1 300); do
+        kill -0 "$SERVER" 2>/dev/null || { cat "$WORK/serve.log" >&2; log "serve start exited"; exit 1; }
+        (echo >"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && return 0
+        sleep 0.1
+    done
+    log "serve start does not listen"; exit 1
+}
+
 # A config dir ($1) for a fresh bench prefix ($2) holding the projects ($3...),
 # indexed; exit 2 (some files failed) is reported and tolerated. The prefix is
 # dropped on exit.

@@ -33,17 +33,7 @@ need ctags universal-ctags
 need /usr/bin/time time
 ctags --version 2>/dev/null | grep -q 'Universal Ctags' || { log "ctags is not universal-ctags"; exit 1; }
 
-if [ -n "${VIBE_BIN:-}" ]; then
-    log "using VIBE_BIN=$VIBE_BIN (no build)"
-    BIN="$VIBE_BIN"
-else
-    log "building the release binary"
-    (cd "$ROOT" && cargo build --release -q -p vibe-analyzer --bin vibe-analyzer)
-fi
-BUILT="$(date -u -r "$BIN" +%Y-%m-%dT%H:%MZ)"
-cp "$BIN" "$WORK/vibe-analyzer"
-BIN="$WORK/vibe-analyzer"
-log "binary built $BUILT"
+private_binary
 start_opensearch
 VERSION="$(sed -n 's/^pub const TEMPLATE_VERSION: u64 = \([0-9]*\);/\1/p' "$ROOT/common/src/templates.rs")"
 

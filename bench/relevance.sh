@@ -21,30 +21,14 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 T0=$SECONDS
 PREFIX="vibebench-rel"
-VENV="$ROOT/tests/mcp/.venv"
 need ctags universal-ctags
 need rg ripgrep
 ctags --version 2>/dev/null | grep -q 'Universal Ctags' || { log "ctags is not universal-ctags"; exit 1; }
 
-if [ -n "${VIBE_BIN:-}" ]; then
-    log "using VIBE_BIN=$VIBE_BIN (no build)"
-    BIN="$VIBE_BIN"
-else
-    log "building the release binary"
-    (cd "$ROOT" && cargo build --release -q -p vibe-analyzer --bin vibe-analyzer)
-fi
-# A private copy: others rebuild target/release while this runs.
+private_binary
 T1=$SECONDS
-BUILT="$(date -u -r "$BIN" +%Y-%m-%dT%H:%MZ)"
-cp "$BIN" "$WORK/vibe-analyzer"
-BIN="$WORK/vibe-analyzer"
-log "binary built $BUILT"
 start_opensearch
-if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c 'import mcp' 2>/dev/null; then
-    log "creating $VENV"
-    python3 -m venv "$VENV"
-    "$VENV/bin/pip" install -q --disable-pip-version-check -r "$ROOT/tests/mcp/requirements.txt"
-fi
+mcp_venv
 
 log "preparing the corpus"
 mapfile -t PROJECTS < <(python3 "$ROOT/bench/relevance.py" corpus --out "$WORK/projects")
@@ -53,15 +37,7 @@ mapfile -t PROJECTS < <(python3 "$ROOT/bench/relevance.py" corpus --out "$WORK/p
 CFG="$WORK/config"
 index_projects "$CFG" "$PREFIX" "${PROJECTS[@]}"
 
-PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
-RUST_LOG="${RUST_LOG:-warn}" "$BIN" --config-dir "$CFG" serve start --host 127.0.0.1 --port "$PORT" >"$WORK/serve.log" 2>&1 &
-SERVER=$!
-CLEANUPS=("kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null" "${CLEANUPS[@]}")
-for _ in $(seq 1 300); do
-    kill -0 "$SERVER" 2>/dev/null || { cat "$WORK/serve.log" >&2; log "serve start exited"; exit 1; }
-    (echo >"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && break
-    sleep 0.1
-done
+serve_mcp "$CFG"
 
 # Others compile on this machine: wait a little for it to calm down (lib.sh).
 BENCH_QUIET_WAIT="${BENCH_QUIET_WAIT:-60}" wait_quiet

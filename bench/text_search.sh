@@ -35,27 +35,13 @@ T0=$SECONDS
 LOAD0="$(loadavg)"
 PREFIX="vibebench-text"
 PREFIX_LIB="vibebench-textlib"
-VENV="$ROOT/tests/mcp/.venv"
 PY="$ROOT/bench/text_search.py"
 need rg ripgrep
 need /usr/bin/time time
 
-if [ -n "${VIBE_BIN:-}" ]; then
-    log "using VIBE_BIN=$VIBE_BIN (no build)"
-    BIN="$VIBE_BIN"
-else
-    log "building the release binary"
-    (cd "$ROOT" && cargo build --release -q -p vibe-analyzer --bin vibe-analyzer)
-fi
-BUILT="$(date -u -r "$BIN" +%Y-%m-%dT%H:%MZ)"
-cp "$BIN" "$WORK/vibe-analyzer"
-BIN="$WORK/vibe-analyzer"
+private_binary
 start_opensearch
-if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c 'import mcp' 2>/dev/null; then
-    log "creating $VENV"
-    python3 -m venv "$VENV"
-    "$VENV/bin/pip" install -q --disable-pip-version-check -r "$ROOT/tests/mcp/requirements.txt"
-fi
+mcp_venv
 if [ ! -f "${VIBE_CORPORA:-$HOME/.cache/vibe-bench/corpora}/go.origin" ]; then
     log "preparing the corpora (bench/corpora.sh)"
     bash "$ROOT/bench/corpora.sh" >&2
@@ -139,15 +125,7 @@ fi
 log "final index of the corpus with the shipped mapping"
 "$BIN" --config-dir "$CFG" scan index --no-llm --force >"$WORK/index.out" 2>"$WORK/index.err" || { tail -n 5 "$WORK/index.err" >&2; }
 
-PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
-RUST_LOG="${RUST_LOG:-warn}" "$BIN" --config-dir "$CFG" serve start --host 127.0.0.1 --port "$PORT" >"$WORK/serve.log" 2>&1 &
-SERVER=$!
-CLEANUPS=("kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null" "${CLEANUPS[@]}")
-for _ in $(seq 1 300); do
-    kill -0 "$SERVER" 2>/dev/null || { cat "$WORK/serve.log" >&2; log "serve start exited"; exit 1; }
-    (echo >"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && break
-    sleep 0.1
-done
+serve_mcp "$CFG"
 
 BENCH_QUIET_WAIT="${BENCH_QUIET_WAIT:-60}" wait_quiet
 IDLE_Q="$IDLE"

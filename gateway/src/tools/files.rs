@@ -9,7 +9,7 @@ use super::ToolError;
 use crate::gateway::Gateway;
 use crate::normalize::Args;
 use crate::params;
-use crate::target::Scope;
+use crate::target::{Project, Scope};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Want {
@@ -27,33 +27,24 @@ pub async fn get(gw: &Gateway, want: Want, args: &Args) -> Result<Value, ToolErr
         ));
     };
     // An absolute path under a project root names the project too; so does a
-    // relative one that starts with the root's last directories, when it
-    // names no indexed file as it is.
+    // relative one that starts with the root's last directories (split only
+    // when it names no indexed file as it is).
     let mut scope = gw.resolve(args.target.as_deref()).await?;
     let mut path = requested.clone();
-    let mut tried_relative_split = false;
-    let (response, path) = loop {
-        if path.starts_with('/') || tried_relative_split {
-            if let Some((project, rel)) = gw.split_absolute(&path).await? {
-                if scope.project().is_none() || scope.project() == Some(&project) {
-                    scope = Scope::One(project);
-                    path = rel;
-                }
-            }
+    let mut split_done = false;
+    if path.starts_with('/') {
+        if let Some((project, rel)) = split_in_scope(gw, &scope, &path).await? {
+            (scope, path, split_done) = (Scope::One(project), rel, true);
         }
-        let path_in_project = path.trim_start_matches('/').to_string();
-        let (template, index) = match (want, scope.project()) {
-            (Want::Content, Some(p)) => ("get_file_content", gw.backend().names().files_alias(&p.hash)),
-            (Want::Content, None) => ("get_file_content", all_files(gw)),
-            (Want::Ast, Some(p)) => ("get_file_ast", gw.backend().names().analysis_alias(&p.hash)),
-            (Want::Ast, None) => ("get_file_ast", gw.backend().names().all_analysis()),
-        };
-        let response = gw.backend().run(template, &index, params::file(&path_in_project)).await?;
-        if !hits(&response).is_empty() || tried_relative_split || path.starts_with('/') {
-            break (response, path_in_project);
+    }
+    let mut response = lookup(gw, want, &scope, &path).await?;
+    if hits(&response).is_empty() && !split_done && !path.starts_with('/') {
+        if let Some((project, rel)) = split_in_scope(gw, &scope, &path).await? {
+            (scope, path) = (Scope::One(project), rel);
+            response = lookup(gw, want, &scope, &path).await?;
         }
-        tried_relative_split = true;
-    };
+    }
+    let path = path.trim_start_matches('/').to_string();
     let found = hits(&response);
     let Some(best) = found.first() else {
         return Ok(not_found(want, &requested));
@@ -88,6 +79,24 @@ pub async fn get(gw: &Gateway, want: Want, args: &Args) -> Result<Value, ToolErr
             "ast": if s["ast"].is_object() { s["ast"].clone() } else { json!({}) },
         }),
     })
+}
+
+/// The project a path names and the path in it, when that project is in scope.
+async fn split_in_scope(gw: &Gateway, scope: &Scope, path: &str) -> Result<Option<(Project, String)>, ToolError> {
+    let split = gw.split_absolute(path).await?;
+    Ok(split.filter(|(project, _)| scope.project().is_none() || scope.project() == Some(project)))
+}
+
+/// One file lookup through the stored template of what is wanted.
+async fn lookup(gw: &Gateway, want: Want, scope: &Scope, path: &str) -> Result<Value, ToolError> {
+    let names = gw.backend().names();
+    let (template, index) = match (want, scope.project()) {
+        (Want::Content, Some(p)) => ("get_file_content", names.files_alias(&p.hash)),
+        (Want::Content, None) => ("get_file_content", all_files(gw)),
+        (Want::Ast, Some(p)) => ("get_file_ast", names.analysis_alias(&p.hash)),
+        (Want::Ast, None) => ("get_file_ast", names.all_analysis()),
+    };
+    Ok(gw.backend().run(template, &index, params::file(path.trim_start_matches('/'))).await?)
 }
 
 /// Every project's files alias (the analysis aliases share the prefix).
