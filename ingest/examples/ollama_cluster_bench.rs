@@ -4,7 +4,7 @@
 //!
 //! Usage: ollama_cluster_bench [--files N] [--latency-ms MS] [--chunk-files N]
 
-#[path = "../tests/ollama_support/mod.rs"]
+#[path = "../tests/it/ollama_support/mod.rs"]
 mod ollama_support;
 
 use std::time::{Duration, Instant};

@@ -9,9 +9,7 @@
 
 use std::path::PathBuf;
 
-mod fuzz_support;
-
-use fuzz_support::{settings, Rng};
+use crate::fuzz_support::{settings, Rng};
 use vibe_ingest::extract::{self, LANGUAGES};
 
 const NASTY: &[&str] = &[

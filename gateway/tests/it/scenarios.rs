@@ -1,9 +1,7 @@
 //! Every scenario of tests/mcp/scenarios, through a real MCP session against
 //! the gateway, over fixture documents in a real OpenSearch.
 
-mod common;
-
-use common::{answer, check, load_fixture, scenarios, McpClient};
+use crate::common::{answer, check, load_fixture, scenarios, McpClient};
 use vibe_gateway::ServeOptions;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -25,7 +23,7 @@ async fn scenarios_pass() -> anyhow::Result<()> {
     }
     server.shutdown().await?;
     if failures.is_empty() {
-        common::cleanup(&config).await;
+        crate::common::cleanup(&config).await;
     }
     assert!(failures.is_empty(), "{} of {} scenarios failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
     Ok(())

@@ -7,11 +7,9 @@
 //! (no false positives), and `total` is the oracle's count when the search
 //! is exact.
 
-mod common;
-
 use std::collections::BTreeMap;
 
-use common::{load_fixture, repo_root};
+use crate::common::{load_fixture, repo_root};
 use regex::RegexBuilder;
 use serde_json::{json, Value};
 use vibe_gateway::normalize::Args;
@@ -310,6 +308,6 @@ async fn text_search_matches_a_line_scan() -> anyhow::Result<()> {
         }
     }
 
-    common::cleanup(&config).await;
+    crate::common::cleanup(&config).await;
     Ok(())
 }

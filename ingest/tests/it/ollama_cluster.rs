@@ -1,10 +1,8 @@
 //! Several scripted Ollama hosts as competing consumers of one channel.
 
-mod ollama_support;
-
 use std::time::Duration;
 
-use ollama_support::{MockOllama, MockOptions, Reply};
+use crate::ollama_support::{MockOllama, MockOptions, Reply};
 use vibe_common::ast::{AstData, AstElement};
 use vibe_common::config::OllamaHost;
 use vibe_ingest::analyzer::{fast_options, Analyzer, EnrichError, FileInput};

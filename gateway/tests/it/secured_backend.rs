@@ -9,8 +9,6 @@
 //! security plugin does), and forwards the rest unchanged. The gateway talks
 //! to the proxy only; every answer still comes from the real OpenSearch.
 
-mod common;
-
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -20,7 +18,7 @@ use axum::extract::{Request, State};
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Router;
-use common::{answer, load_fixture, opensearch_url, McpClient};
+use crate::common::{answer, load_fixture, opensearch_url, McpClient};
 use openssl::asn1::Asn1Time;
 use openssl::bn::BigNum;
 use openssl::hash::MessageDigest;
@@ -284,7 +282,7 @@ async fn basic_auth_and_tls_with_a_ca_file_or_insecure() -> anyhow::Result<()> {
     let err = vibe_gateway::spawn(&missing, opts()).await.err().expect("a missing CA file is an error");
     assert!(format!("{err:#}").contains("cannot read CA certificate"), "{err:#}");
 
-    common::cleanup(&fixture).await;
+    crate::common::cleanup(&fixture).await;
     Ok(())
 }
 
@@ -314,6 +312,6 @@ async fn basic_auth_over_plain_http() -> anyhow::Result<()> {
         }
     }
     assert!(proxy.refused.load(Ordering::SeqCst) > 0);
-    common::cleanup(&fixture).await;
+    crate::common::cleanup(&fixture).await;
     Ok(())
 }

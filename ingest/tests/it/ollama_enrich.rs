@@ -1,9 +1,7 @@
 //! LLM enrichment against one scripted Ollama host over real HTTP: health
 //! checks, prompts and options, JSON repair, retries, clear errors.
 
-mod ollama_support;
-
-use ollama_support::{description, skeleton_paths, MockOllama, MockOptions, Reply, MODEL};
+use crate::ollama_support::{description, skeleton_paths, MockOllama, MockOptions, Reply, MODEL};
 use vibe_common::ast::{AstData, AstElement};
 use vibe_common::config::OllamaHost;
 use vibe_ingest::analyzer::{fast_options, AnalyzeError, Analyzer, EnrichError, FileInput};

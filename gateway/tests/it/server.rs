@@ -1,9 +1,7 @@
 //! The MCP server itself: identity, instructions, protocol versions, the tool
 //! list, Host/Origin validation, CORS, and a backend that is down.
 
-mod common;
-
-use common::{answer, config, load_fixture, McpClient};
+use crate::common::{answer, config, load_fixture, McpClient};
 use serde_json::{json, Value};
 use vibe_common::config::McpProtocol;
 use vibe_gateway::ServeOptions;
@@ -77,7 +75,7 @@ async fn tool_list_identity_and_protocol_versions() -> anyhow::Result<()> {
     let (_, init) = McpClient::connect(&server.url(), "2025-11-25").await?;
     assert_eq!(init["protocolVersion"], json!("2025-03-26"));
     server.shutdown().await?;
-    common::cleanup(&config).await;
+    crate::common::cleanup(&config).await;
     Ok(())
 }
 
@@ -91,7 +89,7 @@ async fn endpoint_at_root_and_mcp() -> anyhow::Result<()> {
         assert_eq!(answer(&r)["total"]["files"], json!(15), "{url}");
     }
     server.shutdown().await?;
-    common::cleanup(&config).await;
+    crate::common::cleanup(&config).await;
     Ok(())
 }
 
@@ -158,7 +156,7 @@ async fn host_and_origin_validation_and_cors() -> anyhow::Result<()> {
         .await?;
     assert!(!pre.headers().contains_key("access-control-allow-origin"));
     server.shutdown().await?;
-    common::cleanup(&config).await;
+    crate::common::cleanup(&config).await;
     Ok(())
 }
 
@@ -186,6 +184,6 @@ async fn backend_down_is_a_tool_error_not_a_crash() -> anyhow::Result<()> {
     assert_eq!(r["isError"], json!(true));
     assert!(r["content"][0]["text"].as_str().unwrap().contains("search_documentation"));
     server.shutdown().await?;
-    common::cleanup(&config).await;
+    crate::common::cleanup(&config).await;
     Ok(())
 }

@@ -3,9 +3,7 @@
 //! (RTL, emoji, NUL, lone surrogates, invalid UTF-8) in tool names,
 //! arguments and argument names.
 
-mod common;
-
-use common::{answer, load_fixture, messages, McpClient};
+use crate::common::{answer, load_fixture, messages, McpClient};
 use serde_json::{json, Value};
 use vibe_gateway::ServeOptions;
 
@@ -102,7 +100,7 @@ async fn malformed_json_rpc_gets_clean_errors() -> anyhow::Result<()> {
         assert_eq!(answer(result)["results"][0]["path"], json!("legends/kirikur.md"));
     }
     server.shutdown().await?;
-    common::cleanup(&config).await;
+    crate::common::cleanup(&config).await;
     Ok(())
 }
 
@@ -196,6 +194,6 @@ async fn wrong_types_and_unicode_edge_cases() -> anyhow::Result<()> {
     }
     still_serving(&mut client, "edge-case tool names").await?;
     server.shutdown().await?;
-    common::cleanup(&config).await;
+    crate::common::cleanup(&config).await;
     Ok(())
 }

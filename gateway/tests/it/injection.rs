@@ -4,9 +4,7 @@
 //! The same values then go through real tool calls, which must answer
 //! normally.
 
-mod common;
-
-use common::{answer, load_fixture, McpClient};
+use crate::common::{answer, load_fixture, McpClient};
 use serde_json::{json, Value};
 use vibe_common::search::Search;
 use vibe_common::templates;
@@ -75,7 +73,7 @@ async fn hostile_parameters_do_not_change_the_query_structure() -> anyhow::Resul
     let search = Search::new(&config.opensearch)?;
     let names = templates::search_template_names();
     // Every shipped file is installed (and has its parameters above).
-    let shipped = std::fs::read_dir(common::repo_root().join("search-templates"))?
+    let shipped = std::fs::read_dir(crate::common::repo_root().join("search-templates"))?
         .filter(|e| e.as_ref().is_ok_and(|e| e.path().extension().is_some_and(|x| x == "mustache")))
         .count();
     assert_eq!(names.len(), shipped, "{names:?}");
@@ -166,6 +164,6 @@ async fn hostile_parameters_do_not_change_the_query_structure() -> anyhow::Resul
         }
     }
     server.shutdown().await?;
-    common::cleanup(&config).await;
+    crate::common::cleanup(&config).await;
     Ok(())
 }

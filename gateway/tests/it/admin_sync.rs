@@ -1,10 +1,8 @@
 //! `admin_sync` starts one background run at a time and never blocks queries.
 
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::{answer, load_fixture, McpClient};
+use crate::common::{answer, load_fixture, McpClient};
 use serde_json::json;
 use vibe_gateway::ServeOptions;
 
@@ -86,6 +84,6 @@ async fn admin_sync_races_with_queries() -> anyhow::Result<()> {
     }
     assert_eq!(std::fs::read_to_string(&marker)?.lines().count(), 2);
     server.shutdown().await?;
-    common::cleanup(&config).await;
+    crate::common::cleanup(&config).await;
     Ok(())
 }

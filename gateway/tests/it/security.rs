@@ -5,9 +5,7 @@
 //! The Python tests (tests/mcp/test_security.py) check token and Origin with
 //! the official MCP SDK.
 
-mod common;
-
-use common::{answer, load_fixture, McpClient};
+use crate::common::{answer, load_fixture, McpClient};
 use serde_json::{json, Value};
 use vibe_gateway::http::MAX_BODY_BYTES;
 use vibe_gateway::normalize::{MAX_LIMIT, MAX_QUERY_CHARS};
@@ -169,7 +167,7 @@ async fn bearer_token_is_required_when_set() -> anyhow::Result<()> {
         assert_eq!(post(&server.url(), &[], initialize()).await?.0, 200);
         server.shutdown().await?;
     }
-    common::cleanup(&config).await;
+    crate::common::cleanup(&config).await;
     Ok(())
 }
 
@@ -213,7 +211,7 @@ async fn files_are_read_only_from_the_index() -> anyhow::Result<()> {
     let r = client.call_tool("get_file_content", json!({ "path": "calculator.py" })).await?;
     assert!(answer(&r)["content"].as_str().unwrap().contains("def add"), "{r}");
     server.shutdown().await?;
-    common::cleanup(&config).await;
+    crate::common::cleanup(&config).await;
     Ok(())
 }
 
@@ -259,6 +257,6 @@ async fn requests_are_bounded() -> anyhow::Result<()> {
     }
     assert_eq!(answer(&client.call_tool("show_projects", json!({})).await?)["total"], json!(2));
     server.shutdown().await?;
-    common::cleanup(&config).await;
+    crate::common::cleanup(&config).await;
     Ok(())
 }

@@ -2,7 +2,7 @@
 //!
 //! ```sh
 //! ollama pull qwen2.5-coder:3b-instruct
-//! OLLAMA_HOST=http://127.0.0.1:11434 cargo test -p vibe-analyzer --test ollama_real -- --ignored --nocapture
+//! OLLAMA_HOST=http://127.0.0.1:11434 cargo test -p vibe-analyzer --test it ollama_real:: -- --ignored --nocapture
 //! ```
 //! `OLLAMA_MODEL` overrides the model.
 

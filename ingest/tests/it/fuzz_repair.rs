@@ -6,9 +6,7 @@
 //!
 //! `VIBE_FUZZ_ITERS` / `VIBE_FUZZ_SEED` make longer runs (see bench/fuzz.sh).
 
-mod fuzz_support;
-
-use fuzz_support::{settings, Rng};
+use crate::fuzz_support::{settings, Rng};
 use vibe_ingest::analyzer::repair::{check_answer, clean_llm_json, parse_llm_json, parse_summary};
 
 const SEEDS: &[&str] = &[

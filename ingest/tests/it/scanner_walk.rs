@@ -316,4 +316,4 @@ fn run_scan_ast_writes_every_format() {
 }
 
 /// The MIT license of the bundled sample project.
-const MIT: &str = include_str!("../../tests/fixtures/samples/LICENSE");
+const MIT: &str = include_str!("../../../tests/fixtures/samples/LICENSE");

@@ -4,13 +4,11 @@
 //! itself. Uses a second node of its own (tests/opensearch/start.sh on
 //! another port and home) so other tests are not disturbed.
 
-mod common;
-
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use common::{answer, load_fixture_at, McpClient};
+use crate::common::{answer, load_fixture_at, McpClient};
 use serde_json::{json, Value};
 use vibe_gateway::ServeOptions;
 
@@ -22,7 +20,7 @@ fn home() -> PathBuf {
 
 fn node(cmd: &str) -> bool {
     Command::new("bash")
-        .arg(common::repo_root().join("tests/opensearch/start.sh"))
+        .arg(crate::common::repo_root().join("tests/opensearch/start.sh"))
         .arg(cmd)
         .env("OPENSEARCH_PORT", PORT)
         .env("OPENSEARCH_TRANSPORT_PORT", "9553-9599")
@@ -99,7 +97,7 @@ async fn backend_stopped_and_restarted_while_serving() -> anyhow::Result<()> {
     assert_eq!(answer(&r)["results"][0]["path"], json!("legends/kirikur.md"));
 
     server.shutdown().await?;
-    common::cleanup(&config).await;
+    crate::common::cleanup(&config).await;
     node_async("stop").await;
     Ok(())
 }

@@ -6,11 +6,9 @@
 //! ones among them) resolve to nothing and get an `isError` result that lists
 //! the tools.
 
-mod common;
-
 use std::collections::{BTreeMap, HashMap};
 
-use common::{answer, load_fixture, McpClient};
+use crate::common::{answer, load_fixture, McpClient};
 use serde_json::{json, Value};
 use vibe_gateway::normalize::{alias_table, is_destructive, normalize_name, resolve_tool, suggest_tool, TOOL_NAMES};
 use vibe_gateway::ServeOptions;
@@ -229,7 +227,7 @@ async fn aliases_through_mcp() -> anyhow::Result<()> {
         }
     }
     server.shutdown().await?;
-    common::cleanup(&config).await;
+    crate::common::cleanup(&config).await;
     Ok(())
 }
 

@@ -1,0 +1,16 @@
+//! Integration tests of the gateway against the real OpenSearch.
+//! One test binary per crate (as ripgrep does): every module below links the
+//! crate once. Run one module with `cargo test -p <crate> --test it <module>::`.
+
+mod common;
+mod admin_sync;
+mod aliases;
+mod backend_restart;
+mod injection;
+mod malformed;
+mod scenarios;
+mod secured_backend;
+mod security;
+mod server;
+mod text_search;
+mod tools_list;

@@ -1,0 +1,45 @@
+//! The `tools/list` answer, byte for byte, against a checked-in snapshot
+//! (`gateway/tests/fixtures/tools_list.json`), as rmcp's
+//! `test_list_tools_result.rs` does. A changed name, description or schema
+//! fails here, so every change to what a model reads is reviewed. After an
+//! intended change, bless the snapshot:
+//!
+//! ```text
+//! VIBE_BLESS=1 cargo test -p vibe-gateway --test it tools_list::
+//! ```
+
+use serde_json::{json, Value};
+use vibe_gateway::ServeOptions;
+
+use crate::common::{config, repo_root, McpClient};
+
+#[tokio::test]
+async fn tools_list_matches_the_snapshot() -> anyhow::Result<()> {
+    // tools/list needs no backend: nothing listens on the discard port.
+    let mut config = config("gwt_tools_list");
+    config.opensearch.host = "http://127.0.0.1:9".into();
+    let server = vibe_gateway::spawn(&config, ServeOptions { host: "127.0.0.1".into(), port: 0, ..Default::default() })
+        .await?;
+    let (mut client, _) = McpClient::connect(&server.url(), "2025-11-25").await?;
+    let tools = Value::Array(client.list_tools().await?);
+    let actual = serde_json::to_string_pretty(&json!({ "tools": tools }))? + "\n";
+    let path = repo_root().join("gateway/tests/fixtures/tools_list.json");
+    if std::env::var_os("VIBE_BLESS").is_some() {
+        std::fs::write(&path, &actual)?;
+        return Ok(());
+    }
+    let expected = std::fs::read_to_string(&path)
+        .map_err(|e| anyhow::anyhow!("{}: {e} (create it with VIBE_BLESS=1)", path.display()))?;
+    if actual != expected {
+        let first = actual.lines().zip(expected.lines()).position(|(a, e)| a != e).unwrap_or(0);
+        panic!(
+            "tools/list differs from {} at line {}:\n  actual:   {}\n  expected: {}\n\
+             If the change is intended: VIBE_BLESS=1 cargo test -p vibe-gateway --test it tools_list::",
+            path.display(),
+            first + 1,
+            actual.lines().nth(first).unwrap_or("<end>"),
+            expected.lines().nth(first).unwrap_or("<end>"),
+        );
+    }
+    Ok(())
+}

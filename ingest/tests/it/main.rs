@@ -1,0 +1,18 @@
+//! Integration tests of the ingest CLI and library against the real OpenSearch and a scripted Ollama.
+//! One test binary per crate (as ripgrep does): every module below links the
+//! crate once. Run one module with `cargo test -p <crate> --test it <module>::`.
+
+mod fuzz_support;
+mod ollama_support;
+mod cli_config;
+mod fuzz_extract;
+mod fuzz_repair;
+mod indexer;
+mod indexer_backend_crash;
+mod ollama_cli;
+mod ollama_cluster;
+mod ollama_enrich;
+mod ollama_real;
+mod parsers_test;
+mod scanner_walk;
+mod stats_cli;
