@@ -2,10 +2,10 @@
 //! One test binary per crate (as ripgrep does): every module below links the
 //! crate once. Run one module with `cargo test -p <crate> --test it <module>::`.
 
-mod common;
 mod admin_sync;
 mod aliases;
 mod backend_restart;
+mod common;
 mod injection;
 mod malformed;
 mod scenarios;

@@ -18,8 +18,8 @@ async fn tools_list_matches_the_snapshot() -> anyhow::Result<()> {
     // tools/list needs no backend: nothing listens on the discard port.
     let mut config = config("gwt_tools_list");
     config.opensearch.host = "http://127.0.0.1:9".into();
-    let server = vibe_gateway::spawn(&config, ServeOptions { host: "127.0.0.1".into(), port: 0, ..Default::default() })
-        .await?;
+    let server =
+        vibe_gateway::spawn(&config, ServeOptions { host: "127.0.0.1".into(), port: 0, ..Default::default() }).await?;
     let (mut client, _) = McpClient::connect(&server.url(), "2025-11-25").await?;
     let tools = Value::Array(client.list_tools().await?);
     let actual = serde_json::to_string_pretty(&json!({ "tools": tools }))? + "\n";

@@ -2,17 +2,17 @@
 //! One test binary per crate (as ripgrep does): every module below links the
 //! crate once. Run one module with `cargo test -p <crate> --test it <module>::`.
 
-mod fuzz_support;
-mod ollama_support;
 mod cli_config;
 mod fuzz_extract;
 mod fuzz_repair;
+mod fuzz_support;
 mod indexer;
 mod indexer_backend_crash;
 mod ollama_cli;
 mod ollama_cluster;
 mod ollama_enrich;
 mod ollama_real;
+mod ollama_support;
 mod parsers_test;
 mod scanner_walk;
 mod stats_cli;

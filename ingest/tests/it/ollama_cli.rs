@@ -148,7 +148,8 @@ fn index_hook_works_from_a_current_thread_runtime_too() {
 #[test]
 fn index_hook_errors_name_the_problem() {
     let proj = project();
-    let mock = MockOllama::start(MockOptions { then: crate::ollama_support::Reply::MissingFile, ..MockOptions::default() });
+    let mock =
+        MockOllama::start(MockOptions { then: crate::ollama_support::Reply::MissingFile, ..MockOptions::default() });
     let hook = enrich::index_hook(vec![OllamaHost { max_chunk_files: 1, ..mock.host() }], fast_options());
     let (info, files) = scan(proj.path());
     let refs: Vec<&ScannedFile> = files.iter().filter(|f| f.ast.is_some()).collect();
