@@ -4,7 +4,9 @@
 //! opensearch crate; `http://` hosts through [`PlainHttp`], which has no TLS
 //! set-up cost.
 
-use std::time::Duration;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use opensearch::auth::Credentials;
 use opensearch::cert::{Certificate, CertificateValidation};
@@ -12,13 +14,17 @@ use opensearch::http::headers::{HeaderMap, HeaderValue, CONTENT_TYPE};
 use opensearch::http::transport::{SingleNodeConnectionPool, TransportBuilder};
 use opensearch::http::Method;
 use opensearch::OpenSearch;
-use serde_json::Value;
+use serde_json::{json, Value};
 use thiserror::Error;
 
 use crate::config::OpenSearchConfig;
 use crate::error_chain::error_chain;
 use crate::naming::IndexNames;
 use crate::plain_http::{PlainError, PlainHttp};
+
+/// Replicas of a new generation when `opensearch.replicas` is not set: none
+/// on one node (green), one as soon as a second node joins.
+pub const AUTO_EXPAND_REPLICAS: &str = "0-1";
 
 /// Timeout of every request.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
@@ -53,11 +59,40 @@ impl SearchError {
 }
 
 /// A connected OpenSearch client plus the index names of this installation.
+///
+/// It holds one transport per configured node and sends each request to the
+/// next node in turn. A node that cannot be reached is marked down for
+/// [`RETRY_DOWN_AFTER`] and the request goes on to the next node, so a node
+/// dying mid-query costs no failed call while another node answers; nodes
+/// marked down are tried last, never skipped for good.
 #[derive(Clone)]
 pub struct Search {
+    nodes: Arc<[Node]>,
+    next: Arc<AtomicUsize>,
+    hosts: String,
+    generation: Value,
+    pub names: IndexNames,
+}
+
+/// How long a node that failed is tried only after the others.
+pub const RETRY_DOWN_AFTER: Duration = Duration::from_secs(5);
+
+struct Node {
     transport: Transport,
     host: String,
-    pub names: IndexNames,
+    down_until: Mutex<Option<Instant>>,
+}
+
+impl Node {
+    fn is_down(&self, now: Instant) -> bool {
+        self.down_until.lock().map(|d| d.is_some_and(|until| until > now)).unwrap_or(false)
+    }
+
+    fn mark(&self, down: bool) {
+        if let Ok(mut d) = self.down_until.lock() {
+            *d = down.then(|| Instant::now() + RETRY_DOWN_AFTER);
+        }
+    }
 }
 
 #[derive(Clone)]
@@ -68,34 +103,41 @@ enum Transport {
 
 impl Search {
     pub fn new(config: &OpenSearchConfig) -> Result<Self, SearchError> {
-        let url = url::Url::parse(&config.host)
-            .map_err(|e| SearchError::BadHost { host: config.host.clone(), message: e.to_string() })?;
-        let names = IndexNames::new(&config.index_prefix);
-        if url.scheme() == "http" {
-            let auth = config.username.as_deref().zip(config.password.as_deref());
-            let transport = Transport::Plain(PlainHttp::new(url, auth, REQUEST_TIMEOUT));
-            return Ok(Self { transport, host: config.host.clone(), names });
+        let nodes = config.hosts.iter().map(|host| node(config, host)).collect::<Result<Vec<_>, _>>()?;
+        if nodes.is_empty() {
+            return Err(SearchError::BadHost { host: String::new(), message: "no host configured".into() });
         }
-        let mut builder = TransportBuilder::new(SingleNodeConnectionPool::new(url)).timeout(REQUEST_TIMEOUT);
-        if let (Some(user), Some(pass)) = (&config.username, &config.password) {
-            builder = builder.auth(Credentials::Basic(user.clone(), pass.clone()));
+        let mut index = json!({ "number_of_shards": config.shards.max(1) });
+        match config.replicas {
+            Some(n) => {
+                index["number_of_replicas"] = json!(n);
+                index["auto_expand_replicas"] = json!(false);
+            }
+            None => index["auto_expand_replicas"] = json!(AUTO_EXPAND_REPLICAS),
         }
-        if config.insecure {
-            builder = builder.cert_validation(CertificateValidation::None);
-        } else if let Some(ca) = &config.ca_cert {
-            let pem = std::fs::read(ca)
-                .map_err(|e| SearchError::CaCert { path: ca.display().to_string(), message: e.to_string() })?;
-            let cert = Certificate::from_pem(&pem)
-                .map_err(|e| SearchError::CaCert { path: ca.display().to_string(), message: e.to_string() })?;
-            builder = builder.cert_validation(CertificateValidation::Full(cert));
-        }
-        let transport =
-            builder.build().map_err(|e| SearchError::BadHost { host: config.host.clone(), message: e.to_string() })?;
-        Ok(Self { transport: Transport::Crate(OpenSearch::new(transport)), host: config.host.clone(), names })
+        Ok(Self {
+            nodes: nodes.into(),
+            next: Arc::new(AtomicUsize::new(0)),
+            hosts: config.hosts.join(", "),
+            generation: json!({ "settings": { "index": index } }),
+            names: IndexNames::new(&config.index_prefix),
+        })
     }
 
+    /// Body that creates an index of a new generation: `opensearch.shards`
+    /// and `opensearch.replicas` (the index templates give the rest).
+    pub fn generation_settings(&self) -> &Value {
+        &self.generation
+    }
+
+    /// Number of configured nodes.
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// The configured nodes, for messages.
     pub fn host(&self) -> &str {
-        &self.host
+        &self.hosts
     }
 
     /// Check that OpenSearch answers; returns its version number.
@@ -145,6 +187,64 @@ impl Search {
     }
 
     async fn raw(
+        &self,
+        method: Method,
+        path: &str,
+        body: Option<Vec<u8>>,
+        content_type: &'static str,
+    ) -> Result<Value, SearchError> {
+        let count = self.nodes.len();
+        let first = self.next.fetch_add(1, Ordering::Relaxed) % count;
+        let now = Instant::now();
+        let (up, down): (Vec<&Node>, Vec<&Node>) =
+            (0..count).map(|i| &self.nodes[(first + i) % count]).partition(|n| !n.is_down(now));
+        let mut failure = None;
+        for node in up.into_iter().chain(down) {
+            match node.send(method, path, body.clone(), content_type).await {
+                Err(e) if e.is_unreachable() => {
+                    if count > 1 {
+                        tracing::debug!(host = %node.host, "node unreachable, trying the next one: {e}");
+                    }
+                    node.mark(true);
+                    failure = Some(e);
+                }
+                answer => {
+                    node.mark(false);
+                    return answer;
+                }
+            }
+        }
+        Err(failure.expect("at least one node"))
+    }
+}
+
+/// The transport of one node.
+fn node(config: &OpenSearchConfig, host: &str) -> Result<Node, SearchError> {
+    let bad = |message: String| SearchError::BadHost { host: host.to_string(), message };
+    let url = url::Url::parse(host).map_err(|e| bad(e.to_string()))?;
+    let transport = if url.scheme() == "http" {
+        let auth = config.username.as_deref().zip(config.password.as_deref());
+        Transport::Plain(PlainHttp::new(url, auth, REQUEST_TIMEOUT))
+    } else {
+        let mut builder = TransportBuilder::new(SingleNodeConnectionPool::new(url)).timeout(REQUEST_TIMEOUT);
+        if let (Some(user), Some(pass)) = (&config.username, &config.password) {
+            builder = builder.auth(Credentials::Basic(user.clone(), pass.clone()));
+        }
+        if config.insecure {
+            builder = builder.cert_validation(CertificateValidation::None);
+        } else if let Some(ca) = &config.ca_cert {
+            let ca_error = |message: String| SearchError::CaCert { path: ca.display().to_string(), message };
+            let pem = std::fs::read(ca).map_err(|e| ca_error(e.to_string()))?;
+            let cert = Certificate::from_pem(&pem).map_err(|e| ca_error(e.to_string()))?;
+            builder = builder.cert_validation(CertificateValidation::Full(cert));
+        }
+        Transport::Crate(OpenSearch::new(builder.build().map_err(|e| bad(e.to_string()))?))
+    };
+    Ok(Node { transport, host: host.to_string(), down_until: Mutex::new(None) })
+}
+
+impl Node {
+    async fn send(
         &self,
         method: Method,
         path: &str,

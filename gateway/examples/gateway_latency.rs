@@ -131,7 +131,7 @@ async fn main() -> Result<()> {
     };
     let direct_url = format!(
         "{}/{index}/_search/template?ignore_unavailable=true&allow_no_indices=true",
-        config.opensearch.host.trim_end_matches('/')
+        config.opensearch.host().trim_end_matches('/')
     );
 
     let cases: Vec<(&str, &str)> = vec![

@@ -30,7 +30,7 @@ impl Config {
         let mut config = match std::fs::read(&path) {
             Ok(bytes) => Self::load_bytes(&path, &dir, &bytes)?,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                let config = Config::default();
+                let config = Config { id: new_config_id(&dir), ..Config::default() };
                 config.save(&path)?;
                 tracing::info!(path = %path.display(), "created default configuration");
                 config
@@ -52,8 +52,18 @@ impl Config {
     }
 
     /// Parses + validates; migrates older files on disk (with a backup).
+    /// A file without an `id` gets one, written back at once so that it stays stable.
     fn load_bytes(path: &Path, dir: &Path, bytes: &[u8]) -> Result<Config, ConfigError> {
-        let (config, migrated_from) = Self::parse(path, dir, bytes)?;
+        let (mut config, migrated_from) = Self::parse(path, dir, bytes)?;
+        if config.id.is_empty() {
+            config.id = new_config_id(dir);
+            if migrated_from.is_none() {
+                match config.file_view().save(path) {
+                    Ok(()) => tracing::info!("{}: added the config id {}", path.display(), config.id),
+                    Err(e) => tracing::warn!("{}: config id {} kept in memory only: {e}", path.display(), config.id),
+                }
+            }
+        }
         if let Some(old) = migrated_from {
             let backup = dir.join(BACKUP_FILE_NAME);
             match write_atomic(&backup, bytes).and_then(|()| config.save(path)) {
@@ -144,13 +154,13 @@ impl Config {
     /// The config as it should be stored: env overrides replaced by the file's values.
     pub(super) fn file_view(&self) -> std::borrow::Cow<'_, Config> {
         let ov = &self.env_overrides;
-        if ov.opensearch_host.is_none() && ov.mcp_token.is_none() {
+        if ov.opensearch_hosts.is_none() && ov.mcp_token.is_none() {
             return std::borrow::Cow::Borrowed(self);
         }
         let mut c = self.clone();
-        if let Some((file, env)) = &ov.opensearch_host {
-            if &c.opensearch.host == env {
-                c.opensearch.host = file.clone();
+        if let Some((file, env)) = &ov.opensearch_hosts {
+            if &c.opensearch.hosts == env {
+                c.opensearch.hosts = file.clone();
             }
         }
         if let Some((file, env)) = &ov.mcp_token {
@@ -170,13 +180,20 @@ impl Config {
     /// [`Config::apply_env_overrides`] with a custom variable lookup (for tests).
     pub fn apply_overrides_from(&mut self, get: impl Fn(&str) -> Option<String>) {
         let get = |name| get(name).map(|v| v.trim().to_string()).filter(|v| !v.is_empty());
-        if let Some(url) = get(ENV_OPENSEARCH_URL) {
-            let file = match self.env_overrides.opensearch_host.take() {
+        // A comma-separated list of nodes.
+        let hosts = get(ENV_OPENSEARCH_URL).map(|v| {
+            v.split(',')
+                .map(|h| h.trim().trim_end_matches('/').to_string())
+                .filter(|h| !h.is_empty())
+                .collect::<Vec<_>>()
+        });
+        if let Some(hosts) = hosts.filter(|h| !h.is_empty()) {
+            let file = match self.env_overrides.opensearch_hosts.take() {
                 Some((file, _)) => file,
-                None => self.opensearch.host.clone(),
+                None => self.opensearch.hosts.clone(),
             };
-            self.opensearch.host = url.clone();
-            self.env_overrides.opensearch_host = Some((file, url));
+            self.opensearch.hosts = hosts.clone();
+            self.env_overrides.opensearch_hosts = Some((file, hosts));
         }
         if let Some(token) = get(ENV_MCP_TOKEN) {
             let file = match self.env_overrides.mcp_token.take() {
@@ -226,6 +243,20 @@ fn message_of(e: &json5::Error) -> String {
     }
 }
 
+/// A new config id: `<hostname>-<8 hex>`, the hex from the time, the process
+/// and the config directory (unique enough for the configs of one cluster).
+pub(super) fn new_config_id(dir: &Path) -> String {
+    let host = std::fs::read_to_string("/etc/hostname")
+        .ok()
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .map(|h| h.trim().chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-').take(24).collect::<String>())
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "vibe".to_string());
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+    let seed = format!("{nanos}:{}:{}", std::process::id(), dir.display());
+    format!("{host}-{}", &blake3::hash(seed.as_bytes()).to_hex()[..8])
+}
+
 /// 1-based line and column of a byte offset.
 pub(super) fn line_col(bytes: &[u8], offset: usize) -> (usize, usize) {
     let before = &bytes[..offset.min(bytes.len())];
@@ -242,6 +273,19 @@ mod tests {
     use crate::config::{OpenSearchConfig, DEFAULT_MCP_HOST, DEFAULT_OLLAMA_MODEL, DEFAULT_OPENSEARCH_HOST};
 
     #[test]
+    fn a_single_host_and_an_env_list_of_nodes() {
+        let tmp = tempfile::tempdir().unwrap();
+        write(tmp.path(), "{ version: '0.2.0', id: 'x-1', opensearch: { host: 'http://a:1/' } }");
+        let mut c = load(tmp.path()).unwrap();
+        assert_eq!(c.opensearch.hosts, ["http://a:1"]);
+        assert_eq!(c.id, "x-1");
+        assert!(super::unknown_keys(&json5::from_str("{ opensearch: { host: 'h' } }").unwrap()).is_empty());
+        c.apply_overrides_from(|name| (name == ENV_OPENSEARCH_URL).then(|| " http://b:2, http://c:3/ ,".into()));
+        assert_eq!(c.opensearch.hosts, ["http://b:2", "http://c:3"]);
+        assert_eq!(c.file_view().opensearch.hosts, ["http://a:1"], "the file keeps its own hosts");
+    }
+
+    #[test]
     fn creates_commented_default_file() {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path().join("nested/cfg");
@@ -256,12 +300,14 @@ mod tests {
         assert_eq!(value["sources"], Value::Array(vec![]));
         assert!(config.ollama.is_empty());
         let mut expected = Config { env_overrides: config.env_overrides.clone(), ..Config::default() };
-        expected.opensearch.host = config.opensearch.host.clone();
+        expected.opensearch.hosts = config.opensearch.hosts.clone();
         expected.mcp.token = config.mcp.token.clone();
+        assert!(!config.id.is_empty(), "a new file gets an id");
+        expected.id = config.id.clone();
         assert_eq!(config, expected);
-        // Second run reads the same file back.
+        // Second run reads the same file back, id included.
         let again = Config::load(&path).unwrap();
-        assert_eq!(again, Config::default());
+        assert_eq!(again, Config { id: config.id.clone(), ..Config::default() });
     }
 
     #[test]
@@ -337,11 +383,11 @@ mod tests {
             ENV_MCP_TOKEN => Some("env-token".into()),
             _ => None,
         });
-        assert_eq!(c.opensearch.host, "http://env:9200");
+        assert_eq!(c.opensearch.hosts, ["http://env:9200"]);
         assert_eq!(c.mcp.token.as_deref(), Some("env-token"));
         c.save(&path).unwrap();
         let saved = Config::load(&path).unwrap();
-        assert_eq!(saved.opensearch.host, DEFAULT_OPENSEARCH_HOST);
+        assert_eq!(saved.opensearch.hosts, [DEFAULT_OPENSEARCH_HOST]);
         assert_eq!(saved.mcp.token.as_deref(), Some("file-token"));
         // Empty variables are ignored.
         let mut d = Config::default();

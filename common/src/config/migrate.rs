@@ -16,7 +16,7 @@ pub(super) fn parse_version(s: &str) -> Option<Version> {
 /// target runs that step. The last target must be [`CONFIG_VERSION`](super::CONFIG_VERSION).
 type MigrationStep = fn(&mut Map<String, Value>);
 
-const MIGRATIONS: &[(&str, MigrationStep)] = &[("0.1.0", migrate_to_0_1_0)];
+const MIGRATIONS: &[(&str, MigrationStep)] = &[("0.1.0", migrate_to_0_1_0), ("0.2.0", migrate_to_0_2_0)];
 
 pub(super) fn migrate(obj: &mut Map<String, Value>, from: Version) {
     let mut current = from;
@@ -51,6 +51,19 @@ fn migrate_to_0_1_0(obj: &mut Map<String, Value>) {
     }
 }
 
+/// 0.1.0 -> 0.2.0: `opensearch.host` becomes the list `opensearch.hosts`
+/// (the config `id` is added by the loader, as for any file without one).
+fn migrate_to_0_2_0(obj: &mut Map<String, Value>) {
+    if let Some(Value::Object(os)) = obj.get_mut("opensearch") {
+        if let Some(host) = os.remove("host") {
+            os.entry("hosts").or_insert_with(|| match host {
+                Value::Array(list) => Value::Array(list),
+                other => Value::Array(vec![other]),
+            });
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -77,12 +90,13 @@ mod tests {
         assert_eq!(c.mcp.host, "0.0.0.0");
         assert_eq!(c.mcp.port, 9021);
         assert_eq!(
-            c.opensearch.host,
+            c.opensearch.host(),
             std::env::var(ENV_OPENSEARCH_URL)
                 .ok()
                 .filter(|v| !v.trim().is_empty())
                 .unwrap_or("http://localhost:9200".into())
         );
+        assert!(!c.id.is_empty(), "a migrated file gets an id");
         assert_eq!(c.opensearch.username.as_deref(), Some("admin"));
         assert_eq!(c.opensearch.index_prefix, DEFAULT_INDEX_PREFIX);
         assert_eq!(c.ollama[0].model, "llama3");
@@ -95,7 +109,9 @@ mod tests {
         assert_eq!(value["version"], CONFIG_VERSION);
         assert_eq!(value["mcp"]["host"], "0.0.0.0");
         assert_eq!(value["opensearch"]["index_prefix"], DEFAULT_INDEX_PREFIX);
-        assert_eq!(value["opensearch"]["host"], "http://localhost:9200");
+        assert_eq!(value["opensearch"]["hosts"], serde_json::json!(["http://localhost:9200"]));
+        assert!(value["opensearch"].get("host").is_none(), "host became hosts");
+        assert!(value["id"].as_str().is_some_and(|id| !id.is_empty()), "the id is written");
         // Loading again is a no-op.
         load(tmp.path()).unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), new_text);

@@ -47,7 +47,7 @@ pub use model::{
 pub use sources::AddOutcome;
 
 /// Version written by this build; older files are migrated to it.
-pub const CONFIG_VERSION: &str = "0.1.0";
+pub const CONFIG_VERSION: &str = "0.2.0";
 /// Name of the config file inside the config directory.
 pub const CONFIG_FILE_NAME: &str = "config.json5";
 /// Name of the backup of a migrated config file.

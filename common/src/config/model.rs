@@ -21,6 +21,10 @@ pub const MAX_CHUNK_CHARS_RANGE: std::ops::RangeInclusive<usize> = 1000..=100_00
 #[serde(default)]
 pub struct Config {
     pub version: String,
+    /// Stable id of this config: it marks the projects this config indexed,
+    /// so that another config sharing the cluster never removes them.
+    /// Generated once (`<hostname>-<8 hex>`) and kept in the file.
+    pub id: String,
     pub opensearch: OpenSearchConfig,
     pub mcp: McpConfig,
     /// Ollama hosts used for LLM enrichment; empty = no enrichment.
@@ -39,6 +43,7 @@ impl Default for Config {
     fn default() -> Self {
         Self {
             version: CONFIG_VERSION.to_string(),
+            id: String::new(),
             opensearch: OpenSearchConfig::default(),
             mcp: McpConfig::default(),
             ollama: Vec::new(),
@@ -52,7 +57,10 @@ impl Default for Config {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct OpenSearchConfig {
-    pub host: String,
+    /// Nodes of one cluster, tried round-robin; a failing node is skipped and
+    /// retried later. A single `host` in a file is read as a one-node list.
+    #[serde(alias = "host", deserialize_with = "one_or_many")]
+    pub hosts: Vec<String>,
     pub username: Option<String>,
     pub password: Option<String>,
     /// PEM file of a custom CA (absolute after loading).
@@ -60,17 +68,45 @@ pub struct OpenSearchConfig {
     /// Skip TLS certificate verification.
     pub insecure: bool,
     pub index_prefix: String,
+    /// Primary shards of each new index generation.
+    pub shards: u32,
+    /// Replicas of each new index generation; `None` = `auto_expand_replicas
+    /// "0-1"` (green on one node, one replica once a second node joins).
+    pub replicas: Option<u32>,
+}
+
+impl OpenSearchConfig {
+    /// The first host, for messages that name one.
+    pub fn host(&self) -> &str {
+        self.hosts.first().map(String::as_str).unwrap_or(DEFAULT_OPENSEARCH_HOST)
+    }
+}
+
+/// A list, or a single string read as a one-element list.
+fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        One(String),
+        Many(Vec<String>),
+    }
+    Ok(match OneOrMany::deserialize(d)? {
+        OneOrMany::One(s) => vec![s],
+        OneOrMany::Many(v) => v,
+    })
 }
 
 impl Default for OpenSearchConfig {
     fn default() -> Self {
         Self {
-            host: DEFAULT_OPENSEARCH_HOST.to_string(),
+            hosts: vec![DEFAULT_OPENSEARCH_HOST.to_string()],
             username: None,
             password: None,
             ca_cert: None,
             insecure: false,
             index_prefix: DEFAULT_INDEX_PREFIX.to_string(),
+            shards: 1,
+            replicas: None,
         }
     }
 }
@@ -215,7 +251,7 @@ pub struct DevConfig {
 /// `(value in the file, value from the environment)`.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct EnvOverrides {
-    pub opensearch_host: Option<(String, String)>,
+    pub opensearch_hosts: Option<(Vec<String>, Vec<String>)>,
     pub mcp_token: Option<(Option<String>, String)>,
 }
 

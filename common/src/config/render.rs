@@ -18,13 +18,16 @@ use std::path::Path;
 /// sentence); the other keys get it at the end of their line.
 pub(super) const COMMENTS: &[(&str, &str)] = &[
     ("version", "Config format version; older files are migrated (a .bak copy is kept)."),
+    ("id", "Stable id of this config: `scan index` removes only projects this id wrote and no longer lists."),
     ("opensearch", "OpenSearch cluster holding the indexes."),
-    ("opensearch.host", "overridden by $VIBE_OPENSEARCH_URL"),
+    ("opensearch.hosts", "nodes of one cluster, round-robin with failover; $VIBE_OPENSEARCH_URL (a,b) overrides"),
     ("opensearch.username", "basic auth user; null = no authentication"),
     ("opensearch.password", "basic auth password"),
     ("opensearch.ca_cert", "PEM file of a custom CA"),
     ("opensearch.insecure", "true = skip TLS certificate checks (testing only)"),
     ("opensearch.index_prefix", "prefix of every index name"),
+    ("opensearch.shards", "primary shards of each new index generation"),
+    ("opensearch.replicas", "replicas of each new generation; null = auto (0 on one node, 1 on two or more)"),
     ("mcp", "MCP gateway (`vibe-analyzer serve start`)."),
     ("mcp.host", "listen address; keep loopback unless you need remote access"),
     ("mcp.port", "listen port"),
@@ -254,12 +257,14 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let config = Config {
             opensearch: OpenSearchConfig {
-                host: "https://search.example:9200".into(),
+                hosts: vec!["https://search.example:9200".into()],
                 username: Some("admin".into()),
                 password: Some("p\"a'ss\\word // not a comment".into()),
                 ca_cert: Some(tmp.path().join("ca.pem")),
                 insecure: true,
                 index_prefix: "team-a".into(),
+                shards: 2,
+                replicas: None,
             },
             mcp: McpConfig {
                 host: "0.0.0.0".into(),
@@ -300,13 +305,16 @@ mod tests {
     fn every_field_set(dir: &Path) -> Config {
         Config {
             version: crate::config::CONFIG_VERSION.to_string(),
+            id: "laptop-0a1b2c3d".into(),
             opensearch: OpenSearchConfig {
-                host: "https://search.example:9201".into(),
+                hosts: vec!["https://search.example:9201".into(), "https://search2.example:9201".into()],
                 username: Some("user \"x\"".into()),
                 password: Some("pa/*ss*/word".into()),
                 ca_cert: Some(dir.join("certs/ca.pem")),
                 insecure: true,
                 index_prefix: "team-b".into(),
+                shards: 3,
+                replicas: Some(2),
             },
             mcp: McpConfig {
                 host: "0.0.0.0".into(),
@@ -397,7 +405,7 @@ mod tests {
         // Comments that name values of the code.
         let protocols: Vec<_> = McpProtocol::ALL.iter().map(|p| p.as_str()).collect();
         assert_eq!(comment("mcp.protocol"), Some(protocols.join(" | ").as_str()));
-        assert!(comment("opensearch.host").unwrap().contains(crate::config::ENV_OPENSEARCH_URL));
+        assert!(comment("opensearch.hosts").unwrap().contains(crate::config::ENV_OPENSEARCH_URL));
         assert!(comment("mcp.token").unwrap().contains(crate::config::ENV_MCP_TOKEN));
         let range = crate::config::MAX_CHUNK_CHARS_RANGE;
         let range = format!("{}..={}", range.start(), range.end());
@@ -460,8 +468,8 @@ mod tests {
         let text = Config::default().to_json5_string().unwrap();
         assert!(text.starts_with(HEADER), "{text}");
         for line in [
-            "{\n  // Config format version; older files are migrated (a .bak copy is kept).\n  version: \"0.1.0\",\n\n",
-            "  opensearch: {\n    host: \"http://127.0.0.1:9200\", // overridden by $VIBE_OPENSEARCH_URL\n",
+            "{\n  // Config format version; older files are migrated (a .bak copy is kept).\n  version: \"0.2.0\",\n\n",
+            "  opensearch: {\n    hosts: [\n      \"http://127.0.0.1:9200\",\n    ], // nodes of one cluster",
             "    allowed_hosts: [], // extra accepted Host headers; empty = loopback only\n",
             "  ollama: [\n    // {\n    //   host: \"http://127.0.0.1:11434\", // Ollama URL\n",
             "    // },\n  ],\n",

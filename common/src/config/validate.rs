@@ -22,15 +22,26 @@ impl Config {
 
         // opensearch
         let os = &mut self.opensearch;
-        let host = os.host.trim().trim_end_matches('/').to_string();
-        let host_ok = url::Url::parse(&host)
-            .map(|u| matches!(u.scheme(), "http" | "https") && u.host_str().is_some())
-            .unwrap_or(false);
-        if host_ok {
-            os.host = host;
-        } else {
-            w.push(format!("opensearch.host {:?} is not an http(s) URL, using {DEFAULT_OPENSEARCH_HOST}", os.host));
-            os.host = DEFAULT_OPENSEARCH_HOST.to_string();
+        let mut hosts = Vec::new();
+        for host in &os.hosts {
+            let trimmed = host.trim().trim_end_matches('/').to_string();
+            let ok = url::Url::parse(&trimmed)
+                .map(|u| matches!(u.scheme(), "http" | "https") && u.host_str().is_some())
+                .unwrap_or(false);
+            if !ok {
+                w.push(format!("opensearch.hosts: {host:?} is not an http(s) URL, left out"));
+            } else if !hosts.contains(&trimmed) {
+                hosts.push(trimmed);
+            }
+        }
+        if hosts.is_empty() {
+            w.push(format!("opensearch.hosts has no usable URL, using {DEFAULT_OPENSEARCH_HOST}"));
+            hosts.push(DEFAULT_OPENSEARCH_HOST.to_string());
+        }
+        os.hosts = hosts;
+        if os.shards == 0 {
+            w.push("opensearch.shards 0 is not allowed, using 1".to_string());
+            os.shards = 1;
         }
         empty_to_none(&mut os.username);
         empty_to_none(&mut os.password);
@@ -158,6 +169,8 @@ pub(super) fn unknown_keys(value: &Value) -> Vec<String> {
     let reference = serde_json::to_value(&reference).expect("config serializes");
     let mut out = Vec::new();
     collect_unknown(value, &reference, "", &mut out);
+    // Accepted spellings of an older version.
+    out.retain(|key| key != "opensearch.host");
     out
 }
 
@@ -219,7 +232,7 @@ mod tests {
         write(
             tmp.path(),
             r#"{
-              version: "0.1.0",
+              version: "0.2.0",
               ollama: [
                 { max_chunk_chars: 10, max_chunk_files: 0, temperature: 5, num_ctx: 0, timeout_secs: 0 },
                 { max_chunk_chars: 1000000000, temperature: -1 },
@@ -244,7 +257,7 @@ mod tests {
         assert_eq!(c.mcp.token, None);
         assert_eq!(c.mcp.allowed_hosts, vec!["a".to_string()]);
         assert_eq!(c.opensearch.index_prefix, "myprefix");
-        assert_eq!(c.opensearch.host, DEFAULT_OPENSEARCH_HOST);
+        assert_eq!(c.opensearch.hosts, [DEFAULT_OPENSEARCH_HOST]);
         assert_eq!(c.log_level(), "debug");
     }
 

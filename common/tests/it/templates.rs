@@ -7,7 +7,7 @@ use vibe_common::templates::{self, Action, TEMPLATE_VERSION};
 
 fn search(prefix: &str) -> Search {
     let host = std::env::var("VIBE_OPENSEARCH_URL").unwrap_or_else(|_| "http://127.0.0.1:9200".into());
-    Search::new(&OpenSearchConfig { host, index_prefix: prefix.into(), ..Default::default() }).unwrap()
+    Search::new(&OpenSearchConfig { hosts: vec![host], index_prefix: prefix.into(), ..Default::default() }).unwrap()
 }
 
 async fn clean(s: &Search) {

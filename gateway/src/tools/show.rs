@@ -34,6 +34,10 @@ pub async fn projects(gw: &Gateway) -> Result<Value, ToolError> {
             if let Some(ms) = indexed_at {
                 p["indexed_at"] = json!(iso_time(ms));
             }
+            // The ids of the configs that index it (`id` in their config files).
+            if s["owners"].as_array().is_some_and(|o| !o.is_empty()) {
+                p["owners"] = s["owners"].clone();
+            }
             if let Some(outcome) =
                 status.last.as_ref().and_then(|l| l.outcome_for(s["root"].as_str().unwrap_or_default(), &roots))
             {

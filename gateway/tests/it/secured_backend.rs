@@ -224,7 +224,7 @@ async fn basic_auth_and_tls_with_a_ca_file_or_insecure() -> anyhow::Result<()> {
 
     let secured = |user: Option<&str>, password: Option<&str>, ca: Option<&std::path::Path>, insecure: bool| {
         let mut c = fixture.clone();
-        c.opensearch.host = format!("https://localhost:{port}");
+        c.opensearch.hosts = vec![format!("https://localhost:{port}")];
         c.opensearch.username = user.map(str::to_string);
         c.opensearch.password = password.map(str::to_string);
         c.opensearch.ca_cert = ca.map(|p| p.to_path_buf());
@@ -293,7 +293,7 @@ async fn basic_auth_over_plain_http() -> anyhow::Result<()> {
     let (port, proxy) = start_plain_proxy().await?;
     let with = |user: Option<&str>, password: Option<&str>| {
         let mut c = fixture.clone();
-        c.opensearch.host = format!("http://127.0.0.1:{port}");
+        c.opensearch.hosts = vec![format!("http://127.0.0.1:{port}")];
         c.opensearch.username = user.map(str::to_string);
         c.opensearch.password = password.map(str::to_string);
         c

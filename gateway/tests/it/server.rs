@@ -163,7 +163,7 @@ async fn host_and_origin_validation_and_cors() -> anyhow::Result<()> {
 #[tokio::test]
 async fn backend_down_is_a_tool_error_not_a_crash() -> anyhow::Result<()> {
     let mut config = config("gwt_down");
-    config.opensearch.host = "http://127.0.0.1:9".into(); // discard port: nothing listens
+    config.opensearch.hosts = vec!["http://127.0.0.1:9".into()]; // discard port: nothing listens
     let server = vibe_gateway::spawn(&config, opts()).await?;
     let (mut client, _) = McpClient::connect(&server.url(), "2025-11-25").await?;
     for (tool, args) in [

@@ -17,7 +17,7 @@ use crate::common::{config, repo_root, McpClient};
 async fn tools_list_matches_the_snapshot() -> anyhow::Result<()> {
     // tools/list needs no backend: nothing listens on the discard port.
     let mut config = config("gwt_tools_list");
-    config.opensearch.host = "http://127.0.0.1:9".into();
+    config.opensearch.hosts = vec!["http://127.0.0.1:9".into()];
     let server =
         vibe_gateway::spawn(&config, ServeOptions { host: "127.0.0.1".into(), port: 0, ..Default::default() }).await?;
     let (mut client, _) = McpClient::connect(&server.url(), "2025-11-25").await?;

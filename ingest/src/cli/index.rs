@@ -8,7 +8,12 @@ use crate::indexer::{self, IndexOptions};
 pub fn run(ctx: &Ctx, args: ScanIndexArgs) -> anyhow::Result<()> {
     let targets = ctx.targets(args.target.as_deref())?;
     let search = Search::new(&ctx.config.opensearch)?;
-    let opts = IndexOptions { force: args.force, progress: true, enrich: super::enrich::for_index(ctx, args.no_llm)? };
+    let opts = IndexOptions {
+        force: args.force,
+        progress: true,
+        enrich: super::enrich::for_index(ctx, args.no_llm)?,
+        owner: ctx.config.id.clone(),
+    };
     let runtime = tokio::runtime::Runtime::new()?;
     let report = runtime.block_on(indexer::run(&search, &targets, &ctx.config.sources, &opts))?;
     for action in &report.templates {
@@ -19,6 +24,9 @@ pub fn run(ctx: &Ctx, args: ScanIndexArgs) -> anyhow::Result<()> {
     }
     for root in &report.removed_projects {
         eprintln!("Removed project no longer configured: {root}");
+    }
+    for root in &report.released_projects {
+        eprintln!("Kept project no longer configured here, still indexed by another config: {root}");
     }
     for source in &report.sources {
         if let Some(line) = &source.upgraded {

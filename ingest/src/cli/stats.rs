@@ -33,7 +33,7 @@ pub fn run(ctx: &Ctx, cmd: StatsCommand) -> anyhow::Result<()> {
 /// The meta index's search response for every indexed project (empty when
 /// nothing is indexed yet).
 async fn meta_hits(search: &Search) -> anyhow::Result<Value> {
-    let body = json!({ "size": 1000, "_source": ["root", "name", "hash", "summary", "stats.files", "stats.lines"], "sort": [{ "name": "asc" }] });
+    let body = json!({ "size": 1000, "_source": ["root", "name", "hash", "summary", "stats.files", "stats.lines", "owners"], "sort": [{ "name": "asc" }] });
     Ok(search.post(&format!("/{}/_search?ignore_unavailable=true", search.names.meta()), &body).await?)
 }
 
@@ -75,6 +75,9 @@ async fn list_projects(search: &Search) -> anyhow::Result<()> {
         if let Some(s) = p["summary"].as_str().filter(|s| !s.is_empty()) {
             println!("  {s}");
         }
+        if let Some(owners) = owners_line(p) {
+            println!("  {owners}");
+        }
     }
     println!("Stats generated in {:.1}s", start.elapsed().as_secs_f64());
     Ok(())
@@ -85,8 +88,19 @@ async fn info(search: &Search, target: &str) -> anyhow::Result<()> {
     let project = resolve(search, target).await?;
     let stats = project_stats(search, &search.names.analysis_alias(&project.hash)).await?;
     print!("{}", stats_table(&stats));
+    let meta = search.get_opt(&format!("/{}/_doc/{}", search.names.meta(), project.hash)).await?;
+    if let Some(owners) = meta.as_ref().and_then(|m| owners_line(&m["_source"])) {
+        println!("{owners}");
+    }
     println!("Stats generated in {:.1}s", start.elapsed().as_secs_f64());
     Ok(())
+}
+
+/// `Indexed by: <config id>, ...` (the `id` of each config that indexes
+/// the project), when recorded.
+fn owners_line(meta: &Value) -> Option<String> {
+    let owners: Vec<&str> = meta["owners"].as_array()?.iter().filter_map(Value::as_str).collect();
+    (!owners.is_empty()).then(|| format!("Indexed by: {}", owners.join(", ")))
 }
 
 /// The `stats info` table: languages by lines, then Other, then Total.

@@ -65,6 +65,11 @@ pub struct IndexOptions {
     pub progress: bool,
     /// Enrichment for changed files, by relative path (LLM descriptions and tags).
     pub enrich: Option<EnrichFn>,
+    /// The config id (`Config::id`) recorded as an owner of every project
+    /// this run indexes. A run removes only projects it owns and no longer
+    /// lists; empty = the behaviour before owners (remove every project not
+    /// listed), for one-config tools and tests.
+    pub owner: String,
 }
 
 /// What one source's indexing did.
@@ -88,6 +93,9 @@ pub struct SourceOutcome {
 pub struct IndexReport {
     pub templates: Vec<InstallAction>,
     pub removed_projects: Vec<String>,
+    /// Projects this config no longer lists that other configs still own:
+    /// kept for them, this config's ownership dropped.
+    pub released_projects: Vec<String>,
     pub removed_indices: Vec<String>,
     pub sources: Vec<SourceOutcome>,
     /// Sources that could not be indexed at all: `(root, why)`.
@@ -148,7 +156,7 @@ pub async fn run(
     let start = Instant::now();
     check_backend(search).await?;
     let mut report = IndexReport { templates: templates::install(search).await?, ..Default::default() };
-    let known = cleanup(search, configured, &mut report).await?;
+    let known = cleanup(search, configured, &opts.owner, &mut report).await?;
     for root in targets {
         // A source that cannot be read (gone, unreadable) is reported and the
         // run goes on with the others; a backend failure stops it.
@@ -172,29 +180,58 @@ fn canonical(p: &Path) -> PathBuf {
 
 /// What the store holds for the configured projects once cleanup is done.
 struct Known {
-    /// Project hashes that have a meta document, with the index format
-    /// they were built with (`None` before formats were recorded).
-    meta: HashMap<String, Option<String>>,
+    /// Project hash -> its meta document (index format, owners), for the
+    /// projects that have one.
+    meta: HashMap<String, store::MetaInfo>,
     layout: store::Layout,
 }
 
-/// Remove projects that left the config, and generations no alias points at.
-async fn cleanup(search: &Search, configured: &[PathBuf], report: &mut IndexReport) -> Result<Known, IndexError> {
+/// An index of a project without a meta document younger than this may be a
+/// run of another config in progress: it is left alone.
+const ORPHAN_GRACE: Duration = Duration::from_secs(3600);
+
+/// Remove the projects this config owns and no longer lists (a project other
+/// configs also own is kept for them), and generations no alias points at.
+async fn cleanup(
+    search: &Search,
+    configured: &[PathBuf],
+    owner: &str,
+    report: &mut IndexReport,
+) -> Result<Known, IndexError> {
     let keep: HashSet<String> = configured.iter().map(|p| project_hash(&canonical(p))).collect();
     let (metas, layout) = tokio::try_join!(store::meta_projects(search), store::Layout::read(search))?;
     let mut known = Known { meta: HashMap::new(), layout };
+    let mut others = HashSet::new();
     for (hash, meta) in metas {
+        let root = meta.root.clone().unwrap_or_else(|| hash.clone());
         if keep.contains(&hash) {
-            known.meta.insert(hash, meta["index_format"].as_str().map(str::to_string));
-        } else {
+            known.meta.insert(hash, meta);
+            continue;
+        }
+        // Projects written before configs had ids have no owners: any config may remove them.
+        let mine = owner.is_empty() || meta.owners.is_empty() || meta.owners.iter().any(|o| o == owner);
+        let remaining: Vec<String> = meta.owners.iter().filter(|o| *o != owner).cloned().collect();
+        if mine && (owner.is_empty() || remaining.is_empty()) {
             store::remove_project(search, &hash).await?;
-            report.removed_projects.push(meta["root"].as_str().unwrap_or(&hash).to_string());
+            report.removed_projects.push(root);
+        } else {
+            if mine {
+                store::set_owners(search, &hash, &remaining).await?;
+                report.released_projects.push(root);
+            }
+            others.insert(hash);
         }
     }
     for (hash, indices) in &known.layout.indices {
+        if others.contains(hash) {
+            continue;
+        }
         if !keep.contains(hash) {
-            store::remove_project(search, hash).await?;
-            report.removed_indices.extend(indices.iter().cloned());
+            let orphans: Vec<&String> = indices.iter().filter(|i| store::older_than(i, ORPHAN_GRACE)).collect();
+            for index in orphans {
+                search.delete(&format!("/{index}")).await?;
+                report.removed_indices.push(index.clone());
+            }
         } else {
             report.removed_indices.extend(store::remove_stale_generations(search, &known.layout, hash).await?);
         }
@@ -249,7 +286,7 @@ async fn index_source(
     let live_analysis = known.layout.target(&analysis_alias);
     let mut outcome = SourceOutcome { name: info.name.clone(), root: info.root.clone(), ..Default::default() };
     // A project built with another index format is rebuilt (new generation).
-    let built_with = known.meta.get(&hash);
+    let built_with = known.meta.get(&hash).map(|m| &m.index_format);
     let outdated = live_analysis.is_some() && built_with.is_some_and(|f| f.as_deref() != Some(format::current()));
     if outdated && !opts.force {
         outcome.upgraded = Some(format!(
@@ -368,7 +405,14 @@ async fn index_source(
     outcome.scan = scan;
 
     let changed = outcome.rebuilt || outcome.files_written + outcome.analysis_written + outcome.deleted > 0;
-    let meta_missing = !known.meta.contains_key(&hash);
+    let meta = known.meta.get(&hash);
+    let meta_missing = meta.is_none();
+    // Owners: the stored ones plus this config (a shared project has several).
+    let mut owners = meta.map(|m| m.owners.clone()).unwrap_or_default();
+    let new_owner = !opts.owner.is_empty() && !owners.contains(&opts.owner);
+    if new_owner {
+        owners.push(opts.owner.clone());
+    }
     if changed || meta_missing {
         phase("writing the project's statistics, license and README");
         let info = if details_loaded {
@@ -381,8 +425,11 @@ async fn index_source(
                 .map_err(|e| IndexError::Task { path: path.clone(), message: e.to_string() })?
                 .map_err(|e| IndexError::Scan { path: path.clone(), source: e })?
         };
-        tokio::try_join!(write_meta(search, &info, &hash, &targets, &opts.enrich), drop_old)?;
+        tokio::try_join!(write_meta(search, &info, &hash, &targets, &owners, &opts.enrich), drop_old)?;
     } else {
+        if new_owner {
+            store::set_owners(search, &hash, &owners).await?;
+        }
         drop_old.await?;
     }
     if let Some(p) = progress {
@@ -432,6 +479,7 @@ async fn write_meta(
     info: &SourceInfo,
     hash: &str,
     targets: &Targets,
+    owners: &[String],
     enrich: &Option<EnrichFn>,
 ) -> Result<(), IndexError> {
     let stats = stats::project_stats(search, &targets.analysis_alias).await?;
@@ -455,6 +503,7 @@ async fn write_meta(
         "generation": store::generation_of(&targets.analysis),
         "index_format": format::current(),
         "indexed_at": now,
+        "owners": owners,
     });
     search.put(&format!("/{}/_doc/{hash}?refresh=true", search.names.meta()), &doc).await?;
     Ok(())

@@ -71,12 +71,46 @@ fn hash_of(names: &IndexNames, index: &str) -> Option<String> {
     rest.rsplit_once('_').map(|(h, _)| h.to_string())
 }
 
-/// Every meta document: project hash -> root.
-pub async fn meta_projects(search: &Search) -> Result<BTreeMap<String, Value>, SearchError> {
+/// What a run needs of a project's meta document.
+#[derive(Debug, Clone, Default)]
+pub struct MetaInfo {
+    pub root: Option<String>,
+    /// The index format it was built with (`None` before formats were recorded).
+    pub index_format: Option<String>,
+    /// Ids of the configs that index it (empty before configs had ids).
+    pub owners: Vec<String>,
+}
+
+/// Every meta document, by project hash.
+pub async fn meta_projects(search: &Search) -> Result<BTreeMap<String, MetaInfo>, SearchError> {
     // A missing meta index (nothing indexed yet) reads as empty.
-    let body = json!({ "_source": ["root", "name", "hash", "generation", "index_format"] });
+    let body = json!({ "_source": ["root", "index_format", "owners"] });
     let hits = scroll_all(search, &search.names.meta(), Missing::ReadsEmpty, body).await?;
-    Ok(hits.into_iter().filter_map(|h| Some((h["_id"].as_str()?.to_string(), h["_source"].clone()))).collect())
+    let text = |v: &Value| v.as_str().map(str::to_string);
+    Ok(hits
+        .into_iter()
+        .filter_map(|h| {
+            let source = &h["_source"];
+            let owners = source["owners"].as_array().into_iter().flatten().filter_map(text).collect();
+            let meta = MetaInfo { root: text(&source["root"]), index_format: text(&source["index_format"]), owners };
+            Some((h["_id"].as_str()?.to_string(), meta))
+        })
+        .collect())
+}
+
+/// Replace the owners of a project's meta document.
+pub async fn set_owners(search: &Search, hash: &str, owners: &[String]) -> Result<(), SearchError> {
+    let path = format!("/{}/_update/{hash}?refresh=true", search.names.meta());
+    search.post(&path, &json!({ "doc": { "owners": owners } })).await?;
+    Ok(())
+}
+
+/// Whether a physical index's generation (a time in ms) is older than `age`;
+/// an index whose name carries no time counts as old.
+pub fn older_than(index: &str, age: Duration) -> bool {
+    let born = generation_of(index).and_then(|g| g.strip_prefix('g')).and_then(|ms| ms.parse::<u64>().ok());
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    born.is_none_or(|ms| now.saturating_sub(Duration::from_millis(ms)) > age)
 }
 
 /// Stored `path -> hash` of an alias. Read from doc values (`path` is the
@@ -145,8 +179,10 @@ pub async fn create_generation(search: &Search, files: &str, analysis: &str) -> 
     // The template's refresh interval stays on: the new generation is not
     // aliased yet, so readers cannot see its partial state, and OpenSearch
     // writes segments while the scan still runs instead of all at the end.
-    let (files_path, analysis_path, settings) = (format!("/{files}"), format!("/{analysis}"), json!({}));
-    tokio::try_join!(search.put(&files_path, &settings), search.put(&analysis_path, &settings))?;
+    // Shards and replicas come from the config (`opensearch.shards`, `.replicas`).
+    let (files_path, analysis_path) = (format!("/{files}"), format!("/{analysis}"));
+    let settings = search.generation_settings();
+    tokio::try_join!(search.put(&files_path, settings), search.put(&analysis_path, settings))?;
     Ok(())
 }
 

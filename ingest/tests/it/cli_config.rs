@@ -89,10 +89,11 @@ fn first_run_creates_commented_config_in_config_dir() {
     let text = String::from_utf8(sb.config_bytes()).unwrap();
     assert!(text.contains("//"), "config has comments:\n{text}");
     let v = sb.config_value();
-    assert_eq!(v["version"], "0.1.0");
+    assert_eq!(v["version"], "0.2.0");
+    assert!(v["id"].as_str().is_some_and(|id| id.len() > 9), "a stable config id: {}", v["id"]);
     assert_eq!(v["ollama"], serde_json::json!([]));
     assert_eq!(v["sources"], serde_json::json!([]));
-    assert_eq!(v["opensearch"]["host"], "http://127.0.0.1:9200");
+    assert_eq!(v["opensearch"]["hosts"], serde_json::json!(["http://127.0.0.1:9200"]));
     assert_eq!(v["opensearch"]["index_prefix"], "vibe");
     assert_eq!(v["mcp"]["host"], "127.0.0.1");
     assert_eq!(v["mcp"]["port"], 9020);
@@ -247,11 +248,11 @@ fn migrates_0_0_1_config_with_backup() {
     sb.ok(&["source", "list"]);
     assert_eq!(std::fs::read_to_string(sb.cfg.join("config.json5.bak")).unwrap(), old);
     let v = sb.config_value();
-    assert_eq!(v["version"], "0.1.0");
+    assert_eq!(v["version"], "0.2.0");
     // An explicit 0.0.0.0 is kept (issue 12 item 5; it used to become loopback).
     assert_eq!(v["mcp"]["host"], "0.0.0.0");
     assert_eq!(v["opensearch"]["index_prefix"], "vibe");
-    assert_eq!(v["opensearch"]["host"], "http://localhost:9200");
+    assert_eq!(v["opensearch"]["hosts"], serde_json::json!(["http://localhost:9200"]));
 }
 
 #[test]
@@ -267,7 +268,7 @@ fn env_override_is_not_written_to_the_file() {
         .unwrap();
     assert!(out.status.success(), "{out:?}");
     let v = sb.config_value();
-    assert_eq!(v["opensearch"]["host"], "http://127.0.0.1:9200");
+    assert_eq!(v["opensearch"]["hosts"], serde_json::json!(["http://127.0.0.1:9200"]));
     assert_eq!(v["mcp"]["token"], serde_json::Value::Null);
     assert_eq!(v["sources"], serde_json::json!([s(&one)]));
 }

@@ -16,7 +16,7 @@ fn opensearch_url() -> String {
 }
 
 fn search_with_prefix(prefix: &str) -> Search {
-    Search::new(&OpenSearchConfig { host: opensearch_url(), index_prefix: prefix.into(), ..Default::default() })
+    Search::new(&OpenSearchConfig { hosts: vec![opensearch_url()], index_prefix: prefix.into(), ..Default::default() })
         .unwrap()
 }
 
@@ -140,7 +140,8 @@ async fn force_resends_everything_into_a_new_generation() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn opensearch_down_is_a_clear_error_naming_the_host() {
-    let search = Search::new(&OpenSearchConfig { host: "http://127.0.0.1:1".into(), ..Default::default() }).unwrap();
+    let search =
+        Search::new(&OpenSearchConfig { hosts: vec!["http://127.0.0.1:1".into()], ..Default::default() }).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let root = project(dir.path());
     let roots = std::slice::from_ref(&root);
@@ -356,7 +357,8 @@ async fn without_permission_to_list_tasks_a_rebuild_waits_the_whole_grace() {
     let url = proxy_refusing_tasks().await;
     fresh("tnotasks").await;
     let search =
-        Search::new(&OpenSearchConfig { host: url, index_prefix: "tnotasks".into(), ..Default::default() }).unwrap();
+        Search::new(&OpenSearchConfig { hosts: vec![url], index_prefix: "tnotasks".into(), ..Default::default() })
+            .unwrap();
     let dir = tempfile::tempdir().unwrap();
     let root = project(dir.path());
     let roots = vec![root.clone()];

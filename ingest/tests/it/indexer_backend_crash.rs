@@ -65,7 +65,7 @@ fn write_tree(root: &Path, n: usize, version: u32) {
 async fn killed_backend_mid_run_converges_on_the_next_run() {
     assert!(node("start").success(), "second OpenSearch node did not start");
     let search = Search::new(&OpenSearchConfig {
-        host: format!("http://127.0.0.1:{PORT}"),
+        hosts: vec![format!("http://127.0.0.1:{PORT}")],
         index_prefix: "tkill".into(),
         ..Default::default()
     })

@@ -13,6 +13,7 @@ mod ollama_cluster;
 mod ollama_enrich;
 mod ollama_real;
 mod ollama_support;
+mod ownership;
 mod parsers_test;
 mod scanner_walk;
 mod stats_cli;

@@ -14,9 +14,12 @@ fn opensearch_url() -> String {
 }
 
 fn wipe() {
-    let search =
-        Search::new(&OpenSearchConfig { host: opensearch_url(), index_prefix: PREFIX.into(), ..Default::default() })
-            .unwrap();
+    let search = Search::new(&OpenSearchConfig {
+        hosts: vec![opensearch_url()],
+        index_prefix: PREFIX.into(),
+        ..Default::default()
+    })
+    .unwrap();
     let runtime = tokio::runtime::Runtime::new().unwrap();
     runtime.block_on(search.delete(&format!("/{PREFIX}_*?expand_wildcards=all"))).unwrap();
 }

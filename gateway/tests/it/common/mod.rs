@@ -26,7 +26,7 @@ pub fn opensearch_url() -> String {
 /// A config pointing at the test OpenSearch with its own index prefix.
 pub fn config(prefix: &str) -> Config {
     let mut c = Config::default();
-    c.opensearch.host = opensearch_url();
+    c.opensearch.hosts = vec![opensearch_url()];
     c.opensearch.index_prefix = prefix.to_string();
     c
 }
@@ -55,7 +55,7 @@ pub async fn load_fixture(prefix: &str) -> Result<Config> {
 /// [`load_fixture`] into the OpenSearch at `url`.
 pub async fn load_fixture_at(prefix: &str, url: &str) -> Result<Config> {
     let mut config = config(prefix);
-    config.opensearch.host = url.to_string();
+    config.opensearch.hosts = vec![url.to_string()];
     let search = Search::new(&config.opensearch)?;
     search.ping().await.context("OpenSearch must run (bash tests/opensearch/start.sh)")?;
     wipe(&search).await?;
