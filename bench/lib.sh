@@ -150,7 +150,9 @@ text = open(path).read()
 text, n = re.subn(r'index_prefix:\s*"[^"]*"', f'index_prefix: "{prefix}"', text)
 if n != 1:
     sys.exit(f"cannot set index_prefix in {path}")
-text, n = re.subn(r'(\n\s*)host:\s*"[^"]*"', lambda m: f'{m.group(1)}host: "{url}"', text, count=1)
+text, n = re.subn(r'(\n\s*)hosts:\s*\[[^\]]*\]', lambda m: f'{m.group(1)}hosts: ["{url}"]', text, count=1)
+if n != 1:
+    sys.exit(f"cannot set opensearch.hosts in {path}")
 open(path, "w").write(text)
 EOF
     grep -q "index_prefix: \"$prefix\"" "$dir/config.json5" || { log "index_prefix not set"; return 1; }

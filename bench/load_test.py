@@ -220,8 +220,8 @@ def prepare(work: Path) -> tuple[Path, Path, int]:
     tree = stdlib_copy(work / "python-stdlib")
     port = free_port()
     config = {
-        "version": "0.1.0",
-        "opensearch": {"host": opensearch_url(), "index_prefix": PREFIX},
+        "version": "0.2.0",
+        "opensearch": {"hosts": [opensearch_url()], "index_prefix": PREFIX},
         "mcp": {"host": "127.0.0.1", "port": port},
         "ollama": [],
         "sources": [str(tree)],

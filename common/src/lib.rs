@@ -4,7 +4,7 @@
 
 pub mod ast;
 pub mod config;
-pub mod error_chain;
+pub mod error;
 pub mod naming;
 pub mod plain_http;
 pub mod projects;

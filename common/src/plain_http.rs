@@ -20,15 +20,25 @@ use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
 use url::Url;
 
-use crate::error_chain::error_chain;
-
 /// Why a request got no complete answer.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum PlainError {
-    /// No connection, a broken one or a timeout: the host is unreachable.
-    Send(String),
+    /// No connection or a broken one: the host is unreachable.
+    #[error(transparent)]
+    Send(#[from] hyper_util::client::legacy::Error),
+    /// No complete answer in time.
+    #[error("no answer within {} s", .0.as_secs())]
+    Timeout(Duration),
+    /// The request could not be built (a path that is no URL).
+    #[error("bad request path {path}")]
+    BadPath {
+        path: String,
+        #[source]
+        source: crate::error::BoxError,
+    },
     /// The status arrived, the body did not.
-    Body(String),
+    #[error(transparent)]
+    Body(hyper::Error),
 }
 
 #[derive(Clone)]
@@ -64,7 +74,7 @@ impl PlainHttp {
         let url = self
             .base
             .join(path.trim_start_matches('/'))
-            .map_err(|e| PlainError::Send(format!("bad path {path}: {e}")))?;
+            .map_err(|e| PlainError::BadPath { path: path.to_string(), source: e.into() })?;
         let mut request = hyper::Request::builder()
             .method(method)
             .uri(url.as_str())
@@ -75,15 +85,13 @@ impl PlainHttp {
         }
         let request = request
             .body(Full::new(Bytes::from(body.unwrap_or_default())))
-            .map_err(|e| PlainError::Send(e.to_string()))?;
+            .map_err(|e| PlainError::BadPath { path: path.to_string(), source: e.into() })?;
         let exchange = async {
-            let response = self.client.request(request).await.map_err(|e| PlainError::Send(error_chain(&e)))?;
+            let response = self.client.request(request).await?;
             let status = response.status().as_u16();
-            let bytes = response.into_body().collect().await.map_err(|e| PlainError::Body(e.to_string()))?.to_bytes();
+            let bytes = response.into_body().collect().await.map_err(PlainError::Body)?.to_bytes();
             Ok((status, bytes))
         };
-        tokio::time::timeout(self.timeout, exchange)
-            .await
-            .map_err(|_| PlainError::Send(format!("no answer within {} s", self.timeout.as_secs())))?
+        tokio::time::timeout(self.timeout, exchange).await.map_err(|_| PlainError::Timeout(self.timeout))?
     }
 }

@@ -18,7 +18,7 @@ use serde_json::{json, Value};
 use thiserror::Error;
 
 use crate::config::OpenSearchConfig;
-use crate::error_chain::error_chain;
+use crate::error::BoxError;
 use crate::naming::IndexNames;
 use crate::plain_http::{PlainError, PlainHttp};
 
@@ -29,18 +29,41 @@ pub const AUTO_EXPAND_REPLICAS: &str = "0-1";
 /// Timeout of every request.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
 
+/// A failed OpenSearch set-up or request. Each error shows its own context
+/// (host, CA file, request) and keeps its cause as its `source`: print it with
+/// `{:#}` (anyhow) or [`crate::error::chain`].
 #[derive(Debug, Error)]
 pub enum SearchError {
-    #[error("invalid OpenSearch host {host:?}: {message}")]
-    BadHost { host: String, message: String },
-    #[error("cannot read CA certificate {path}: {message}")]
-    CaCert { path: String, message: String },
-    #[error("OpenSearch at {host} is unreachable: {message}")]
-    Unreachable { host: String, message: String },
+    #[error("no OpenSearch host is configured")]
+    NoHost,
+    #[error("invalid OpenSearch host {host:?}")]
+    BadHost {
+        host: String,
+        #[source]
+        source: BoxError,
+    },
+    #[error("cannot read CA certificate {path}")]
+    CaCert {
+        path: String,
+        #[source]
+        source: BoxError,
+    },
+    #[error("OpenSearch at {host} is unreachable")]
+    Unreachable {
+        host: String,
+        #[source]
+        source: BoxError,
+    },
+    /// The body is OpenSearch's answer (cut at 2000 bytes): it is the error.
     #[error("OpenSearch {method} {path} failed with status {status}: {body}")]
     Status { method: String, path: String, status: u16, body: String },
-    #[error("OpenSearch {method} {path}: unreadable response: {message}")]
-    Body { method: String, path: String, message: String },
+    #[error("OpenSearch {method} {path}: unreadable response")]
+    Body {
+        method: String,
+        path: String,
+        #[source]
+        source: BoxError,
+    },
 }
 
 impl SearchError {
@@ -105,7 +128,7 @@ impl Search {
     pub fn new(config: &OpenSearchConfig) -> Result<Self, SearchError> {
         let nodes = config.hosts.iter().map(|host| node(config, host)).collect::<Result<Vec<_>, _>>()?;
         if nodes.is_empty() {
-            return Err(SearchError::BadHost { host: String::new(), message: "no host configured".into() });
+            return Err(SearchError::NoHost);
         }
         let mut index = json!({ "number_of_shards": config.shards.max(1) });
         match config.replicas {
@@ -203,6 +226,7 @@ impl Search {
             match node.send(method, path, body.clone(), content_type).await {
                 Err(e) if e.is_unreachable() => {
                     if count > 1 {
+                        let e = crate::error::chain(&e);
                         tracing::debug!(host = %node.host, "node unreachable, trying the next one: {e}");
                     }
                     node.mark(true);
@@ -220,8 +244,8 @@ impl Search {
 
 /// The transport of one node.
 fn node(config: &OpenSearchConfig, host: &str) -> Result<Node, SearchError> {
-    let bad = |message: String| SearchError::BadHost { host: host.to_string(), message };
-    let url = url::Url::parse(host).map_err(|e| bad(e.to_string()))?;
+    let bad = |source: BoxError| SearchError::BadHost { host: host.to_string(), source };
+    let url = url::Url::parse(host).map_err(|e| bad(e.into()))?;
     let transport = if url.scheme() == "http" {
         let auth = config.username.as_deref().zip(config.password.as_deref());
         Transport::Plain(PlainHttp::new(url, auth, REQUEST_TIMEOUT))
@@ -233,12 +257,12 @@ fn node(config: &OpenSearchConfig, host: &str) -> Result<Node, SearchError> {
         if config.insecure {
             builder = builder.cert_validation(CertificateValidation::None);
         } else if let Some(ca) = &config.ca_cert {
-            let ca_error = |message: String| SearchError::CaCert { path: ca.display().to_string(), message };
-            let pem = std::fs::read(ca).map_err(|e| ca_error(e.to_string()))?;
-            let cert = Certificate::from_pem(&pem).map_err(|e| ca_error(e.to_string()))?;
+            let ca_error = |source: BoxError| SearchError::CaCert { path: ca.display().to_string(), source };
+            let pem = std::fs::read(ca).map_err(|e| ca_error(e.into()))?;
+            let cert = Certificate::from_pem(&pem).map_err(|e| ca_error(CrateError(e).into()))?;
             builder = builder.cert_validation(CertificateValidation::Full(cert));
         }
-        Transport::Crate(OpenSearch::new(builder.build().map_err(|e| bad(e.to_string()))?))
+        Transport::Crate(OpenSearch::new(builder.build().map_err(|e| bad(e.into()))?))
     };
     Ok(Node { transport, host: host.to_string(), down_until: Mutex::new(None) })
 }
@@ -252,9 +276,9 @@ impl Node {
         content_type: &'static str,
     ) -> Result<Value, SearchError> {
         let method_name = format!("{method:?}").to_uppercase();
-        let unreachable = |message: String| SearchError::Unreachable { host: self.host.clone(), message };
+        let unreachable = |source: BoxError| SearchError::Unreachable { host: self.host.clone(), source };
         let unreadable =
-            |message: String| SearchError::Body { method: method_name.clone(), path: path.to_string(), message };
+            |source: BoxError| SearchError::Body { method: method_name.clone(), path: path.to_string(), source };
         let (status, bytes) = match &self.transport {
             Transport::Crate(client) => {
                 let mut headers = HeaderMap::new();
@@ -262,14 +286,14 @@ impl Node {
                 let response = client
                     .send::<Vec<u8>, ()>(method, path, headers, None, body, None)
                     .await
-                    .map_err(|e| unreachable(error_chain(&e)))?;
+                    .map_err(|e| unreachable(CrateError(e).into()))?;
                 let status = response.status_code().as_u16();
-                (status, response.bytes().await.map_err(|e| unreadable(e.to_string()))?)
+                (status, response.bytes().await.map_err(|e| unreadable(CrateError(e).into()))?)
             }
             Transport::Plain(client) => match client.send(hyper_method(method), path, content_type, body).await {
                 Ok(answer) => answer,
-                Err(PlainError::Send(message)) => return Err(unreachable(message)),
-                Err(PlainError::Body(message)) => return Err(unreadable(message)),
+                Err(e @ PlainError::Body(_)) => return Err(unreadable(e.into())),
+                Err(e) => return Err(unreachable(e.into())),
             },
         };
         if !(200..300).contains(&status) {
@@ -284,7 +308,25 @@ impl Node {
         if bytes.is_empty() {
             return Ok(Value::Null);
         }
-        serde_json::from_slice(&bytes).map_err(|e| unreadable(e.to_string()))
+        serde_json::from_slice(&bytes).map_err(|e| unreadable(e.into()))
+    }
+}
+
+/// An error of the opensearch crate, shown once: the crate's error prints its
+/// inner error and also gives it as its source, so this takes the inner
+/// error's source as its own.
+#[derive(Debug)]
+struct CrateError(opensearch::Error);
+
+impl std::fmt::Display for CrateError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for CrateError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        std::error::Error::source(&self.0).and_then(|inner| inner.source())
     }
 }
 

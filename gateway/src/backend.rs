@@ -17,7 +17,7 @@ pub struct BackendError(pub String);
 
 impl From<SearchError> for BackendError {
     fn from(e: SearchError) -> Self {
-        BackendError(e.to_string())
+        BackendError(vibe_common::error::chain(&e))
     }
 }
 

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderName, HeaderValue, Method, StatusCode};
 use axum::middleware::{self, Next};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use axum::Router;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
@@ -18,14 +18,14 @@ use tokio_util::sync::CancellationToken;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
 use crate::gateway::Gateway;
+pub use crate::jsonrpc::MAX_BODY_BYTES;
+use crate::jsonrpc::{self, UNAUTHORIZED};
 use crate::server::VibeServer;
 
 /// Host names always accepted in the `Host` header.
 pub const LOOPBACK_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
 /// Browser origins always accepted (any port).
 pub const LOOPBACK_ORIGINS: [&str; 3] = ["http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"];
-/// Largest request body accepted (a bigger one gets 413).
-pub const MAX_BODY_BYTES: usize = 1024 * 1024;
 
 /// What the HTTP layer accepts.
 #[derive(Debug, Clone, Default)]
@@ -109,7 +109,7 @@ pub fn router(gateway: Gateway, opts: &HttpOptions) -> Router {
     let mut app = Router::new()
         .route_service("/", service.clone())
         .route_service("/mcp", service)
-        .route_layer(middleware::from_fn(crate::jsonrpc::guard));
+        .route_layer(middleware::from_fn(jsonrpc::guard));
     if let Some(token) = opts.token.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
         let expected = Arc::new(blake3::hash(token.as_bytes()));
         // Only on the MCP routes: other paths (e.g. OAuth discovery under
@@ -149,12 +149,12 @@ async fn require_token(State(expected): State<Arc<blake3::Hash>>, request: Reque
                 path = request.uri().path(),
                 "request without a valid bearer token refused (401)"
             );
-            let body = serde_json::json!({
-                "jsonrpc": "2.0",
-                "id": null,
-                "error": { "code": -32001, "message": "Unauthorized: send the header `Authorization: Bearer <token>` (mcp.token)" }
-            });
-            let mut response = (StatusCode::UNAUTHORIZED, axum::Json(body)).into_response();
+            let mut response = jsonrpc::error_response(
+                StatusCode::UNAUTHORIZED,
+                serde_json::Value::Null,
+                UNAUTHORIZED,
+                "Unauthorized: send the header `Authorization: Bearer <token>` (mcp.token)",
+            );
             response
                 .headers_mut()
                 .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer realm=\"vibe-analyzer\""));

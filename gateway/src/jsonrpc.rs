@@ -1,5 +1,5 @@
 //! A guard in front of the MCP transport for what a client POSTs: the body
-//! is read (at most [`MAX_BODY_BYTES`](crate::http::MAX_BODY_BYTES)) and
+//! is read (at most [`MAX_BODY_BYTES`]) and
 //! checked before rmcp sees it, so that every malformed message gets a clean
 //! JSON-RPC error instead of a transport status (rmcp answers unparsable JSON
 //! with 415 and a bad `tools/call` with "method not found"):
@@ -12,20 +12,24 @@
 //!
 //! One mangling is repaired instead: `arguments` sent as a JSON string
 //! (`"{\"query\": \"x\"}"`) is parsed, and a plain string becomes the query.
+//!
+//! The error codes are rmcp's ([`ErrorCode`]); [`error_response`] also
+//! serves the HTTP layer's 401 ([`UNAUTHORIZED`]).
 
 use axum::body::{to_bytes, Body, Bytes};
 use axum::extract::Request;
 use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use rmcp::model::ErrorCode;
 use serde_json::{json, Map, Value};
 
-use crate::http::MAX_BODY_BYTES;
+/// Largest request body accepted (a bigger one gets 413).
+pub const MAX_BODY_BYTES: usize = 1024 * 1024;
 
-/// JSON-RPC error codes.
-pub const PARSE_ERROR: i64 = -32700;
-pub const INVALID_REQUEST: i64 = -32600;
-pub const INVALID_PARAMS: i64 = -32602;
+/// A request without the bearer token (JSON-RPC's server-error range: rmcp
+/// has no code for it).
+pub const UNAUTHORIZED: ErrorCode = ErrorCode(-32001);
 
 /// What to do with one incoming message.
 #[derive(Debug, PartialEq)]
@@ -35,10 +39,10 @@ pub enum Verdict {
     /// Pass this repaired message on instead.
     Repaired(Value),
     /// Answer with this HTTP status and JSON-RPC error.
-    Reject { status: StatusCode, id: Value, code: i64, message: String },
+    Reject { status: StatusCode, id: Value, code: ErrorCode, message: String },
 }
 
-fn reject(status: StatusCode, id: Value, code: i64, message: impl Into<String>) -> Verdict {
+fn reject(status: StatusCode, id: Value, code: ErrorCode, message: impl Into<String>) -> Verdict {
     Verdict::Reject { status, id, code, message: message.into() }
 }
 
@@ -46,12 +50,19 @@ fn reject(status: StatusCode, id: Value, code: i64, message: impl Into<String>) 
 pub fn check(body: &[u8]) -> Verdict {
     let message: Value = match serde_json::from_slice(body) {
         Ok(v) => v,
-        Err(e) => return reject(StatusCode::BAD_REQUEST, Value::Null, PARSE_ERROR, format!("Parse error: {e}")),
+        Err(e) => {
+            return reject(StatusCode::BAD_REQUEST, Value::Null, ErrorCode::PARSE_ERROR, format!("Parse error: {e}"))
+        }
     };
     let Value::Object(obj) = message else {
         let what =
             if message.is_array() { "batch requests are not supported" } else { "a message must be a JSON object" };
-        return reject(StatusCode::BAD_REQUEST, Value::Null, INVALID_REQUEST, format!("Invalid Request: {what}"));
+        return reject(
+            StatusCode::BAD_REQUEST,
+            Value::Null,
+            ErrorCode::INVALID_REQUEST,
+            format!("Invalid Request: {what}"),
+        );
     };
     let id = obj.get("id").cloned();
     if let Some(id) = &id {
@@ -59,7 +70,7 @@ pub fn check(body: &[u8]) -> Verdict {
             return reject(
                 StatusCode::BAD_REQUEST,
                 Value::Null,
-                INVALID_REQUEST,
+                ErrorCode::INVALID_REQUEST,
                 "Invalid Request: `id` must be a string or an integer",
             );
         }
@@ -69,7 +80,7 @@ pub fn check(body: &[u8]) -> Verdict {
         return reject(
             StatusCode::BAD_REQUEST,
             id_or_null,
-            INVALID_REQUEST,
+            ErrorCode::INVALID_REQUEST,
             "Invalid Request: `jsonrpc` must be \"2.0\"",
         );
     }
@@ -79,17 +90,29 @@ pub fn check(body: &[u8]) -> Verdict {
             return reject(
                 StatusCode::BAD_REQUEST,
                 id_or_null,
-                INVALID_REQUEST,
+                ErrorCode::INVALID_REQUEST,
                 "Invalid Request: `method` must be a string",
             )
         }
         // A response to a server request.
         None if id.is_some() && (obj.contains_key("result") || obj.contains_key("error")) => return Verdict::Pass,
-        None => return reject(StatusCode::BAD_REQUEST, id_or_null, INVALID_REQUEST, "Invalid Request: no `method`"),
+        None => {
+            return reject(
+                StatusCode::BAD_REQUEST,
+                id_or_null,
+                ErrorCode::INVALID_REQUEST,
+                "Invalid Request: no `method`",
+            )
+        }
     };
     if let Some(params) = obj.get("params") {
         if !(params.is_object() || params.is_null()) {
-            return reject(StatusCode::OK, id_or_null, INVALID_PARAMS, "Invalid params: `params` must be an object");
+            return reject(
+                StatusCode::OK,
+                id_or_null,
+                ErrorCode::INVALID_PARAMS,
+                "Invalid params: `params` must be an object",
+            );
         }
     }
     if method != "tools/call" || id.is_none() {
@@ -99,7 +122,7 @@ pub fn check(body: &[u8]) -> Verdict {
         return reject(
             StatusCode::OK,
             id_or_null,
-            INVALID_PARAMS,
+            ErrorCode::INVALID_PARAMS,
             "Invalid params: tools/call needs `params` with the tool `name`",
         );
     };
@@ -109,7 +132,7 @@ pub fn check(body: &[u8]) -> Verdict {
             return reject(
                 StatusCode::OK,
                 id_or_null,
-                INVALID_PARAMS,
+                ErrorCode::INVALID_PARAMS,
                 "Invalid params: `params.name` must be a string, the name of a tool (see tools/list)",
             )
         }
@@ -128,7 +151,7 @@ pub fn check(body: &[u8]) -> Verdict {
             return reject(
                 StatusCode::OK,
                 id_or_null,
-                INVALID_PARAMS,
+                ErrorCode::INVALID_PARAMS,
                 "Invalid params: `params.arguments` must be an object, e.g. {\"query\": \"...\"}",
             )
         }
@@ -141,7 +164,7 @@ pub fn check(body: &[u8]) -> Verdict {
 }
 
 /// The JSON-RPC error response.
-pub fn error_response(status: StatusCode, id: Value, code: i64, message: &str) -> Response {
+pub fn error_response(status: StatusCode, id: Value, code: ErrorCode, message: &str) -> Response {
     let body = json!({ "jsonrpc": "2.0", "id": id, "error": { "code": code, "message": message } });
     (status, axum::Json(body)).into_response()
 }
@@ -169,11 +192,16 @@ pub async fn guard(request: Request, next: Next) -> Response {
                 error_response(
                     StatusCode::PAYLOAD_TOO_LARGE,
                     Value::Null,
-                    INVALID_REQUEST,
+                    ErrorCode::INVALID_REQUEST,
                     &format!("Payload Too Large: the request body exceeds {MAX_BODY_BYTES} bytes"),
                 )
             } else {
-                error_response(StatusCode::BAD_REQUEST, Value::Null, PARSE_ERROR, &format!("cannot read the body: {e}"))
+                error_response(
+                    StatusCode::BAD_REQUEST,
+                    Value::Null,
+                    ErrorCode::PARSE_ERROR,
+                    &format!("cannot read the body: {e}"),
+                )
             };
         }
     };
@@ -186,7 +214,7 @@ pub async fn guard(request: Request, next: Next) -> Response {
             repaired
         }
         Verdict::Reject { status, id, code, message } => {
-            tracing::info!(status = status.as_u16(), code, "malformed message rejected: {message}");
+            tracing::info!(status = status.as_u16(), code = code.0, "malformed message rejected: {message}");
             return error_response(status, id, code, &message);
         }
     };
@@ -197,7 +225,7 @@ pub async fn guard(request: Request, next: Next) -> Response {
 mod tests {
     use super::*;
 
-    fn code(v: &Verdict) -> Option<(u16, i64)> {
+    fn code(v: &Verdict) -> Option<(u16, ErrorCode)> {
         match v {
             Verdict::Reject { status, code, .. } => Some((status.as_u16(), *code)),
             _ => None,
@@ -213,32 +241,44 @@ mod tests {
         assert_eq!(check(br#"{"jsonrpc":"2.0","id":"a","result":{}}"#), Verdict::Pass);
         assert_eq!(check(call(json!({ "name": "x", "arguments": { "q": 1 } })).as_bytes()), Verdict::Pass);
         assert_eq!(check(call(json!({ "name": "x" })).as_bytes()), Verdict::Pass);
-        assert_eq!(code(&check(b"{not json")), Some((400, PARSE_ERROR)));
-        assert_eq!(code(&check(b"")), Some((400, PARSE_ERROR)));
-        assert_eq!(code(&check(b"{\"a\":\"\\ud800\"}")), Some((400, PARSE_ERROR)));
-        assert_eq!(code(&check(&[b'"', 0xff, b'"'])), Some((400, PARSE_ERROR)));
-        assert_eq!(code(&check(b"[]")), Some((400, INVALID_REQUEST)));
-        assert_eq!(code(&check(b"42")), Some((400, INVALID_REQUEST)));
-        assert_eq!(code(&check(br#"{"jsonrpc":"1.0","id":1,"method":"tools/list"}"#)), Some((400, INVALID_REQUEST)));
+        assert_eq!(code(&check(b"{not json")), Some((400, ErrorCode::PARSE_ERROR)));
+        assert_eq!(code(&check(b"")), Some((400, ErrorCode::PARSE_ERROR)));
+        assert_eq!(code(&check(b"{\"a\":\"\\ud800\"}")), Some((400, ErrorCode::PARSE_ERROR)));
+        assert_eq!(code(&check(&[b'"', 0xff, b'"'])), Some((400, ErrorCode::PARSE_ERROR)));
+        assert_eq!(code(&check(b"[]")), Some((400, ErrorCode::INVALID_REQUEST)));
+        assert_eq!(code(&check(b"42")), Some((400, ErrorCode::INVALID_REQUEST)));
+        assert_eq!(
+            code(&check(br#"{"jsonrpc":"1.0","id":1,"method":"tools/list"}"#)),
+            Some((400, ErrorCode::INVALID_REQUEST))
+        );
         assert_eq!(
             code(&check(br#"{"jsonrpc":"2.0","id":{"a":1},"method":"tools/list"}"#)),
-            Some((400, INVALID_REQUEST))
+            Some((400, ErrorCode::INVALID_REQUEST))
         );
-        assert_eq!(code(&check(br#"{"jsonrpc":"2.0","id":1.5,"method":"tools/list"}"#)), Some((400, INVALID_REQUEST)));
-        assert_eq!(code(&check(br#"{"jsonrpc":"2.0","id":1}"#)), Some((400, INVALID_REQUEST)));
-        assert_eq!(code(&check(br#"{"jsonrpc":"2.0","id":1,"method":7}"#)), Some((400, INVALID_REQUEST)));
+        assert_eq!(
+            code(&check(br#"{"jsonrpc":"2.0","id":1.5,"method":"tools/list"}"#)),
+            Some((400, ErrorCode::INVALID_REQUEST))
+        );
+        assert_eq!(code(&check(br#"{"jsonrpc":"2.0","id":1}"#)), Some((400, ErrorCode::INVALID_REQUEST)));
+        assert_eq!(code(&check(br#"{"jsonrpc":"2.0","id":1,"method":7}"#)), Some((400, ErrorCode::INVALID_REQUEST)));
         assert_eq!(
             code(&check(br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":"x"}"#)),
-            Some((200, INVALID_PARAMS))
+            Some((200, ErrorCode::INVALID_PARAMS))
         );
-        assert_eq!(code(&check(br#"{"jsonrpc":"2.0","id":1,"method":"tools/call"}"#)), Some((200, INVALID_PARAMS)));
-        assert_eq!(code(&check(call(json!({ "name": 42 })).as_bytes())), Some((200, INVALID_PARAMS)));
-        assert_eq!(code(&check(call(json!({ "arguments": {} })).as_bytes())), Some((200, INVALID_PARAMS)));
+        assert_eq!(
+            code(&check(br#"{"jsonrpc":"2.0","id":1,"method":"tools/call"}"#)),
+            Some((200, ErrorCode::INVALID_PARAMS))
+        );
+        assert_eq!(code(&check(call(json!({ "name": 42 })).as_bytes())), Some((200, ErrorCode::INVALID_PARAMS)));
+        assert_eq!(code(&check(call(json!({ "arguments": {} })).as_bytes())), Some((200, ErrorCode::INVALID_PARAMS)));
         assert_eq!(
             code(&check(call(json!({ "name": "x", "arguments": [1] })).as_bytes())),
-            Some((200, INVALID_PARAMS))
+            Some((200, ErrorCode::INVALID_PARAMS))
         );
-        assert_eq!(code(&check(call(json!({ "name": "x", "arguments": 5 })).as_bytes())), Some((200, INVALID_PARAMS)));
+        assert_eq!(
+            code(&check(call(json!({ "name": "x", "arguments": 5 })).as_bytes())),
+            Some((200, ErrorCode::INVALID_PARAMS))
+        );
         // Arguments sent as a string are repaired.
         let Verdict::Repaired(m) = check(call(json!({ "name": "x", "arguments": "{\"query\": \"add\"}" })).as_bytes())
         else {

@@ -9,14 +9,18 @@
 //!   address and a handle to stop it.
 //! * [`http::router`] builds the axum app for a [`Gateway`].
 //!
-//! Modules: [`normalize`] (tool names and arguments), [`params`] (template
-//! parameters), [`target`] (project resolution), [`backend`] (stored
-//! templates), [`tools`] (the tools), [`server`] (MCP handler), [`http`]
-//! (transport, Host/Origin validation, bearer token, CORS), [`jsonrpc`]
-//! (malformed messages), [`sync`] (`admin_sync` runs),
-//! [`tree`] (file tree rendering).
+//! Modules, each using only modules below it: [`http`] (transport,
+//! Host/Origin validation, bearer token, CORS) over [`jsonrpc`] (malformed
+//! messages, JSON-RPC errors); [`server`] (MCP handler) over [`dispatch`]
+//! (one tool call) over [`tools`] (the answers) over [`gateway`] (shared
+//! state) over [`target`] (project resolution), [`sync`] (`admin_sync`
+//! runs), [`backend`] (stored templates) and [`error`]; [`params`]
+//! (template parameters), [`tree`] (file tree rendering), [`normalize`]
+//! (tool names and arguments) over [`registry`] (the tools declared).
 
 pub mod backend;
+pub mod dispatch;
+pub mod error;
 pub mod gateway;
 pub mod http;
 pub mod jsonrpc;

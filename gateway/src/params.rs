@@ -6,7 +6,7 @@
 
 use serde_json::{json, Value};
 
-use vibe_common::ast::ELEMENT_KINDS;
+use vibe_common::ast::{CATEGORY_TAGS, ELEMENT_KINDS};
 
 use crate::normalize::MAX_LIMIT;
 
@@ -205,26 +205,31 @@ pub enum Listing {
     IfNoMatch,
 }
 
+/// Per code search, the words that ask for a listing: the AST categories it
+/// lists, by their tag names in every language ([`CATEGORY_TAGS`]), and
+/// other words.
+const LISTING_WORDS: &[(&str, &[&str], &[&str])] = &[
+    ("search_by_code_imports", &["imports"], &["all", "import", "dependencies", "all imports", "依赖"]),
+    ("search_by_code_functions", &["functions"], &["all", "function", "methods", "all functions"]),
+    ("search_by_code_classes", &["classes", "structs", "interfaces"], &["all", "class", "types", "all classes"]),
+    ("search_by_code_variables", &["variables", "enums"], &["all", "constants", "all variables", "константы", "常量"]),
+];
+
 /// What a code query asks for (see [`Listing`]).
 pub fn listing(tool: &str, query: &str) -> Listing {
     let q = query.trim().trim_matches(|c: char| c == '"' || c == '\'').to_lowercase();
     if q.is_empty() || q.chars().all(|c| c == '*' || c == '.' || c.is_whitespace()) {
         return Listing::Yes;
     }
-    let generic: &[&str] = match tool {
-        "search_by_code_imports" => {
-            &["all", "imports", "import", "dependencies", "all imports", "импорты", "导入", "依赖"]
-        }
-        "search_by_code_functions" => &["all", "functions", "function", "methods", "all functions", "функции", "函数"],
-        "search_by_code_classes" => {
-            &["all", "classes", "class", "structs", "interfaces", "types", "all classes", "классы", "структуры", "类"]
-        }
-        "search_by_code_variables" => {
-            &["all", "variables", "constants", "enums", "all variables", "переменные", "константы", "变量", "常量"]
-        }
-        _ => &[],
+    let Some((_, categories, others)) = LISTING_WORDS.iter().find(|(t, ..)| *t == tool) else {
+        return Listing::No;
     };
-    match generic.contains(&q.as_str()) {
+    let category_word = CATEGORY_TAGS
+        .iter()
+        .filter(|(en, ..)| categories.contains(en))
+        .any(|&(en, ru, zh)| [en, ru, zh].contains(&q.as_str()));
+    let generic = category_word || others.contains(&q.as_str());
+    match generic {
         false => Listing::No,
         true if q.chars().all(|c| c.is_ascii_alphabetic()) => Listing::IfNoMatch,
         true => Listing::Yes,
@@ -515,6 +520,10 @@ mod tests {
         assert_eq!(listing("search_by_code_functions", "функции"), Listing::Yes);
         assert_eq!(listing("search_by_code_functions", "function"), Listing::IfNoMatch);
         assert_eq!(listing("search_by_code_functions", "parse"), Listing::No);
+        assert_eq!(listing("search_by_code_classes", "структуры"), Listing::Yes);
+        assert_eq!(listing("search_by_code_variables", "enums"), Listing::IfNoMatch);
+        assert_eq!(listing("search_by_code_imports", "导入"), Listing::Yes);
+        assert_eq!(listing("search_by_code_imports", "функции"), Listing::No);
         assert_eq!(code("search_by_code_functions", "add", 99, 0, Pass::Exact)["limit"], 10);
     }
 

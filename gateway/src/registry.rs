@@ -4,7 +4,7 @@
 //! stored template it runs, the code that shapes its answer ([`Run`]), the
 //! answer's shape, the sentence the server instructions give it, and what its
 //! name means ([`ToolSpec::meaning`], read by the name resolver). `tools/list`
-//! ([`definitions`]), dispatch ([`crate::tools::call`]), the server
+//! ([`definitions`]), dispatch ([`crate::dispatch::run`]), the server
 //! instructions ([`instructions`]), the alias table's tool names and the
 //! tests all derive from [`TOOLS`]. Adding a tool touches this table, its
 //! template and its tests.
@@ -15,7 +15,12 @@ use std::sync::{Arc, LazyLock};
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use serde_json::{json, Map, Value};
 
-use crate::normalize::{DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET};
+/// Default number of results.
+pub const DEFAULT_LIMIT: u32 = 3;
+/// Maximum number of results (also what `"all"` means).
+pub const MAX_LIMIT: u32 = 10;
+/// Deepest page a search reaches.
+pub const MAX_OFFSET: u32 = 1000;
 
 /// Which code shapes a tool's answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -157,7 +162,7 @@ pub struct ToolSpec {
     pub output: &'static str,
     /// What the tool's name means: concepts of `gateway/data/tool_words.tsv`
     /// (or `a+b`, both present) with their weight. An object concept a tool
-    /// does not list counts against it (see [`crate::normalize::meaning`]).
+    /// does not list counts against it (see `normalize::meaning`).
     pub meaning: &'static [(&'static str, i32)],
 }
 
@@ -411,16 +416,6 @@ impl ToolSpec {
     /// Whether the tool takes a parameter of this canonical name.
     pub fn takes(&self, name: &str) -> bool {
         self.params.iter().any(|p| p.name() == name)
-    }
-
-    /// Whether arguments supply every required parameter (a file tool needs a
-    /// real `path`, not a query it would read as one).
-    pub fn fits(&self, args: &crate::normalize::Args) -> bool {
-        self.required.iter().all(|r| match *r {
-            "query" => !args.query.is_empty() || self.run == Run::Imports,
-            "path" => args.path.is_some(),
-            _ => true,
-        })
     }
 
     /// The input JSON Schema.

@@ -1,5 +1,5 @@
 //! The MCP server: identity, instructions, protocol versions, the tool list
-//! and `tools/call`, which goes through [`Gateway::call`].
+//! and `tools/call`, which goes through [`Gateway::call`] ([`crate::dispatch`]).
 
 use std::borrow::Cow;
 
@@ -12,7 +12,7 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 use vibe_common::config::McpProtocol;
 
 use crate::gateway::Gateway;
-use crate::tools;
+use crate::registry;
 
 /// Server name announced in `initialize`.
 pub const SERVER_NAME: &str = "vibe-analyzer";
@@ -21,7 +21,7 @@ pub const SERVER_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// `ServerInfo.instructions`, built from the registry.
 pub fn instructions() -> &'static str {
-    crate::registry::instructions()
+    registry::instructions()
 }
 
 /// Protocol versions this server speaks.
@@ -77,11 +77,11 @@ impl ServerHandler for VibeServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(tools::definitions()))
+        Ok(ListToolsResult::with_all_items(registry::definitions()))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        tools::definition(name)
+        registry::definition(name)
     }
 
     async fn call_tool(

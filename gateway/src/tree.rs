@@ -5,21 +5,14 @@
 
 use std::collections::BTreeSet;
 
-use vibe_common::tree::render_tree;
+use vibe_common::tree::{render_tree, Tree};
 
 /// Directories deeper than this show `...` instead of their content.
 pub const MAX_DEPTH: usize = 6;
 /// The depth shrinks until the tree has at most this many lines (or depth 1).
 pub const MAX_LINES: usize = 400;
 
-/// The rendered tree, the number of files and the number of directories.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Tree {
-    pub text: String,
-    pub files: usize,
-    pub dirs: usize,
-}
-
+/// The elided tree; its counts are those of the full tree.
 pub fn render(root_name: &str, paths: &[String]) -> Tree {
     let mut dirs: BTreeSet<&str> = BTreeSet::new();
     for p in paths {

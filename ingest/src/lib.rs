@@ -8,3 +8,4 @@ pub mod export;
 pub mod extract;
 pub mod indexer;
 pub mod scanner;
+pub mod watch;

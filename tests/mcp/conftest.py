@@ -72,8 +72,8 @@ def binary() -> Path:
 def write_config(config_dir: Path, port: int) -> None:
     config_dir.mkdir(parents=True, exist_ok=True)
     config = {
-        "version": "0.1.0",
-        "opensearch": {"host": OPENSEARCH, "index_prefix": PREFIX},
+        "version": "0.2.0",
+        "opensearch": {"hosts": [OPENSEARCH], "index_prefix": PREFIX},
         "mcp": {"host": "127.0.0.1", "port": port},
         "ollama": [],
         "sources": [str(FIXTURES / "samples"), str(FIXTURES / "knowledge")],

@@ -5,6 +5,8 @@ serves it, and the Python MCP SDK asks.
 * Two sources named `proj`: the target `proj` is an error listing both roots.
 * Line ranges: inverted, past the end and reaching past the end say so.
 * Empty content says why: binary, over the size limit, not valid UTF-8.
+* Freshness: file answers and search results carry the indexed hash and
+  `indexed_at`; a file changed or deleted on disk since is `stale: true`.
 * `admin_sync` while a run goes answers AlreadyRunning with how long it runs;
   `show_projects` then tells each project's `indexed_at` and `last_sync`
   (ok, or the run's error line).
@@ -39,6 +41,7 @@ def served(tmp_path_factory):
     for d in (a, b):
         d.mkdir(parents=True)
         (d / "main.py").write_text("def hello():\n    return 1\n\n\ndef world():\n    return 2\n", encoding="utf-8")
+    (a / "fresh.py").write_text("def fresh_function():\n    return 1\n", encoding="utf-8")
     (a / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(64))
     (a / "latin1.txt").write_bytes(b"caf\xe9 au lait\n")
     with open(a / "big.txt", "w", encoding="utf-8") as f:
@@ -48,8 +51,8 @@ def served(tmp_path_factory):
     config_dir.mkdir()
     port = free_port()
     config = {
-        "version": "0.1.0",
-        "opensearch": {"host": OPENSEARCH, "index_prefix": PREFIX},
+        "version": "0.2.0",
+        "opensearch": {"hosts": [OPENSEARCH], "index_prefix": PREFIX},
         "mcp": {"host": "127.0.0.1", "port": port},
         "ollama": [],
         "sources": [str(a), str(b)],
@@ -106,6 +109,33 @@ async def test_empty_content_says_why(served):
         assert not r.is_error, text_of(r)
         s = r.structured_content
         assert s["content"] == "" and words in s["message"], (path, s)
+
+
+@pytest.mark.anyio
+async def test_answers_say_when_a_file_changed_since_indexing(served):
+    url, a = served["url"], served["a"]
+    fresh = a / "fresh.py"
+    original = fresh.read_text(encoding="utf-8")
+    r = await call(url, "get_file_content", {"path": "fresh.py", "target": str(a)})
+    s = r.structured_content
+    assert s["stale"] is False and len(s["hash"]) == 12 and s["indexed_at"].endswith("Z"), s
+    r = await call(url, "search_by_code_functions", {"query": "fresh_function", "target": str(a)})
+    hit = r.structured_content["results"][0]
+    assert hit["path"] == "fresh.py" and hit["hash"] == s["hash"] and "stale" not in hit, hit
+    try:
+        fresh.write_text(original + "\n\ndef added():\n    return 2\n", encoding="utf-8")
+        r = await call(url, "get_file_content", {"path": "fresh.py", "target": str(a)})
+        assert r.structured_content["stale"] is True, r.structured_content
+        assert r.structured_content["content"] == original, "the answer is still what was indexed"
+        r = await call(url, "search_by_code_functions", {"query": "fresh_function", "target": str(a)})
+        assert r.structured_content["results"][0]["stale"] is True
+        fresh.unlink()
+        r = await call(url, "get_file_ast", {"path": "fresh.py", "target": str(a)})
+        assert r.structured_content["stale"] is True, "a deleted file is stale too"
+    finally:
+        fresh.write_text(original, encoding="utf-8")
+    r = await call(url, "get_file_content", {"path": "fresh.py", "target": str(a)})
+    assert r.structured_content["stale"] is False
 
 
 @pytest.mark.anyio

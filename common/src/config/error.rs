@@ -8,19 +8,19 @@ use std::path::PathBuf;
 pub enum ConfigError {
     #[error("cannot determine the home directory; pass --config-dir DIR")]
     NoHomeDir,
-    #[error("cannot create config directory {}: {source}", .path.display())]
+    #[error("cannot create config directory {}", .path.display())]
     CreateDir {
         path: PathBuf,
         #[source]
         source: std::io::Error,
     },
-    #[error("cannot read {}: {source}", .path.display())]
+    #[error("cannot read {}", .path.display())]
     Read {
         path: PathBuf,
         #[source]
         source: std::io::Error,
     },
-    #[error("cannot write {}: {source}", .path.display())]
+    #[error("cannot write {}", .path.display())]
     Write {
         path: PathBuf,
         #[source]
@@ -39,7 +39,7 @@ pub enum ConfigError {
     },
     #[error("{}: config version {version:?} is not supported by this build (it understands up to {CONFIG_VERSION}); the file was left unchanged", .path.display())]
     UnsupportedVersion { path: PathBuf, version: String },
-    #[error("cannot serialize the configuration for {}: {source}", .path.display())]
+    #[error("cannot serialize the configuration for {}", .path.display())]
     Serialize {
         path: PathBuf,
         #[source]
@@ -47,7 +47,7 @@ pub enum ConfigError {
     },
     #[error("path does not exist: {}", .path.display())]
     PathNotFound { path: PathBuf },
-    #[error("cannot resolve path {}: {source}", .path.display())]
+    #[error("cannot resolve path {}", .path.display())]
     Canonicalize {
         path: PathBuf,
         #[source]

@@ -60,7 +60,12 @@ impl Config {
             if migrated_from.is_none() {
                 match config.file_view().save(path) {
                     Ok(()) => tracing::info!("{}: added the config id {}", path.display(), config.id),
-                    Err(e) => tracing::warn!("{}: config id {} kept in memory only: {e}", path.display(), config.id),
+                    Err(e) => tracing::warn!(
+                        "{}: config id {} kept in memory only: {}",
+                        path.display(),
+                        config.id,
+                        crate::error::chain(&e)
+                    ),
                 }
             }
         }
@@ -72,7 +77,11 @@ impl Config {
                     path.display(),
                     backup.display()
                 ),
-                Err(e) => tracing::warn!("config {} migrated from version {old} in memory only: {e}", path.display()),
+                Err(e) => tracing::warn!(
+                    "config {} migrated from version {old} in memory only: {}",
+                    path.display(),
+                    crate::error::chain(&e)
+                ),
             }
         }
         Ok(config)

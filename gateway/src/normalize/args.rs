@@ -1,69 +1,23 @@
-//! Tool arguments: [`Args`], read leniently from whatever a client sends.
+//! Tool arguments: [`Args`], read leniently from whatever a client sends,
+//! and the words of a tool name that set an argument (`search_regex`,
+//! `outgoing_calls`).
 
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::keys::{is_reference_kind, key_role, line_range_of, looks_like_regex, nested_path, strip_file_uri, ROLES};
-use super::names::normalize_name;
+use super::keys::{
+    is_reference_kind, key_role, line_range_of, looks_like_regex, nested_path, strip_file_uri, ARG_ALIASES, ROLES,
+};
+use super::spelling::normalize_name;
 use super::values::{
     bool_of, is_all_target, limit_of, line_of, normalize_path, offset_of, text_of, truncate_chars, unwrap_once,
 };
-use super::{DEFAULT_LIMIT, MAX_PATH_CHARS, MAX_QUERY_CHARS};
-use crate::registry::{Param, ToolSpec};
+use crate::registry::{Param, Run, ToolSpec, DEFAULT_LIMIT, MAX_OFFSET};
 
-/// Argument-name aliases: `(alias, canonical)`, compared after the key is
-/// normalized like a tool name. An explicit canonical argument wins over an
-/// alias; earlier aliases win over later ones, and both over key words.
-pub const ARG_ALIASES: &[(&str, &str)] = &[
-    ("skip", "offset"),
-    ("from", "offset"),
-    ("q", "query"),
-    ("keyword", "query"),
-    ("keywords", "query"),
-    ("text", "query"),
-    ("search", "query"),
-    ("name", "query"),
-    ("search_query", "query"),
-    ("query_text", "query"),
-    ("search_term", "query"),
-    ("term", "query"),
-    ("terms", "query"),
-    ("question", "query"),
-    ("pattern", "query"),
-    ("symbol", "query"),
-    ("input", "query"),
-    ("project", "target"),
-    ("repo", "target"),
-    ("source", "target"),
-    ("project_name", "target"),
-    ("repository", "target"),
-    ("project_path", "target"),
-    ("project_root", "target"),
-    ("file", "path"),
-    ("filepath", "path"),
-    ("file_path", "path"),
-    ("filename", "path"),
-    ("file_name", "path"),
-    ("relative_path", "path"),
-    ("max_results", "limit"),
-    ("num_results", "limit"),
-    ("top_k", "limit"),
-    ("top_n", "limit"),
-    ("count", "limit"),
-    ("size", "limit"),
-    ("n", "limit"),
-    ("k", "limit"),
-    ("max", "limit"),
-    ("start", "start_line"),
-    ("from_line", "start_line"),
-    ("line_start", "start_line"),
-    ("end", "end_line"),
-    ("to_line", "end_line"),
-    ("line_end", "end_line"),
-];
-
-/// Keys under which some clients wrap the real arguments once more.
-pub(super) const WRAPPER_KEYS: &[&str] = &["arguments", "args", "params", "parameters", "input", "kwargs"];
+/// Queries are cut to this many characters.
+pub const MAX_QUERY_CHARS: usize = 500;
+/// Paths are cut to this many characters (no indexed path is longer).
+pub const MAX_PATH_CHARS: usize = 1024;
 
 /// Tool arguments after normalization. Every tool reads what it needs and
 /// ignores the rest.
@@ -75,7 +29,7 @@ pub struct Args {
     pub target: Option<String>,
     /// Relative (or partial, or absolute) file path, `/`-separated, without a leading `./`.
     pub path: Option<String>,
-    /// 1..=[`MAX_LIMIT`], default [`DEFAULT_LIMIT`].
+    /// 1..=[`MAX_LIMIT`](crate::registry::MAX_LIMIT), default [`DEFAULT_LIMIT`].
     pub limit: u32,
     /// 1-based first line to return (get_file_content).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -122,14 +76,21 @@ impl Default for Args {
     }
 }
 
-/// Deepest page a search reaches.
-pub const MAX_OFFSET: u32 = 1000;
-
 fn is_zero(n: &u32) -> bool {
     *n == 0
 }
 
 impl Args {
+    /// Whether these arguments supply every required parameter of a tool (a
+    /// file tool needs a real `path`, not a query it would read as one).
+    pub fn fits(&self, spec: &ToolSpec) -> bool {
+        spec.required.iter().all(|r| match *r {
+            "query" => !self.query.is_empty() || spec.run == Run::Imports,
+            "path" => self.path.is_some(),
+            _ => true,
+        })
+    }
+
     /// [`Args::for_tool`] without knowing the tool.
     pub fn from_json(raw: Option<&Map<String, Value>>) -> Args {
         Args::for_tool(raw, None)
@@ -313,6 +274,34 @@ impl Args {
             language: lower("language"),
             kind: lower("kind"),
             direction: lower("direction"),
+        }
+    }
+}
+
+/// Words of a tool name that set an argument the call did not send:
+/// `search_regex` searches a pattern, `outgoing_calls` lists callees.
+const NAME_WORDS: &[(&str, &str)] =
+    &[("regex", "regex"), ("regexp", "regex"), ("callee", "callees"), ("callees", "callees"), ("outgoing", "callees")];
+
+impl Args {
+    /// Applies the words of a (normalized) tool name (`NAME_WORDS`) to a tool's arguments.
+    pub fn apply_name(&mut self, tool: &ToolSpec, normalized_name: &str, raw: Option<&Map<String, Value>>) {
+        let sent = |param: &str| {
+            raw.is_some_and(|r| {
+                r.keys().any(|k| {
+                    let k = normalize_name(k);
+                    k == param || key_role(&k) == Some(param)
+                })
+            })
+        };
+        for word in normalized_name.split('_') {
+            match NAME_WORDS.iter().find(|(w, _)| *w == word).map(|(_, effect)| *effect) {
+                Some("regex") if tool.takes("regex") && !sent("regex") => self.regex = true,
+                Some("callees") if tool.takes("direction") && !sent("direction") => {
+                    self.direction = Some("callees".into())
+                }
+                _ => {}
+            }
         }
     }
 }

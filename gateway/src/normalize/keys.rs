@@ -1,14 +1,11 @@
 //! Argument keys read by meaning: the words of a key (`symbolName`,
 //! `file_uri`, `maxResults`), the shape of the arguments (a file, a project, a
-//! kind) as a hint for the tool name, and the words of a tool name that set
-//! an argument (`search_regex`, `outgoing_calls`).
+//! kind) as a hint for the tool name.
 
 use serde_json::{Map, Value};
 
-use super::args::{Args, ARG_ALIASES};
-use super::names::normalize_name;
+use super::spelling::normalize_name;
 use super::values::{line_of, text_of};
-use crate::registry::ToolSpec;
 
 /// The canonical argument names (and `ignore_case`, the inverse of `case_sensitive`).
 pub(super) const ROLES: &[&str] = &[
@@ -30,6 +27,57 @@ pub(super) const ROLES: &[&str] = &[
     "page",
     "flags",
     "line_count",
+];
+
+/// Argument-name aliases: `(alias, canonical)`, compared after the key is
+/// normalized like a tool name. An explicit canonical argument wins over an
+/// alias; earlier aliases win over later ones, and both over key words.
+pub const ARG_ALIASES: &[(&str, &str)] = &[
+    ("skip", "offset"),
+    ("from", "offset"),
+    ("q", "query"),
+    ("keyword", "query"),
+    ("keywords", "query"),
+    ("text", "query"),
+    ("search", "query"),
+    ("name", "query"),
+    ("search_query", "query"),
+    ("query_text", "query"),
+    ("search_term", "query"),
+    ("term", "query"),
+    ("terms", "query"),
+    ("question", "query"),
+    ("pattern", "query"),
+    ("symbol", "query"),
+    ("input", "query"),
+    ("project", "target"),
+    ("repo", "target"),
+    ("source", "target"),
+    ("project_name", "target"),
+    ("repository", "target"),
+    ("project_path", "target"),
+    ("project_root", "target"),
+    ("file", "path"),
+    ("filepath", "path"),
+    ("file_path", "path"),
+    ("filename", "path"),
+    ("file_name", "path"),
+    ("relative_path", "path"),
+    ("max_results", "limit"),
+    ("num_results", "limit"),
+    ("top_k", "limit"),
+    ("top_n", "limit"),
+    ("count", "limit"),
+    ("size", "limit"),
+    ("n", "limit"),
+    ("k", "limit"),
+    ("max", "limit"),
+    ("start", "start_line"),
+    ("from_line", "start_line"),
+    ("line_start", "start_line"),
+    ("end", "end_line"),
+    ("to_line", "end_line"),
+    ("line_end", "end_line"),
 ];
 
 /// Words of argument keys, by the argument they fill, in the order they are
@@ -242,34 +290,6 @@ pub(super) fn line_range_of(v: &Value) -> (Option<u64>, Option<u64>) {
 pub(super) fn is_reference_kind(v: &str) -> bool {
     let v = v.trim().to_lowercase();
     matches!(v.trim_end_matches('s'), "call" | "type" | "import" | "all" | "invocation" | "require" | "use" | "include")
-}
-
-/// Words of a tool name that set an argument the call did not send:
-/// `search_regex` searches a pattern, `outgoing_calls` lists callees.
-const NAME_WORDS: &[(&str, &str)] =
-    &[("regex", "regex"), ("regexp", "regex"), ("callee", "callees"), ("callees", "callees"), ("outgoing", "callees")];
-
-impl Args {
-    /// Applies [`NAME_WORDS`] of a (normalized) tool name to a tool's arguments.
-    pub fn apply_name(&mut self, tool: &ToolSpec, normalized_name: &str, raw: Option<&Map<String, Value>>) {
-        let sent = |param: &str| {
-            raw.is_some_and(|r| {
-                r.keys().any(|k| {
-                    let k = normalize_name(k);
-                    k == param || key_role(&k) == Some(param)
-                })
-            })
-        };
-        for word in normalized_name.split('_') {
-            match NAME_WORDS.iter().find(|(w, _)| *w == word).map(|(_, effect)| *effect) {
-                Some("regex") if tool.takes("regex") && !sent("regex") => self.regex = true,
-                Some("callees") if tool.takes("direction") && !sent("direction") => {
-                    self.direction = Some("callees".into())
-                }
-                _ => {}
-            }
-        }
-    }
 }
 
 /// Regex syntax that is almost never meant literally: character classes

@@ -25,26 +25,19 @@ mod args;
 mod keys;
 pub mod meaning;
 mod names;
+mod spelling;
 mod values;
 
 pub use args::*;
-pub use keys::{key_role, shape, Shape};
+pub use keys::{key_role, shape, Shape, ARG_ALIASES};
 pub use meaning::Meaning;
 pub use names::*;
+pub use spelling::{canonical_form, normalize_name};
 pub use values::{limit_of, normalize_path};
+// The limits the tool schemas announce, and the tool names, are the registry's.
+pub use crate::registry::{DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, TOOL_NAMES};
 
 /// The shape of raw arguments (see [`Shape`]).
 pub fn args_shape(raw: Option<&serde_json::Map<String, serde_json::Value>>) -> Shape {
     raw.map(shape).unwrap_or(Shape::Other)
 }
-
-pub use crate::registry::TOOL_NAMES;
-
-/// Default number of results.
-pub const DEFAULT_LIMIT: u32 = 3;
-/// Maximum number of results (also what `"all"` means).
-pub const MAX_LIMIT: u32 = 10;
-/// Queries are cut to this many characters.
-pub const MAX_QUERY_CHARS: usize = 500;
-/// Paths are cut to this many characters (no indexed path is longer).
-pub const MAX_PATH_CHARS: usize = 1024;

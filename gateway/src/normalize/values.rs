@@ -3,9 +3,11 @@
 
 use serde_json::{Map, Value};
 
-use super::args::{MAX_OFFSET, WRAPPER_KEYS};
-use super::names::normalize_name;
-use super::{DEFAULT_LIMIT, MAX_LIMIT};
+use super::spelling::normalize_name;
+use crate::registry::{DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET};
+
+/// Keys under which some clients wrap the real arguments once more.
+pub(super) const WRAPPER_KEYS: &[&str] = &["arguments", "args", "params", "parameters", "input", "kwargs"];
 
 /// The arguments inside a lone wrapper key, if that is what was sent.
 pub(super) fn unwrap_once(raw: &Map<String, Value>) -> Option<Map<String, Value>> {
@@ -49,8 +51,8 @@ pub(super) fn truncate_chars(s: &str, max: usize) -> String {
     }
 }
 
-/// `limit`: numbers or numeric strings clamped to 1..=10, `"all"` → 10,
-/// anything else → the default.
+/// `limit`: numbers or numeric strings clamped to 1..=[`MAX_LIMIT`],
+/// `"all"` → [`MAX_LIMIT`], anything else → [`DEFAULT_LIMIT`].
 pub fn limit_of(v: &Value) -> u32 {
     let n: Option<f64> = match v {
         Value::Number(n) => n.as_f64(),

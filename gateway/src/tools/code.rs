@@ -7,7 +7,8 @@
 
 use serde_json::{json, Map, Value};
 
-use super::{hits, paged, scope_index, ToolError};
+use super::answer::{hits, paged, scope_index};
+use crate::error::ToolError;
 use crate::gateway::Gateway;
 use crate::normalize::Args;
 use crate::params::{self, Listing, Pass, MATCHES_PER_FILE};
@@ -69,12 +70,7 @@ pub async fn search(gw: &Gateway, spec: &'static ToolSpec, args: &Args) -> Resul
 }
 
 fn file_header(hit: &Value) -> Map<String, Value> {
-    let s = &hit["_source"];
-    let mut out = Map::new();
-    out.insert("project".into(), s["root"].clone());
-    out.insert("path".into(), s["path"].clone());
-    out.insert("language".into(), s["language"].clone());
-    out
+    super::freshness::file_header(&hit["_source"])
 }
 
 /// Relative score below which an inner hit is from a weaker tier than the

@@ -3,7 +3,8 @@
 
 use serde_json::{json, Value};
 
-use super::{hits, paged, scope_index, ToolError};
+use super::answer::{hits, paged, scope_index};
+use crate::error::ToolError;
 use crate::gateway::Gateway;
 use crate::normalize::Args;
 use crate::params;
@@ -24,14 +25,18 @@ pub async fn search(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
             let s = &hit["_source"];
             let ast = &s["ast"];
             let frontmatter = if ast["frontmatter"].is_object() { ast["frontmatter"].clone() } else { json!({}) };
-            json!({
+            let mut out = json!({
                 "project": s["root"],
                 "path": s["path"],
                 "frontmatter": frontmatter,
                 "headings": headings(&ast["headings"], &analysis),
                 "links": links(&ast["links"]),
                 "code_blocks": ast["code_blocks"].as_array().cloned().unwrap_or_default(),
-            })
+            });
+            if let Some(o) = out.as_object_mut() {
+                let _ = super::freshness::add(o, s);
+            }
+            out
         })
         .collect();
     let mut answer = paged(&args.query, results, &response, args);

@@ -4,8 +4,8 @@
 
 use serde_json::{json, Value};
 
-use super::hits;
-use super::ToolError;
+use super::answer::hits;
+use crate::error::ToolError;
 use crate::gateway::Gateway;
 use crate::normalize::Args;
 use crate::params;
@@ -70,7 +70,7 @@ pub async fn get(gw: &Gateway, want: Want, args: &Args) -> Result<Value, ToolErr
         }
     }
     let s = &best["_source"];
-    Ok(match want {
+    let mut answer = match want {
         Want::Content => content_answer(s, args)?,
         Want::Ast => json!({
             "root": s["root"],
@@ -78,7 +78,14 @@ pub async fn get(gw: &Gateway, want: Want, args: &Args) -> Result<Value, ToolErr
             "language": s["language"],
             "ast": if s["ast"].is_object() { s["ast"].clone() } else { json!({}) },
         }),
-    })
+    };
+    if let Some(o) = answer.as_object_mut() {
+        // A file answer says `stale: false` too, when the disk can tell.
+        if super::freshness::add(o, s) == Some(false) {
+            o.insert("stale".into(), json!(false));
+        }
+    }
+    Ok(answer)
 }
 
 /// The project a path names and the path in it, when that project is in scope.

@@ -5,7 +5,8 @@
 
 use serde_json::{json, Map, Value};
 
-use super::{hits, paged, scope_index, ToolError};
+use super::answer::{hits, paged, scope_index};
+use crate::error::ToolError;
 use crate::gateway::Gateway;
 use crate::normalize::Args;
 use crate::params;
@@ -88,10 +89,7 @@ pub async fn find(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
 /// line}` (callees, with `in` when it is a nested definition).
 fn file_result(hit: &Value, direction: Direction, query: &str) -> Value {
     let s = &hit["_source"];
-    let mut out = Map::new();
-    out.insert("project".into(), s["root"].clone());
-    out.insert("path".into(), s["path"].clone());
-    out.insert("language".into(), s["language"].clone());
+    let mut out = super::freshness::file_header(s);
     let inner = &hit["inner_hits"]["references"]["hits"];
     let found = inner["total"]["value"].as_u64().unwrap_or(0);
     let refs: Vec<Value> = inner["hits"]

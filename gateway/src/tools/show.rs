@@ -2,8 +2,8 @@
 
 use serde_json::{json, Value};
 
-use super::hits;
-use super::{scope_index, ToolError};
+use super::answer::{hits, scope_index};
+use crate::error::ToolError;
 use crate::gateway::Gateway;
 use crate::normalize::Args;
 use crate::params;
@@ -32,7 +32,7 @@ pub async fn projects(gw: &Gateway) -> Result<Value, ToolError> {
                 json!({ "path": s["root"], "name": s["name"], "summary": s["summary"].as_str().unwrap_or_default() });
             let indexed_at = s["indexed_at"].as_u64();
             if let Some(ms) = indexed_at {
-                p["indexed_at"] = json!(iso_time(ms));
+                p["indexed_at"] = json!(super::freshness::iso_time(ms));
             }
             // The ids of the configs that index it (`id` in their config files).
             if s["owners"].as_array().is_some_and(|o| !o.is_empty()) {
@@ -55,7 +55,7 @@ pub async fn projects(gw: &Gateway) -> Result<Value, ToolError> {
         let mut sync =
             json!({ "state": if last.exit_code == Some(0) { "ok" } else { "failed" }, "outcome": last.outcome() });
         if let Some(ms) = last.finished_at_ms {
-            sync["finished_at"] = json!(iso_time(ms));
+            sync["finished_at"] = json!(super::freshness::iso_time(ms));
         }
         answer["sync"] = sync;
     }
@@ -63,12 +63,6 @@ pub async fn projects(gw: &Gateway) -> Result<Value, ToolError> {
 }
 
 /// `2026-11-30T13:20:56Z`.
-fn iso_time(ms: u64) -> String {
-    chrono::DateTime::from_timestamp_millis(ms as i64)
-        .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
-        .unwrap_or_default()
-}
-
 pub async fn stats(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
     let scope = gw.resolve(args.target.as_deref()).await?;
     let index = scope_index(gw, &scope);

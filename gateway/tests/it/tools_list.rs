@@ -13,6 +13,20 @@ use vibe_gateway::ServeOptions;
 
 use crate::common::{config, repo_root, McpClient};
 
+/// Object keys in sorted order: the snapshot must not depend on whether a
+/// workspace build turns on serde_json's `preserve_order`.
+fn sorted(value: Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut entries: Vec<(String, Value)> = map.into_iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(&b.0));
+            Value::Object(entries.into_iter().map(|(k, v)| (k, sorted(v))).collect())
+        }
+        Value::Array(items) => Value::Array(items.into_iter().map(sorted).collect()),
+        other => other,
+    }
+}
+
 #[tokio::test]
 async fn tools_list_matches_the_snapshot() -> anyhow::Result<()> {
     // tools/list needs no backend: nothing listens on the discard port.
@@ -22,7 +36,7 @@ async fn tools_list_matches_the_snapshot() -> anyhow::Result<()> {
         vibe_gateway::spawn(&config, ServeOptions { host: "127.0.0.1".into(), port: 0, ..Default::default() }).await?;
     let (mut client, _) = McpClient::connect(&server.url(), "2025-11-25").await?;
     let tools = Value::Array(client.list_tools().await?);
-    let actual = serde_json::to_string_pretty(&json!({ "tools": tools }))? + "\n";
+    let actual = serde_json::to_string_pretty(&sorted(json!({ "tools": tools })))? + "\n";
     let path = repo_root().join("gateway/tests/fixtures/tools_list.json");
     if std::env::var_os("VIBE_BLESS").is_some() {
         std::fs::write(&path, &actual)?;

@@ -6,19 +6,21 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use vibe_common::config::OllamaHost;
-use vibe_common::error_chain::error_chain;
+use vibe_common::error::BoxError;
 
 /// Timeout of the `GET` health requests (capped by `timeout_secs`).
 const PROBE_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// A failed request to one host. The message names the host and the request.
-#[derive(Debug, Clone, thiserror::Error)]
-#[error("{host}: {request} failed: {message}")]
+/// A failed request to one host: names the host and the request, and keeps
+/// the cause (the transport error, or the host's error answer) as its source.
+#[derive(Debug, thiserror::Error)]
+#[error("{host}: {request} failed")]
 pub struct ClientError {
     pub host: String,
     /// e.g. `POST /api/generate`.
     pub request: String,
-    pub message: String,
+    #[source]
+    pub source: BoxError,
     /// HTTP status, when the host answered.
     pub status: Option<u16>,
     pub timed_out: bool,
@@ -86,7 +88,7 @@ impl OllamaClient {
             .map_err(|e| ClientError {
                 host: base.clone(),
                 request: "client setup".into(),
-                message: e.to_string(),
+                source: e.into(),
                 status: None,
                 timed_out: false,
             })?;
@@ -106,18 +108,17 @@ impl OllamaClient {
         Duration::from_secs(self.cfg.timeout_secs.max(1))
     }
 
-    fn error(&self, request: &str, e: impl std::fmt::Display, status: Option<u16>, timed_out: bool) -> ClientError {
-        ClientError { host: self.base.clone(), request: request.to_string(), message: e.to_string(), status, timed_out }
+    fn error(&self, request: &str, source: impl Into<BoxError>, status: Option<u16>, timed_out: bool) -> ClientError {
+        ClientError { host: self.base.clone(), request: request.to_string(), source: source.into(), status, timed_out }
     }
 
     fn reqwest_error(&self, request: &str, e: reqwest::Error) -> ClientError {
-        let timed_out = e.is_timeout();
-        let message = if timed_out {
-            format!("no answer within {}s (timeout_secs)", self.cfg.timeout_secs)
+        let (status, timed_out) = (e.status().map(|s| s.as_u16()), e.is_timeout());
+        if timed_out {
+            self.error(request, format!("no answer within {}s (timeout_secs)", self.cfg.timeout_secs), status, true)
         } else {
-            error_chain(&e)
-        };
-        self.error(request, message, e.status().map(|s| s.as_u16()), timed_out)
+            self.error(request, e, status, false)
+        }
     }
 
     async fn send(&self, request: &str, rb: reqwest::RequestBuilder) -> Result<String, ClientError> {
@@ -146,8 +147,7 @@ impl OllamaClient {
         const REQ: &str = "GET /api/tags";
         let rb = self.http.get(format!("{}/api/tags", self.base)).timeout(self.timeout().min(PROBE_TIMEOUT));
         let body = self.send(REQ, rb).await?;
-        let v: Value =
-            serde_json::from_str(&body).map_err(|e| self.error(REQ, format!("invalid JSON: {e}"), None, false))?;
+        let v: Value = serde_json::from_str(&body).map_err(|e| self.error(REQ, InvalidJson(e), None, false))?;
         let models = v
             .get("models")
             .and_then(Value::as_array)
@@ -183,7 +183,7 @@ impl OllamaClient {
         };
         let rb = self.http.post(format!("{}/api/generate", self.base)).json(&body).timeout(self.timeout());
         let text = self.send(REQ, rb).await?;
-        serde_json::from_str(&text).map_err(|e| self.error(REQ, format!("invalid JSON answer: {e}"), None, false))
+        serde_json::from_str(&text).map_err(|e| self.error(REQ, InvalidJson(e), None, false))
     }
 
     /// Warm-up: an empty prompt makes Ollama load the model into memory.
@@ -191,6 +191,11 @@ impl OllamaClient {
         self.generate(None, "", false).await.map(|_| ())
     }
 }
+
+/// An answer that is not the JSON the request expects.
+#[derive(Debug, thiserror::Error)]
+#[error("invalid JSON answer")]
+struct InvalidJson(#[source] serde_json::Error);
 
 /// Whether `installed` (from `/api/tags`) holds `model`; a model without a
 /// tag means `:latest`.

@@ -18,6 +18,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use tokio::sync::{mpsc, Mutex};
+use vibe_common::error::chain;
 
 use super::batch::{make_batches, Batch, FileInput};
 use super::client::OllamaClient;
@@ -354,12 +355,17 @@ async fn process_batch(host: usize, client: &OllamaClient, shared: &Shared, batc
                         host,
                         results,
                         remaining,
-                        error: format!("{} failed {} times, last: {}", e.request, transport_failures, e.message),
+                        error: format!(
+                            "{} failed {} times, last: {}",
+                            e.request,
+                            transport_failures,
+                            chain(e.source.as_ref())
+                        ),
                         requests,
                         retries,
                     };
                 }
-                tracing::debug!(host = client.host(), "request failed, retrying: {e}");
+                tracing::debug!(host = client.host(), "request failed, retrying: {}", chain(&e));
                 retries += 1;
                 tokio::time::sleep(opts.host_retry_delay).await;
                 continue;

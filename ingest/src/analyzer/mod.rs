@@ -22,6 +22,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use vibe_common::config::OllamaHost;
+use vibe_common::error::chain;
 
 pub use batch::FileInput;
 pub use client::OllamaClient;
@@ -43,17 +44,21 @@ pub enum AnalyzeError {
     Enrich(#[from] EnrichError),
     #[error("{0}")]
     Setup(String),
-    #[error("no Ollama host could summarize the README of {project}: {message}")]
-    Summary { project: String, message: String },
+    #[error("Ollama host setup failed")]
+    Client(#[from] client::ClientError),
+    /// `failures`: one line per host, with its causes.
+    #[error("no Ollama host could summarize the README of {project}: {}", .failures.join("; "))]
+    Summary { project: String, failures: Vec<String> },
 }
 
+/// Several errors, one line each with its causes.
 fn fmt_health(errors: &[HostCheckError]) -> String {
     match errors {
-        [one] => one.to_string(),
+        [one] => chain(one),
         many => format!(
             "{} Ollama hosts failed their checks:\n{}",
             many.len(),
-            many.iter().map(|e| format!("- {e}")).collect::<Vec<_>>().join("\n")
+            many.iter().map(|e| format!("- {}", chain(e))).collect::<Vec<_>>().join("\n")
         ),
     }
 }
@@ -72,11 +77,7 @@ impl Analyzer {
         if hosts.is_empty() {
             return Err(AnalyzeError::NoHosts);
         }
-        let clients = hosts
-            .iter()
-            .map(OllamaClient::new)
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| AnalyzeError::Setup(e.to_string()))?;
+        let clients = hosts.iter().map(OllamaClient::new).collect::<Result<Vec<_>, _>>()?;
         let prompts =
             prompts::Prompts::new().map_err(|e| AnalyzeError::Setup(format!("invalid prompt template: {e:#}")))?;
         Ok(Self { clients, prompts: Arc::new(prompts), options: ClusterOptions::default() })
@@ -143,7 +144,7 @@ impl Analyzer {
                     Err(e) => {
                         transport += 1;
                         if transport > self.options.host_retries {
-                            failures.push(e.to_string());
+                            failures.push(chain(&e));
                             break;
                         }
                         tokio::time::sleep(self.options.host_retry_delay).await;
@@ -151,7 +152,7 @@ impl Analyzer {
                 }
             }
         }
-        Err(AnalyzeError::Summary { project: project.to_string(), message: failures.join("; ") })
+        Err(AnalyzeError::Summary { project: project.to_string(), failures })
     }
 }
 

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 
-use super::{Ctx, OutputFormat, PartialFailure, ScanExportArgs};
+use super::{Ctx, PartialFailure, ScanExportArgs};
 use crate::analyzer::{Analyzer, ClusterOptions, ClusterReport, FileInput};
 use crate::export::{self, Exporter, FileEnrichment, Format};
 use crate::scanner::{self, ScanOptions, ScanReport, ScannedFile, SkipReason, SourceInfo, SourceStats};
@@ -47,12 +47,7 @@ pub fn analyze(ctx: &Ctx, args: &ScanExportArgs, options: ClusterOptions) -> any
         );
     }
     let sources = sources(ctx, args.target.as_deref())?;
-    let format = match args.resolved_format() {
-        OutputFormat::Json => Format::Json,
-        OutputFormat::Json5 => Format::Json5,
-        OutputFormat::Toon => Format::Toon,
-        OutputFormat::Xml => Format::Xml,
-    };
+    let format = args.resolved_format();
     let runtime = tokio::runtime::Runtime::new()?;
     let analyzer = Analyzer::new(&ctx.config.ollama)?.with_options(options);
     runtime.block_on(analyzer.check()).map_err(|e| {

@@ -5,15 +5,20 @@ use vibe_common::search::Search;
 use super::{Ctx, PartialFailure, ScanIndexArgs};
 use crate::indexer::{self, IndexOptions};
 
+/// The options every indexing run of this config shares (`scan index`,
+/// `scan watch`): the enrichment, and this config's id as the owner.
+pub fn options(ctx: &Ctx, no_llm: bool) -> anyhow::Result<IndexOptions> {
+    Ok(IndexOptions {
+        enrich: super::enrich::for_index(ctx, no_llm)?,
+        owner: ctx.config.id.clone(),
+        ..Default::default()
+    })
+}
+
 pub fn run(ctx: &Ctx, args: ScanIndexArgs) -> anyhow::Result<()> {
     let targets = ctx.targets(args.target.as_deref())?;
     let search = Search::new(&ctx.config.opensearch)?;
-    let opts = IndexOptions {
-        force: args.force,
-        progress: true,
-        enrich: super::enrich::for_index(ctx, args.no_llm)?,
-        owner: ctx.config.id.clone(),
-    };
+    let opts = IndexOptions { force: args.force, progress: true, ..options(ctx, args.no_llm)? };
     let runtime = tokio::runtime::Runtime::new()?;
     let report = runtime.block_on(indexer::run(&search, &targets, &ctx.config.sources, &opts))?;
     for action in &report.templates {

@@ -15,11 +15,14 @@ pub mod scan;
 pub mod serve;
 pub mod source;
 pub mod stats;
+pub mod watch;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use vibe_common::config::{Config, ConfigError};
+
+use crate::export::Format;
 
 // ---------------------------------------------------------------------------
 // Arguments
@@ -83,6 +86,8 @@ pub enum ScanCommand {
     Analyze(ScanExportArgs),
     /// Scan, enrich (LLM) and index into OpenSearch
     Index(ScanIndexArgs),
+    /// Watch the sources and index every change as it happens (Ctrl-C stops)
+    Watch(ScanWatchArgs),
 }
 
 #[derive(Debug, Clone, Args)]
@@ -92,7 +97,7 @@ pub struct ScanExportArgs {
     pub target: Option<String>,
     /// Output format (default: from the --output extension, else json)
     #[arg(long, short, value_enum)]
-    pub format: Option<OutputFormat>,
+    pub format: Option<Format>,
     /// Output file, or - for stdout (default: a new file in the Downloads folder, ~/Downloads:
     /// vibe-analyzer-<ast|analyze>-<source|all>-<YYYYMMDD-HHMMSS>.<ext>)
     #[arg(long, short, value_name = "FILE")]
@@ -101,50 +106,12 @@ pub struct ScanExportArgs {
 
 impl ScanExportArgs {
     /// `--format`, else the `--output` extension when known, else JSON.
-    pub fn resolved_format(&self) -> OutputFormat {
+    pub fn resolved_format(&self) -> Format {
         self.format
             .or_else(|| {
-                self.output
-                    .as_deref()
-                    .and_then(|p| p.extension())
-                    .and_then(|e| OutputFormat::from_extension(&e.to_string_lossy()))
+                self.output.as_deref().and_then(|p| p.extension()).and_then(|e| e.to_string_lossy().parse().ok())
             })
-            .unwrap_or(OutputFormat::Json)
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum OutputFormat {
-    Json,
-    Json5,
-    Toon,
-    Xml,
-}
-
-impl OutputFormat {
-    pub fn extension(self) -> &'static str {
-        match self {
-            Self::Json => "json",
-            Self::Json5 => "json5",
-            Self::Toon => "toon",
-            Self::Xml => "xml",
-        }
-    }
-
-    pub fn from_extension(ext: &str) -> Option<Self> {
-        match ext.to_ascii_lowercase().as_str() {
-            "json" => Some(Self::Json),
-            "json5" => Some(Self::Json5),
-            "toon" => Some(Self::Toon),
-            "xml" => Some(Self::Xml),
-            _ => None,
-        }
-    }
-}
-
-impl std::fmt::Display for OutputFormat {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.extension())
+            .unwrap_or_default()
     }
 }
 
@@ -156,6 +123,16 @@ pub struct ScanIndexArgs {
     /// Re-index every file, even unchanged ones
     #[arg(long)]
     pub force: bool,
+    /// Skip the LLM enrichment
+    #[arg(long)]
+    pub no_llm: bool,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ScanWatchArgs {
+    /// Source to watch (full path or unique directory name); default: all sources
+    #[arg(long, short, value_name = "PATH_OR_NAME")]
+    pub target: Option<String>,
     /// Skip the LLM enrichment
     #[arg(long)]
     pub no_llm: bool,
@@ -201,6 +178,12 @@ pub struct ServeStartArgs {
     /// Listen port (default: mcp.port of the config)
     #[arg(long)]
     pub port: Option<u16>,
+    /// Also watch every source and index changes as they happen (as `scan watch`)
+    #[arg(long)]
+    pub watch: bool,
+    /// With --watch: skip the LLM enrichment
+    #[arg(long, requires = "watch")]
+    pub no_llm: bool,
 }
 
 // ---------------------------------------------------------------------------
@@ -380,9 +363,9 @@ mod tests {
     #[test]
     fn format_from_output_extension() {
         let args = ScanExportArgs { target: None, format: None, output: Some("out.XML".into()) };
-        assert_eq!(args.resolved_format(), OutputFormat::Xml);
-        let args = ScanExportArgs { format: Some(OutputFormat::Toon), ..args };
-        assert_eq!(args.resolved_format(), OutputFormat::Toon);
+        assert_eq!(args.resolved_format(), Format::Xml);
+        let args = ScanExportArgs { format: Some(Format::Toon), ..args };
+        assert_eq!(args.resolved_format(), Format::Toon);
     }
 
     #[test]

@@ -7,13 +7,14 @@ pub fn run(ctx: &Ctx, args: ScanCommand) -> anyhow::Result<()> {
         ScanCommand::Index(a) => super::index::run(ctx, a),
         ScanCommand::Ast(a) => ast(ctx, a),
         ScanCommand::Analyze(a) => super::analyze::run(ctx, a),
+        ScanCommand::Watch(a) => super::watch::run(ctx, a),
     }
 }
 
 /// `scan ast`: extract every file's AST and export it (never touches OpenSearch).
 fn ast(ctx: &Ctx, args: super::ScanExportArgs) -> anyhow::Result<()> {
-    use super::{OutputFormat, PartialFailure};
-    use crate::export::{self, Format};
+    use super::PartialFailure;
+    use crate::export;
     use crate::scanner::SkipReason;
 
     // A configured source by path or name; an unconfigured existing path is
@@ -31,12 +32,7 @@ fn ast(ctx: &Ctx, args: super::ScanExportArgs) -> anyhow::Result<()> {
             (name, abs)
         })
         .collect();
-    let format = match args.resolved_format() {
-        OutputFormat::Json => Format::Json,
-        OutputFormat::Json5 => Format::Json5,
-        OutputFormat::Toon => Format::Toon,
-        OutputFormat::Xml => Format::Xml,
-    };
+    let format = args.resolved_format();
     let (_, report) = export::run_scan_ast(&sources, format, args.output.as_deref())?;
     let failed = [SkipReason::Unreadable, SkipReason::ExtractError, SkipReason::WalkError]
         .iter()

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
+use vibe_common::search::Search;
 
 use super::{Ctx, NotRunning, ServeCommand, ServeStartArgs};
 
@@ -14,6 +15,8 @@ use super::{Ctx, NotRunning, ServeCommand, ServeStartArgs};
 pub const PID_FILE: &str = "serve.pid";
 /// How long `serve stop` waits for the server to exit.
 const STOP_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long `serve start --watch` waits for its watcher once the server stopped.
+const WATCH_STOP_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// What `serve start` records about itself.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -61,6 +64,10 @@ fn start(ctx: &Ctx, args: ServeStartArgs) -> anyhow::Result<()> {
     if let Some(port) = args.port {
         opts.port = port;
     }
+    let watch = match args.watch {
+        true => Some((super::watch::options(ctx, None, args.no_llm)?, Search::new(&ctx.config.opensearch)?)),
+        false => None,
+    };
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     runtime.block_on(async {
         let server = vibe_gateway::spawn(&ctx.config, opts.clone()).await?;
@@ -70,7 +77,25 @@ fn start(ctx: &Ctx, args: ServeStartArgs) -> anyhow::Result<()> {
             "vibe-analyzer MCP server listening on http://{} (endpoints / and /mcp), pid {}",
             server.addr, info.pid
         );
+        // The watcher runs beside the server and stops with it.
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let watcher = watch.map(|(opts, search)| {
+            tokio::spawn(async move {
+                let shutdown = async {
+                    let _ = stopped.await;
+                };
+                if let Err(e) = crate::watch::run(&search, opts, shutdown, |line| eprintln!("{line}")).await {
+                    eprintln!("watch: {e:#}");
+                }
+            })
+        });
         let result = vibe_gateway::run_until_signal(server).await;
+        let _ = stop.send(());
+        if let Some(watcher) = watcher {
+            if tokio::time::timeout(WATCH_STOP_TIMEOUT, watcher).await.is_err() {
+                eprintln!("watch: did not stop within {}s", WATCH_STOP_TIMEOUT.as_secs());
+            }
+        }
         // Remove the pid file only if it is still ours.
         if read_pid(&pid_file).is_some_and(|p| p.pid == info.pid) {
             let _ = std::fs::remove_file(&pid_file);

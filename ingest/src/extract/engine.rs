@@ -47,16 +47,17 @@
 //! error when the query is compiled.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use streaming_iterator::StreamingIterator;
 use thiserror::Error;
 use tree_sitter::{Node, Parser, Query, QueryCursor, QueryMatch, QueryPredicateArg};
 use vibe_common::ast::{AstData, AstElement, LineRange};
+use vibe_common::error::BoxError;
 
-use super::comments::clean_comment;
+use super::comments::{clean_comment, has_blank_line};
 use super::family::Family;
-use super::languages::{Language, LANGUAGES};
+use super::languages::{Extractor, Language, LANGUAGES};
 use super::license_header;
 use super::narrowing;
 use super::nesting::{self, Holds, Place, Span};
@@ -65,16 +66,28 @@ use super::signature::{bare_name, signature, unquote};
 
 #[derive(Debug, Error)]
 pub enum ExtractError {
-    #[error("query for {lang} does not compile: {message}")]
-    Query { lang: &'static str, message: String },
+    /// The query text could not be read (`VIBE_QUERY_DIR`) or does not compile.
+    #[error("query for {lang} does not compile")]
+    Query {
+        lang: &'static str,
+        #[source]
+        source: BoxError,
+    },
     #[error("query for {lang} uses unknown capture @{capture}")]
     UnknownCapture { lang: &'static str, capture: String },
     #[error("query for {lang} uses unknown predicate #{predicate}")]
     UnknownPredicate { lang: &'static str, predicate: String },
-    #[error("grammar for {lang} cannot be loaded: {message}")]
-    Grammar { lang: &'static str, message: String },
+    #[error("grammar for {lang} cannot be loaded")]
+    Grammar {
+        lang: &'static str,
+        #[source]
+        source: tree_sitter::LanguageError,
+    },
     #[error("{lang} parser produced no tree")]
     NoTree { lang: &'static str },
+    /// The error of a query compiled once per process, for every later call.
+    #[error(transparent)]
+    Cached(Arc<ExtractError>),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -175,16 +188,14 @@ pub struct CompiledQuery {
 /// Compile a language's query and check every capture and predicate.
 /// `allowed` lists the capture names this language's extractor understands.
 pub fn compile_query(lang: &'static Language) -> Result<CompiledQuery, ExtractError> {
-    let allowed: Vec<&str> = if lang.id == "markdown" {
-        super::markdown::CAPTURES.to_vec()
-    } else {
-        CODE_CAPTURES.iter().map(|(n, _)| *n).collect()
+    let allowed: Vec<&str> = match lang.extractor {
+        Extractor::Markdown => super::markdown::CAPTURES.to_vec(),
+        Extractor::Queries => CODE_CAPTURES.iter().map(|(n, _)| *n).collect(),
     };
     let grammar = (lang.grammar)();
-    let source =
-        super::languages::query_source(lang).map_err(|message| ExtractError::Query { lang: lang.name, message })?;
-    let query =
-        Query::new(&grammar, &source).map_err(|e| ExtractError::Query { lang: lang.name, message: e.to_string() })?;
+    let source = super::languages::query_source(lang)
+        .map_err(|message| ExtractError::Query { lang: lang.name, source: message.into() })?;
+    let query = Query::new(&grammar, &source).map_err(|e| ExtractError::Query { lang: lang.name, source: e.into() })?;
     let mut roles = Vec::new();
     for name in query.capture_names() {
         if !allowed.contains(name) && !name.starts_with('_') {
@@ -212,13 +223,14 @@ pub fn compile_query(lang: &'static Language) -> Result<CompiledQuery, ExtractEr
 
 /// The compiled query of a language, built once per process.
 pub(crate) fn compiled(lang: &'static Language) -> Result<&'static CompiledQuery, ExtractError> {
-    static CACHE: OnceLock<Vec<OnceLock<Result<CompiledQuery, String>>>> = OnceLock::new();
+    type Compiled = Result<CompiledQuery, Arc<ExtractError>>;
+    static CACHE: OnceLock<Vec<OnceLock<Compiled>>> = OnceLock::new();
     let cache = CACHE.get_or_init(|| LANGUAGES.iter().map(|_| OnceLock::new()).collect());
     let idx = LANGUAGES.iter().position(|l| std::ptr::eq(l, lang)).unwrap_or(0);
     cache[idx]
-        .get_or_init(|| compile_query(lang).map_err(|e| e.to_string()))
+        .get_or_init(|| compile_query(lang).map_err(Arc::new))
         .as_ref()
-        .map_err(|message| ExtractError::Query { lang: lang.name, message: message.clone() })
+        .map_err(|e| ExtractError::Cached(e.clone()))
 }
 
 thread_local! {
@@ -234,7 +246,7 @@ pub(crate) fn parse(lang: &'static Language, source: &str) -> Result<tree_sitter
             std::collections::hash_map::Entry::Vacant(v) => {
                 let mut p = Parser::new();
                 p.set_language(&(lang.grammar)())
-                    .map_err(|e| ExtractError::Grammar { lang: lang.name, message: e.to_string() })?;
+                    .map_err(|source| ExtractError::Grammar { lang: lang.name, source })?;
                 v.insert(p)
             }
         };
@@ -396,7 +408,7 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
                 namespace: false,
             });
         }
-        let (comments, doc_ids) = doc_comments(d, source, &family, &doc_nodes, &attribute_nodes, &def_ids);
+        let (comments, doc_ids) = doc_comments(lang, d, source, &family, &doc_nodes, &attribute_nodes, &def_ids);
         let element = AstElement {
             name: name.clone().unwrap_or_default(),
             kind: kind.name().to_string(),
@@ -422,7 +434,7 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
     }
     // A doc comment that documents the first definition is not also a header.
     headers.retain(|h| !used_docs.contains(&h.id()));
-    let (license, header) = license_header::split(header_blocks(&headers, &family, &attribute_nodes, source));
+    let (license, header) = license_header::split(header_blocks(lang, &headers, &family, &attribute_nodes, source));
     ast.license = license;
     ast.header_comments = header;
     if !uses.is_empty() {
@@ -490,6 +502,7 @@ pub(crate) fn line_range(node: Node) -> LineRange {
 /// Doc comments of a definition: a docstring inside it, or else the run of
 /// doc comments that touches it.
 fn doc_comments(
+    lang: &Language,
     d: &Definition,
     source: &str,
     family: &Family,
@@ -503,7 +516,7 @@ fn doc_comments(
         .filter(|n| n.start_byte() >= d.node.start_byte() && n.end_byte() <= d.node.end_byte())
         .min_by_key(|n| n.start_byte());
     if let Some(n) = inside {
-        return (clean_comment(&source[n.start_byte()..n.end_byte()]), vec![n.id()]);
+        return (clean_comment(lang, &source[n.start_byte()..n.end_byte()]), vec![n.id()]);
     }
     let mut kept: Vec<Node> = Vec::new();
     let mut next_start = d.node.start_byte();
@@ -541,7 +554,7 @@ fn doc_comments(
     }
     kept.reverse();
     let ids = kept.iter().map(|n| n.id()).collect();
-    (kept.into_iter().flat_map(|n| clean_comment(&source[n.start_byte()..n.end_byte()])).collect(), ids)
+    (kept.into_iter().flat_map(|n| clean_comment(lang, &source[n.start_byte()..n.end_byte()])).collect(), ids)
 }
 
 /// Whether `parent` holds another definition besides `own`.
@@ -551,15 +564,16 @@ fn groups_others(parent: Node, own: Node, defs: &HashSet<usize>) -> bool {
     others
 }
 
-fn has_blank_line(between: &str) -> bool {
-    let segments: Vec<&str> = between.split('\n').collect();
-    segments.len() > 2 && segments[1..segments.len() - 1].iter().any(|l| l.trim().is_empty())
-}
-
 /// Header comments: captured comments preceded only by other captured
 /// comments or attributes (a shebang, `@echo off`), in blocks of comments
 /// that touch each other (no blank line between).
-fn header_blocks(headers: &[Node], family: &Family, attributes: &HashSet<usize>, source: &str) -> Vec<Vec<String>> {
+fn header_blocks(
+    lang: &Language,
+    headers: &[Node],
+    family: &Family,
+    attributes: &HashSet<usize>,
+    source: &str,
+) -> Vec<Vec<String>> {
     let ids: HashSet<usize> = headers.iter().map(|n| n.id()).collect();
     let mut sorted: Vec<Node> = headers.to_vec();
     sorted.sort_by_key(|n| n.start_byte());
@@ -572,7 +586,7 @@ fn header_blocks(headers: &[Node], family: &Family, attributes: &HashSet<usize>,
         if !leading {
             continue;
         }
-        let lines = clean_comment(&source[n.start_byte()..n.end_byte()]);
+        let lines = clean_comment(lang, &source[n.start_byte()..n.end_byte()]);
         match (last_end, blocks.last_mut()) {
             (Some(end), Some(block)) if !has_blank_line(&source[end..n.start_byte()]) => block.extend(lines),
             _ => blocks.push(lines),
@@ -581,17 +595,4 @@ fn header_blocks(headers: &[Node], family: &Family, attributes: &HashSet<usize>,
     }
     blocks.retain(|b| !b.is_empty());
     blocks
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn blank_line_detection() {
-        assert!(!has_blank_line("\n"));
-        assert!(!has_blank_line("\n#[derive(Debug)]\n"));
-        assert!(has_blank_line("\n\n"));
-        assert!(has_blank_line("\n   \n"));
-    }
 }

@@ -1,6 +1,7 @@
-//! The static table of supported languages: name, file extensions, grammar and
-//! query file. Everything else about a language lives in its query file under
-//! `ingest/queries/`.
+//! The static table of supported languages: name, file extensions, grammar,
+//! query file, extractor and comment syntax (as in Helix's `languages.toml`).
+//! Everything else about a language lives in its query file under
+//! `ingest/queries/`; the extraction engine itself names no language.
 
 use tree_sitter::Language as Grammar;
 
@@ -16,7 +17,51 @@ pub struct Language {
     pub grammar: fn() -> Grammar,
     /// The tags-style query that drives extraction.
     pub query: &'static str,
+    /// Which extractor runs the query.
+    pub extractor: Extractor,
+    /// Line comment prefixes, a longer one before any it starts with (`///`
+    /// before `//`). Matched ignoring ASCII case; one ending in a letter or a
+    /// digit only before a space or the end of the line (`rem`).
+    pub comment_tokens: &'static [&'static str],
+    /// Block comment delimiters, and docstring quotes, a longer start first.
+    pub block_comment_tokens: &'static [BlockComment],
+    /// Markup removed from comment text, beyond the comment markers.
+    pub doc_markup: &'static [DocMarkup],
 }
+
+/// The extractor of a language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Extractor {
+    /// The generic engine (`engine.rs`), driven by the query's captures.
+    Queries,
+    /// Markdown's own extractor (`markdown.rs`): headings, front matter, links.
+    Markdown,
+}
+
+/// The start and end of a block comment (or of a docstring).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BlockComment {
+    pub start: &'static str,
+    pub end: &'static str,
+}
+
+/// Documentation markup that carries no text of its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DocMarkup {
+    /// A `*` leading a block comment's lines (` * text`, Javadoc style).
+    StarLeaders,
+    /// XML documentation tags (`<summary>`, `<param name="a">`, as in C#):
+    /// removed, keeping their text and `name`/`cref` values.
+    XmlTags,
+}
+
+const fn block(start: &'static str, end: &'static str) -> BlockComment {
+    BlockComment { start, end }
+}
+
+/// `///` and `//` line comments, `/** */` and `/* */` block comments.
+const C_LINE: &[&str] = &["///", "//"];
+const C_BLOCK: &[BlockComment] = &[block("/**", "*/"), block("/*", "*/")];
 
 macro_rules! query {
     ($id:literal) => {
@@ -32,6 +77,10 @@ pub static LANGUAGES: &[Language] = &[
         extensions: &["ets"],
         grammar: || tree_sitter_arkts::LANGUAGE.into(),
         query: query!("arkts"),
+        extractor: Extractor::Queries,
+        comment_tokens: C_LINE,
+        block_comment_tokens: C_BLOCK,
+        doc_markup: &[DocMarkup::StarLeaders],
     },
     Language {
         name: "Bash",
@@ -39,6 +88,10 @@ pub static LANGUAGES: &[Language] = &[
         extensions: &["sh", "bash", "zsh"],
         grammar: || tree_sitter_bash::LANGUAGE.into(),
         query: query!("bash"),
+        extractor: Extractor::Queries,
+        comment_tokens: &["#"],
+        block_comment_tokens: &[],
+        doc_markup: &[],
     },
     Language {
         name: "Batch",
@@ -46,6 +99,10 @@ pub static LANGUAGES: &[Language] = &[
         extensions: &["bat", "cmd"],
         grammar: || tree_sitter_batch::LANGUAGE.into(),
         query: query!("batch"),
+        extractor: Extractor::Queries,
+        comment_tokens: &["::", "@rem", "rem"],
+        block_comment_tokens: &[],
+        doc_markup: &[],
     },
     Language {
         name: "C#",
@@ -53,6 +110,10 @@ pub static LANGUAGES: &[Language] = &[
         extensions: &["cs"],
         grammar: || tree_sitter_c_sharp::LANGUAGE.into(),
         query: query!("csharp"),
+        extractor: Extractor::Queries,
+        comment_tokens: C_LINE,
+        block_comment_tokens: C_BLOCK,
+        doc_markup: &[DocMarkup::StarLeaders, DocMarkup::XmlTags],
     },
     Language {
         name: "Dart",
@@ -60,6 +121,10 @@ pub static LANGUAGES: &[Language] = &[
         extensions: &["dart"],
         grammar: || tree_sitter_dart::LANGUAGE.into(),
         query: query!("dart"),
+        extractor: Extractor::Queries,
+        comment_tokens: C_LINE,
+        block_comment_tokens: C_BLOCK,
+        doc_markup: &[DocMarkup::StarLeaders],
     },
     Language {
         name: "Go",
@@ -67,6 +132,10 @@ pub static LANGUAGES: &[Language] = &[
         extensions: &["go"],
         grammar: || tree_sitter_go::LANGUAGE.into(),
         query: query!("go"),
+        extractor: Extractor::Queries,
+        comment_tokens: C_LINE,
+        block_comment_tokens: C_BLOCK,
+        doc_markup: &[DocMarkup::StarLeaders],
     },
     Language {
         name: "Java",
@@ -74,6 +143,10 @@ pub static LANGUAGES: &[Language] = &[
         extensions: &["java"],
         grammar: || tree_sitter_java::LANGUAGE.into(),
         query: query!("java"),
+        extractor: Extractor::Queries,
+        comment_tokens: C_LINE,
+        block_comment_tokens: C_BLOCK,
+        doc_markup: &[DocMarkup::StarLeaders],
     },
     Language {
         name: "JavaScript",
@@ -81,6 +154,10 @@ pub static LANGUAGES: &[Language] = &[
         extensions: &["js", "jsx", "mjs", "cjs"],
         grammar: || tree_sitter_javascript::LANGUAGE.into(),
         query: query!("javascript"),
+        extractor: Extractor::Queries,
+        comment_tokens: C_LINE,
+        block_comment_tokens: C_BLOCK,
+        doc_markup: &[DocMarkup::StarLeaders],
     },
     Language {
         name: "Kotlin",
@@ -88,6 +165,10 @@ pub static LANGUAGES: &[Language] = &[
         extensions: &["kt", "kts"],
         grammar: || tree_sitter_kotlin_ng::LANGUAGE.into(),
         query: query!("kotlin"),
+        extractor: Extractor::Queries,
+        comment_tokens: C_LINE,
+        block_comment_tokens: C_BLOCK,
+        doc_markup: &[DocMarkup::StarLeaders],
     },
     Language {
         name: "Markdown",
@@ -95,6 +176,10 @@ pub static LANGUAGES: &[Language] = &[
         extensions: &["md", "markdown"],
         grammar: || tree_sitter_md::LANGUAGE.into(),
         query: query!("markdown"),
+        extractor: Extractor::Markdown,
+        comment_tokens: &[],
+        block_comment_tokens: &[],
+        doc_markup: &[],
     },
     Language {
         name: "Python",
@@ -102,6 +187,16 @@ pub static LANGUAGES: &[Language] = &[
         extensions: &["py", "pyi"],
         grammar: || tree_sitter_python::LANGUAGE.into(),
         query: query!("python"),
+        extractor: Extractor::Queries,
+        comment_tokens: &["#:", "#"],
+        block_comment_tokens: &[
+            block("r\"\"\"", "\"\"\""),
+            block("\"\"\"", "\"\"\""),
+            block("'''", "'''"),
+            block("\"", "\""),
+            block("'", "'"),
+        ],
+        doc_markup: &[],
     },
     Language {
         name: "Rust",
@@ -109,6 +204,10 @@ pub static LANGUAGES: &[Language] = &[
         extensions: &["rs"],
         grammar: || tree_sitter_rust::LANGUAGE.into(),
         query: query!("rust"),
+        extractor: Extractor::Queries,
+        comment_tokens: &["///", "//!", "//"],
+        block_comment_tokens: &[block("/**", "*/"), block("/*!", "*/"), block("/*", "*/")],
+        doc_markup: &[DocMarkup::StarLeaders],
     },
     Language {
         name: "Swift",
@@ -116,6 +215,10 @@ pub static LANGUAGES: &[Language] = &[
         extensions: &["swift"],
         grammar: || tree_sitter_swift::LANGUAGE.into(),
         query: query!("swift"),
+        extractor: Extractor::Queries,
+        comment_tokens: C_LINE,
+        block_comment_tokens: C_BLOCK,
+        doc_markup: &[DocMarkup::StarLeaders],
     },
     Language {
         name: "TSX",
@@ -123,6 +226,10 @@ pub static LANGUAGES: &[Language] = &[
         extensions: &["tsx"],
         grammar: || tree_sitter_typescript::LANGUAGE_TSX.into(),
         query: query!("tsx"),
+        extractor: Extractor::Queries,
+        comment_tokens: C_LINE,
+        block_comment_tokens: C_BLOCK,
+        doc_markup: &[DocMarkup::StarLeaders],
     },
     Language {
         name: "TypeScript",
@@ -130,6 +237,10 @@ pub static LANGUAGES: &[Language] = &[
         extensions: &["ts", "mts", "cts"],
         grammar: || tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
         query: query!("typescript"),
+        extractor: Extractor::Queries,
+        comment_tokens: C_LINE,
+        block_comment_tokens: C_BLOCK,
+        doc_markup: &[DocMarkup::StarLeaders],
     },
 ];
 

@@ -6,7 +6,7 @@
 //! interprets the captures.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use streaming_iterator::StreamingIterator;
 use tree_sitter::{Node, Parser, Query, QueryCursor};
@@ -25,17 +25,18 @@ const PREVIEW_CHARS: usize = 160;
 
 /// Compile the inline query once and check its captures.
 pub(crate) fn inline_query() -> Result<&'static Query, ExtractError> {
-    static QUERY: OnceLock<Result<Query, String>> = OnceLock::new();
+    static QUERY: OnceLock<Result<Query, Arc<ExtractError>>> = OnceLock::new();
     QUERY
         .get_or_init(|| {
-            let q = Query::new(&tree_sitter_md::INLINE_LANGUAGE.into(), INLINE_QUERY).map_err(|e| e.to_string())?;
+            let q = Query::new(&tree_sitter_md::INLINE_LANGUAGE.into(), INLINE_QUERY)
+                .map_err(|e| ExtractError::Query { lang: "Markdown inline", source: e.into() })?;
             if let Some(bad) = q.capture_names().iter().find(|c| !INLINE_CAPTURES.contains(c)) {
-                return Err(format!("unknown capture @{bad} in markdown_inline.scm"));
+                return Err(ExtractError::UnknownCapture { lang: "Markdown inline", capture: bad.to_string() }.into());
             }
             Ok(q)
         })
         .as_ref()
-        .map_err(|message| ExtractError::Query { lang: "Markdown", message: message.clone() })
+        .map_err(|e| ExtractError::Cached(e.clone()))
 }
 
 pub fn extract(lang: &'static Language, source: &str) -> Result<AstData, ExtractError> {
@@ -261,7 +262,7 @@ fn links(inlines: &[Node], body: &str, references: &HashMap<String, String>) -> 
     let mut parser = Parser::new();
     parser
         .set_language(&tree_sitter_md::INLINE_LANGUAGE.into())
-        .map_err(|e| ExtractError::Grammar { lang: "Markdown", message: e.to_string() })?;
+        .map_err(|source| ExtractError::Grammar { lang: "Markdown", source })?;
     let mut out: Vec<AstLink> = Vec::new();
     for node in inlines {
         let src = &body[node.start_byte()..node.end_byte()];

@@ -13,12 +13,15 @@ mod references;
 mod signature;
 
 pub use engine::{compile_query, CompiledQuery, ExtractError};
-pub use languages::{for_path, Language, LANGUAGES};
+pub use languages::{for_path, Extractor, Language, LANGUAGES};
 
 use vibe_common::ast::AstData;
 
 /// Extract the AST of one file's source text.
 pub fn extract(lang: &'static Language, source: &str) -> Result<AstData, ExtractError> {
-    let ast = if lang.id == "markdown" { markdown::extract(lang, source)? } else { engine::extract(lang, source)? };
+    let ast = match lang.extractor {
+        Extractor::Queries => engine::extract(lang, source)?,
+        Extractor::Markdown => markdown::extract(lang, source)?,
+    };
     Ok(ast.with_tags())
 }

@@ -46,6 +46,7 @@ pub fn analysis_doc(source: &SourceInfo, file: &ScannedFile, enrichment: Option<
         "lines": file.lines,
         "size": file.size,
         "hash": file.hash,
+        "indexed_at": now_ms(),
         "binary": file.binary,
         "skipped": file.skipped.map(|s| s.as_str()),
         "knowledge": knowledge,
@@ -98,6 +99,11 @@ pub fn symbols(ast: &AstData) -> Vec<Value> {
         .collect()
 }
 
+/// When a document is written (epoch milliseconds): answers say how fresh they are.
+fn now_ms() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
+}
+
 /// The content document: the full text, stored for `get_file_content`.
 pub fn content_doc(source: &SourceInfo, file: &ScannedFile) -> Value {
     json!({
@@ -106,6 +112,7 @@ pub fn content_doc(source: &SourceInfo, file: &ScannedFile) -> Value {
         "path": file.rel_path,
         "language": file.language,
         "hash": file.hash,
+        "indexed_at": now_ms(),
         "lines": file.lines,
         "size": file.size,
         // Why `content` is empty: binary, too_large or invalid_utf8 (get_file_content says so).

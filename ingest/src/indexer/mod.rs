@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 use thiserror::Error;
+use vibe_common::error::BoxError;
 use vibe_common::naming::project_hash;
 use vibe_common::search::{Search, SearchError};
 use vibe_common::templates::{self, InstallAction};
@@ -33,18 +34,24 @@ pub use documents::Enrichment;
 
 #[derive(Debug, Error)]
 pub enum IndexError {
-    #[error("OpenSearch at {host} is not reachable ({message}). Start it (bash tests/opensearch/start.sh, or docker compose -f docker/opensearch/docker-compose.yml up -d) or fix opensearch.host in the config")]
-    Unreachable { host: String, message: String },
+    #[error("OpenSearch at {host} is not reachable. Start it (bash tests/opensearch/start.sh, or docker compose -f docker/opensearch/docker-compose.yml up -d) or fix opensearch.hosts in the config")]
+    Unreachable {
+        host: String,
+        #[source]
+        source: BoxError,
+    },
     #[error(transparent)]
     Search(#[from] SearchError),
-    #[error("{path}: {source}")]
-    Scan {
+    /// A source could not be scanned; the scan error names the path.
+    #[error(transparent)]
+    Scan(#[from] scanner::ScanError),
+    /// A task of a source's run failed (it panicked, or its enrichment failed).
+    #[error("{path}")]
+    Task {
         path: String,
         #[source]
-        source: scanner::ScanError,
+        source: BoxError,
     },
-    #[error("{path}: {message}")]
-    Task { path: String, message: String },
 }
 
 /// Enrichment of a batch of changed files (LLM descriptions and tags), by relative path.
@@ -137,11 +144,11 @@ impl IndexReport {
 /// Check that OpenSearch answers, naming the host when it does not.
 pub async fn check_backend(search: &Search) -> Result<String, IndexError> {
     search.ping().await.map_err(|e| {
-        let message = match e {
-            SearchError::Unreachable { message, .. } => message,
-            other => other.to_string(),
+        let source = match e {
+            SearchError::Unreachable { source, .. } => source,
+            other => other.into(),
         };
-        IndexError::Unreachable { host: search.host().to_string(), message }
+        IndexError::Unreachable { host: search.host().to_string(), source }
     })
 }
 
@@ -162,11 +169,7 @@ pub async fn run(
         // run goes on with the others; a backend failure stops it.
         match index_source(search, &known, root, opts).await {
             Ok(outcome) => report.sources.push(outcome),
-            Err(IndexError::Scan { path, source }) => {
-                let message = source.to_string();
-                let message = message.strip_prefix(&format!("{path}: ")).unwrap_or(&message).to_string();
-                report.failed_sources.push((path, message));
-            }
+            Err(IndexError::Scan(e)) => report.failed_sources.push(e.report_line()),
             Err(e) => return Err(e),
         }
     }
@@ -277,7 +280,7 @@ async fn index_source(
     // during a rebuild's scan; after the scan of an incremental run that
     // changed something; never on a no-op run).
     let load = if opts.enrich.is_some() { SourceInfo::load } else { SourceInfo::bare };
-    let info = load(None, root).map_err(|e| IndexError::Scan { path: path.clone(), source: e })?;
+    let info = load(None, root).map_err(IndexError::Scan)?;
     let details_loaded = opts.enrich.is_some();
     let hash = project_hash(&info.root);
     let names = &search.names;
@@ -368,8 +371,8 @@ async fn index_source(
     tracing::debug!(source = %info.name, "scan finished");
     let scan = scan_task
         .await
-        .map_err(|e| IndexError::Task { path: path.clone(), message: e.to_string() })?
-        .map_err(|e| IndexError::Scan { path: path.clone(), source: e })?;
+        .map_err(|e| IndexError::Task { path: path.clone(), source: e.into() })?
+        .map_err(IndexError::Scan)?;
 
     let phase = |message: &str| {
         if let Some(p) = &progress {
@@ -422,8 +425,8 @@ async fn index_source(
                 .take()
                 .unwrap_or_else(|| load_details(&info.root))
                 .await
-                .map_err(|e| IndexError::Task { path: path.clone(), message: e.to_string() })?
-                .map_err(|e| IndexError::Scan { path: path.clone(), source: e })?
+                .map_err(|e| IndexError::Task { path: path.clone(), source: e.into() })?
+                .map_err(IndexError::Scan)?
         };
         tokio::try_join!(write_meta(search, &info, &hash, &targets, &owners, &opts.enrich), drop_old)?;
     } else {
@@ -456,7 +459,7 @@ async fn write_files(
         Some(enrich) if pending.iter().any(|f| f.ast.is_some()) => {
             let refs: Vec<&ScannedFile> = pending.iter().filter(|f| f.ast.is_some()).collect();
             enrich(info, &refs)
-                .map_err(|e| IndexError::Task { path: info.root.display().to_string(), message: format!("{e:#}") })?
+                .map_err(|e| IndexError::Task { path: info.root.display().to_string(), source: e.into() })?
         }
         _ => HashMap::new(),
     };
@@ -486,7 +489,7 @@ async fn write_meta(
     let mut summary = info.readme.as_ref().map(|r| documents::readme_summary(&r.content)).unwrap_or_default();
     if let (Some(enrich), Some(_)) = (enrich, &info.readme) {
         let mut answer = enrich(info, &[])
-            .map_err(|e| IndexError::Task { path: info.root.display().to_string(), message: format!("{e:#}") })?;
+            .map_err(|e| IndexError::Task { path: info.root.display().to_string(), source: e.into() })?;
         if let Some(llm) = answer.remove(PROJECT_SUMMARY_KEY).filter(|e| !e.description.is_empty()) {
             summary = llm.description;
         }

@@ -84,7 +84,7 @@ pub fn scan_file(root: &Path, path: &Path, opts: &ScanOptions) -> (ScannedFile, 
             Ok(Ok(ast)) => file.ast = Some(ast),
             Ok(Err(e)) => {
                 file.skipped = Some(SkipReason::ExtractError);
-                err = Some(ScanError::Extract { path: file.rel_path.clone(), message: e.to_string() });
+                err = Some(ScanError::Extract { path: file.rel_path.clone(), source: e.into() });
             }
             Err(panic) => {
                 let msg = panic
@@ -93,7 +93,8 @@ pub fn scan_file(root: &Path, path: &Path, opts: &ScanOptions) -> (ScannedFile, 
                     .or_else(|| panic.downcast_ref::<String>().cloned())
                     .unwrap_or_else(|| "unknown panic".into());
                 file.skipped = Some(SkipReason::ExtractError);
-                err = Some(ScanError::Extract { path: file.rel_path.clone(), message: format!("panicked: {msg}") });
+                err =
+                    Some(ScanError::Extract { path: file.rel_path.clone(), source: format!("panicked: {msg}").into() });
             }
         }
     }

@@ -29,6 +29,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use vibe_common::ast::AstData;
+use vibe_common::error::{chain, BoxError};
 
 /// Files larger than this get no AST (metadata and hash only).
 pub const MAX_AST_FILE_SIZE: u64 = 10 * 1024 * 1024;
@@ -157,10 +158,11 @@ pub struct ScannedFile {
     pub skipped: Option<SkipReason>,
 }
 
-/// Errors of the scanner; each carries the path it is about.
+/// Errors of the scanner; each carries the path it is about, prints it
+/// first, and keeps its cause as its source.
 #[derive(Debug, thiserror::Error)]
 pub enum ScanError {
-    #[error("{path}: {source}")]
+    #[error("{path}")]
     Io {
         path: String,
         #[source]
@@ -168,12 +170,24 @@ pub enum ScanError {
     },
     #[error("{path}: not a directory or file")]
     BadRoot { path: String },
-    #[error("{path}: extraction failed: {message}")]
-    Extract { path: String, message: String },
-    #[error("{path}: {message}")]
-    Walk { path: String, message: String },
-    #[error("{path}: scan stopped by its consumer: {message}")]
-    Consumer { path: String, message: String },
+    #[error("{path}: extraction failed")]
+    Extract {
+        path: String,
+        #[source]
+        source: BoxError,
+    },
+    #[error("{path}")]
+    Walk {
+        path: String,
+        #[source]
+        source: ignore::Error,
+    },
+    #[error("{path}: scan stopped by its consumer")]
+    Consumer {
+        path: String,
+        #[source]
+        source: BoxError,
+    },
 }
 
 impl ScanError {
@@ -186,6 +200,15 @@ impl ScanError {
             | Self::Walk { path, .. }
             | Self::Consumer { path, .. } => path,
         }
+    }
+
+    /// The path and what went wrong with it (the error's chain after the
+    /// path): one line of a report.
+    pub fn report_line(&self) -> (String, String) {
+        let line = chain(self);
+        let path = self.path();
+        let message = line.strip_prefix(path).and_then(|l| l.strip_prefix(": ")).unwrap_or(&line);
+        (path.to_string(), message.to_string())
     }
 }
 
@@ -338,22 +361,6 @@ fn walk_error_path(err: &ignore::Error) -> Option<PathBuf> {
     }
 }
 
-/// An error and its causes, each cause shown once (thiserror messages often
-/// repeat their source).
-fn chain_message(e: &anyhow::Error) -> String {
-    let mut msg = String::new();
-    for cause in e.chain() {
-        let s = cause.to_string();
-        if !msg.contains(&s) {
-            if !msg.is_empty() {
-                msg.push_str(": ");
-            }
-            msg.push_str(&s);
-        }
-    }
-    msg
-}
-
 /// Scan `root` (a directory, or a single file), handing each file to `sink`
 /// as soon as it is processed. Fails only if the root cannot be opened.
 pub fn scan(root: &Path, opts: &ScanOptions, mut sink: impl FnMut(ScannedFile)) -> Result<ScanReport, ScanError> {
@@ -395,7 +402,7 @@ pub fn try_scan(
                         Ok(entry) => {
                             if let Some(err) = entry.error() {
                                 let path = rel_path(root, entry.path());
-                                let w = ScanError::Walk { path, message: err.to_string() };
+                                let w = ScanError::Walk { path, source: err.clone() };
                                 if tx.send(Msg::Warning(w)).is_err() {
                                     return ignore::WalkState::Quit;
                                 }
@@ -408,7 +415,7 @@ pub fn try_scan(
                         }
                         Err(err) => {
                             let path = walk_error_path(&err).map(|p| rel_path(root, &p)).unwrap_or_default();
-                            Msg::WalkError(ScanError::Walk { path, message: err.to_string() })
+                            Msg::WalkError(ScanError::Walk { path, source: err })
                         }
                     };
                     match tx.send(msg) {
@@ -425,20 +432,20 @@ pub fn try_scan(
                 Msg::File(file, err) => {
                     report.record(&file);
                     if let Some(e) = err {
-                        report.errors.push((e.path().to_string(), e.to_string()));
+                        report.errors.push(e.report_line());
                     }
                     let path = file.rel_path.clone();
                     if let Err(e) = sink(*file) {
-                        failure = Some(ScanError::Consumer { path, message: chain_message(&e) });
+                        failure = Some(ScanError::Consumer { path, source: e.into() });
                         quit.store(true, Ordering::Relaxed);
                         break;
                     }
                 }
-                Msg::Warning(e) => report.errors.push((e.path().to_string(), e.to_string())),
+                Msg::Warning(e) => report.errors.push(e.report_line()),
                 Msg::WalkError(e) => {
                     report.files_seen += 1;
                     *report.skipped.entry(SkipReason::WalkError).or_default() += 1;
-                    report.errors.push((e.path().to_string(), e.to_string()));
+                    report.errors.push(e.report_line());
                 }
             }
         }

@@ -17,3 +17,4 @@ mod ownership;
 mod parsers_test;
 mod scanner_walk;
 mod stats_cli;
+mod watch;

@@ -7,7 +7,8 @@ use crate::ollama_support::{description, MockOllama, MockOptions};
 use serde_json::Value;
 use vibe_common::config::{Config, OllamaHost};
 use vibe_ingest::analyzer::fast_options;
-use vibe_ingest::cli::{analyze, enrich, Ctx, OutputFormat, ScanExportArgs};
+use vibe_ingest::cli::{analyze, enrich, Ctx, ScanExportArgs};
+use vibe_ingest::export::Format;
 use vibe_ingest::indexer::PROJECT_SUMMARY_KEY;
 use vibe_ingest::scanner::{self, ScanOptions, ScannedFile, SourceInfo};
 
@@ -159,7 +160,7 @@ fn index_hook_errors_name_the_problem() {
 }
 
 fn export_args(output: &Path) -> ScanExportArgs {
-    ScanExportArgs { target: None, format: Some(OutputFormat::Json), output: Some(output.to_path_buf()) }
+    ScanExportArgs { target: None, format: Some(Format::Json), output: Some(output.to_path_buf()) }
 }
 
 #[test]

@@ -257,7 +257,9 @@ fn a_failing_consumer_stops_the_scan() {
     })
     .unwrap_err();
     assert!(matches!(err, scanner::ScanError::Consumer { .. }));
-    assert!(err.to_string().contains("disk full"));
+    // The consumer's error is the source, printed by the chain.
+    assert!(!err.to_string().contains("disk full"), "{err}");
+    assert!(vibe_common::error::chain(&err).ends_with("scan stopped by its consumer: disk full"), "{err}");
     assert_eq!(n, 3);
 }
 

@@ -2,7 +2,15 @@
 
 use regex_syntax::hir::{Class, ClassUnicode, ClassUnicodeRange, Hir, HirKind, Look};
 
-use super::{MAX_COUNT, MAX_REGEXP_CHARS, SMALL_CLASS_RANGES};
+/// Longest Lucene regexp sent (the files index allows 8192, `max_regex_length`).
+const MAX_REGEXP_CHARS: usize = 8000;
+/// Character classes with more ranges than this (and whose complement has
+/// more too) keep only their ASCII part exactly and take any non-ASCII
+/// character: Unicode `\w` (~770 ranges) and `\d` (~70) make an automaton
+/// that costs Lucene ~0.3 s per query to build, and code is mostly ASCII.
+const SMALL_CLASS_RANGES: usize = 16;
+/// Repetition counts above this become "at least" (Lucene expands counts).
+const MAX_COUNT: u32 = 16;
 
 // ---------------------------------------------------------------------------
 // Rust regex -> Lucene regexp over a whole file

@@ -35,7 +35,7 @@
 use regex::{Regex, RegexBuilder};
 use regex_syntax::hir::literal::{ExtractKind, Extractor};
 use regex_syntax::hir::Hir;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 mod glob;
 mod lucene;
@@ -43,11 +43,12 @@ mod lucene;
 pub use glob::*;
 pub use lucene::*;
 
-use super::{hits, ToolError};
+use crate::error::ToolError;
 use crate::gateway::Gateway;
 use crate::normalize::Args;
 use crate::params::{self, TextFilter};
 use crate::target::Scope;
+use crate::tools::answer::hits;
 
 /// The stored template.
 pub const TEMPLATE: &str = "search_code_text";
@@ -62,15 +63,6 @@ pub const TOTAL_CAP: u32 = 20;
 /// not at all): enough to fill a page after the line check. A regexp the
 /// index only approximates fetches twice the page.
 pub const INEXACT_BATCH: u32 = 30;
-/// Longest Lucene regexp sent (the files index allows 8192, `max_regex_length`).
-pub(super) const MAX_REGEXP_CHARS: usize = 8000;
-/// Character classes with more ranges than this (and whose complement has
-/// more too) keep only their ASCII part exactly and take any non-ASCII
-/// character: Unicode `\w` (~770 ranges) and `\d` (~70) make an automaton
-/// that costs Lucene ~0.3 s per query to build, and code is mostly ASCII.
-pub(super) const SMALL_CLASS_RANGES: usize = 16;
-/// Repetition counts above this become "at least" (Lucene expands counts).
-pub(super) const MAX_COUNT: u32 = 16;
 /// Most literals used to narrow a regex Lucene cannot take.
 const MAX_LITERALS: usize = 64;
 
@@ -336,10 +328,7 @@ fn file_result(hit: &Value, matcher: &Regex) -> Option<Value> {
     if count == 0 {
         return None;
     }
-    let mut out = Map::new();
-    out.insert("project".into(), s["root"].clone());
-    out.insert("path".into(), s["path"].clone());
-    out.insert("language".into(), s["language"].clone());
+    let mut out = crate::tools::freshness::file_header(s);
     out.insert("matches".into(), json!(matches));
     if count > matches.len() {
         out.insert("more_matches".into(), json!(count - matches.len()));

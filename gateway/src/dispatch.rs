@@ -1,0 +1,123 @@
+//! One entry point for a tool call, above the tools: [`Gateway::call`]
+//! resolves the tool name, normalizes the arguments, runs the tool the
+//! registry names ([`run`]: each [`Run`] to its code in [`crate::tools`]) and
+//! logs tool, normalized parameters and latency.
+
+use std::time::Instant;
+
+use serde_json::{json, Map, Value};
+
+use crate::error::ToolError;
+use crate::gateway::Gateway;
+use crate::normalize::{self, Args, Resolution};
+use crate::registry::{self, Run};
+use crate::tools::{admin, code, docs, files, references, show, text};
+
+/// The outcome of one tool call, ready to be turned into an MCP result.
+#[derive(Debug, Clone)]
+pub struct CallOutcome {
+    /// The canonical tool, when the name resolved.
+    pub tool: Option<&'static str>,
+    pub args: Args,
+    /// The answer (success) or `{ "error": message }`.
+    pub value: Value,
+    pub is_error: bool,
+    /// The text content: the answer as compact JSON, or the error message.
+    pub text: String,
+}
+
+impl Gateway {
+    /// One tool call, by requested name and raw arguments. Never fails: every
+    /// problem becomes an error outcome the client can read.
+    pub async fn call(&self, requested: &str, raw_args: Option<&Map<String, Value>>) -> CallOutcome {
+        let started = Instant::now();
+        // A relay tool (`use_mcp_tool`, `call_tool`) naming one of ours: the inner call.
+        let relayed = normalize::relayed_call(requested, raw_args);
+        let (requested, raw_args) = match &relayed {
+            Some((name, args)) => (name.as_str(), args.as_ref()),
+            None => (requested, raw_args),
+        };
+        let resolution = normalize::resolve_with_args(requested, raw_args);
+        let mut tool = match resolution {
+            Resolution::Tool(t) => Some(t),
+            _ => None,
+        };
+        let mut args = Args::for_tool(raw_args, tool.and_then(registry::spec));
+        // Arguments that cannot serve the tool a name resolved to, but serve the
+        // one its meaning plus the arguments' shape point at: that one is meant
+        // (`show_structure` of a project, `find_symbol` with a kind).
+        if let Some(spec) = tool.filter(|t| *t != requested).and_then(registry::spec) {
+            let kind_hint = matches!(normalize::args_shape(raw_args), normalize::Shape::Kind(_)) && !spec.takes("kind");
+            if !args.fits(spec) || kind_hint {
+                if let Some(normalize::Meaning::Tool(other)) = normalize::meaning_with_args(requested, raw_args) {
+                    let other_args = Args::for_tool(raw_args, registry::spec(other));
+                    if other != spec.name && registry::spec(other).is_some_and(|o| other_args.fits(o)) {
+                        tool = Some(other);
+                        args = other_args;
+                    }
+                }
+            }
+        }
+        // `search_regex`, `outgoing_calls`: the name says what the arguments do not.
+        if let Some(spec) = tool.filter(|t| *t != requested).and_then(registry::spec) {
+            args.apply_name(spec, &normalize::normalize_name(requested), raw_args);
+        }
+        let shown: String = requested.chars().take(100).collect();
+        if let Some(t) = tool {
+            if t != requested {
+                tracing::info!("Resolving '{}' -> '{t}'", shown.escape_debug());
+            }
+        }
+        let result = match tool {
+            Some(t) => run(self, t, &args).await,
+            None => Err(ToolError::UnknownTool(requested.to_string(), resolution)),
+        };
+        let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
+        let params = serde_json::to_string(&args).unwrap_or_default();
+        let outcome = match result {
+            Ok(value) => {
+                let results = value["results"].as_array().map(|r| r.len());
+                tracing::info!(tool = tool.unwrap_or(shown.as_str()), params = %params, latency_ms = format!("{elapsed_ms:.2}"), results, "tool call");
+                let text = value.to_string();
+                CallOutcome { tool, args, value, is_error: false, text }
+            }
+            Err(e) => {
+                let (message, value) = match &e {
+                    ToolError::UnknownTool(name, Resolution::Ambiguous(a, b)) => normalize::ambiguous_tool(name, a, b),
+                    ToolError::UnknownTool(name, _) => normalize::unknown_tool(name),
+                    other => {
+                        let message = other.to_string();
+                        let value = json!({ "error": message });
+                        (message, value)
+                    }
+                };
+                if matches!(e, ToolError::Backend(_)) {
+                    tracing::warn!(tool = tool.unwrap_or(shown.as_str()), params = %params, latency_ms = format!("{elapsed_ms:.2}"), error = %message, "tool call failed");
+                } else {
+                    tracing::info!(tool = tool.unwrap_or(shown.as_str()), params = %params, latency_ms = format!("{elapsed_ms:.2}"), error = %message, "tool call rejected");
+                }
+                CallOutcome { tool, args, value, is_error: true, text: message }
+            }
+        };
+        outcome
+    }
+}
+
+/// Runs a canonical tool with normalized arguments: the code of its [`Run`].
+pub async fn run(gw: &Gateway, tool: &'static str, args: &Args) -> Result<Value, ToolError> {
+    let Some(spec) = registry::spec(tool) else {
+        return Err(ToolError::UnknownTool(tool.to_string(), Resolution::Unknown));
+    };
+    match spec.run {
+        Run::AdminSync => admin::sync(gw).await,
+        Run::FileContent => files::get(gw, files::Want::Content, args).await,
+        Run::FileAst => files::get(gw, files::Want::Ast, args).await,
+        Run::Projects => show::projects(gw).await,
+        Run::Stats => show::stats(gw, args).await,
+        Run::Tree => show::tree(gw, args).await,
+        Run::Imports | Run::Symbols => code::search(gw, spec, args).await,
+        Run::Documentation => docs::search(gw, args).await,
+        Run::Text => text::search(gw, args).await,
+        Run::References => references::find(gw, args).await,
+    }
+}
