@@ -5,6 +5,7 @@
 mod admin_sync;
 mod aliases;
 mod backend_restart;
+mod cluster;
 mod common;
 mod injection;
 mod malformed;

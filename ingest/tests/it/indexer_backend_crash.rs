@@ -49,7 +49,7 @@ fn kill_node() {
     panic!("node did not die");
 }
 
-fn write_tree(root: &Path, n: usize, version: u32) {
+pub(crate) fn write_tree(root: &Path, n: usize, version: u32) {
     for i in 0..n {
         let dir = root.join(format!("pkg{}", i % 20));
         std::fs::create_dir_all(&dir).unwrap();
@@ -118,7 +118,7 @@ async fn killed_backend_mid_run_converges_on_the_next_run() {
     node("stop");
 }
 
-fn hashes(root: &Path) -> Vec<String> {
+pub(crate) fn hashes(root: &Path) -> Vec<String> {
     let mut out = Vec::new();
     for entry in walk(root) {
         out.push(blake3::hash(&std::fs::read(entry).unwrap()).to_hex().to_string());

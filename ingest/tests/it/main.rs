@@ -3,6 +3,7 @@
 //! crate once. Run one module with `cargo test -p <crate> --test it <module>::`.
 
 mod cli_config;
+mod cluster;
 mod fuzz_extract;
 mod fuzz_repair;
 mod fuzz_support;

@@ -1,0 +1,99 @@
+//! A real two-node cluster (tests/opensearch/start.sh with OPENSEARCH_NODES=2,
+//! on ports of its own): the index templates give every index a replica, the
+//! gateway knows both nodes, and one node is killed (SIGKILL) while tool
+//! calls keep coming. Not one call may fail: the client skips the dead node
+//! and the live node serves every shard from its copies.
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use vibe_common::search::Search;
+use vibe_gateway::ServeOptions;
+
+use crate::common::{answer, load_fixture_at, repo_root, McpClient};
+
+const PORT: u16 = 9260;
+
+fn home() -> PathBuf {
+    std::env::temp_dir().join("vibe-os-gateway-cluster")
+}
+
+fn cluster(cmd: &str) -> bool {
+    Command::new("bash")
+        .arg(repo_root().join("tests/opensearch/start.sh"))
+        .arg(cmd)
+        .env("OPENSEARCH_PORT", PORT.to_string())
+        .env("OPENSEARCH_NODES", "2")
+        .env("OPENSEARCH_HEAP", "512m")
+        .env("VIBE_OS_HOME", home())
+        .env("OPENSEARCH_FRESH", if cmd == "start" { "1" } else { "0" })
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false)
+}
+
+fn kill_node(port: u16) {
+    let pid = std::fs::read_to_string(home().join(format!("node-{port}.pid"))).expect("pid file of the node");
+    assert!(Command::new("kill").args(["-9", pid.trim()]).status().unwrap().success());
+}
+
+fn calls() -> Vec<(&'static str, Value)> {
+    vec![
+        ("search_by_code_functions", json!({ "query": "add" })),
+        ("search_documentation", json!({ "query": "Who is Kirikur?" })),
+        ("get_file_content", json!({ "path": "calculator.py" })),
+        ("search_code_text", json!({ "query": "def " })),
+        ("find_references", json!({ "query": "multiply" })),
+        ("search_by_code_classes", json!({ "query": "Calculator" })),
+        ("show_stats", json!({})),
+    ]
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_killed_mid_queries_costs_no_failed_call() -> anyhow::Result<()> {
+    assert!(tokio::task::spawn_blocking(|| cluster("start")).await?, "the two-node cluster did not start");
+    let hosts: Vec<String> = (PORT..PORT + 2).map(|p| format!("http://127.0.0.1:{p}")).collect();
+    let mut config = load_fixture_at("gwt_cluster", &hosts[0]).await?;
+    config.opensearch.hosts = hosts;
+    let search = Search::new(&config.opensearch)?;
+    let health = search.get("/_cluster/health?wait_for_status=green&timeout=120s").await?;
+    assert_eq!((health["status"].as_str(), health["number_of_nodes"].as_u64()), (Some("green"), Some(2)), "{health}");
+    let replicas =
+        search.get("/gwt_cluster_data_*/_settings?filter_path=*.settings.index.auto_expand_replicas").await?;
+    assert!(replicas.to_string().contains("0-1"), "indices get a replica on two nodes: {replicas}");
+
+    let server =
+        vibe_gateway::spawn(&config, ServeOptions { host: "127.0.0.1".into(), port: 0, ..Default::default() }).await?;
+    let (mut client, _) = McpClient::connect(&server.url(), "2025-11-25").await?;
+    let mut expected = Vec::new();
+    for (tool, args) in calls() {
+        let r = client.call_tool(tool, args).await?;
+        assert_eq!(r["isError"], json!(false), "{tool}: {r}");
+        expected.push(answer(&r));
+    }
+
+    // Kill the second node while calls keep coming, and go on for a while.
+    let (mut done, mut killed_at) = (0, None);
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(12) {
+        for ((tool, args), before) in calls().into_iter().zip(&expected) {
+            let r = client.call_tool(tool, args).await?;
+            assert_eq!(r["isError"], json!(false), "{tool} after {done} calls (node killed: {killed_at:?}): {r}");
+            if tool != "show_stats" {
+                assert_eq!(&answer(&r), before, "{tool}: the same answer with one node");
+            }
+            done += 1;
+            if done == 10 {
+                kill_node(PORT + 1);
+                killed_at = Some(done);
+            }
+        }
+    }
+    assert!(killed_at.is_some() && done > 30, "{done} calls");
+    server.shutdown().await?;
+    crate::common::cleanup(&config).await;
+    assert!(tokio::task::spawn_blocking(|| cluster("stop")).await?, "the cluster did not stop");
+    Ok(())
+}

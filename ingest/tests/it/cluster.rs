@@ -1,0 +1,103 @@
+//! Indexing into a real two-node cluster (tests/opensearch/start.sh with
+//! OPENSEARCH_NODES=2, ports of its own) while one node is killed (SIGKILL):
+//! the run completes through the other node or fails with a clear error, and
+//! the next run, with the node back, converges: every file once, with its
+//! current content, nothing stale.
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Duration;
+
+use serde_json::json;
+use vibe_common::config::OpenSearchConfig;
+use vibe_common::naming::project_hash;
+use vibe_common::search::Search;
+use vibe_ingest::indexer::{self, IndexOptions};
+
+use crate::indexer_backend_crash::{hashes, write_tree};
+
+const PORT: u16 = 9265;
+
+fn home() -> PathBuf {
+    std::env::temp_dir().join("vibe-os-ingest-cluster")
+}
+
+/// `start.sh <cmd>` for this cluster; `fresh` wipes the nodes' data first.
+fn cluster(cmd: &str, fresh: bool) -> bool {
+    Command::new("bash")
+        .arg(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/opensearch/start.sh"))
+        .arg(cmd)
+        .env("OPENSEARCH_PORT", PORT.to_string())
+        .env("OPENSEARCH_NODES", "2")
+        .env("OPENSEARCH_HEAP", "512m")
+        .env("VIBE_OS_HOME", home())
+        .env("OPENSEARCH_FRESH", if fresh { "1" } else { "0" })
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false)
+}
+
+/// The HTTP port of the node that is not the elected cluster manager (with
+/// two nodes only one of them votes; killing it would leave no manager).
+async fn follower(search: &Search) -> u16 {
+    let manager = search.get("/_cat/cluster_manager?format=json").await.unwrap();
+    let name = manager[0]["node"].as_str().unwrap().to_string();
+    // Nodes are named vibe-node-<i>, on HTTP port PORT + i - 1.
+    let i: u16 = name.trim_start_matches("vibe-node-").parse().unwrap();
+    if i == 1 {
+        PORT + 1
+    } else {
+        PORT
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_killed_mid_run_then_the_next_run_converges() {
+    assert!(tokio::task::spawn_blocking(|| cluster("start", true)).await.unwrap(), "the cluster did not start");
+    let hosts = (PORT..PORT + 2).map(|p| format!("http://127.0.0.1:{p}")).collect();
+    let search =
+        Search::new(&OpenSearchConfig { hosts, index_prefix: "tcluster".into(), ..Default::default() }).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let n = 3000;
+    write_tree(&root, n, 1);
+    let roots = vec![root.clone()];
+    indexer::run(&search, &roots, &roots, &IndexOptions::default()).await.unwrap();
+    search.get("/_cluster/health?wait_for_status=green&timeout=120s").await.unwrap();
+
+    // Change every file and delete a tenth, then kill a node mid-run.
+    write_tree(&root, n, 2);
+    for i in (0..n).step_by(10) {
+        std::fs::remove_file(root.join(format!("pkg{}/mod{i}.py", i % 20))).unwrap();
+    }
+    let victim = follower(&search).await;
+    let run = {
+        let (search, roots) = (search.clone(), roots.clone());
+        tokio::spawn(async move { indexer::run(&search, &roots, &roots, &IndexOptions::default()).await })
+    };
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    let pid = std::fs::read_to_string(home().join(format!("node-{victim}.pid"))).unwrap();
+    assert!(Command::new("kill").args(["-9", pid.trim()]).status().unwrap().success());
+    // Completes through the other node, or fails with a clear error; never hangs or panics.
+    match tokio::time::timeout(Duration::from_secs(300), run).await.expect("the run ends").unwrap() {
+        Ok(report) => eprintln!("run with a node killed: {} ({} errors)", report.summary(), report.errors().len()),
+        Err(e) => eprintln!("run with a node killed failed cleanly: {e}"),
+    }
+
+    assert!(tokio::task::spawn_blocking(|| cluster("start", false)).await.unwrap(), "the node did not rejoin");
+    let report = indexer::run(&search, &roots, &roots, &IndexOptions::default()).await.unwrap();
+    assert!(report.errors().is_empty(), "{:?}", report.errors());
+    let hash = project_hash(&root);
+    let expected = n - n / 10;
+    for alias in [search.names.files_alias(&hash), search.names.analysis_alias(&hash)] {
+        search.post(&format!("/{alias}/_refresh"), &json!({})).await.unwrap();
+        let count = search.get(&format!("/{alias}/_count")).await.unwrap()["count"].as_u64().unwrap();
+        assert_eq!(count as usize, expected, "{alias}");
+        let stale = json!({ "query": { "bool": { "must_not": { "terms": { "hash": hashes(&root) } } } } });
+        let old = search.post(&format!("/{alias}/_count"), &stale).await.unwrap();
+        assert_eq!(old["count"], 0, "stale documents in {alias}");
+    }
+    assert!(indexer::run(&search, &roots, &roots, &IndexOptions::default()).await.unwrap().up_to_date());
+    search.delete("/tcluster_*?expand_wildcards=all").await.unwrap();
+    assert!(tokio::task::spawn_blocking(|| cluster("stop", false)).await.unwrap());
+}
