@@ -56,7 +56,11 @@ from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from benchlib import pct
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import relevance_corpus  # noqa: E402
+from references_strip import strip_code  # noqa: E402
 import relevance  # noqa: E402  (the corpus copy, the index listing, ctags kinds)
 
 DEFAULT_LANGS = ("python", "java", "javascript", "typescript", "go", "rust", "kotlin", "csharp")
@@ -69,130 +73,6 @@ FUNC_KINDS["C#"] = {"method"}
 FUNC_KINDS["Kotlin"] = {"method"}
 
 log = lambda *a: print("[references]", *a, file=sys.stderr, flush=True)  # noqa: E731
-
-
-# ---------------------------------------------------------------------------
-# comment and string stripper
-# ---------------------------------------------------------------------------
-
-# Per language: line comment starts, block comments (open, close, nested?),
-# string delimiters (longest first) and whether `'` opens a string or a char.
-SYNTAX = {
-    "python": {"line": ["#"], "block": [], "strings": ['"""', "'''", '"', "'"]},
-    "javascript": {"line": ["//"], "block": [("/*", "*/", False)], "strings": ['"', "'", "`"]},
-    "typescript": {"line": ["//"], "block": [("/*", "*/", False)], "strings": ['"', "'", "`"]},
-    "java": {"line": ["//"], "block": [("/*", "*/", False)], "strings": ['"""', '"', "'"]},
-    "csharp": {"line": ["//"], "block": [("/*", "*/", False)], "strings": ['"""', '@"', '$@"', '@$"', '$"', '"', "'"]},
-    "go": {"line": ["//"], "block": [("/*", "*/", False)], "strings": ['"', "`", "'"]},
-    "rust": {"line": ["//"], "block": [("/*", "*/", True)], "strings": ['"', "'"]},
-    "kotlin": {"line": ["//"], "block": [("/*", "*/", True)], "strings": ['"""', '"', "'"]},
-    "swift": {"line": ["//"], "block": [("/*", "*/", True)], "strings": ['"""', '"']},
-    "dart": {"line": ["//"], "block": [("/*", "*/", True)], "strings": ['"""', "'''", '"', "'"]},
-}
-PY_PREFIX = re.compile(r"(?i)(?<![\w])(rb|br|fr|rf|r|b|f|u)$")
-RUST_RAW = re.compile(r'r(#*)"')
-RUST_CHAR = re.compile(r"'(\\.|\\u\{[0-9a-fA-F]+\}|[^\\'\n])'")
-
-
-def strip_code(text: str, lang: str) -> str:
-    """The text with comments and string contents replaced by spaces (line
-    breaks kept, so line numbers hold). A string's delimiters are blanked too."""
-    syn = SYNTAX[lang]
-    out = list(text)
-    i, n = 0, len(text)
-
-    def blank(a: int, b: int) -> None:
-        for j in range(a, min(b, n)):
-            if out[j] != "\n":
-                out[j] = " "
-
-    while i < n:
-        c = text[i]
-        if c not in "/#\"'`@$r*":
-            i += 1
-            continue
-        # Line comments.
-        hit = next((t for t in syn["line"] if text.startswith(t, i)), None)
-        if hit:
-            j = text.find("\n", i)
-            j = n if j < 0 else j
-            blank(i, j)
-            i = j
-            continue
-        # Block comments (nested where the language nests them).
-        blk = next((b for b in syn["block"] if text.startswith(b[0], i)), None)
-        if blk:
-            open_, close, nested = blk
-            depth, j = 1, i + len(open_)
-            while j < n and depth:
-                if nested and text.startswith(open_, j):
-                    depth += 1
-                    j += len(open_)
-                elif text.startswith(close, j):
-                    depth -= 1
-                    j += len(close)
-                else:
-                    j += 1
-            blank(i, j)
-            i = j
-            continue
-        # Rust raw strings r"…", r#"…"#.
-        if lang == "rust" and c == "r" and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_")):
-            m = RUST_RAW.match(text, i)
-            if m:
-                end = text.find('"' + m.group(1), m.end())
-                end = n if end < 0 else end + 1 + len(m.group(1))
-                blank(i, end)
-                i = end
-                continue
-        if lang == "rust" and c == "'":
-            m = RUST_CHAR.match(text, i)
-            if m:  # a char literal; otherwise a lifetime
-                blank(i, m.end())
-                i = m.end()
-            else:
-                i += 1
-            continue
-        delim = next((d for d in syn["strings"] if text.startswith(d, i)), None)
-        if delim is None:
-            i += 1
-            continue
-        if lang == "csharp" and delim == "'" and i > 0 and text[i - 1].isalnum():
-            i += 1
-            continue
-        quote = delim[-1] if delim[-1] in "\"'`" else delim
-        if len(delim) == 3 and delim[0] == delim[1] == delim[2]:
-            end = text.find(delim, i + 3)
-            end = n if end < 0 else end + 3
-            blank(i, end)
-            i = end
-            continue
-        verbatim = lang == "csharp" and "@" in delim
-        raw = lang == "go" and delim == "`"
-        j = i + len(delim)
-        while j < n:
-            ch = text[j]
-            if ch == "\\" and not verbatim and not raw:
-                j += 2
-                continue
-            if ch == quote:
-                if verbatim and j + 1 < n and text[j + 1] == quote:
-                    j += 2
-                    continue
-                j += 1
-                break
-            if ch == "\n" and quote in "\"'" and not verbatim and lang not in ("python",):
-                break  # an unterminated one-line string: stop at the line end
-            j += 1
-        # Python string prefixes (r, b, f, rb…) belong to the string.
-        start = i
-        if lang == "python":
-            m = PY_PREFIX.search(text, max(0, i - 2), i)
-            if m:
-                start = m.start()
-        blank(start, j)
-        i = j
-    return "".join(out)
 
 
 # ---------------------------------------------------------------------------
@@ -380,13 +260,6 @@ async def run_mcp(url: str, lookups: list[Lookup], roots: dict[str, Path]) -> bo
 # ---------------------------------------------------------------------------
 # scoring
 # ---------------------------------------------------------------------------
-
-
-def pct(values: list[float], p: float) -> float:
-    if not values:
-        return float("nan")
-    v = sorted(values)
-    return v[min(len(v) - 1, int(round(p / 100 * (len(v) - 1))))]
 
 
 def score(qs: list[Lookup], facts: dict[tuple[str, str], FileFacts], attr: str) -> dict:
@@ -601,9 +474,9 @@ def cmd_corpus(args: argparse.Namespace) -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     for src in projects:
         lang = src.name
-        exts = relevance.LANG_EXT.get(lang, relevance.ALL_EXT)
+        exts = relevance_corpus.LANG_EXT.get(lang, relevance_corpus.ALL_EXT)
         dst = args.out / lang
-        n = relevance.copy_subset(src, dst, exts, args.cap)
+        n = relevance_corpus.copy_subset(src, dst, exts, args.cap)
         log(f"{lang}: {n} files from {src}")
         print(dst)
 

@@ -46,10 +46,11 @@ import statistics
 import subprocess
 import sys
 import time
-import urllib.request
 from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+
+from benchlib import os_json, pct
 
 ROOT = Path(__file__).resolve().parent.parent
 LIMIT = 10
@@ -88,15 +89,6 @@ REGEXES = [
 
 def log(msg: str) -> None:
     print(f"[text-bench] {msg}", file=sys.stderr, flush=True)
-
-
-def os_json(base: str, path: str, body: dict | None = None, method: str | None = None) -> dict:
-    data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(base + path, data=data, method=method or ("POST" if data else "GET"),
-                                 headers={"content-type": "application/json"})
-    with urllib.request.urlopen(req, timeout=600) as r:
-        raw = r.read()
-        return json.loads(raw) if raw else {}
 
 
 # ---------------------------------------------------------------------------
@@ -381,13 +373,6 @@ async def run_mcp(url: str, queries: list[Query]) -> dict:
 # ---------------------------------------------------------------------------
 # run: metrics
 # ---------------------------------------------------------------------------
-
-
-def pct(values: list[float], p: float) -> float:
-    if not values:
-        return float("nan")
-    s = sorted(values)
-    return s[min(len(s) - 1, max(0, round(p / 100 * (len(s) - 1))))]
 
 
 def ratio(a: float, b: float) -> float:
