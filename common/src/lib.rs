@@ -9,6 +9,7 @@ pub mod naming;
 pub mod plain_http;
 pub mod projects;
 pub mod search;
+pub mod signal;
 pub mod summary;
 pub mod templates;
 pub mod tree;

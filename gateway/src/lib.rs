@@ -157,31 +157,9 @@ pub async fn serve(config: Config, opts: ServeOptions) -> anyhow::Result<()> {
 pub async fn run_until_signal(server: RunningServer) -> anyhow::Result<()> {
     let cancel = server.cancel_token();
     tokio::spawn(async move {
-        shutdown_signal().await;
+        vibe_common::signal::shutdown_signal().await;
         tracing::info!("shutting down");
         cancel.cancel();
     });
     server.wait().await
-}
-
-async fn shutdown_signal() {
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{signal, SignalKind};
-        match signal(SignalKind::terminate()) {
-            Ok(mut term) => {
-                tokio::select! {
-                    _ = tokio::signal::ctrl_c() => {}
-                    _ = term.recv() => {}
-                }
-            }
-            Err(_) => {
-                let _ = tokio::signal::ctrl_c().await;
-            }
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = tokio::signal::ctrl_c().await;
-    }
 }

@@ -14,7 +14,7 @@ pub fn run(ctx: &Ctx, args: ScanWatchArgs) -> anyhow::Result<()> {
     let opts = options(ctx, args.target.as_deref(), args.no_llm)?;
     let search = Search::new(&ctx.config.opensearch)?;
     let runtime = tokio::runtime::Runtime::new()?;
-    runtime.block_on(watch::run(&search, opts, watch::shutdown_signal(), |line| {
+    runtime.block_on(watch::run(&search, opts, vibe_common::signal::shutdown_signal(), |line| {
         let mut stdout = std::io::stdout().lock();
         let _ = writeln!(stdout, "{line}");
         let _ = stdout.flush();

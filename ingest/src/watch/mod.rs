@@ -71,29 +71,6 @@ struct Batch {
     events: usize,
 }
 
-/// Ctrl-C or SIGTERM.
-pub async fn shutdown_signal() {
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{signal, SignalKind};
-        match signal(SignalKind::terminate()) {
-            Ok(mut term) => {
-                tokio::select! {
-                    _ = tokio::signal::ctrl_c() => {}
-                    _ = term.recv() => {}
-                }
-            }
-            Err(_) => {
-                let _ = tokio::signal::ctrl_c().await;
-            }
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = tokio::signal::ctrl_c().await;
-    }
-}
-
 /// Watch until `shutdown` completes. `out` receives one line per batch (and
 /// the start-up and error lines). Fails only when nothing can be watched.
 pub async fn run(

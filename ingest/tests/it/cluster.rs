@@ -8,13 +8,11 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
-use serde_json::json;
 use vibe_common::config::OpenSearchConfig;
-use vibe_common::naming::project_hash;
 use vibe_common::search::Search;
 use vibe_ingest::indexer::{self, IndexOptions};
 
-use crate::indexer_backend_crash::{hashes, write_tree};
+use crate::indexer_backend_crash::{assert_converged, write_tree};
 
 const PORT: u16 = 9265;
 
@@ -87,16 +85,7 @@ async fn a_node_killed_mid_run_then_the_next_run_converges() {
     assert!(tokio::task::spawn_blocking(|| cluster("start", false)).await.unwrap(), "the node did not rejoin");
     let report = indexer::run(&search, &roots, &roots, &IndexOptions::default()).await.unwrap();
     assert!(report.errors().is_empty(), "{:?}", report.errors());
-    let hash = project_hash(&root);
-    let expected = n - n / 10;
-    for alias in [search.names.files_alias(&hash), search.names.analysis_alias(&hash)] {
-        search.post(&format!("/{alias}/_refresh"), &json!({})).await.unwrap();
-        let count = search.get(&format!("/{alias}/_count")).await.unwrap()["count"].as_u64().unwrap();
-        assert_eq!(count as usize, expected, "{alias}");
-        let stale = json!({ "query": { "bool": { "must_not": { "terms": { "hash": hashes(&root) } } } } });
-        let old = search.post(&format!("/{alias}/_count"), &stale).await.unwrap();
-        assert_eq!(old["count"], 0, "stale documents in {alias}");
-    }
+    assert_converged(&search, &root, n - n / 10).await;
     assert!(indexer::run(&search, &roots, &roots, &IndexOptions::default()).await.unwrap().up_to_date());
     search.delete("/tcluster_*?expand_wildcards=all").await.unwrap();
     assert!(tokio::task::spawn_blocking(|| cluster("stop", false)).await.unwrap());

@@ -97,28 +97,27 @@ async fn killed_backend_mid_run_converges_on_the_next_run() {
     let report = indexer::run(&search, &roots, &roots, &IndexOptions::default()).await.unwrap();
     assert!(report.errors().is_empty(), "{:?}", report.errors());
 
-    let hash = project_hash(&root);
-    let expected = n - n / 10;
-    for alias in [search.names.files_alias(&hash), search.names.analysis_alias(&hash)] {
-        search.post(&format!("/{alias}/_refresh"), &json!({})).await.unwrap();
-        let count = search.get(&format!("/{alias}/_count")).await.unwrap()["count"].as_u64().unwrap();
-        assert_eq!(count as usize, expected, "{alias}");
-        // Every stored document has the new content.
-        let old = search
-            .post(
-                &format!("/{alias}/_count"),
-                &json!({ "query": { "bool": { "must_not": { "terms": { "hash": hashes(&root) } } } } }),
-            )
-            .await
-            .unwrap();
-        assert_eq!(old["count"], 0, "stale documents in {alias}");
-    }
+    assert_converged(&search, &root, n - n / 10).await;
     assert!(indexer::run(&search, &roots, &roots, &IndexOptions::default()).await.unwrap().up_to_date());
     search.delete("/tkill_*?expand_wildcards=all").await.unwrap();
     node("stop");
 }
 
-pub(crate) fn hashes(root: &Path) -> Vec<String> {
+/// The project at `root` holds `expected` files in both indices, each with
+/// the content on disk now (no stale document).
+pub(crate) async fn assert_converged(search: &Search, root: &Path, expected: usize) {
+    let hash = project_hash(root);
+    for alias in [search.names.files_alias(&hash), search.names.analysis_alias(&hash)] {
+        search.post(&format!("/{alias}/_refresh"), &json!({})).await.unwrap();
+        let count = search.get(&format!("/{alias}/_count")).await.unwrap()["count"].as_u64().unwrap();
+        assert_eq!(count as usize, expected, "{alias}");
+        let stale = json!({ "query": { "bool": { "must_not": { "terms": { "hash": hashes(root) } } } } });
+        let old = search.post(&format!("/{alias}/_count"), &stale).await.unwrap();
+        assert_eq!(old["count"], 0, "stale documents in {alias}");
+    }
+}
+
+fn hashes(root: &Path) -> Vec<String> {
     let mut out = Vec::new();
     for entry in walk(root) {
         out.push(blake3::hash(&std::fs::read(entry).unwrap()).to_hex().to_string());
