@@ -388,7 +388,7 @@ async fn index_source(
             batch.flush(search, &mut bulk, &alias_of).await?;
         }
     }
-    batch.flush(search, &mut bulk, &alias_of).await?;
+    batch.finish(search, &mut bulk, &alias_of).await?;
 
     tracing::debug!(source = %info.name, "all documents sent");
     let mut old_generations = Vec::new();
@@ -429,6 +429,9 @@ async fn index_source(
                 .map_err(IndexError::Scan)?
         };
         tokio::try_join!(write_meta(search, &info, &hash, &targets, &owners, &opts.enrich), drop_old)?;
+        if !owners.is_empty() && (new_owner || outcome.rebuilt) {
+            store::tag_indices(search, &hash, &owners).await?;
+        }
     } else {
         if new_owner {
             store::set_owners(search, &hash, &owners).await?;

@@ -98,10 +98,20 @@ pub async fn meta_projects(search: &Search) -> Result<BTreeMap<String, MetaInfo>
         .collect())
 }
 
-/// Replace the owners of a project's meta document.
+/// Replace the owners of a project: in its meta document and in the
+/// `_meta` of its data indices, so that the indices themselves say which
+/// configs wrote them.
 pub async fn set_owners(search: &Search, hash: &str, owners: &[String]) -> Result<(), SearchError> {
     let path = format!("/{}/_update/{hash}?refresh=true", search.names.meta());
     search.post(&path, &json!({ "doc": { "owners": owners } })).await?;
+    tag_indices(search, hash, owners).await
+}
+
+/// Record `owners` in the `_meta` mapping of a project's live data indices.
+pub async fn tag_indices(search: &Search, hash: &str, owners: &[String]) -> Result<(), SearchError> {
+    let names = &search.names;
+    let path = format!("/{},{}/_mapping", names.files_alias(hash), names.analysis_alias(hash));
+    search.put(&path, &json!({ "_meta": { "owners": owners } })).await?;
     Ok(())
 }
 

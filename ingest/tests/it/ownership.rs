@@ -112,6 +112,13 @@ async fn two_configs_on_one_prefix_never_remove_each_others_projects() {
     both.sort();
     assert_eq!(owners(&search, &shared).await, both);
     assert_eq!(owners(&search, &alice_only).await, vec![alice.id()]);
+    // The data indices say so too (their `_meta`).
+    let hash = vibe_common::naming::project_hash(&shared.canonicalize().unwrap());
+    let mapping = search.get(&format!("/{PREFIX}_files_{hash}/_mapping")).await.unwrap();
+    let tagged = mapping.as_object().unwrap().values().next().unwrap()["mappings"]["_meta"]["owners"].clone();
+    let mut tagged: Vec<String> = serde_json::from_value(tagged).unwrap();
+    tagged.sort();
+    assert_eq!(tagged, both);
     // Runs again in the other order: nothing lost, nothing duplicated.
     bob.ok(&["scan", "index", "--no-llm"]);
     alice.ok(&["scan", "index", "--no-llm"]);
