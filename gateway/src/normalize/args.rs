@@ -154,7 +154,13 @@ impl Args {
         }
         let get = |role: &str| roles.iter().find(|(r, _, _)| *r == role).map(|(_, _, v)| *v);
         let takes = |param: &str| tool.is_none_or(|t| t.takes(param));
-        let mut query = get("query").map(text_of).unwrap_or_default();
+        // A text search keeps the spaces around its query (`" = "`, `"fn "`):
+        // they are part of what is searched for.
+        let spaced = |v: &Value| match v {
+            Value::String(s) if tool.is_some_and(|t| t.run == Run::Text) && !s.trim().is_empty() => s.clone(),
+            other => text_of(other),
+        };
+        let mut query = get("query").map(spaced).unwrap_or_default();
         // `{"regex": "a.*b"}`: the pattern itself.
         let mut regex = None;
         if let Some(Value::String(pattern)) = get("regex") {
@@ -261,8 +267,9 @@ impl Args {
             }
         }
         let lower = |role: &str| get(role).map(text_of).map(|l| l.to_lowercase()).filter(|l| !l.is_empty());
+        let exact = tool.is_some_and(|t| t.run == Run::Text) && !query.trim().is_empty();
         Args {
-            query: truncate_chars(query.trim(), MAX_QUERY_CHARS),
+            query: truncate_chars(if exact { &query } else { query.trim() }, MAX_QUERY_CHARS),
             target: target.filter(|t| !is_all_target(t)),
             path,
             limit,
@@ -410,6 +417,9 @@ mod tests {
     #[test]
     fn queries_are_trimmed_and_bounded() {
         assert_eq!(args(json!({ "query": "  add  " })).query, "add");
+        // Except a text search's, whose spaces are part of the literal.
+        assert_eq!(for_tool("search_code_text", json!({ "query": " = None " })).query, " = None ");
+        assert_eq!(for_tool("search_code_text", json!({ "query": "   " })).query, "");
         assert_eq!(args(json!({ "query": "я".repeat(2000) })).query.chars().count(), MAX_QUERY_CHARS);
         assert_eq!(args(json!({ "query": "😀".repeat(1_000_000) })).query.chars().count(), MAX_QUERY_CHARS);
         assert_eq!(args(json!({ "query": "a\u{0}b" })).query, "a\u{0}b");
