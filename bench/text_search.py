@@ -286,7 +286,8 @@ def oracle(q: Query, roots: list[str], langs: dict[tuple[str, str], str | None],
     cmd += ["-i"] if q.ci else []
     if q.glob:
         cmd += ["-g", q.glob]
-    cmd += ["-e", q.q]
+    # The path: without one, rg reads stdin when it is not a terminal.
+    cmd += ["-e", q.q, "."]
     lines: dict[tuple[str, str], list[int]] = defaultdict(list)
     t = time.perf_counter()
     for root in roots:

@@ -4,8 +4,10 @@
 //! index and returned by `get_file_ast`. Empty collections are omitted when
 //! serialized so that answers stay small.
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Start and end line (1-based, inclusive) of an element in its file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -63,14 +65,34 @@ pub struct AstReference {
     /// The name used, as written (`parse_config`, `Writer`), without its
     /// receiver or qualifier; an imported module keeps its path (`os.path`).
     pub name: String,
-    /// One of [`REFERENCE_KINDS`].
-    pub kind: String,
+    /// One of [`REFERENCE_KINDS`] (borrowed: a file holds thousands).
+    pub kind: Cow<'static, str>,
     /// The line of the name (1-based).
     pub line: u32,
     /// The innermost function, method or class around the use, as
-    /// `Owner.name` (`Writer.write`); absent at file level.
-    #[serde(rename = "in", default, skip_serializing_if = "Option::is_none")]
-    pub enclosing: Option<String>,
+    /// `Owner.name` (`Writer.write`); absent at file level. Shared by the
+    /// references of one function.
+    #[serde(
+        rename = "in",
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "shared_str::serialize",
+        deserialize_with = "shared_str::deserialize"
+    )]
+    pub enclosing: Option<Arc<str>>,
+}
+
+/// Serde for `Option<Arc<str>>` (serde's own needs its `rc` feature).
+mod shared_str {
+    use super::*;
+
+    pub fn serialize<S: Serializer>(v: &Option<Arc<str>>, s: S) -> Result<S::Ok, S::Error> {
+        v.as_deref().serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Arc<str>>, D::Error> {
+        Ok(Option::<String>::deserialize(d)?.map(Arc::from))
+    }
 }
 
 /// Reference kinds: calls (also method and constructor calls), type

@@ -5,10 +5,10 @@
 ;   method, an `if`/`try`/`with`/`for`/`while`/`match` block); the engine
 ;   gives each its owner chain (`serve.DocServer`, `Writer.reset`).
 ; - A `def` directly in a class body is a method, any other `def` a function.
-;   The method patterns start at the class, so the engine meets them before
-;   the function pattern that also matches every `def` (it keeps the first
-;   kind a node is captured with). A `def` in an `if` inside a class body is
-;   a function owned by the class.
+;   The method patterns start at the class and capture only the kind: the
+;   engine makes a node captured as a function and as a method a method,
+;   whatever the order. A `def` in an `if` inside a class body is a
+;   function owned by the class.
 ; - Decorators belong to decorated_definition, so the definition itself is
 ;   captured and its signature starts at `def`/`class`.
 ; - Docstrings are the first string statement inside a body; `#:` comments
@@ -42,17 +42,15 @@
   body: (block . (expression_statement (string) @doc)?) @body) @definition.class
 
 ; Methods: a `def` (also decorated) or a named lambda directly in a class
-; body. Must come from the class (see the header).
+; body. Must come from the class (see the header). A `def`'s name, body
+; and docstring come from the function pattern's match of the same node,
+; so this pattern does not descend into method bodies (it runs at every
+; class).
 (class_definition
   body: (block
     [
-      (function_definition
-        name: (identifier) @name
-        body: (block . (expression_statement (string) @doc)?) @body) @definition.method
-      (decorated_definition
-        definition: (function_definition
-          name: (identifier) @name
-          body: (block . (expression_statement (string) @doc)?) @body) @definition.method)
+      (function_definition) @definition.method
+      (decorated_definition definition: (function_definition) @definition.method)
       (expression_statement
         (assignment
           left: (identifier) @name

@@ -18,8 +18,8 @@
 ;   ones too) and `a.b = value` assignments, also in a top-level `if`
 ;   block; namespace-level declarators (fields of the namespace). Locals are never captured, and the engine drops any value
 ;   inside a function, a method or a `@local.scope` node (every function
-;   expression, arrow function and static block). Class fields, interface
-;   properties, the properties of an object type aliased and of an object
+;   expression, arrow function and static block). Class fields (and
+;   constructor parameter properties), interface properties, the properties of an object type aliased and of an object
 ;   literal held by a module-level declarator or assignment are fields.
 ;
 ; A declarator is the element, so a signature starts at the name
@@ -127,6 +127,33 @@
 ; (`type Options = { depth: number }`).
 (public_field_definition name: (_) @name value: (_)? @body) @definition.field
 (interface_body (property_signature name: (_) @name) @definition.field)
+
+; Parameter properties: `constructor(private readonly repo: Repo, public
+; name = "")` declares the class fields `repo` and `name` (an accessibility
+; modifier, `readonly` or `override` makes a parameter a field). The
+; constructor's parameter list is a namespace, so that these fields are not
+; the constructor's locals (a namespace is never a reference's `in`), and
+; each field names its class as `@owner` (its bare name: `Nightly`, not the
+; `Jobs.Nightly` of a class in a namespace).
+((method_definition name: (property_identifier) @name parameters: (formal_parameters) @namespace)
+ (#eq? @name "constructor"))
+([(class_declaration
+    name: (_) @owner
+    body: (class_body
+      (method_definition
+        name: (property_identifier) @_ctor
+        parameters: (formal_parameters
+          [(required_parameter [(accessibility_modifier) (override_modifier) "readonly"] pattern: (identifier) @name value: (_)? @body)
+           (optional_parameter [(accessibility_modifier) (override_modifier) "readonly"] pattern: (identifier) @name value: (_)? @body)] @definition.field))))
+  (abstract_class_declaration
+    name: (_) @owner
+    body: (class_body
+      (method_definition
+        name: (property_identifier) @_ctor
+        parameters: (formal_parameters
+          [(required_parameter [(accessibility_modifier) (override_modifier) "readonly"] pattern: (identifier) @name value: (_)? @body)
+           (optional_parameter [(accessibility_modifier) (override_modifier) "readonly"] pattern: (identifier) @name value: (_)? @body)] @definition.field))))]
+ (#eq? @_ctor "constructor"))
 (type_alias_declaration value: (object_type (property_signature name: (_) @name) @definition.field))
 
 ; Values at module level: declarators (`const` ones are constants, `declare`

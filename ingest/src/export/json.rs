@@ -3,9 +3,84 @@
 
 use super::{indent_tail, DocHeader, ExportError, FileRecord, FormatWriter, SourceHeader};
 use crate::scanner::SourceStats;
+use serde::Serialize;
 use std::io::Write;
 
-pub(super) struct JsonWriter;
+#[derive(Default)]
+pub(super) struct JsonWriter {
+    /// One file's text, reused from file to file.
+    buf: Vec<u8>,
+}
+
+/// serde_json's pretty layout (two spaces a level) for a value that starts
+/// `base` levels deep: the text `to_string_pretty` followed by
+/// [`indent_tail`] gives, written in one pass.
+struct Indented {
+    level: usize,
+    has_value: bool,
+}
+
+impl Indented {
+    fn new(base: usize) -> Self {
+        Indented { level: base, has_value: false }
+    }
+}
+
+fn newline_indent<W: ?Sized + Write>(w: &mut W, first: bool, level: usize) -> std::io::Result<()> {
+    const SPACES: &[u8] = &[b' '; 64];
+    w.write_all(if first { b"\n" } else { b",\n" })?;
+    let mut n = level * 2;
+    while n > 0 {
+        let k = n.min(SPACES.len());
+        w.write_all(&SPACES[..k])?;
+        n -= k;
+    }
+    Ok(())
+}
+
+impl serde_json::ser::Formatter for Indented {
+    fn begin_array<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.level += 1;
+        self.has_value = false;
+        w.write_all(b"[")
+    }
+    fn end_array<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.level -= 1;
+        if self.has_value {
+            newline_indent(w, true, self.level)?;
+        }
+        w.write_all(b"]")
+    }
+    fn begin_array_value<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
+        newline_indent(w, first, self.level)
+    }
+    fn end_array_value<W: ?Sized + Write>(&mut self, _w: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+    fn begin_object<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.level += 1;
+        self.has_value = false;
+        w.write_all(b"{")
+    }
+    fn end_object<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.level -= 1;
+        if self.has_value {
+            newline_indent(w, true, self.level)?;
+        }
+        w.write_all(b"}")
+    }
+    fn begin_object_key<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
+        newline_indent(w, first, self.level)
+    }
+    fn begin_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        w.write_all(b": ")
+    }
+    fn end_object_value<W: ?Sized + Write>(&mut self, _w: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+}
 
 /// The object without its closing brace, so fields can follow.
 fn open_object<T: serde::Serialize>(v: &T) -> Result<String, ExportError> {
@@ -26,8 +101,12 @@ impl FormatWriter for JsonWriter {
     }
 
     fn file(&mut self, w: &mut dyn Write, first: bool, file: &FileRecord) -> Result<(), ExportError> {
-        let body = indent_tail(&serde_json::to_string_pretty(file)?, 8);
-        write!(w, "{}\n        {body}", if first { "" } else { "," })?;
+        // Pretty JSON indented by four levels, serialized into a reused
+        // buffer (no intermediate string, no indenting pass).
+        self.buf.clear();
+        self.buf.extend_from_slice(if first { b"\n        " } else { b",\n        " });
+        file.serialize(&mut serde_json::Serializer::with_formatter(&mut self.buf, Indented::new(4)))?;
+        w.write_all(&self.buf)?;
         Ok(())
     }
 

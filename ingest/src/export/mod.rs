@@ -225,7 +225,7 @@ impl<W: Write> Exporter<W> {
     /// Start a document with the given `generated_at`.
     pub fn with_generated_at(mut w: W, format: Format, generated_at: &str) -> Result<Self, ExportError> {
         let mut fmt: Box<dyn FormatWriter + Send> = match format {
-            Format::Json => Box::new(json::JsonWriter),
+            Format::Json => Box::<json::JsonWriter>::default(),
             Format::Json5 => Box::new(json5::Json5Writer),
             Format::Toon => Box::new(toon::ToonWriter::default()),
             Format::Xml => Box::new(xml::XmlWriter),

@@ -46,7 +46,7 @@
 //! Any other capture name, or a predicate the engine does not know, is an
 //! error when the query is compiled.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 use streaming_iterator::StreamingIterator;
@@ -56,7 +56,7 @@ use vibe_common::ast::{AstData, AstElement, LineRange};
 use vibe_common::error::BoxError;
 
 use super::comments::{clean_comment, has_blank_line};
-use super::family::Family;
+use super::family::{Family, IdMap, IdSet};
 use super::languages::{Extractor, Language, LANGUAGES};
 use super::license_header;
 use super::narrowing;
@@ -279,13 +279,13 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
     let tree = parse(lang, source)?;
     let bytes = source.as_bytes();
     let mut defs: Vec<Definition> = Vec::new();
-    let mut def_index: HashMap<usize, usize> = HashMap::new();
+    let mut def_index: IdMap<usize> = IdMap::default();
     let mut imports: Vec<(usize, String)> = Vec::new();
     let mut scopes: Vec<(Node, String, bool)> = Vec::new();
     let mut local_scopes: Vec<Node> = Vec::new();
     let mut headers: Vec<Node> = Vec::new();
-    let mut doc_nodes: HashSet<usize> = HashSet::new();
-    let mut attribute_nodes: HashSet<usize> = HashSet::new();
+    let mut doc_nodes: IdSet = IdSet::default();
+    let mut attribute_nodes: IdSet = IdSet::default();
     let mut uses: Vec<references::Found> = Vec::new();
 
     // Run the query only where a pattern can start, one node at a time: the
@@ -378,7 +378,7 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
         })
         .collect();
     let nesting = nesting::nest(&spans, &scopes, &local_scopes);
-    let def_ids: HashSet<usize> = defs.iter().map(|d| d.node.id()).collect();
+    let def_ids: IdSet = defs.iter().map(|d| d.node.id()).collect();
     // Locals are never output: their family is never needed.
     let targets: Vec<Node> = defs
         .iter()
@@ -389,7 +389,7 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
         .collect();
     let family = Family::new(tree.root_node(), &targets);
     let mut ast = AstData::default();
-    let mut used_docs: HashSet<usize> = HashSet::new();
+    let mut used_docs: IdSet = IdSet::default();
     let mut containers: Vec<Container> = Vec::new();
     for ((d, name), (place, chain)) in defs.iter().zip(&names).zip(nesting) {
         let kind = match place {
@@ -477,7 +477,7 @@ impl<'t> Definition<'t> {
             // whatever the order of the matches.
             self.kind = kind;
             self.body = self.body.or(body);
-        } else if kind == self.kind {
+        } else if kind == self.kind || (kind.is_callable() && self.kind.is_callable()) {
             self.body = self.body.or(body);
         }
         self.name = self.name.or(name);
@@ -506,9 +506,9 @@ fn doc_comments(
     d: &Definition,
     source: &str,
     family: &Family,
-    docs: &HashSet<usize>,
-    attributes: &HashSet<usize>,
-    defs: &HashSet<usize>,
+    docs: &IdSet,
+    attributes: &IdSet,
+    defs: &IdSet,
 ) -> (Vec<String>, Vec<usize>) {
     let inside = d
         .docs
@@ -558,7 +558,7 @@ fn doc_comments(
 }
 
 /// Whether `parent` holds another definition besides `own`.
-fn groups_others(parent: Node, own: Node, defs: &HashSet<usize>) -> bool {
+fn groups_others(parent: Node, own: Node, defs: &IdSet) -> bool {
     let mut cursor = parent.walk();
     let others = parent.named_children(&mut cursor).any(|c| c.id() != own.id() && defs.contains(&c.id()));
     others
@@ -571,10 +571,10 @@ fn header_blocks(
     lang: &Language,
     headers: &[Node],
     family: &Family,
-    attributes: &HashSet<usize>,
+    attributes: &IdSet,
     source: &str,
 ) -> Vec<Vec<String>> {
-    let ids: HashSet<usize> = headers.iter().map(|n| n.id()).collect();
+    let ids: IdSet = headers.iter().map(|n| n.id()).collect();
     let mut sorted: Vec<Node> = headers.to_vec();
     sorted.sort_by_key(|n| n.start_byte());
     sorted.dedup_by_key(|n| n.id());

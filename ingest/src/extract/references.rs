@@ -10,6 +10,9 @@
 //! [`MAX_REFERENCES`] are kept per file; the number left out is reported in
 //! `references_omitted`.
 
+use std::borrow::Cow;
+use std::sync::Arc;
+
 use tree_sitter::Node;
 use vibe_common::ast::AstReference;
 
@@ -72,7 +75,8 @@ pub(crate) fn collect(
     containers.sort_by(|a, b| {
         a.start.cmp(&b.start).then(b.end.cmp(&a.end)).then(b.qualified.is_some().cmp(&a.qualified.is_some()))
     });
-    let mut stack: Vec<(usize, String, bool)> = Vec::new(); // (end, qualified, namespace)
+    // (end, qualified, namespace); the qualified name is shared by the uses in it.
+    let mut stack: Vec<(usize, Arc<str>, bool)> = Vec::new();
     let mut next = 0;
     // The uses already kept on the current line (lines never decrease).
     let mut on_line: (u32, Vec<(&str, RefKind)>) = (0, Vec::new());
@@ -90,11 +94,11 @@ pub(crate) fn collect(
             while stack.last().is_some_and(|(e, _, _)| *e <= c.start) {
                 stack.pop();
             }
-            let qualified = match &c.qualified {
-                Some(q) => q.clone(),
+            let qualified: Arc<str> = match &c.qualified {
+                Some(q) => q.as_str().into(),
                 None => match stack.last() {
-                    Some((_, outer, _)) if !outer.is_empty() => format!("{outer}.{}", c.name),
-                    _ => c.name.clone(),
+                    Some((_, outer, _)) if !outer.is_empty() => format!("{outer}.{}", c.name).into(),
+                    _ => c.name.as_str().into(),
                 },
             };
             stack.push((c.end, qualified, c.namespace));
@@ -116,7 +120,7 @@ pub(crate) fn collect(
             continue;
         }
         let enclosing = stack.iter().rev().find(|(_, _, ns)| !ns).map(|(_, q, _)| q.clone()).filter(|q| !q.is_empty());
-        out.push(AstReference { name: name.to_string(), kind: f.kind.name().to_string(), line, enclosing });
+        out.push(AstReference { name: name.to_string(), kind: Cow::Borrowed(f.kind.name()), line, enclosing });
     }
     (out, omitted)
 }
@@ -146,7 +150,10 @@ mod tests {
 
     fn refs(lang: &str, src: &str) -> Vec<(String, String, u32, Option<String>)> {
         let ast = extract(by_id(lang).unwrap(), src).unwrap();
-        ast.references.into_iter().map(|r| (r.name, r.kind, r.line, r.enclosing)).collect()
+        ast.references
+            .into_iter()
+            .map(|r| (r.name, r.kind.into_owned(), r.line, r.enclosing.map(|e| e.to_string())))
+            .collect()
     }
 
     fn r(name: &str, kind: &str, line: u32, within: Option<&str>) -> (String, String, u32, Option<String>) {

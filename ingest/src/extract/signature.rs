@@ -1,7 +1,7 @@
 //! Signatures and names: the declaration text of a definition cut before its
 //! body, and names and imports without their quotes.
 
-use std::collections::HashSet;
+use super::family::IdSet;
 
 use tree_sitter::Node;
 
@@ -10,7 +10,7 @@ const MAX_SIGNATURE_CHARS: usize = 300;
 
 /// The declaration cut before its body, on one line. Attributes and
 /// decorators that lead the node (captured `@attribute`) are left out.
-pub(crate) fn signature(node: Node, body: Option<Node>, source: &str, attributes: &HashSet<usize>) -> String {
+pub(crate) fn signature(node: Node, body: Option<Node>, source: &str, attributes: &IdSet) -> String {
     let start = after_leading_attributes(node, attributes);
     let end = match body {
         Some(b) if b.start_byte() > start => b.start_byte(),
@@ -32,7 +32,7 @@ pub(crate) fn signature(node: Node, body: Option<Node>, source: &str, attributes
 
 /// Where a definition's text starts once leading attributes are skipped, also
 /// those at the start of a `modifiers` node (keywords after them are kept).
-fn after_leading_attributes(node: Node, attributes: &HashSet<usize>) -> usize {
+fn after_leading_attributes(node: Node, attributes: &IdSet) -> usize {
     let mut start = node.start_byte();
     let mut cursor = node.walk();
     for child in node.children(&mut cursor) {

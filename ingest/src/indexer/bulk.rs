@@ -6,11 +6,18 @@ use vibe_common::search::{Search, SearchError};
 /// A bulk request body is flushed when it grows past this many bytes.
 pub const MAX_BULK_BYTES: usize = 5 * 1024 * 1024;
 
-/// An NDJSON bulk body under construction.
+/// Bulk requests OpenSearch works on at once. With one, the files index's
+/// shard indexes one body at a time on one write thread while the other
+/// core waits (its `content.grep` field costs more than the rest of the
+/// document); with two, both cores index and the scan fills the gaps.
+pub const BULK_IN_FLIGHT: usize = 2;
+
+/// An NDJSON bulk body under construction, and the requests still running.
 #[derive(Default)]
 pub struct BulkBatch {
     body: Vec<u8>,
     actions: usize,
+    in_flight: std::collections::VecDeque<tokio::task::JoinHandle<Result<Value, SearchError>>>,
 }
 
 /// The outcome of one or more bulk requests.
@@ -60,8 +67,10 @@ impl BulkBatch {
         self.actions == 0
     }
 
-    /// Send the batch (if not empty) and record each item's result under
-    /// `alias_of(index)`.
+    /// Send the batch (if not empty) without waiting for its answer: at most
+    /// [`BULK_IN_FLIGHT`] requests run at once, and the oldest one's items are
+    /// recorded in `outcome` (under `alias_of(index)`) before another starts.
+    /// [`BulkBatch::finish`] waits for the rest.
     pub async fn flush(
         &mut self,
         search: &Search,
@@ -71,23 +80,63 @@ impl BulkBatch {
         if self.is_empty() {
             return Ok(());
         }
+        while self.in_flight.len() >= BULK_IN_FLIGHT {
+            self.wait_oldest(outcome, alias_of).await?;
+        }
         let body = std::mem::take(&mut self.body);
         self.actions = 0;
-        let (bytes, started) = (body.len(), std::time::Instant::now());
-        let response = search.bulk(body).await?;
-        tracing::debug!(bytes, ms = started.elapsed().as_millis() as u64, "bulk request");
-        for item in response["items"].as_array().into_iter().flatten() {
-            let Some((op, result)) = item.as_object().and_then(|o| o.iter().next()) else { continue };
-            let id = result["_id"].as_str().unwrap_or_default().to_string();
-            let status = result["status"].as_u64().unwrap_or(0);
-            let index = alias_of(result["_index"].as_str().unwrap_or_default());
-            if (200..300).contains(&status) || (op == "delete" && status == 404) {
-                *outcome.ok.entry(index).or_default() += 1;
-            } else {
-                let reason = result["error"]["reason"].as_str().unwrap_or("unknown error");
-                outcome.errors.push((id, format!("{op} into {index} failed ({status}): {reason}")));
-            }
+        let search = search.clone();
+        self.in_flight.push_back(tokio::spawn(async move {
+            let (bytes, started) = (body.len(), std::time::Instant::now());
+            let response = search.bulk(body).await;
+            tracing::debug!(bytes, ms = started.elapsed().as_millis() as u64, "bulk request");
+            response
+        }));
+        Ok(())
+    }
+
+    /// Send the batch and wait for every request: all items are in `outcome`.
+    pub async fn finish(
+        &mut self,
+        search: &Search,
+        outcome: &mut BulkOutcome,
+        alias_of: &(dyn Fn(&str) -> String + Sync),
+    ) -> Result<(), SearchError> {
+        self.flush(search, outcome, alias_of).await?;
+        while !self.in_flight.is_empty() {
+            self.wait_oldest(outcome, alias_of).await?;
         }
         Ok(())
+    }
+
+    async fn wait_oldest(
+        &mut self,
+        outcome: &mut BulkOutcome,
+        alias_of: &(dyn Fn(&str) -> String + Sync),
+    ) -> Result<(), SearchError> {
+        let Some(handle) = self.in_flight.pop_front() else { return Ok(()) };
+        let response = handle.await.map_err(|e| SearchError::Body {
+            method: "POST".into(),
+            path: "/_bulk".into(),
+            source: e.into(),
+        })??;
+        record(&response, outcome, alias_of);
+        Ok(())
+    }
+}
+
+/// Record each item of a bulk response under `alias_of(index)`.
+fn record(response: &Value, outcome: &mut BulkOutcome, alias_of: &(dyn Fn(&str) -> String + Sync)) {
+    for item in response["items"].as_array().into_iter().flatten() {
+        let Some((op, result)) = item.as_object().and_then(|o| o.iter().next()) else { continue };
+        let id = result["_id"].as_str().unwrap_or_default().to_string();
+        let status = result["status"].as_u64().unwrap_or(0);
+        let index = alias_of(result["_index"].as_str().unwrap_or_default());
+        if (200..300).contains(&status) || (op == "delete" && status == 404) {
+            *outcome.ok.entry(index).or_default() += 1;
+        } else {
+            let reason = result["error"]["reason"].as_str().unwrap_or("unknown error");
+            outcome.errors.push((id, format!("{op} into {index} failed ({status}): {reason}")));
+        }
     }
 }
