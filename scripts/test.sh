@@ -8,8 +8,9 @@ cd "$(dirname "$0")/.."
 bash tests/opensearch/start.sh start
 export VIBE_OPENSEARCH_URL="${VIBE_OPENSEARCH_URL:-http://127.0.0.1:${OPENSEARCH_PORT:-9200}}"
 
-echo "== cargo fmt --check, file sizes =="
+echo "== cargo fmt --check, cargo clippy, file sizes =="
 cargo fmt --all --check
+cargo clippy --workspace --all-targets -q -- -D warnings
 # No source file over 600 lines (issue 15): split it instead.
 long="$(find common gateway ingest bench scripts tests -type f \( -name '*.rs' -o -name '*.py' -o -name '*.sh' \) \
   -not -path '*/.venv/*' -not -path '*/fixtures/*' -print0 | xargs -0 wc -l | awk '$2 != "total" && $1 > 600')"
@@ -22,9 +23,3 @@ if [ -x tests/mcp/run.sh ]; then
   echo "== MCP client tests =="
   bash tests/mcp/run.sh
 fi
-
-# Clippy last: on this machine a cargo command started right after a cold
-# clippy build has read garbage as the input of cargo's rustc probe and
-# cached the failure (target/.rustc_info.json); after the tests it is warm.
-echo "== cargo clippy =="
-cargo clippy --workspace --all-targets -q -- -D warnings
