@@ -38,18 +38,30 @@ fn newline_indent<W: ?Sized + Write>(w: &mut W, first: bool, level: usize) -> st
     Ok(())
 }
 
-impl serde_json::ser::Formatter for Indented {
-    fn begin_array<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+impl Indented {
+    /// `[` or `{`: one level deeper, nothing in it yet.
+    fn open<W: ?Sized + Write>(&mut self, w: &mut W, bracket: &[u8]) -> std::io::Result<()> {
         self.level += 1;
         self.has_value = false;
-        w.write_all(b"[")
+        w.write_all(bracket)
     }
-    fn end_array<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+
+    /// `]` or `}`: on a line of its own when the container holds something.
+    fn close<W: ?Sized + Write>(&mut self, w: &mut W, bracket: &[u8]) -> std::io::Result<()> {
         self.level -= 1;
         if self.has_value {
             newline_indent(w, true, self.level)?;
         }
-        w.write_all(b"]")
+        w.write_all(bracket)
+    }
+}
+
+impl serde_json::ser::Formatter for Indented {
+    fn begin_array<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.open(w, b"[")
+    }
+    fn end_array<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.close(w, b"]")
     }
     fn begin_array_value<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
         newline_indent(w, first, self.level)
@@ -59,16 +71,10 @@ impl serde_json::ser::Formatter for Indented {
         Ok(())
     }
     fn begin_object<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.level += 1;
-        self.has_value = false;
-        w.write_all(b"{")
+        self.open(w, b"{")
     }
     fn end_object<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.level -= 1;
-        if self.has_value {
-            newline_indent(w, true, self.level)?;
-        }
-        w.write_all(b"}")
+        self.close(w, b"}")
     }
     fn begin_object_key<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
         newline_indent(w, first, self.level)
