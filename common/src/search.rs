@@ -222,8 +222,12 @@ impl Search {
         let (up, down): (Vec<&Node>, Vec<&Node>) =
             (0..count).map(|i| &self.nodes[(first + i) % count]).partition(|n| !n.is_down(now));
         let mut failure = None;
-        for node in up.into_iter().chain(down) {
-            match node.send(method, path, body.clone(), content_type).await {
+        let mut body = body;
+        for (tried, node) in up.into_iter().chain(down).enumerate() {
+            // Only a request that may go to another node keeps a copy of its
+            // body (a bulk body is megabytes); the last try takes it.
+            let this = if tried + 1 == count { body.take() } else { body.clone() };
+            match node.send(method, path, this, content_type).await {
                 Err(e) if e.is_unreachable() => {
                     if count > 1 {
                         let e = crate::error::chain(&e);
