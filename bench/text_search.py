@@ -5,8 +5,8 @@ bench/text_search.sh).
 Subcommands:
 
   old-template --prefix P --out FILE
-      Writes the files index template as it was before `content.grep` (no
-      wildcard sub-field, no index sort), renamed for the prefix, with a
+      Writes the files index template as it was before search_code_text (no
+      `grams` field, no index sort), renamed for the prefix, with a
       version above any shipped one: installed in OpenSearch, the product's
       installer keeps it ("newer"), so the same binary builds the old mapping.
 
@@ -101,10 +101,12 @@ def cmd_old_template(args: argparse.Namespace) -> None:
     body = shipped["body"]
     body["template"].pop("settings", None)
     body["template"]["mappings"]["properties"]["content"] = {"type": "text", "index": False}
+    body["template"]["mappings"]["properties"].pop("grams", None)
+    body["template"]["mappings"].pop("_source", None)
     body["index_patterns"] = [p.replace("vibe_", f"{args.prefix}_", 1) for p in body["index_patterns"]]
     body["composed_of"] = [p.replace("vibe_", f"{args.prefix}_", 1) for p in body["composed_of"]]
     body["version"] = 999_999
-    body["_meta"] = {"vibe_version": 999_999, "managed_by": "vibe-analyzer", "bench": "pre-content.grep mapping"}
+    body["_meta"] = {"vibe_version": 999_999, "managed_by": "vibe-analyzer", "bench": "pre-search_code_text mapping"}
     Path(args.out).write_text(json.dumps(body))
 
 

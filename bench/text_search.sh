@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
-# search_code_text vs ripgrep on the same files (issue 13), and what the
-# `content.grep` wildcard sub-field costs the index.
+# search_code_text vs ripgrep on the same files (issue 13), and what its
+# `grams` field costs the index.
 #
 #   bash bench/text_search.sh [--json out.json] [--misses N] [--show-answer]
 #
 # 1. Index cost. The corpus (below) and, unless BENCH_STDLIB=0, the Python
 #    standard library copy of bench/full_index.sh are fully indexed
 #    (`scan index --no-llm --force`, BENCH_RUNS times each, best wall time)
-#    with the files mapping as it was before (no `content.grep`, no index
+#    with the files mapping as it was before (no `grams` field, no index
 #    sort: bench/text_search.py old-template, installed under the bench
-#    prefix with a version above the build's, so that the installer keeps it)
-#    and with the shipped one. After each mapping the files indices are
+#    prefix with a version above the build's, so that the installer keeps it;
+#    the indexer run with VIBE_BENCH_NO_GRAMS=1, so it computes and sends no
+#    grams either) and with the shipped one. After each mapping the files indices are
 #    force-merged and measured: store bytes per source byte.
 # 2. Queries. A few hundred literal snippets sampled from the indexed files
 #    (identifiers, string fragments, punctuation-heavy lines, multi-word
@@ -83,10 +84,13 @@ cost() {
         for which in old new; do
             mapping "$prefix" "$which"
             log "$name: full index, $which mapping, run $i/$RUNS"
+            # Before search_code_text the indexer sent no grams either.
+            if [ "$which" = old ]; then export VIBE_BENCH_NO_GRAMS=1; else unset VIBE_BENCH_NO_GRAMS; fi
             timed "$WORK/$name-$which.t" "$BIN" --config-dir "$cfg" scan index --no-llm --force
+            unset VIBE_BENCH_NO_GRAMS
             [ -z "$(grep '^error:' "$WORK/cmd.err" || true)" ] || { log "indexing errors:"; grep '^error:' "$WORK/cmd.err" | head >&2; }
             if [ "$i" = 1 ]; then
-                curl -s "$OS_URL/${prefix}_data_files_*/_mapping" | grep -q '"grep"' && has=1 || has=0
+                curl -s "$OS_URL/${prefix}_data_files_*/_mapping" | grep -q '"grams"' && has=1 || has=0
                 [ "$which:$has" = "old:0" ] || [ "$which:$has" = "new:1" ] || { log "$which mapping not in effect"; exit 1; }
                 python3 "$PY" store --opensearch "$OS_URL" --prefix "$prefix" >"$WORK/$name-$which.store"
             fi
@@ -132,7 +136,7 @@ IDLE_Q="$IDLE"
 "$VENV/bin/python" "$PY" run --url "http://127.0.0.1:$PORT/mcp" --opensearch "$OS_URL" --prefix "$PREFIX" "$@" "${PROJECTS[@]}"
 
 echo
-echo "Index cost: full index (\`scan index --no-llm --force\`, best of $RUNS) and files-index store (force-merged), before / after \`content.grep\`:"
+echo "Index cost: full index (\`scan index --no-llm --force\`, best of $RUNS) and files-index store (force-merged), before / after the \`grams\` field:"
 echo
 echo "| tree | indexed | full index, before / after = ratio | indexer CPU s | OpenSearch CPU s | files index store | store / source bytes | CPU idle % before runs |"
 echo "| --- | --- | --- | --- | --- | --- | --- | --- |"

@@ -5,6 +5,7 @@
 pub mod ast;
 pub mod config;
 pub mod error;
+pub mod grams;
 pub mod naming;
 pub mod plain_http;
 pub mod projects;

@@ -19,10 +19,10 @@ use crate::search::{Search, SearchError};
 /// Version of every shipped template. Bump it when any template file changes:
 /// the test `template_version_follows_content` fails until
 /// [`TEMPLATES_FINGERPRINT`] is set to the new content's fingerprint.
-pub const TEMPLATE_VERSION: u64 = 7;
+pub const TEMPLATE_VERSION: u64 = 8;
 
 /// [`templates_fingerprint`] of the templates [`TEMPLATE_VERSION`] was set for.
-pub const TEMPLATES_FINGERPRINT: &str = "892b7dd26f8150bc";
+pub const TEMPLATES_FINGERPRINT: &str = "c33eabddec762c68";
 
 #[derive(RustEmbed)]
 #[folder = "../opensearch-templates"]

@@ -374,59 +374,35 @@ fn clamp_limit(limit: u32) -> u32 {
     limit.clamp(1, MAX_LIMIT)
 }
 
-/// How `search_code_text` narrows its candidate files in OpenSearch (see
-/// `tools/text.rs`); the exact lines are found in the gateway.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum TextFilter {
-    /// Files whose content contains this literal (a `wildcard` query `*literal*`).
-    Literal(String),
-    /// Files whose whole content matches this Lucene regexp.
-    Regexp(String),
-    /// Files whose content contains at least one of these literals (none: no file).
-    AnyOf(Vec<String>),
-    /// Every file with a content; only the path and language filters narrow.
-    Scan,
-}
-
-/// Most candidate files one `search_code_text` request fetches.
-pub const TEXT_MAX_SIZE: u32 = 100;
-
-/// Params of `search_code_text`. `size` files from `offset` (sorted by
-/// project root, then path); hits are counted up to `track_total_hits`.
+/// Params of `search_code_text`: `size` candidate files from `offset`
+/// (sorted by project root, then path), each holding every gram of one
+/// alternative of every clause ([`crate::tools::text::plan`]; the grams
+/// joined by line breaks, which the `vibe_grams` analyzer splits on).
 /// `path_regexp` is a Lucene regexp over the whole relative path (built from
 /// the glob and escaped by the caller), `language` a language name (matched
 /// case-insensitively).
 pub fn text(
-    filter: &TextFilter,
-    case_insensitive: bool,
+    clauses: &[Vec<Vec<String>>],
     path_regexp: Option<&str>,
     language: Option<&str>,
     size: u32,
     offset: u32,
-    track_total_hits: u32,
 ) -> Value {
-    let contains = |literal: &str| format!("*{}*", wildcard_escape(literal));
-    let (wildcard, regexp, any_of, scan) = match filter {
-        TextFilter::Literal(l) => (Some(contains(l)), None, None, false),
-        TextFilter::Regexp(r) => (None, Some(r.clone()), None, false),
-        TextFilter::AnyOf(ls) => (None, None, Some(ls.iter().map(|l| contains(l)).collect::<Vec<_>>()), false),
-        TextFilter::Scan => (None, None, None, true),
-    };
-    let size = size.clamp(1, TEXT_MAX_SIZE);
+    let clauses: Vec<Value> = clauses
+        .iter()
+        .map(|c| json!({ "alternatives": c.iter().map(|grams| grams.join("\n")).collect::<Vec<_>>() }))
+        .collect();
     json!({
-        "wildcard": wildcard,
-        "regexp": regexp,
-        "any": any_of.is_some(),
-        "any_of": any_of.unwrap_or_default(),
-        "scan": scan,
-        "case_insensitive": case_insensitive,
+        "clauses": clauses,
         "path_regexp": path_regexp,
         "language": language.filter(|l| !l.is_empty()),
-        "limit": size,
+        "limit": size.clamp(1, TEXT_MAX_SIZE),
         "offset": offset,
-        "track_total_hits": track_total_hits.max(offset + size + 1),
     })
 }
+
+/// Most candidate files one `search_code_text` request fetches.
+pub const TEXT_MAX_SIZE: u32 = 500;
 
 #[cfg(test)]
 mod text_tests {
@@ -434,41 +410,18 @@ mod text_tests {
 
     #[test]
     fn text_params() {
-        let p = text(&TextFilter::Literal(r"a*b?c\d".into()), false, None, None, 3, 0, 50);
-        assert_eq!(p["wildcard"], r"*a\*b\?c\\d*");
-        assert_eq!(
-            (p["regexp"].clone(), p["any"].clone(), p["scan"].clone()),
-            (Value::Null, json!(false), json!(false))
-        );
-        assert_eq!(
-            (p["limit"].clone(), p["offset"].clone(), p["track_total_hits"].clone()),
-            (json!(3), json!(0), json!(50))
-        );
-        let p = text(
-            &TextFilter::AnyOf(vec!["x*".into(), "y".into()]),
-            true,
-            Some("(.*/)?[^/]*\\.py"),
-            Some("python"),
-            500,
-            990,
-            50,
-        );
-        assert_eq!(p["any_of"], json!([r"*x\**", "*y*"]));
-        assert_eq!((p["any"].clone(), p["case_insensitive"].clone()), (json!(true), json!(true)));
-        assert_eq!(
-            (p["limit"].clone(), p["track_total_hits"].clone()),
-            (json!(TEXT_MAX_SIZE), json!(990 + TEXT_MAX_SIZE + 1))
-        );
+        let clauses =
+            vec![vec![vec!["abc".to_string(), "b c".to_string()]], vec![vec!["xyz".into()], vec!["q\"r".into()]]];
+        let p = text(&clauses, Some("(.*/)?[^/]*\\.py"), Some("python"), 3, 7);
+        assert_eq!(p["clauses"], json!([{ "alternatives": ["abc\nb c"] }, { "alternatives": ["xyz", "q\"r"] }]));
+        assert_eq!((p["limit"].clone(), p["offset"].clone()), (json!(3), json!(7)));
         assert_eq!(p["path_regexp"], "(.*/)?[^/]*\\.py");
         assert_eq!(p["language"], "python");
-        let p = text(&TextFilter::AnyOf(vec![]), false, None, Some(""), 3, 0, 50);
+        let p = text(&[], None, Some(""), 5000, 0);
         assert_eq!(
-            (p["any"].clone(), p["any_of"].clone(), p["language"].clone()),
-            (json!(true), json!([]), Value::Null)
+            (p["clauses"].clone(), p["language"].clone(), p["limit"].clone()),
+            (json!([]), Value::Null, json!(TEXT_MAX_SIZE))
         );
-        let p = text(&TextFilter::Scan, false, None, None, 3, 0, 50);
-        assert_eq!((p["scan"].clone(), p["wildcard"].clone()), (json!(true), Value::Null));
-        assert_eq!(text(&TextFilter::Regexp(".*a.*".into()), false, None, None, 3, 0, 50)["regexp"], ".*a.*");
     }
 }
 

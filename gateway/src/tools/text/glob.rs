@@ -1,7 +1,5 @@
 //! Path globs → Lucene regexp over the relative path (see the parent module).
 
-use super::lucene::{class_char, literal_char};
-
 // ---------------------------------------------------------------------------
 // Path globs -> Lucene regexp over the relative path
 // ---------------------------------------------------------------------------
@@ -154,4 +152,23 @@ pub fn language_name(language: &str) -> String {
         other => other,
     };
     name.to_string()
+}
+
+/// One literal character of a Lucene regexp (punctuation and control
+/// characters escaped).
+fn literal_char(c: char, out: &mut String) {
+    if !plain(c) {
+        out.push('\\');
+    }
+    out.push(c);
+}
+
+/// One character in a Lucene class.
+fn class_char(c: char, out: &mut String) {
+    literal_char(c, out)
+}
+
+/// Characters that mean themselves in a Lucene regexp (the others are escaped).
+fn plain(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '/') || !c.is_ascii()
 }

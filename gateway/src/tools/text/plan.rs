@@ -1,0 +1,301 @@
+//! A query as the grams every matching line must hold.
+//!
+//! The files index holds each file's distinct folded 3-grams
+//! ([`vibe_common::grams`]). A literal needs all of its grams. A regex is
+//! read from its syntax tree (regex-syntax's HIR): runs of literal text
+//! (small character classes and alternations of texts spelled out, up to
+//! [`MAX_TEXTS`] variants) need their grams, an alternation needs one of its
+//! branches, and what the index cannot say (a large class, an optional part,
+//! an anchor) needs nothing. The result is a conjunction of clauses, each a
+//! disjunction of gram sets: the stored template's `clauses`. Every step only
+//! ever drops a requirement, never adds one, so no file with a matching line
+//! is left out; the gateway checks each candidate's lines itself.
+
+use regex_syntax::hir::{Class, Hir, HirKind};
+use vibe_common::grams::{fold, literal_grams};
+
+/// Most texts a run of literal text is spelled out as (`(a|b)(c|d)` is 4).
+pub const MAX_TEXTS: usize = 16;
+/// Most clauses, alternatives per clause and grams per alternative sent.
+pub const MAX_CLAUSES: usize = 12;
+pub const MAX_ALTERNATIVES: usize = 32;
+pub const MAX_GRAMS: usize = 40;
+/// A class of at most this many folded characters is spelled out.
+const MAX_CLASS_CHARS: usize = 4;
+
+/// What a line that matches must contain.
+#[derive(Debug, Clone, PartialEq)]
+enum Need {
+    /// Nothing the index can check.
+    Nothing,
+    /// One of these texts (folded; never empty).
+    Texts(Vec<String>),
+    /// Each of these.
+    All(Vec<Need>),
+    /// One of these.
+    OneOf(Vec<Need>),
+}
+
+/// One clause: the file must hold every gram of at least one alternative.
+pub type Clause = Vec<Vec<String>>;
+
+/// The clauses a file must satisfy to hold a line matching `hir`; empty when
+/// the index cannot narrow (every file in scope is a candidate).
+pub fn clauses(hir: &Hir) -> Vec<Clause> {
+    let mut out = Vec::new();
+    let mut all_of = Vec::new();
+    for clause in to_clauses(&need(hir)) {
+        if let [only] = clause.as_slice() {
+            all_of.extend(only.iter().cloned());
+        } else {
+            out.push(clause);
+        }
+    }
+    // Clauses of one alternative merge into one (all of their grams).
+    if !all_of.is_empty() {
+        let mut seen = std::collections::HashSet::new();
+        all_of.retain(|g| seen.insert(g.clone()));
+        out.insert(0, vec![all_of]);
+    }
+    out.truncate(MAX_CLAUSES);
+    for clause in &mut out {
+        for alternative in clause.iter_mut() {
+            spread(alternative, MAX_GRAMS);
+        }
+    }
+    out
+}
+
+/// The clauses of a literal: all of its grams.
+pub fn literal_clauses(literal: &str) -> Vec<Clause> {
+    let mut grams = literal_grams(literal);
+    if grams.is_empty() {
+        return Vec::new();
+    }
+    spread(&mut grams, MAX_GRAMS);
+    vec![vec![grams]]
+}
+
+/// Keeps at most `max` grams, spread over the text (any subset is a weaker,
+/// still sound, requirement).
+fn spread(grams: &mut Vec<String>, max: usize) {
+    if grams.len() > max {
+        let n = grams.len();
+        *grams = (0..max).map(|i| grams[i * n / max].clone()).collect();
+    }
+}
+
+/// A literal line break: the query cannot match within a line.
+pub fn has_line_break(hir: &Hir) -> bool {
+    match hir.kind() {
+        HirKind::Literal(l) => l.0.contains(&b'\n'),
+        HirKind::Repetition(r) => r.min > 0 && has_line_break(&r.sub),
+        HirKind::Capture(c) => has_line_break(&c.sub),
+        HirKind::Concat(cs) => cs.iter().any(has_line_break),
+        HirKind::Alternation(cs) => cs.iter().all(has_line_break),
+        HirKind::Empty | HirKind::Class(_) | HirKind::Look(_) => false,
+    }
+}
+
+fn need(hir: &Hir) -> Need {
+    match hir.kind() {
+        HirKind::Empty => Need::Texts(vec![String::new()]),
+        HirKind::Literal(l) => match std::str::from_utf8(&l.0) {
+            Ok(s) => Need::Texts(vec![s.chars().map(fold).collect()]),
+            Err(_) => Need::Nothing,
+        },
+        HirKind::Class(c) => {
+            class_chars(c).map_or(Need::Nothing, |cs| Need::Texts(cs.into_iter().map(String::from).collect()))
+        }
+        HirKind::Look(_) => Need::Nothing,
+        HirKind::Repetition(r) if r.min == 0 => Need::Nothing,
+        HirKind::Repetition(r) => match need(&r.sub) {
+            Need::Texts(ts) if r.max == Some(r.min) && ts.len() == 1 && r.min <= 8 => {
+                Need::Texts(vec![ts[0].repeat(r.min as usize)])
+            }
+            // At least one copy, but no run of text goes on through it.
+            sub => Need::All(vec![sub]),
+        },
+        HirKind::Capture(c) => need(&c.sub),
+        HirKind::Concat(cs) => {
+            let mut parts = Vec::new();
+            let mut run: Option<Vec<String>> = None;
+            for c in cs {
+                match need(c) {
+                    Need::Texts(ts) => {
+                        run = Some(match run.take() {
+                            None => ts,
+                            Some(r) if r.len() * ts.len() <= MAX_TEXTS => {
+                                r.iter().flat_map(|a| ts.iter().map(move |b| format!("{a}{b}"))).collect()
+                            }
+                            Some(r) => {
+                                parts.push(Need::Texts(r));
+                                ts
+                            }
+                        })
+                    }
+                    other => {
+                        parts.extend(run.take().map(Need::Texts));
+                        parts.push(other);
+                    }
+                }
+            }
+            parts.extend(run.map(Need::Texts));
+            match parts.len() {
+                1 => parts.pop().expect("one part"),
+                _ => Need::All(parts),
+            }
+        }
+        HirKind::Alternation(cs) => {
+            let branches: Vec<Need> = cs.iter().map(need).collect();
+            let texts: Option<Vec<String>> = branches.iter().try_fold(Vec::new(), |mut acc, b| match b {
+                Need::Texts(ts) => {
+                    acc.extend(ts.iter().cloned());
+                    Some(acc)
+                }
+                _ => None,
+            });
+            match texts {
+                Some(mut ts) if ts.len() <= MAX_TEXTS => {
+                    ts.dedup();
+                    Need::Texts(ts)
+                }
+                _ => Need::OneOf(branches),
+            }
+        }
+    }
+}
+
+/// The folded characters of a small class.
+fn class_chars(class: &Class) -> Option<Vec<char>> {
+    let mut out: Vec<char> = Vec::new();
+    let mut add = |c: char| {
+        let f = fold(c);
+        if !out.contains(&f) {
+            out.push(f);
+        }
+        out.len() <= MAX_CLASS_CHARS
+    };
+    match class {
+        Class::Unicode(u) => {
+            for r in u.iter() {
+                if (r.end() as u32) - (r.start() as u32) > 64 {
+                    return None;
+                }
+                for c in r.start()..=r.end() {
+                    if !add(c) {
+                        return None;
+                    }
+                }
+            }
+        }
+        Class::Bytes(b) => {
+            for r in b.iter() {
+                for c in r.start()..=r.end() {
+                    if !c.is_ascii() || !add(c as char) {
+                        return None;
+                    }
+                }
+            }
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+fn to_clauses(need: &Need) -> Vec<Clause> {
+    match need {
+        Need::Nothing => Vec::new(),
+        Need::Texts(_) | Need::OneOf(_) => alternatives(need).map(|a| vec![a]).unwrap_or_default(),
+        Need::All(parts) => parts.iter().flat_map(to_clauses).collect(),
+    }
+}
+
+/// The need as one clause (one of these gram sets), or `None` when one of
+/// its branches needs nothing the index can check.
+fn alternatives(need: &Need) -> Option<Clause> {
+    let out: Clause = match need {
+        Need::Nothing => return None,
+        Need::Texts(ts) => {
+            let grams: Clause = ts.iter().map(|t| literal_grams(t)).collect();
+            if grams.iter().any(Vec::is_empty) {
+                return None;
+            }
+            grams
+        }
+        Need::OneOf(branches) => {
+            let mut out = Vec::new();
+            for b in branches {
+                out.extend(alternatives(b)?);
+            }
+            out
+        }
+        // All of several: the one clause of them that narrows most (one
+        // alternative, the most grams), which is weaker than all of them.
+        Need::All(parts) => parts
+            .iter()
+            .flat_map(to_clauses)
+            .min_by_key(|c| (c.len(), usize::MAX - c.iter().map(Vec::len).sum::<usize>()))?,
+    };
+    (out.len() <= MAX_ALTERNATIVES).then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan(re: &str, ci: bool) -> Vec<Clause> {
+        clauses(&regex_syntax::ParserBuilder::new().case_insensitive(ci).build().parse(re).unwrap())
+    }
+    fn g(s: &[&str]) -> Vec<String> {
+        s.iter().map(|x| x.to_string()).collect()
+    }
+
+    #[test]
+    fn literals_and_runs() {
+        assert_eq!(literal_clauses("Hello"), vec![vec![g(&["hel", "ell", "llo"])]]);
+        assert!(literal_clauses("ab").is_empty());
+        assert_eq!(plan("Hello", false), vec![vec![g(&["hel", "ell", "llo"])]]);
+        assert_eq!(plan("Hello", true), vec![vec![g(&["hel", "ell", "llo"])]]);
+        // Runs break at what the index cannot say, and join across groups.
+        assert_eq!(plan(r"fn\s+main", false), vec![vec![g(&["mai", "ain"])]]);
+        assert_eq!(plan(r"(foo)bar", false), vec![vec![g(&["foo", "oob", "oba", "bar"])]]);
+        assert_eq!(plan(r"ab\d+cd", false), Vec::<Clause>::new());
+        assert_eq!(plan(r"x{3}y", false), vec![vec![g(&["xxx", "xxy"])]]);
+        assert_eq!(plan(r"^}$", false), Vec::<Clause>::new());
+        assert_eq!(plan(r"[0-9]{4}-[0-9]{2}", false), Vec::<Clause>::new());
+    }
+
+    #[test]
+    fn alternations_and_classes() {
+        assert_eq!(plan("TODO|FIXME", false), vec![vec![g(&["tod", "odo"]), g(&["fix", "ixm", "xme"])]]);
+        assert_eq!(
+            plan("(foo|bar)baz", false),
+            vec![vec![g(&["foo", "oob", "oba", "baz"]), g(&["bar", "arb", "rba", "baz"])]]
+        );
+        assert_eq!(plan("colou?r", false), vec![vec![g(&["col", "olo"])]]);
+        assert_eq!(plan("gr[ae]y", false), vec![vec![g(&["gra", "ray"]), g(&["gre", "rey"])]]);
+        // One branch the index cannot narrow: the alternation narrows nothing.
+        assert_eq!(plan(r"foo|\d", false), Vec::<Clause>::new());
+        // A branch that needs several runs gives its best one.
+        assert_eq!(plan(r"abcd\s+efg|xyz", false), vec![vec![g(&["abc", "bcd"]), g(&["xyz"])]]);
+        // Two separate needs: one clause of all their grams.
+        assert_eq!(plan(r"import\s+os", false), vec![vec![g(&["imp", "mpo", "por", "ort"])]]);
+        assert_eq!(plan(r"class\s+\w+Error", false), vec![vec![g(&["cla", "las", "ass", "err", "rro", "ror"])]]);
+    }
+
+    #[test]
+    fn line_breaks() {
+        let hir = |re: &str| regex_syntax::Parser::new().parse(re).unwrap();
+        assert!(has_line_break(&hir(r"a\nb")));
+        assert!(!has_line_break(&hir(r"a\s+b")));
+        assert!(!has_line_break(&hir(r"a(\n)?b")));
+        assert!(!has_line_break(&hir(r"a|\n")));
+    }
+
+    #[test]
+    fn long_literals_keep_a_spread_of_grams() {
+        let long = "x".repeat(10) + &"abcdefghijklmnopqrstuvwxyz".repeat(3);
+        let c = literal_clauses(&long);
+        assert_eq!(c[0][0].len(), MAX_GRAMS.min(literal_grams(&long).len()));
+    }
+}
