@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The measured inputs of docs/scaling.md: bytes per file in each index (files
-# = stored content + wildcard field; analysis = AST, symbols, references) for
+# = stored content + grams; analysis = AST, symbols, references) for
 # code and for Markdown, and the full-index time per 1,000 files.
 #
 #   bash bench/scaling.sh

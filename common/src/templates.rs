@@ -22,7 +22,7 @@ use crate::search::{Search, SearchError};
 pub const TEMPLATE_VERSION: u64 = 8;
 
 /// [`templates_fingerprint`] of the templates [`TEMPLATE_VERSION`] was set for.
-pub const TEMPLATES_FINGERPRINT: &str = "c33eabddec762c68";
+pub const TEMPLATES_FINGERPRINT: &str = "40d7d66816abdd93";
 
 #[derive(RustEmbed)]
 #[folder = "../opensearch-templates"]

@@ -8,7 +8,7 @@ pub const MAX_BULK_BYTES: usize = 5 * 1024 * 1024;
 
 /// Bulk requests OpenSearch works on at once. With one, the files index's
 /// shard indexes one body at a time on one write thread while the other
-/// core waits (its `content.grep` field costs more than the rest of the
+/// core waits (its contents and grams cost more than the rest of the
 /// document); with two, both cores index and the scan fills the gaps.
 pub const BULK_IN_FLIGHT: usize = 2;
 

@@ -105,7 +105,7 @@ fn now_ms() -> u64 {
 }
 
 /// The content document: the full text, stored for `get_file_content`, and
-/// its grams, indexed (not stored) for `search_code_text`.
+/// its grams, which narrow `search_code_text`.
 pub fn content_doc(source: &SourceInfo, file: &ScannedFile) -> Value {
     let grams = file.content.as_deref().filter(|c| !c.is_empty() && with_grams()).map(vibe_common::grams::text_grams);
     json!({

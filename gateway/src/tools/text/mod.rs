@@ -16,9 +16,9 @@
 //! exact number of files with a matching line whenever every candidate was
 //! checked; counting stops at [`TOTAL_CAP`] files past the page (then it is
 //! a lower bound), and one call checks at most [`CHECK_BUDGET_BYTES`] of
-//! text (a regex without a literal part over a large scope): the answer then
-//! says how far it got and where to go on. `offset` counts candidates, so
-//! paging on from `next_offset` never checks a file twice.
+//! text past `offset` (a regex without a literal part over a large scope):
+//! the answer then says how far it got and where to go on. `offset` counts
+//! candidates, so a page starts where the last one stopped.
 
 use regex::{Regex, RegexBuilder};
 use serde_json::{json, Value};
@@ -43,10 +43,12 @@ pub const MATCHES_PER_FILE: usize = 5;
 pub const LINE_CHARS: usize = 200;
 /// Matching files counted past the page; beyond, `total` is a lower bound.
 pub const TOTAL_CAP: u64 = 20;
-/// Candidates fetched per request after the first.
+/// Candidates fetched by the second request; each next one fetches twice
+/// as many, up to [`params::TEXT_MAX_SIZE`].
 pub const BATCH: u32 = 100;
-/// Text checked per call at most (the candidates' contents, in bytes).
-pub const CHECK_BUDGET_BYTES: usize = 24 << 20;
+/// Text checked per call at most from `offset` on (the candidates' contents,
+/// in bytes; checking again the candidates before `offset` is not counted).
+pub const CHECK_BUDGET_BYTES: usize = 16 << 20;
 /// Candidates before `offset` are checked again (for an exact `total`) up to
 /// this many; a deeper page counts from its offset on.
 pub const RECOUNT_MAX: u32 = 200;
@@ -104,7 +106,7 @@ pub async fn search(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
         if check.checked_bytes >= CHECK_BUDGET_BYTES {
             break;
         }
-        size = BATCH;
+        size = (2 * size).clamp(BATCH, params::TEXT_MAX_SIZE);
     }
 
     let Check { results, matched, after_page, page_end, exhausted, from, candidates, checked_bytes, .. } = check;
@@ -167,7 +169,9 @@ impl Check {
         for hit in found {
             let position = self.from;
             self.from += 1;
-            self.checked_bytes += hit["_source"]["content"].as_str().map_or(0, str::len);
+            if position >= self.offset {
+                self.checked_bytes += hit["_source"]["content"].as_str().map_or(0, str::len);
+            }
             let Some(result) = file_result(hit, matcher) else { continue };
             self.matched += 1;
             if self.page_end.is_some() {

@@ -85,7 +85,7 @@ pub async fn load_fixture_at(prefix: &str, url: &str) -> Result<Config> {
         bulk.push_str(&format!("{}\n{}\n", json!({ "index": { "_index": names.meta(), "_id": hash } }), meta));
         for (docs, index) in [(&project["analysis"], &analysis), (&project["files"], &files)] {
             for doc in docs.as_array().into_iter().flatten() {
-                // The grams are indexed, not stored: the snapshot has none.
+                // The snapshot leaves the grams out (refresh_snapshot.sh): computed as the indexer does.
                 let mut doc = doc.clone();
                 if let Some(content) = doc["content"].as_str().filter(|c| !c.is_empty() && index == &files) {
                     doc["grams"] = json!(vibe_common::grams::text_grams(content));
