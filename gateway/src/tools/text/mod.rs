@@ -41,7 +41,8 @@ pub const TEMPLATE: &str = "search_code_text";
 pub const MATCHES_PER_FILE: usize = 5;
 /// Characters of a matching line reported, around the match.
 pub const LINE_CHARS: usize = 200;
-/// Matching files counted past the page; beyond, `total` is a lower bound.
+/// Matching files counted (at least one past a full page); beyond, `total`
+/// is a lower bound.
 pub const TOTAL_CAP: u64 = 20;
 /// Candidates fetched by the second request; each next one fetches twice
 /// as many, up to [`params::TEXT_MAX_SIZE`].
@@ -87,8 +88,7 @@ pub async fn search(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
     let offset = args.offset;
     // Candidates are checked from `start`: the first one, unless the page is deep.
     let start = if offset <= RECOUNT_MAX { 0 } else { offset };
-    let mut check =
-        Check { offset, limit, count_to: (offset as u64 + limit as u64 + 1).max(TOTAL_CAP), ..Check::default() };
+    let mut check = Check { offset, limit, count_to: TOTAL_CAP, ..Check::default() };
     check.from = start;
     let mut size = (offset - start) + limit as u32 + 10;
     loop {
@@ -148,7 +148,8 @@ pub async fn search(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
 struct Check {
     offset: u32,
     limit: usize,
-    /// Matching files to count before stopping (more than the page holds).
+    /// Matching files to count before stopping, once the page is full and
+    /// one more file is known to match.
     count_to: u64,
     /// The next candidate's position.
     from: u32,
@@ -182,7 +183,7 @@ impl Check {
                     self.page_end = Some(position + 1);
                 }
             }
-            if self.page_end.is_some() && self.matched >= self.count_to {
+            if self.after_page > 0 && self.matched >= self.count_to {
                 return false;
             }
         }

@@ -14,14 +14,15 @@
 use regex_syntax::hir::{Class, Hir, HirKind};
 use vibe_common::grams::{fold, literal_grams};
 
-/// Most texts a run of literal text is spelled out as (`(a|b)(c|d)` is 4).
-pub const MAX_TEXTS: usize = 16;
+/// Most texts a run of literal text is spelled out as (`(a|b)(c|d)` is 4;
+/// `fn\s` is 25, one per Unicode space).
+pub const MAX_TEXTS: usize = 64;
 /// Most clauses, alternatives per clause and grams per alternative sent.
 pub const MAX_CLAUSES: usize = 12;
-pub const MAX_ALTERNATIVES: usize = 32;
+pub const MAX_ALTERNATIVES: usize = 64;
 pub const MAX_GRAMS: usize = 40;
 /// A class of at most this many folded characters is spelled out.
-const MAX_CLASS_CHARS: usize = 4;
+const MAX_CLASS_CHARS: usize = 32;
 
 /// What a line that matches must contain.
 #[derive(Debug, Clone, PartialEq)]
@@ -30,6 +31,9 @@ enum Need {
     Nothing,
     /// One of these texts (folded; never empty).
     Texts(Vec<String>),
+    /// One or more copies of one of these texts: a run of text goes on into
+    /// its first copy and out of its last, not through it.
+    Repeated(Vec<String>),
     /// Each of these.
     All(Vec<Need>),
     /// One of these.
@@ -113,26 +117,30 @@ fn need(hir: &Hir) -> Need {
             Need::Texts(ts) if r.max == Some(r.min) && ts.len() == 1 && r.min <= 8 => {
                 Need::Texts(vec![ts[0].repeat(r.min as usize)])
             }
-            // At least one copy, but no run of text goes on through it.
+            Need::Texts(ts) => Need::Repeated(ts),
             sub => Need::All(vec![sub]),
         },
         HirKind::Capture(c) => need(&c.sub),
         HirKind::Concat(cs) => {
             let mut parts = Vec::new();
             let mut run: Option<Vec<String>> = None;
+            let join = |run: Option<Vec<String>>, ts: Vec<String>, parts: &mut Vec<Need>| match run {
+                None => ts,
+                Some(r) if r.len() * ts.len() <= MAX_TEXTS => {
+                    r.iter().flat_map(|a| ts.iter().map(move |b| format!("{a}{b}"))).collect()
+                }
+                Some(r) => {
+                    parts.push(Need::Texts(r));
+                    ts
+                }
+            };
             for c in cs {
                 match need(c) {
-                    Need::Texts(ts) => {
-                        run = Some(match run.take() {
-                            None => ts,
-                            Some(r) if r.len() * ts.len() <= MAX_TEXTS => {
-                                r.iter().flat_map(|a| ts.iter().map(move |b| format!("{a}{b}"))).collect()
-                            }
-                            Some(r) => {
-                                parts.push(Need::Texts(r));
-                                ts
-                            }
-                        })
+                    Need::Texts(ts) => run = Some(join(run.take(), ts, &mut parts)),
+                    Need::Repeated(ts) => {
+                        let into = join(run.take(), ts.clone(), &mut parts);
+                        parts.push(Need::Texts(into));
+                        run = Some(ts);
                     }
                     other => {
                         parts.extend(run.take().map(Need::Texts));
@@ -149,7 +157,7 @@ fn need(hir: &Hir) -> Need {
         HirKind::Alternation(cs) => {
             let branches: Vec<Need> = cs.iter().map(need).collect();
             let texts: Option<Vec<String>> = branches.iter().try_fold(Vec::new(), |mut acc, b| match b {
-                Need::Texts(ts) => {
+                Need::Texts(ts) if !ts.is_empty() => {
                     acc.extend(ts.iter().cloned());
                     Some(acc)
                 }
@@ -182,7 +190,8 @@ fn class_chars(class: &Class) -> Option<Vec<char>> {
                 if (r.end() as u32) - (r.start() as u32) > 64 {
                     return None;
                 }
-                for c in r.start()..=r.end() {
+                // A line never holds a line break.
+                for c in (r.start()..=r.end()).filter(|&c| c != '\n') {
                     if !add(c) {
                         return None;
                     }
@@ -191,7 +200,7 @@ fn class_chars(class: &Class) -> Option<Vec<char>> {
         }
         Class::Bytes(b) => {
             for r in b.iter() {
-                for c in r.start()..=r.end() {
+                for c in (r.start()..=r.end()).filter(|&c| c != b'\n') {
                     if !c.is_ascii() || !add(c as char) {
                         return None;
                     }
@@ -205,7 +214,7 @@ fn class_chars(class: &Class) -> Option<Vec<char>> {
 fn to_clauses(need: &Need) -> Vec<Clause> {
     match need {
         Need::Nothing => Vec::new(),
-        Need::Texts(_) | Need::OneOf(_) => alternatives(need).map(|a| vec![a]).unwrap_or_default(),
+        Need::Texts(_) | Need::Repeated(_) | Need::OneOf(_) => alternatives(need).map(|a| vec![a]).unwrap_or_default(),
         Need::All(parts) => parts.iter().flat_map(to_clauses).collect(),
     }
 }
@@ -215,7 +224,7 @@ fn to_clauses(need: &Need) -> Vec<Clause> {
 fn alternatives(need: &Need) -> Option<Clause> {
     let out: Clause = match need {
         Need::Nothing => return None,
-        Need::Texts(ts) => {
+        Need::Texts(ts) | Need::Repeated(ts) => {
             let grams: Clause = ts.iter().map(|t| literal_grams(t)).collect();
             if grams.iter().any(Vec::is_empty) {
                 return None;
@@ -257,7 +266,15 @@ mod tests {
         assert_eq!(plan("Hello", false), vec![vec![g(&["hel", "ell", "llo"])]]);
         assert_eq!(plan("Hello", true), vec![vec![g(&["hel", "ell", "llo"])]]);
         // Runs break at what the index cannot say, and join across groups.
-        assert_eq!(plan(r"fn\s+main", false), vec![vec![g(&["mai", "ain"])]]);
+        // `\s+` joins the text before it and the text after it, not both.
+        // (A line has no line break: `\s` is every other Unicode space.)
+        let spaces = plan(r"fn\s+main", false);
+        assert_eq!(spaces.len(), 2, "{spaces:?}");
+        assert_eq!(spaces[0].len(), 24, "{spaces:?}");
+        assert!(spaces[0].contains(&g(&["fn "])) && spaces[0].contains(&g(&["fn\t"])), "{spaces:?}");
+        assert!(spaces[0].iter().all(|a| a.len() == 1 && a[0].starts_with("fn")), "{spaces:?}");
+        assert!(spaces[1].contains(&g(&[" ma", "mai", "ain"])), "{spaces:?}");
+        assert!(spaces[1].iter().all(|a| a[1..] == g(&["mai", "ain"])), "{spaces:?}");
         assert_eq!(plan(r"(foo)bar", false), vec![vec![g(&["foo", "oob", "oba", "bar"])]]);
         assert_eq!(plan(r"ab\d+cd", false), Vec::<Clause>::new());
         assert_eq!(plan(r"x{3}y", false), vec![vec![g(&["xxx", "xxy"])]]);
@@ -276,11 +293,23 @@ mod tests {
         assert_eq!(plan("gr[ae]y", false), vec![vec![g(&["gra", "ray"]), g(&["gre", "rey"])]]);
         // One branch the index cannot narrow: the alternation narrows nothing.
         assert_eq!(plan(r"foo|\d", false), Vec::<Clause>::new());
-        // A branch that needs several runs gives its best one.
-        assert_eq!(plan(r"abcd\s+efg|xyz", false), vec![vec![g(&["abc", "bcd"]), g(&["xyz"])]]);
-        // Two separate needs: one clause of all their grams.
-        assert_eq!(plan(r"import\s+os", false), vec![vec![g(&["imp", "mpo", "por", "ort"])]]);
-        assert_eq!(plan(r"class\s+\w+Error", false), vec![vec![g(&["cla", "las", "ass", "err", "rro", "ror"])]]);
+        // A branch that needs several runs gives its one clause that narrows most.
+        let p = plan(r"abcd\s+efg|xyz", false);
+        assert_eq!(p.len(), 1);
+        assert_eq!(p[0].len(), 25, "{p:?}");
+        assert!(p[0].contains(&g(&["abc", "bcd", "cd "])) && p[0].contains(&g(&["xyz"])), "{p:?}");
+        // Two runs joined by spaces: the first ends in a space, the second starts with one.
+        let import = plan(r"import\s+os", false);
+        assert_eq!(import.len(), 2, "{import:?}");
+        assert!(
+            import[0].iter().all(|a| a[..4] == g(&["imp", "mpo", "por", "ort"]) && a[4].starts_with("rt")),
+            "{import:?}"
+        );
+        assert!(import[1].iter().all(|a| a.len() == 1 && a[0].ends_with("os")), "{import:?}");
+        let class = plan(r"class\s+\w+Error", false);
+        assert_eq!(class[0], vec![g(&["err", "rro", "ror"])]);
+        assert_eq!(class[1].len(), 24);
+        assert!(class[1].iter().all(|a| a[..3] == g(&["cla", "las", "ass"])), "{class:?}");
     }
 
     #[test]
