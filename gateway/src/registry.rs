@@ -19,8 +19,10 @@ use serde_json::{json, Map, Value};
 pub const DEFAULT_LIMIT: u32 = 3;
 /// Maximum number of results (also what `"all"` means).
 pub const MAX_LIMIT: u32 = 10;
-/// Deepest page a search reaches.
-pub const MAX_OFFSET: u32 = 1000;
+/// Deepest page a search reaches (`search_code_text` counts candidate
+/// files: its next page can start past a thousand). Every `from + size`
+/// stays under OpenSearch's `index.max_result_window` (10,000).
+pub const MAX_OFFSET: u32 = 9000;
 
 /// Which code shapes a tool's answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

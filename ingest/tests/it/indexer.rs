@@ -48,7 +48,18 @@ async fn count(search: &Search, index: &str) -> u64 {
 }
 
 async fn ids(search: &Search, index: &str) -> Vec<String> {
-    let r = search.post(&format!("/{index}/_search"), &json!({ "size": 1000, "_source": false })).await.unwrap();
+    ids_matching(search, index, json!({ "match_all": {} })).await
+}
+
+/// The files whose indexed grams hold every gram of `literal` (what narrows search_code_text).
+async fn holding_grams(search: &Search, index: &str, literal: &str) -> Vec<String> {
+    let grams = vibe_common::grams::literal_grams(literal).join("\n");
+    ids_matching(search, index, json!({ "match": { "grams": { "query": grams, "operator": "and" } } })).await
+}
+
+async fn ids_matching(search: &Search, index: &str, query: Value) -> Vec<String> {
+    let body = json!({ "size": 1000, "_source": false, "query": query });
+    let r = search.post(&format!("/{index}/_search"), &body).await.unwrap();
     let mut ids: Vec<String> =
         r["hits"]["hits"].as_array().unwrap().iter().map(|h| h["_id"].as_str().unwrap().to_string()).collect();
     ids.sort();
@@ -83,6 +94,10 @@ async fn incremental_run_processes_exactly_the_changed_files() {
     assert_eq!(s.scan.unchanged, 3);
     assert_eq!(ids(&search, &files).await, ["README.md", "data.bin", "docs/guide.md", "src/lib.rs", "src/new.rs"]);
     assert_eq!(ids(&search, &analysis).await, ids(&search, &files).await);
+    // The grams follow the text: replaced with a changed file, gone with a deleted one.
+    assert_eq!(holding_grams(&search, &files, "a: I64").await, ["src/lib.rs"]);
+    assert_eq!(holding_grams(&search, &files, "-> i32").await, ["src/new.rs"]);
+    assert!(holding_grams(&search, &files, "Multiplies").await.is_empty());
 
     let doc = search.get(&format!("/{analysis}/_doc/src%2Flib.rs")).await.unwrap();
     assert_eq!(doc["_source"]["ast"]["functions"][0]["signature"], "pub fn add(a: i64, b: i64) -> i64");

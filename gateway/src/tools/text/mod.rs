@@ -50,6 +50,8 @@ pub const BATCH: u32 = 100;
 /// Text checked per call at most from `offset` on (the candidates' contents,
 /// in bytes; checking again the candidates before `offset` is not counted).
 pub const CHECK_BUDGET_BYTES: usize = 16 << 20;
+/// Candidates OpenSearch pages through (its `index.max_result_window`).
+const MAX_WINDOW: u32 = 10_000;
 /// Candidates before `offset` are checked again (for an exact `total`) up to
 /// this many; a deeper page counts from its offset on.
 pub const RECOUNT_MAX: u32 = 200;
@@ -107,13 +109,23 @@ pub async fn search(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
             break;
         }
         size = (2 * size).clamp(BATCH, params::TEXT_MAX_SIZE);
+        // OpenSearch pages up to `index.max_result_window` (10,000) candidates.
+        if check.from + size > MAX_WINDOW {
+            size = MAX_WINDOW.saturating_sub(check.from);
+            if size == 0 {
+                check.window_end = true;
+                break;
+            }
+        }
     }
 
-    let Check { results, matched, after_page, page_end, exhausted, from, candidates, checked_bytes, .. } = check;
+    let Check {
+        results, matched, after_page, page_end, exhausted, from, candidates, checked_bytes, window_end, ..
+    } = check;
     let mut answer = json!({ "query": args.query, "total": matched, "results": results });
     let next = match page_end {
         Some(end) => (after_page > 0 || !exhausted).then_some(end),
-        None => (!exhausted).then_some(from),
+        None => (!exhausted && !window_end).then_some(from),
     };
     let mut notes: Vec<String> = Vec::new();
     if let Some(note) = scope.note() {
@@ -121,7 +133,11 @@ pub async fn search(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
     }
     if !(exhausted && start == 0) {
         answer["total_exact"] = json!(false);
-        notes.push(if page_end.is_none() && !exhausted {
+        notes.push(if window_end {
+            format!(
+                "only the first {MAX_WINDOW} of {candidates} candidate files can be checked; narrow with path, language or target"
+            )
+        } else if page_end.is_none() && !exhausted {
             format!(
                 "checked {} of {candidates} candidate files ({} MB of text, the most one call reads) and found {matched}; page on with offset {from}, or narrow with path or language",
                 from - start,
@@ -162,6 +178,8 @@ struct Check {
     candidates: u64,
     checked_bytes: usize,
     exhausted: bool,
+    /// The candidates went on past the 10,000th.
+    window_end: bool,
 }
 
 impl Check {
