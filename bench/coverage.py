@@ -62,12 +62,14 @@ HEADER_COMMENT = re.compile(r"^\s*(#|//|/\*|\*(\s|/|$)|$)")
 
 def misread(lang, kind, name):
     """Names ctags takes from misread lines: Python's `else: x = 1`, Rust's
-    `const A: &'static str`; and Go's blank identifier."""
+    `const A: &'static str`, zsh's `alias -g` (an option, not a name); and
+    Go's blank identifier."""
     return (lang == "python" and keyword.iskeyword(name)) or (lang == "go" and name == "_") \
+        or (lang == "bash" and kind == "alias" and name.startswith("-")) \
         or (lang == "rust" and kind == "variable" and name in ("str", "Self"))
 
 
-HEREDOC = re.compile(r"<<(-?)\s*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\2")
+HEREDOC = re.compile(r"<<(-?)\s*(?:\\([A-Za-z_]\w*)|(['\"]?)([A-Za-z_]\w*)\3)")
 
 
 @functools.lru_cache(maxsize=64)
@@ -110,7 +112,7 @@ def shell_text_lines(path):
             elif line.startswith("<<", j) and not line.startswith("<<<", j):
                 m = HEREDOC.match(line, j)
                 if m:
-                    pending.append((m.group(1) == "-", m.group(3)))
+                    pending.append((m.group(1) == "-", m.group(2) or m.group(4)))
                     j = m.end()
                     continue
             j += 1
