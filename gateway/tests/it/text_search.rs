@@ -216,6 +216,17 @@ async fn text_search_matches_a_line_scan() -> anyhow::Result<()> {
         }
     }
 
+    // A large alternation (hundreds of grams in one query; queries stop at
+    // 500 characters) still finds exactly the files.
+    let mut branches: Vec<String> = (0..14).map(|i| format!("no_such_identifier_number_{i}_here")).collect();
+    branches.push("calculate".into());
+    let re = format!("({})\\(", branches.join("|"));
+    let expected = grep(&corpus, &re, true, false, all);
+    assert!(!expected.is_empty());
+    let (results, answers) = every_page(&gw, json!({ "query": re, "regex": true, "limit": 5 })).await;
+    same_as_oracle("large alternation", &corpus, &results, &expected, None);
+    exact_total("large alternation", &answers[0], expected.len());
+
     // Path globs and languages.
     let ext = |e: &'static str| move |_: &str, p: &str, _: &Value| p.ends_with(e);
     let expected = grep(&corpus, "add", false, false, ext(".py"));

@@ -21,6 +21,8 @@ pub const MAX_TEXTS: usize = 64;
 pub const MAX_CLAUSES: usize = 12;
 pub const MAX_ALTERNATIVES: usize = 64;
 pub const MAX_GRAMS: usize = 40;
+/// Most grams in one query, over all clauses.
+pub const MAX_TERMS: usize = 512;
 /// A class of at most this many folded characters is spelled out.
 const MAX_CLASS_CHARS: usize = 32;
 
@@ -62,9 +64,16 @@ pub fn clauses(hir: &Hir) -> Vec<Clause> {
         out.insert(0, vec![all_of]);
     }
     out.truncate(MAX_CLAUSES);
+    // OpenSearch refuses a query of more than 1,024 clauses: each clause gets
+    // an equal share of [`MAX_TERMS`], each of its alternatives an equal part
+    // of that (fewer grams narrow less, never wrongly); a clause with more
+    // alternatives than its share is left out.
+    let share = MAX_TERMS / out.len().max(1);
+    out.retain(|clause| clause.len() <= share);
     for clause in &mut out {
+        let per_alternative = (share / clause.len()).min(MAX_GRAMS);
         for alternative in clause.iter_mut() {
-            spread(alternative, MAX_GRAMS);
+            spread(alternative, per_alternative);
         }
     }
     out
@@ -319,6 +328,19 @@ mod tests {
         assert!(!has_line_break(&hir(r"a\s+b")));
         assert!(!has_line_break(&hir(r"a(\n)?b")));
         assert!(!has_line_break(&hir(r"a|\n")));
+    }
+
+    #[test]
+    fn large_alternations_stay_under_the_clause_limit() {
+        let branches: Vec<String> = (0..60).map(|i| format!("ERROR_NUMBER_{i}_WITH_A_LONG_DESCRIPTIVE_NAME")).collect();
+        let p = plan(&format!("({})", branches.join("|")), false);
+        let terms: usize = p.iter().flatten().map(Vec::len).sum();
+        assert!(terms <= MAX_TERMS, "{terms}");
+        // Too many for one clause: nothing narrows, which is weaker but sound.
+        assert!(p.iter().all(|c| c.len() <= MAX_ALTERNATIVES));
+        let p = plan(&format!("x{}y", "(abcdefghij|klmnopqrst)".repeat(20)), false);
+        assert!(p.iter().flatten().map(Vec::len).sum::<usize>() <= MAX_TERMS);
+        assert!(!p.is_empty());
     }
 
     #[test]
