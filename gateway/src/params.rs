@@ -375,14 +375,15 @@ fn clamp_limit(limit: u32) -> u32 {
 }
 
 /// Params of `search_code_text`: `size` candidate files from `offset`
-/// (sorted by project root, then path), each holding every gram of one
-/// alternative of every clause ([`crate::tools::text::plan`]; the grams
-/// joined by line breaks, which the `vibe_grams` analyzer splits on).
+/// (sorted by project root, then path), each holding, for every clause, one
+/// gram of every group of one of its alternatives
+/// ([`crate::tools::text::plan`]; a group's grams joined by line breaks,
+/// which the `vibe_grams` analyzer splits on).
 /// `path_regexp` is a Lucene regexp over the whole relative path (built from
 /// the glob and escaped by the caller), `language` a language name (matched
 /// case-insensitively).
 pub fn text(
-    clauses: &[Vec<Vec<String>>],
+    clauses: &[Vec<Vec<Vec<String>>>],
     path_regexp: Option<&str>,
     language: Option<&str>,
     size: u32,
@@ -390,7 +391,13 @@ pub fn text(
 ) -> Value {
     let clauses: Vec<Value> = clauses
         .iter()
-        .map(|c| json!({ "alternatives": c.iter().map(|grams| grams.join("\n")).collect::<Vec<_>>() }))
+        .map(|c| {
+            let alternatives: Vec<Value> = c
+                .iter()
+                .map(|groups| json!({ "groups": groups.iter().map(|g| g.join("\n")).collect::<Vec<_>>() }))
+                .collect();
+            json!({ "alternatives": alternatives })
+        })
         .collect();
     json!({
         "clauses": clauses,
@@ -410,10 +417,16 @@ mod text_tests {
 
     #[test]
     fn text_params() {
-        let clauses =
-            vec![vec![vec!["abc".to_string(), "b c".to_string()]], vec![vec!["xyz".into()], vec!["q\"r".into()]]];
+        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        let clauses = vec![vec![vec![s(&["abc"]), s(&["b c"])]], vec![vec![s(&["xyz", "XYZ"])], vec![s(&["q\"r"])]]];
         let p = text(&clauses, Some("(.*/)?[^/]*\\.py"), Some("python"), 3, 7);
-        assert_eq!(p["clauses"], json!([{ "alternatives": ["abc\nb c"] }, { "alternatives": ["xyz", "q\"r"] }]));
+        assert_eq!(
+            p["clauses"],
+            json!([
+                { "alternatives": [{ "groups": ["abc", "b c"] }] },
+                { "alternatives": [{ "groups": ["xyz\nXYZ"] }, { "groups": ["q\"r"] }] }
+            ])
+        );
         assert_eq!((p["limit"].clone(), p["offset"].clone()), (json!(3), json!(7)));
         assert_eq!(p["path_regexp"], "(.*/)?[^/]*\\.py");
         assert_eq!(p["language"], "python");

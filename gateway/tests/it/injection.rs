@@ -56,7 +56,7 @@ fn params_for(template: &str, text: &str) -> Value {
         "find_references" => params::references(text, None, &["call", "type", "import"], 3, 0),
         "find_callees" => params::callees(text, &["call", "type", "import"], 3, 0),
         "search_code_text" => {
-            params::text(&[vec![vec![text.to_string(), text.to_string()]]], Some(text), Some(text), 3, 0)
+            params::text(&[vec![vec![vec![text.to_string(), text.to_string()]]]], Some(text), Some(text), 3, 0)
         }
         _ => params::code("search_by_code_functions", text, 3, 0, params::Pass::Exact),
     }

@@ -233,7 +233,7 @@ impl Pattern {
                 .case_insensitive(ci)
                 .build()
                 .map_err(|e| ToolError::Invalid(format!("cannot search for {query:?}: {e}")))?;
-            return Ok(Pattern { matcher, clauses: plan::literal_clauses(query) });
+            return Ok(Pattern { matcher, clauses: plan::literal_clauses(query, ci) });
         }
         let invalid = |e: &dyn std::fmt::Display| {
             ToolError::Invalid(format!(
@@ -248,7 +248,7 @@ impl Pattern {
                 "search_code_text matches line by line: the regular expression cannot match a line break (\\n)".into(),
             ));
         }
-        Ok(Pattern { matcher, clauses: plan::clauses(&hir) })
+        Ok(Pattern { matcher, clauses: plan::clauses(&hir, ci) })
     }
 }
 
@@ -326,7 +326,7 @@ mod tests {
     #[test]
     fn patterns() {
         let p = Pattern::new("a.b(", false, false).unwrap();
-        assert_eq!(p.clauses, vec![vec![vec!["a.b".to_string(), ".b(".to_string()]]]);
+        assert_eq!(p.clauses, vec![vec![vec![vec!["a.b".to_string()], vec![".b(".to_string()]]]]);
         assert!(p.matcher.is_match("x a.b(y") && !p.matcher.is_match("x aXb(y"));
         let p = Pattern::new("MAX_retries", false, true).unwrap();
         assert!(p.matcher.is_match("MAX_RETRIES = 3"));
@@ -338,7 +338,10 @@ mod tests {
         assert_eq!(Pattern::new("ab", false, false).unwrap().clauses.len(), 0);
         // The long s and the Kelvin sign fold like s and k, in the query and in the index.
         let p = Pattern::new("ſtr", false, true).unwrap();
-        assert_eq!(p.clauses, vec![vec![vec!["str".to_string()]]]);
+        let mut variants = p.clauses[0][0][0].clone();
+        variants.sort();
+        assert_eq!(variants.len(), 3 * 2 * 2, "{variants:?}");
+        assert!(variants.contains(&"str".to_string()) && variants.contains(&"ſTR".to_string()));
         assert!(p.matcher.is_match("STRASSE"));
         assert!(Pattern::new("C:\\", false, false).unwrap().matcher.is_match("C:\\x"));
     }

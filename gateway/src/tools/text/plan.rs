@@ -1,17 +1,19 @@
 //! A query as the grams every matching line must hold.
 //!
-//! The files index holds each file's distinct folded 3-grams
+//! The files index holds each file's distinct 3-grams as written
 //! ([`vibe_common::grams`]). A literal needs all of its grams. A regex is
 //! read from its syntax tree (regex-syntax's HIR): runs of literal text
 //! (small character classes and alternations of texts spelled out, up to
 //! [`MAX_TEXTS`] variants) need their grams, an alternation needs one of its
 //! branches, and what the index cannot say (a large class, an optional part,
 //! an anchor) needs nothing. The result is a conjunction of clauses, each a
-//! disjunction of gram sets: the stored template's `clauses`. Every step only
+//! disjunction of gram sets: the stored template's `clauses`. A query that
+//! ignores case is planned on folded text ([`fold`]), and each folded gram
+//! becomes a group of its case variants, any of which will do. Every step only
 //! ever drops a requirement, never adds one, so no file with a matching line
 //! is left out; the gateway checks each candidate's lines itself.
 
-use regex_syntax::hir::{Class, Hir, HirKind};
+use regex_syntax::hir::{Class, ClassUnicode, ClassUnicodeRange, Hir, HirKind};
 use vibe_common::grams::{fold, literal_grams};
 
 /// Most texts a run of literal text is spelled out as (`(a|b)(c|d)` is 4;
@@ -42,15 +44,20 @@ enum Need {
     OneOf(Vec<Need>),
 }
 
-/// One clause: the file must hold every gram of at least one alternative.
-pub type Clause = Vec<Vec<String>>;
+/// A gram and its case variants: any one of them will do.
+pub type Group = Vec<String>;
+/// One clause: the file must hold every group of at least one alternative.
+pub type Clause = Vec<Vec<Group>>;
+/// A clause before case variants: alternatives of grams.
+type GramClause = Vec<Vec<String>>;
 
-/// The clauses a file must satisfy to hold a line matching `hir`; empty when
-/// the index cannot narrow (every file in scope is a candidate).
-pub fn clauses(hir: &Hir) -> Vec<Clause> {
+/// The clauses a file must satisfy to hold a line matching `hir` (parsed
+/// with case folding when `ci`); empty when the index cannot narrow (every
+/// file in scope is a candidate).
+pub fn clauses(hir: &Hir, ci: bool) -> Vec<Clause> {
     let mut out = Vec::new();
     let mut all_of = Vec::new();
-    for clause in to_clauses(&need(hir)) {
+    for clause in to_clauses(&need(hir, ci)) {
         if let [only] = clause.as_slice() {
             all_of.extend(only.iter().cloned());
         } else {
@@ -64,38 +71,70 @@ pub fn clauses(hir: &Hir) -> Vec<Clause> {
         out.insert(0, vec![all_of]);
     }
     out.truncate(MAX_CLAUSES);
-    // OpenSearch refuses a query of more than 1,024 clauses: each clause gets
-    // an equal share of [`MAX_TERMS`], each of its alternatives an equal part
-    // of that (fewer grams narrow less, never wrongly); a clause with more
-    // alternatives than its share is left out.
-    let share = MAX_TERMS / out.len().max(1);
-    out.retain(|clause| clause.len() <= share);
-    for clause in &mut out {
-        let per_alternative = (share / clause.len()).min(MAX_GRAMS);
-        for alternative in clause.iter_mut() {
-            spread(alternative, per_alternative);
-        }
-    }
-    out
+    finish(out, ci)
 }
 
-/// The clauses of a literal: all of its grams.
-pub fn literal_clauses(literal: &str) -> Vec<Clause> {
-    let mut grams = literal_grams(literal);
+/// The clauses of a literal: all of its grams (of its folded text, each
+/// standing for its case variants, when `ci`).
+pub fn literal_clauses(literal: &str, ci: bool) -> Vec<Clause> {
+    let text: String = if ci { literal.chars().map(fold).collect() } else { literal.to_string() };
+    let grams = literal_grams(&text);
     if grams.is_empty() {
         return Vec::new();
     }
-    spread(&mut grams, MAX_GRAMS);
-    vec![vec![grams]]
+    finish(vec![vec![grams]], ci)
 }
 
-/// Keeps at most `max` grams, spread over the text (any subset is a weaker,
-/// still sound, requirement).
-fn spread(grams: &mut Vec<String>, max: usize) {
-    if grams.len() > max {
-        let n = grams.len();
-        *grams = (0..max).map(|i| grams[i * n / max].clone()).collect();
+/// Grams to groups of variants, within budget. OpenSearch refuses a query of
+/// more than 1,024 clauses: each clause gets an equal share of
+/// [`MAX_TERMS`], each of its alternatives an equal part of that, kept by
+/// dropping grams (fewer grams narrow less, never wrongly); a clause whose
+/// alternatives cannot fit is left out whole.
+fn finish(clauses: Vec<GramClause>, ci: bool) -> Vec<Clause> {
+    let share = MAX_TERMS / clauses.len().max(1);
+    clauses
+        .into_iter()
+        .filter_map(|clause| {
+            let per_alternative = share / clause.len().max(1);
+            clause.into_iter().map(|grams| fit(grams, ci, per_alternative)).collect::<Option<Clause>>()
+        })
+        .collect()
+}
+
+/// An alternative's grams as groups of variants, at most `max` terms in all.
+fn fit(mut grams: Vec<String>, ci: bool, max: usize) -> Option<Vec<Group>> {
+    spread(&mut grams, MAX_GRAMS);
+    let mut groups: Vec<Group> = grams.iter().map(|g| if ci { variants(g) } else { vec![g.clone()] }).collect();
+    while groups.iter().map(Vec::len).sum::<usize>() > max {
+        if groups.len() == 1 {
+            return None;
+        }
+        let keep = groups.len() - 1;
+        spread(&mut groups, keep);
     }
+    Some(groups)
+}
+
+/// Keeps at most `max` items, spread over the text (any subset of grams is a
+/// weaker, still sound, requirement).
+fn spread<T: Clone>(items: &mut Vec<T>, max: usize) {
+    if items.len() > max {
+        let n = items.len();
+        *items = (0..max).map(|i| items[i * n / max].clone()).collect();
+    }
+}
+
+/// Every gram whose characters fold to those of `folded` (the characters
+/// the regex crate matches alike when ignoring case).
+fn variants(folded: &str) -> Vec<String> {
+    let mut out = vec![String::new()];
+    for c in folded.chars() {
+        let mut class = ClassUnicode::new([ClassUnicodeRange::new(c, c)]);
+        class.case_fold_simple();
+        let chars: Vec<char> = class.iter().flat_map(|r| r.start()..=r.end()).filter(|&d| fold(d) == c).collect();
+        out = out.iter().flat_map(|p| chars.iter().map(move |d| format!("{p}{d}"))).collect();
+    }
+    out
 }
 
 /// A literal line break: the query cannot match within a line.
@@ -110,15 +149,18 @@ pub fn has_line_break(hir: &Hir) -> bool {
     }
 }
 
-fn need(hir: &Hir) -> Need {
+/// What a line matching `hir` must contain: folded text when `ci`.
+fn need(hir: &Hir, ci: bool) -> Need {
+    let need = |h: &Hir| need(h, ci);
     match hir.kind() {
         HirKind::Empty => Need::Texts(vec![String::new()]),
         HirKind::Literal(l) => match std::str::from_utf8(&l.0) {
-            Ok(s) => Need::Texts(vec![s.chars().map(fold).collect()]),
+            Ok(s) if ci => Need::Texts(vec![s.chars().map(fold).collect()]),
+            Ok(s) => Need::Texts(vec![s.to_string()]),
             Err(_) => Need::Nothing,
         },
         HirKind::Class(c) => {
-            class_chars(c).map_or(Need::Nothing, |cs| Need::Texts(cs.into_iter().map(String::from).collect()))
+            class_chars(c, ci).map_or(Need::Nothing, |cs| Need::Texts(cs.into_iter().map(String::from).collect()))
         }
         HirKind::Look(_) => Need::Nothing,
         HirKind::Repetition(r) if r.min == 0 => Need::Nothing,
@@ -183,11 +225,11 @@ fn need(hir: &Hir) -> Need {
     }
 }
 
-/// The folded characters of a small class.
-fn class_chars(class: &Class) -> Option<Vec<char>> {
+/// The characters of a small class (folded when `ci`).
+fn class_chars(class: &Class, ci: bool) -> Option<Vec<char>> {
     let mut out: Vec<char> = Vec::new();
     let mut add = |c: char| {
-        let f = fold(c);
+        let f = if ci { fold(c) } else { c };
         if !out.contains(&f) {
             out.push(f);
         }
@@ -220,7 +262,7 @@ fn class_chars(class: &Class) -> Option<Vec<char>> {
     (!out.is_empty()).then_some(out)
 }
 
-fn to_clauses(need: &Need) -> Vec<Clause> {
+fn to_clauses(need: &Need) -> Vec<GramClause> {
     match need {
         Need::Nothing => Vec::new(),
         Need::Texts(_) | Need::Repeated(_) | Need::OneOf(_) => alternatives(need).map(|a| vec![a]).unwrap_or_default(),
@@ -230,11 +272,11 @@ fn to_clauses(need: &Need) -> Vec<Clause> {
 
 /// The need as one clause (one of these gram sets), or `None` when one of
 /// its branches needs nothing the index can check.
-fn alternatives(need: &Need) -> Option<Clause> {
-    let out: Clause = match need {
+fn alternatives(need: &Need) -> Option<GramClause> {
+    let out: GramClause = match need {
         Need::Nothing => return None,
         Need::Texts(ts) | Need::Repeated(ts) => {
-            let grams: Clause = ts.iter().map(|t| literal_grams(t)).collect();
+            let grams: GramClause = ts.iter().map(|t| literal_grams(t)).collect();
             if grams.iter().any(Vec::is_empty) {
                 return None;
             }
@@ -261,8 +303,13 @@ fn alternatives(need: &Need) -> Option<Clause> {
 mod tests {
     use super::*;
 
-    fn plan(re: &str, ci: bool) -> Vec<Clause> {
-        clauses(&regex_syntax::ParserBuilder::new().case_insensitive(ci).build().parse(re).unwrap())
+    /// The plan with each group shown as its folded (or only) gram.
+    fn plan(re: &str, ci: bool) -> Vec<GramClause> {
+        shown(clauses(&regex_syntax::ParserBuilder::new().case_insensitive(ci).build().parse(re).unwrap(), ci))
+    }
+    fn shown(clauses: Vec<Clause>) -> Vec<GramClause> {
+        let repr = |group: &Group| group.iter().find(|g| g.chars().all(|c| fold(c) == c)).unwrap_or(&group[0]).clone();
+        clauses.iter().map(|c| c.iter().map(|a| a.iter().map(repr).collect()).collect()).collect()
     }
     fn g(s: &[&str]) -> Vec<String> {
         s.iter().map(|x| x.to_string()).collect()
@@ -270,10 +317,18 @@ mod tests {
 
     #[test]
     fn literals_and_runs() {
-        assert_eq!(literal_clauses("Hello"), vec![vec![g(&["hel", "ell", "llo"])]]);
-        assert!(literal_clauses("ab").is_empty());
-        assert_eq!(plan("Hello", false), vec![vec![g(&["hel", "ell", "llo"])]]);
+        assert_eq!(shown(literal_clauses("Hello", false)), vec![vec![g(&["Hel", "ell", "llo"])]]);
+        assert_eq!(shown(literal_clauses("Hello", true)), vec![vec![g(&["hel", "ell", "llo"])]]);
+        assert!(literal_clauses("ab", true).is_empty());
+        assert_eq!(plan("Hello", false), vec![vec![g(&["Hel", "ell", "llo"])]]);
         assert_eq!(plan("Hello", true), vec![vec![g(&["hel", "ell", "llo"])]]);
+        // Ignoring case, each gram stands for its case variants.
+        let ci = literal_clauses("ſk!", true);
+        let group = &ci[0][0][0];
+        assert_eq!(group.len(), 9, "{group:?}");
+        for v in ["sk!", "SK!", "ſ\u{212A}!", "Sk!"] {
+            assert!(group.contains(&v.to_string()), "{v}: {group:?}");
+        }
         // Runs break at what the index cannot say, and join across groups.
         // `\s+` joins the text before it and the text after it, not both.
         // (A line has no line break: `\s` is every other Unicode space.)
@@ -285,15 +340,16 @@ mod tests {
         assert!(spaces[1].contains(&g(&[" ma", "mai", "ain"])), "{spaces:?}");
         assert!(spaces[1].iter().all(|a| a[1..] == g(&["mai", "ain"])), "{spaces:?}");
         assert_eq!(plan(r"(foo)bar", false), vec![vec![g(&["foo", "oob", "oba", "bar"])]]);
-        assert_eq!(plan(r"ab\d+cd", false), Vec::<Clause>::new());
+        assert_eq!(plan(r"ab\d+cd", false), Vec::<GramClause>::new());
         assert_eq!(plan(r"x{3}y", false), vec![vec![g(&["xxx", "xxy"])]]);
-        assert_eq!(plan(r"^}$", false), Vec::<Clause>::new());
-        assert_eq!(plan(r"[0-9]{4}-[0-9]{2}", false), Vec::<Clause>::new());
+        assert_eq!(plan(r"^}$", false), Vec::<GramClause>::new());
+        assert_eq!(plan(r"[0-9]{4}-[0-9]{2}", false), Vec::<GramClause>::new());
     }
 
     #[test]
     fn alternations_and_classes() {
-        assert_eq!(plan("TODO|FIXME", false), vec![vec![g(&["tod", "odo"]), g(&["fix", "ixm", "xme"])]]);
+        assert_eq!(plan("TODO|FIXME", false), vec![vec![g(&["TOD", "ODO"]), g(&["FIX", "IXM", "XME"])]]);
+        assert_eq!(plan("TODO|FIXME", true), vec![vec![g(&["tod", "odo"]), g(&["fix", "ixm", "xme"])]]);
         assert_eq!(
             plan("(foo|bar)baz", false),
             vec![vec![g(&["foo", "oob", "oba", "baz"]), g(&["bar", "arb", "rba", "baz"])]]
@@ -301,7 +357,7 @@ mod tests {
         assert_eq!(plan("colou?r", false), vec![vec![g(&["col", "olo"])]]);
         assert_eq!(plan("gr[ae]y", false), vec![vec![g(&["gra", "ray"]), g(&["gre", "rey"])]]);
         // One branch the index cannot narrow: the alternation narrows nothing.
-        assert_eq!(plan(r"foo|\d", false), Vec::<Clause>::new());
+        assert_eq!(plan(r"foo|\d", false), Vec::<GramClause>::new());
         // A branch that needs several runs gives its one clause that narrows most.
         let p = plan(r"abcd\s+efg|xyz", false);
         assert_eq!(p.len(), 1);
@@ -316,7 +372,7 @@ mod tests {
         );
         assert!(import[1].iter().all(|a| a.len() == 1 && a[0].ends_with("os")), "{import:?}");
         let class = plan(r"class\s+\w+Error", false);
-        assert_eq!(class[0], vec![g(&["err", "rro", "ror"])]);
+        assert_eq!(class[0], vec![g(&["Err", "rro", "ror"])]);
         assert_eq!(class[1].len(), 24);
         assert!(class[1].iter().all(|a| a[..3] == g(&["cla", "las", "ass"])), "{class:?}");
     }
@@ -344,9 +400,22 @@ mod tests {
     }
 
     #[test]
+    fn case_variants_stay_under_the_clause_limit() {
+        let p = literal_clauses(&"abcdefghijklmnopqrstuvwxyz".repeat(15), true);
+        let terms: usize = p.iter().flatten().flatten().map(Vec::len).sum();
+        assert!(terms <= MAX_TERMS && terms >= MAX_GRAMS * 4, "{terms}");
+        let p = clauses(
+            &regex_syntax::ParserBuilder::new().case_insensitive(true).build().parse("(skip|kiss)+ing").unwrap(),
+            true,
+        );
+        assert!(p.iter().flatten().flatten().map(Vec::len).sum::<usize>() <= MAX_TERMS);
+        assert!(!p.is_empty());
+    }
+
+    #[test]
     fn long_literals_keep_a_spread_of_grams() {
         let long = "x".repeat(10) + &"abcdefghijklmnopqrstuvwxyz".repeat(3);
-        let c = literal_clauses(&long);
+        let c = literal_clauses(&long, false);
         assert_eq!(c[0][0].len(), MAX_GRAMS.min(literal_grams(&long).len()));
     }
 }
