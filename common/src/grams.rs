@@ -103,16 +103,10 @@ fn codes(text: &str) -> CodeSet {
     let mut set = CodeSet::with_capacity_and_hasher(text.len() / 8 + 16, Default::default());
     let mut chars: Vec<char> = Vec::new();
     for line in text.split('\n') {
-        if line.is_ascii() {
-            for w in line.as_bytes().windows(GRAM_CHARS) {
-                set.insert(code(w[0] as char, w[1] as char, w[2] as char));
-            }
-        } else {
-            chars.clear();
-            chars.extend(line.chars());
-            for w in chars.windows(GRAM_CHARS) {
-                set.insert(code(w[0], w[1], w[2]));
-            }
+        chars.clear();
+        chars.extend(line.chars());
+        for w in chars.windows(GRAM_CHARS) {
+            set.insert(code(w[0], w[1], w[2]));
         }
     }
     set

@@ -53,12 +53,7 @@ async fn backend_stopped_and_restarted_while_serving() -> anyhow::Result<()> {
     let server =
         vibe_gateway::spawn(&config, ServeOptions { host: "127.0.0.1".into(), port: 0, ..Default::default() }).await?;
     let (mut client, _) = McpClient::connect(&server.url(), "2025-11-25").await?;
-    let mut healthy = Vec::new();
-    for (tool, args) in queries() {
-        let r = client.call_tool(tool, args).await?;
-        assert_eq!(r["isError"], json!(false), "{tool}: {r}");
-        healthy.push(answer(&r));
-    }
+    let healthy = client.answers(queries()).await?;
 
     // Stop the node: clean tool errors, fast, and the server stays up.
     assert!(node_async("stop").await, "node did not stop");

@@ -107,7 +107,6 @@ fn now_ms() -> u64 {
 /// The content document: the full text, stored for `get_file_content`, and
 /// its grams, which narrow `search_code_text`.
 pub fn content_doc(source: &SourceInfo, file: &ScannedFile) -> Value {
-    let grams = file.content.as_deref().filter(|c| !c.is_empty() && with_grams()).map(vibe_common::grams::text_grams);
     json!({
         "root": source.root.to_string_lossy(),
         "project": source.name,
@@ -120,15 +119,8 @@ pub fn content_doc(source: &SourceInfo, file: &ScannedFile) -> Value {
         // Why `content` is empty: binary, too_large or invalid_utf8 (get_file_content says so).
         "skipped": file.skipped.filter(|s| s.explains_empty_content()).map(|s| s.as_str()),
         "content": file.content,
-        "grams": grams,
+        "grams": file.grams,
     })
-}
-
-/// `VIBE_BENCH_NO_GRAMS=1` leaves the grams out: `bench/text_search.sh`
-/// measures what a full index cost before `search_code_text` with it.
-fn with_grams() -> bool {
-    static WITH: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *WITH.get_or_init(|| std::env::var_os("VIBE_BENCH_NO_GRAMS").is_none_or(|v| v.is_empty() || v == "0"))
 }
 
 /// A short deterministic summary: the README's first prose paragraph.

@@ -99,9 +99,17 @@ pub fn scan_file(root: &Path, path: &Path, opts: &ScanOptions) -> (ScannedFile, 
         }
     }
     if opts.keep_content {
+        file.grams = (!text.is_empty() && with_grams()).then(|| vibe_common::grams::text_grams(&text));
         file.content = Some(text);
     }
     (file, err)
+}
+
+/// `VIBE_BENCH_NO_GRAMS=1` leaves the grams out: `bench/text_search.sh`
+/// measures what a full index cost before `search_code_text` with it.
+fn with_grams() -> bool {
+    static WITH: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *WITH.get_or_init(|| std::env::var_os("VIBE_BENCH_NO_GRAMS").is_none_or(|v| v.is_empty() || v == "0"))
 }
 
 /// A file over the AST size limit: streamed through the hasher, never held whole.

@@ -152,6 +152,11 @@ pub struct ScannedFile {
     /// The text, for text files, when [`ScanOptions::keep_content`] is set.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub content: Option<String>,
+    /// The text's distinct grams ([`vibe_common::grams::text_grams`]), with
+    /// the content when it is not empty: computed here, on the scanner's
+    /// threads, for the files index.
+    #[serde(skip)]
+    pub grams: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ast: Option<AstData>,
     #[serde(skip_serializing_if = "Option::is_none")]

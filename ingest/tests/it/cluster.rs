@@ -12,7 +12,7 @@ use vibe_common::config::OpenSearchConfig;
 use vibe_common::search::Search;
 use vibe_ingest::indexer::{self, IndexOptions};
 
-use crate::indexer_backend_crash::{assert_converged, write_tree};
+use crate::indexer_backend_crash::{assert_converged, change_tree, write_tree};
 
 const PORT: u16 = 9265;
 
@@ -64,10 +64,7 @@ async fn a_node_killed_mid_run_then_the_next_run_converges() {
     search.get("/_cluster/health?wait_for_status=green&timeout=120s").await.unwrap();
 
     // Change every file and delete a tenth, then kill a node mid-run.
-    write_tree(&root, n, 2);
-    for i in (0..n).step_by(10) {
-        std::fs::remove_file(root.join(format!("pkg{}/mod{i}.py", i % 20))).unwrap();
-    }
+    change_tree(&root, n);
     let victim = follower(&search).await;
     let run = {
         let (search, roots) = (search.clone(), roots.clone());

@@ -49,15 +49,28 @@ fn kill_node() {
     panic!("node did not die");
 }
 
+/// The `i`-th module of [`write_tree`].
+fn module_path(root: &Path, i: usize) -> PathBuf {
+    root.join(format!("pkg{}/mod{i}.py", i % 20))
+}
+
 pub(crate) fn write_tree(root: &Path, n: usize, version: u32) {
     for i in 0..n {
-        let dir = root.join(format!("pkg{}", i % 20));
-        std::fs::create_dir_all(&dir).unwrap();
+        let path = module_path(root, i);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(
-            dir.join(format!("mod{i}.py")),
+            path,
             format!("\"\"\"Module {i} v{version}.\"\"\"\n\ndef func_{i}(x):\n    \"\"\"Doc {i}.\"\"\"\n    return x * {version}\n"),
         )
         .unwrap();
+    }
+}
+
+/// Every module of [`write_tree`] changed, and every tenth deleted.
+pub(crate) fn change_tree(root: &Path, n: usize) {
+    write_tree(root, n, 2);
+    for i in (0..n).step_by(10) {
+        std::fs::remove_file(module_path(root, i)).unwrap();
     }
 }
 
@@ -80,10 +93,7 @@ async fn killed_backend_mid_run_converges_on_the_next_run() {
     indexer::run(&search, &roots, &roots, &IndexOptions::default()).await.unwrap();
 
     // Change every file and delete a tenth of them, then kill the node mid-run.
-    write_tree(&root, n, 2);
-    for i in (0..n).step_by(10) {
-        std::fs::remove_file(root.join(format!("pkg{}/mod{i}.py", i % 20))).unwrap();
-    }
+    change_tree(&root, n);
     let run = {
         let (search, roots) = (search.clone(), roots.clone());
         tokio::spawn(async move { indexer::run(&search, &roots, &roots, &IndexOptions::default()).await })

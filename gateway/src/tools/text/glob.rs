@@ -90,14 +90,14 @@ fn glob_part(chars: &[char], i: &mut usize, out: &mut String, depth: usize) -> R
                     if c == '/' && !negate {
                         return Err("a character class cannot hold /".into());
                     }
-                    class_char(c, out);
+                    literal_char(c, out);
                     if chars.get(*i + 1) == Some(&'-') && chars.get(*i + 2).is_some_and(|&e| e != ']') {
                         let e = chars[*i + 2];
                         if e < c {
                             return Err(format!("bad range {c}-{e}"));
                         }
                         out.push('-');
-                        class_char(e, out);
+                        literal_char(e, out);
                         *i += 2;
                     }
                     *i += 1;
@@ -154,18 +154,13 @@ pub fn language_name(language: &str) -> String {
     name.to_string()
 }
 
-/// One literal character of a Lucene regexp (punctuation and control
-/// characters escaped).
+/// One character of a Lucene regexp, in a class or not (punctuation and
+/// control characters escaped).
 fn literal_char(c: char, out: &mut String) {
     if !plain(c) {
         out.push('\\');
     }
     out.push(c);
-}
-
-/// One character in a Lucene class.
-fn class_char(c: char, out: &mut String) {
-    literal_char(c, out)
 }
 
 /// Characters that mean themselves in a Lucene regexp (the others are escaped).

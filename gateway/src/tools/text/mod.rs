@@ -90,7 +90,7 @@ pub async fn search(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
     let offset = args.offset;
     // Candidates are checked from `start`: the first one, unless the page is deep.
     let start = if offset <= RECOUNT_MAX { 0 } else { offset };
-    let mut check = Check { offset, limit, count_to: TOTAL_CAP, ..Check::default() };
+    let mut check = Check { offset, limit, ..Check::default() };
     check.from = start;
     let mut size = (offset - start) + limit as u32 + 10;
     loop {
@@ -164,9 +164,6 @@ pub async fn search(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
 struct Check {
     offset: u32,
     limit: usize,
-    /// Matching files to count before stopping, once the page is full and
-    /// one more file is known to match.
-    count_to: u64,
     /// The next candidate's position.
     from: u32,
     results: Vec<Value>,
@@ -201,7 +198,9 @@ impl Check {
                     self.page_end = Some(position + 1);
                 }
             }
-            if self.after_page > 0 && self.matched >= self.count_to {
+            // Enough counted: the page is full, one more file matches, and
+            // `total` has reached its cap.
+            if self.after_page > 0 && self.matched >= TOTAL_CAP {
                 return false;
             }
         }

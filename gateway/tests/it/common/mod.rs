@@ -217,6 +217,19 @@ impl McpClient {
         Ok(r["result"].clone())
     }
 
+    /// The answers of these calls, each of which must succeed.
+    pub async fn answers(&mut self, calls: Vec<(&str, Value)>) -> Result<Vec<Value>> {
+        let mut out = Vec::new();
+        for (tool, args) in calls {
+            let r = self.call_tool(tool, args).await?;
+            if r["isError"] != json!(false) {
+                bail!("{tool}: {r}");
+            }
+            out.push(answer(&r));
+        }
+        Ok(out)
+    }
+
     pub async fn list_tools(&mut self) -> Result<Vec<Value>> {
         let r = self.request("tools/list", json!({})).await?;
         Ok(r["result"]["tools"].as_array().cloned().unwrap_or_default())
