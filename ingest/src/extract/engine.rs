@@ -51,11 +51,12 @@ use std::sync::{Arc, OnceLock};
 
 use streaming_iterator::StreamingIterator;
 use thiserror::Error;
-use tree_sitter::{Node, Parser, Query, QueryCursor, QueryMatch, QueryPredicateArg};
+use tree_sitter::{Node, Parser, Query, QueryCursor, QueryPredicateArg};
 use vibe_common::ast::{AstData, AstElement, LineRange};
 use vibe_common::error::BoxError;
 
-use super::comments::{clean_comment, has_blank_line};
+use super::direct::{Captures, DirectPatterns, Scratch};
+use super::doc_comments::{doc_comments, header_blocks, Marked};
 use super::family::{Family, IdMap, IdSet};
 use super::languages::{Extractor, Language, LANGUAGES};
 use super::license_header;
@@ -177,17 +178,37 @@ const CODE_CAPTURES: &[(&str, Role)] = &[
 pub struct CompiledQuery {
     pub query: Query,
     roles: Vec<Option<Role>>,
-    /// Node kinds (by id) at which some pattern can start; `None` when a
-    /// pattern can start anywhere (a wildcard root), so the whole tree is run.
+    /// Node kinds (by id) at which some pattern left to the cursor can
+    /// start; `None` when a pattern can start anywhere (a wildcard root), so
+    /// the whole tree is run.
     pub(crate) roots: Option<Vec<bool>>,
+    /// The patterns matched without the cursor (`direct.rs`; disabled in
+    /// `query`), when the roots can be named.
+    direct: Option<DirectPatterns>,
+    /// Node kinds (by id) at which the engine looks: `roots` and the roots
+    /// of the direct patterns.
+    pub(crate) visit: Option<Vec<bool>>,
     /// Per pattern, its `(#adjacent? @a @b)` predicates: `@a` ends where
     /// `@b` starts (no space or token between them).
     adjacent: Vec<Vec<(u32, u32)>>,
 }
 
 /// Compile a language's query and check every capture and predicate.
-/// `allowed` lists the capture names this language's extractor understands.
 pub fn compile_query(lang: &'static Language) -> Result<CompiledQuery, ExtractError> {
+    compile_query_as(lang, Matching::Narrowed)
+}
+
+/// How the engine runs a query.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Matching {
+    /// The cursor at every node, whatever its kind: the reference.
+    Cursor,
+    /// Only at the nodes where a pattern can start, the simple patterns
+    /// matched directly.
+    Narrowed,
+}
+
+pub(crate) fn compile_query_as(lang: &'static Language, matching: Matching) -> Result<CompiledQuery, ExtractError> {
     let allowed: Vec<&str> = match lang.extractor {
         Extractor::Markdown => super::markdown::CAPTURES.to_vec(),
         Extractor::Queries => CODE_CAPTURES.iter().map(|(n, _)| *n).collect(),
@@ -195,7 +216,8 @@ pub fn compile_query(lang: &'static Language) -> Result<CompiledQuery, ExtractEr
     let grammar = (lang.grammar)();
     let source = super::languages::query_source(lang)
         .map_err(|message| ExtractError::Query { lang: lang.name, source: message.into() })?;
-    let query = Query::new(&grammar, &source).map_err(|e| ExtractError::Query { lang: lang.name, source: e.into() })?;
+    let mut query =
+        Query::new(&grammar, &source).map_err(|e| ExtractError::Query { lang: lang.name, source: e.into() })?;
     let mut roles = Vec::new();
     for name in query.capture_names() {
         if !allowed.contains(name) && !name.starts_with('_') {
@@ -217,18 +239,39 @@ pub fn compile_query(lang: &'static Language) -> Result<CompiledQuery, ExtractEr
             return Err(ExtractError::UnknownPredicate { lang: lang.name, predicate: format!("set! {}", p.key) });
         }
     }
-    let roots = narrowing::pattern_roots(&query, &source, &grammar);
-    Ok(CompiledQuery { query, roles, roots, adjacent })
+    // Markdown's extractor runs the cursor over the whole tree.
+    if matching == Matching::Cursor || lang.extractor == Extractor::Markdown {
+        return Ok(CompiledQuery { query, roles, roots: None, direct: None, visit: None, adjacent });
+    }
+    // Direct matching only where every root can be named: otherwise the
+    // cursor visits every node anyway.
+    let (direct, is_direct) = DirectPatterns::compile(&query, &source, &grammar);
+    let Some(roots) = narrowing::pattern_roots(&query, &source, &grammar, &is_direct) else {
+        let roots = narrowing::pattern_roots(&query, &source, &grammar, &[]);
+        return Ok(CompiledQuery { visit: roots.clone(), query, roles, roots, direct: None, adjacent });
+    };
+    for (i, _) in is_direct.iter().enumerate().filter(|(_, d)| **d) {
+        query.disable_pattern(i);
+    }
+    let mut visit = roots.clone();
+    for id in direct.root_kinds() {
+        visit[id as usize] = true;
+    }
+    Ok(CompiledQuery { query, roles, roots: Some(roots), direct: Some(direct), visit: Some(visit), adjacent })
 }
 
 /// The compiled query of a language, built once per process.
 pub(crate) fn compiled(lang: &'static Language) -> Result<&'static CompiledQuery, ExtractError> {
+    compiled_as(lang, Matching::Narrowed)
+}
+
+fn compiled_as(lang: &'static Language, matching: Matching) -> Result<&'static CompiledQuery, ExtractError> {
     type Compiled = Result<CompiledQuery, Arc<ExtractError>>;
-    static CACHE: OnceLock<Vec<OnceLock<Compiled>>> = OnceLock::new();
-    let cache = CACHE.get_or_init(|| LANGUAGES.iter().map(|_| OnceLock::new()).collect());
+    static CACHE: OnceLock<[Vec<OnceLock<Compiled>>; 2]> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| [(); 2].map(|_| LANGUAGES.iter().map(|_| OnceLock::new()).collect()));
     let idx = LANGUAGES.iter().position(|l| std::ptr::eq(l, lang)).unwrap_or(0);
-    cache[idx]
-        .get_or_init(|| compile_query(lang).map_err(Arc::new))
+    cache[matching as usize][idx]
+        .get_or_init(|| compile_query_as(lang, matching).map_err(Arc::new))
         .as_ref()
         .map_err(|e| ExtractError::Cached(e.clone()))
 }
@@ -275,90 +318,39 @@ pub fn extract(lang: &'static Language, source: &str) -> Result<AstData, Extract
 /// [`extract`], optionally running the query over the whole tree (the
 /// reference the narrowed run is tested against).
 pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) -> Result<AstData, ExtractError> {
-    let compiled = compiled(lang)?;
+    let compiled = compiled_as(lang, if narrow { Matching::Narrowed } else { Matching::Cursor })?;
     let tree = parse(lang, source)?;
     let bytes = source.as_bytes();
-    let mut defs: Vec<Definition> = Vec::new();
-    let mut def_index: IdMap<usize> = IdMap::default();
-    let mut imports: Vec<(usize, String)> = Vec::new();
-    let mut scopes: Vec<(Node, String, bool)> = Vec::new();
-    let mut local_scopes: Vec<Node> = Vec::new();
-    let mut headers: Vec<Node> = Vec::new();
-    let mut doc_nodes: IdSet = IdSet::default();
-    let mut attribute_nodes: IdSet = IdSet::default();
-    let mut uses: Vec<references::Found> = Vec::new();
+    let mut found = Gathered::default();
 
-    // Run the query only where a pattern can start, one node at a time: the
-    // cursor then skips the subtrees no pattern needs.
+    // Look only where a pattern can start, one node at a time: the direct
+    // patterns there, then the cursor, which skips the subtrees no pattern needs.
     let mut cursor = QueryCursor::new();
-    let starts = match compiled.roots.as_ref().filter(|_| narrow) {
+    let starts = match compiled.visit.as_ref() {
         Some(table) => {
             cursor.set_max_start_depth(Some(0));
             narrowing::nodes_of_kinds(tree.root_node(), table)
         }
         None => vec![tree.root_node()],
     };
+    let mut scratch = Scratch::new(tree.root_node());
+    let mut captures = Vec::new();
     for start in starts {
+        if let Some(direct) = &compiled.direct {
+            direct.run(start, bytes, &mut scratch, &mut |pattern, caps| found.take(compiled, pattern, caps, bytes));
+        }
+        if compiled.roots.as_ref().is_some_and(|r| !r[start.kind_id() as usize]) {
+            continue;
+        }
         let mut matches = cursor.matches(&compiled.query, start, bytes);
         while let Some(m) = matches.next() {
-            if !compiled.adjacent[m.pattern_index].iter().all(|&(a, b)| adjacent(m, a, b)) {
-                continue;
-            }
-            let mut def: Option<(Kind, Node)> = None;
-            let (mut name, mut body, mut scope, mut owner) = (None, None, None, None);
-            let (mut namespace, mut reference) = (false, None);
-            let mut docs = Vec::new();
-            for c in m.captures {
-                match compiled.roles[c.index as usize] {
-                    Some(Role::Definition(k)) => def = Some((k, c.node)),
-                    Some(Role::Name) => name = Some(c.node),
-                    Some(Role::Body) => body = Some(c.node),
-                    Some(Role::Doc) => docs.push(c.node),
-                    Some(Role::Import) => imports.push((c.node.start_byte(), unquote(text(c.node, bytes)))),
-                    Some(Role::Scope) => scope = Some(c.node),
-                    Some(Role::Namespace) => {
-                        scope = Some(c.node);
-                        namespace = true;
-                    }
-                    Some(Role::LocalScope) => local_scopes.push(c.node),
-                    Some(Role::Header) => headers.push(c.node),
-                    Some(Role::Owner) => owner = Some(c.node),
-                    Some(Role::Attribute) => {
-                        attribute_nodes.insert(c.node.id());
-                    }
-                    Some(Role::Reference(k)) => reference = Some(k),
-                    None => {}
-                }
-            }
-            if let (Some(s), Some(n)) = (scope, name) {
-                scopes.push((s, text(n, bytes).to_string(), namespace));
-            }
-            if let (Some(kind), Some(name)) = (reference, name) {
-                let word = compiled.query.property_settings(m.pattern_index).iter().find(|p| &*p.key == "name.word");
-                let word = word.and_then(|p| p.value.as_deref()?.parse().ok());
-                uses.push(references::Found { kind, name, word });
-            }
-            if def.is_none() {
-                doc_nodes.extend(docs.iter().map(|n| n.id()));
-                docs.clear();
-            }
-            if let Some((kind, node)) = def {
-                match def_index.get(&node.id()) {
-                    Some(&i) => defs[i].merge(kind, name, body, owner, docs),
-                    None => {
-                        def_index.insert(node.id(), defs.len());
-                        let default_name = compiled
-                            .query
-                            .property_settings(m.pattern_index)
-                            .iter()
-                            .find(|p| &*p.key == "name")
-                            .and_then(|p| p.value.as_deref());
-                        defs.push(Definition { kind, node, name, default_name, body, owner, docs });
-                    }
-                }
-            }
+            captures.clear();
+            captures.extend(m.captures.iter().map(|c| (c.index, c.node)));
+            found.take(compiled, m.pattern_index, &captures, bytes);
         }
     }
+    let Gathered { mut defs, mut imports, scopes, local_scopes, mut headers, doc_nodes, attribute_nodes, uses, .. } =
+        found;
 
     defs.sort_by_key(|d| d.node.start_byte());
     let names: Vec<Option<String>> =
@@ -379,6 +371,7 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
         .collect();
     let nesting = nesting::nest(&spans, &scopes, &local_scopes);
     let def_ids: IdSet = defs.iter().map(|d| d.node.id()).collect();
+    let marked = Marked { docs: &doc_nodes, attributes: &attribute_nodes, defs: &def_ids };
     // Locals are never output: their family is never needed.
     let targets: Vec<Node> = defs
         .iter()
@@ -408,7 +401,7 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
                 namespace: false,
             });
         }
-        let (comments, doc_ids) = doc_comments(lang, d, source, &family, &doc_nodes, &attribute_nodes, &def_ids);
+        let (comments, doc_ids) = doc_comments(lang, d.node, &d.docs, source, &family, &marked);
         let element = AstElement {
             name: name.clone().unwrap_or_default(),
             kind: kind.name().to_string(),
@@ -452,9 +445,80 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
 }
 
 /// Whether the match's captures `a` and `b` touch: `a` ends where `b` starts.
-fn adjacent(m: &QueryMatch, a: u32, b: u32) -> bool {
-    let node = |i: u32| m.captures.iter().find(|c| c.index == i).map(|c| c.node);
+fn adjacent(captures: &Captures, a: u32, b: u32) -> bool {
+    let node = |i: u32| captures.iter().find(|(c, _)| *c == i).map(|(_, n)| *n);
     matches!((node(a), node(b)), (Some(x), Some(y)) if x.end_byte() == y.start_byte())
+}
+
+/// What the matches of one file captured, gathered match by match.
+#[derive(Default)]
+struct Gathered<'t> {
+    defs: Vec<Definition<'t>>,
+    def_index: IdMap<usize>,
+    imports: Vec<(usize, String)>,
+    scopes: Vec<(Node<'t>, String, bool)>,
+    local_scopes: Vec<Node<'t>>,
+    headers: Vec<Node<'t>>,
+    doc_nodes: IdSet,
+    attribute_nodes: IdSet,
+    uses: Vec<references::Found<'t>>,
+}
+
+impl<'t> Gathered<'t> {
+    /// One match of pattern `pattern`: its captures, by role.
+    fn take(&mut self, compiled: &'static CompiledQuery, pattern: usize, captures: &Captures<'t>, bytes: &[u8]) {
+        if !compiled.adjacent[pattern].iter().all(|&(a, b)| adjacent(captures, a, b)) {
+            return;
+        }
+        let mut def: Option<(Kind, Node)> = None;
+        let (mut name, mut body, mut scope, mut owner) = (None, None, None, None);
+        let (mut namespace, mut reference) = (false, None);
+        let mut docs = Vec::new();
+        for &(index, node) in captures {
+            match compiled.roles[index as usize] {
+                Some(Role::Definition(k)) => def = Some((k, node)),
+                Some(Role::Name) => name = Some(node),
+                Some(Role::Body) => body = Some(node),
+                Some(Role::Doc) => docs.push(node),
+                Some(Role::Import) => self.imports.push((node.start_byte(), unquote(text(node, bytes)))),
+                Some(Role::Scope) => scope = Some(node),
+                Some(Role::Namespace) => {
+                    scope = Some(node);
+                    namespace = true;
+                }
+                Some(Role::LocalScope) => self.local_scopes.push(node),
+                Some(Role::Header) => self.headers.push(node),
+                Some(Role::Owner) => owner = Some(node),
+                Some(Role::Attribute) => {
+                    self.attribute_nodes.insert(node.id());
+                }
+                Some(Role::Reference(k)) => reference = Some(k),
+                None => {}
+            }
+        }
+        if let (Some(s), Some(n)) = (scope, name) {
+            self.scopes.push((s, text(n, bytes).to_string(), namespace));
+        }
+        let setting = |key: &str| {
+            compiled.query.property_settings(pattern).iter().find(|p| &*p.key == key).and_then(|p| p.value.as_deref())
+        };
+        if let (Some(kind), Some(name)) = (reference, name) {
+            let word = setting("name.word").and_then(|w| w.parse().ok());
+            self.uses.push(references::Found { kind, name, word });
+        }
+        let Some((kind, node)) = def else {
+            self.doc_nodes.extend(docs.iter().map(|n| n.id()));
+            return;
+        };
+        match self.def_index.get(&node.id()) {
+            Some(&i) => self.defs[i].merge(kind, name, body, owner, docs),
+            None => {
+                self.def_index.insert(node.id(), self.defs.len());
+                let default_name = setting("name");
+                self.defs.push(Definition { kind, node, name, default_name, body, owner, docs });
+            }
+        }
+    }
 }
 
 impl<'t> Definition<'t> {
@@ -497,102 +561,4 @@ pub(crate) fn line_range(node: Node) -> LineRange {
     // A node ending at column 0 ends on the previous line.
     let end_row = if end.column == 0 && end.row > node.start_position().row { end.row - 1 } else { end.row };
     LineRange { start: node.start_position().row as u32 + 1, end: end_row as u32 + 1 }
-}
-
-/// Doc comments of a definition: a docstring inside it, or else the run of
-/// doc comments that touches it.
-fn doc_comments(
-    lang: &Language,
-    d: &Definition,
-    source: &str,
-    family: &Family,
-    docs: &IdSet,
-    attributes: &IdSet,
-    defs: &IdSet,
-) -> (Vec<String>, Vec<usize>) {
-    let inside = d
-        .docs
-        .iter()
-        .filter(|n| n.start_byte() >= d.node.start_byte() && n.end_byte() <= d.node.end_byte())
-        .min_by_key(|n| n.start_byte());
-    if let Some(n) = inside {
-        return (clean_comment(lang, &source[n.start_byte()..n.end_byte()]), vec![n.id()]);
-    }
-    let mut kept: Vec<Node> = Vec::new();
-    let mut next_start = d.node.start_byte();
-    let mut anchor = d.node;
-    loop {
-        match family.prev_named_sibling(anchor) {
-            Some(prev) if docs.contains(&prev.id()) || attributes.contains(&prev.id()) => {
-                if has_blank_line(&source[prev.end_byte()..next_start]) {
-                    break;
-                }
-                if docs.contains(&prev.id()) {
-                    // A comment that ends another line's code trails that code.
-                    let trailing = family.prev_sibling(prev).is_some_and(|before| {
-                        line_range(before).end as usize == prev.start_position().row + 1
-                            && before.end_byte() <= prev.start_byte()
-                    });
-                    if trailing {
-                        break;
-                    }
-                    kept.push(prev);
-                }
-                next_start = prev.start_byte();
-                anchor = prev;
-            }
-            Some(_) => break,
-            None => match family.parent(anchor) {
-                // The first child of a wrapper: go on from the wrapper, unless
-                // the wrapper groups several elements (`const ( … )`).
-                Some(parent) if family.parent(parent).is_some() && !groups_others(parent, d.node, defs) => {
-                    anchor = parent
-                }
-                _ => break,
-            },
-        }
-    }
-    kept.reverse();
-    let ids = kept.iter().map(|n| n.id()).collect();
-    (kept.into_iter().flat_map(|n| clean_comment(lang, &source[n.start_byte()..n.end_byte()])).collect(), ids)
-}
-
-/// Whether `parent` holds another definition besides `own`.
-fn groups_others(parent: Node, own: Node, defs: &IdSet) -> bool {
-    let mut cursor = parent.walk();
-    let others = parent.named_children(&mut cursor).any(|c| c.id() != own.id() && defs.contains(&c.id()));
-    others
-}
-
-/// Header comments: captured comments preceded only by other captured
-/// comments or attributes (a shebang, `@echo off`), in blocks of comments
-/// that touch each other (no blank line between).
-fn header_blocks(
-    lang: &Language,
-    headers: &[Node],
-    family: &Family,
-    attributes: &IdSet,
-    source: &str,
-) -> Vec<Vec<String>> {
-    let ids: IdSet = headers.iter().map(|n| n.id()).collect();
-    let mut sorted: Vec<Node> = headers.to_vec();
-    sorted.sort_by_key(|n| n.start_byte());
-    sorted.dedup_by_key(|n| n.id());
-    let mut blocks: Vec<Vec<String>> = Vec::new();
-    let mut last_end: Option<usize> = None;
-    for n in sorted {
-        // Headers are checked in order: once one is not leading, none after it is.
-        let leading = family.named_before(n).all(|p| ids.contains(&p.id()) || attributes.contains(&p.id()));
-        if !leading {
-            continue;
-        }
-        let lines = clean_comment(lang, &source[n.start_byte()..n.end_byte()]);
-        match (last_end, blocks.last_mut()) {
-            (Some(end), Some(block)) if !has_blank_line(&source[end..n.start_byte()]) => block.extend(lines),
-            _ => blocks.push(lines),
-        }
-        last_end = Some(n.end_byte());
-    }
-    blocks.retain(|b| !b.is_empty());
-    blocks
 }

@@ -2,6 +2,8 @@
 //! language (`ingest/queries/<id>.scm`), plus Markdown's own extractor.
 
 mod comments;
+mod direct;
+mod doc_comments;
 mod engine;
 mod family;
 pub mod languages;

@@ -3,33 +3,45 @@
 
 use tree_sitter::{Node, Query};
 
-/// The node kinds at which the query's patterns start, or `None` when some
-/// pattern's root cannot be named (a wildcard, an anonymous node, a leading
-/// quantifier): then the query runs over the whole tree.
-pub(crate) fn pattern_roots(query: &Query, source: &str, grammar: &tree_sitter::Language) -> Option<Vec<bool>> {
+/// The node kinds at which the query's patterns start (those not in
+/// `skip`), or `None` when some pattern's root cannot be named (a wildcard,
+/// an anonymous node, a leading quantifier): then the query runs over the
+/// whole tree.
+pub(crate) fn pattern_roots(
+    query: &Query,
+    source: &str,
+    grammar: &tree_sitter::Language,
+    skip: &[bool],
+) -> Option<Vec<bool>> {
     // Indexed by kind id; `ERROR` nodes have the last id (u16::MAX).
     let mut table = vec![false; u16::MAX as usize + 1];
-    for i in 0..query.pattern_count() {
+    for i in (0..query.pattern_count()).filter(|&i| !skip.get(i).copied().unwrap_or(false)) {
         let text = source.get(query.start_byte_for_pattern(i)..query.end_byte_for_pattern(i))?;
         for kind in root_kinds(text)? {
             if kind == "ERROR" {
                 table[u16::MAX as usize] = true;
                 continue;
             }
-            let id = grammar.id_for_node_kind(&kind, true);
-            // A supertype (`expression`) never is a node's own kind.
-            if id == 0 || grammar.node_kind_is_supertype(id) {
-                return None;
-            }
-            // A kind name can stand for several ids (aliases): mark them all.
-            for other in 0..grammar.node_kind_count() as u16 {
-                if grammar.node_kind_is_named(other) && grammar.node_kind_for_id(other) == Some(kind.as_str()) {
-                    table[other as usize] = true;
-                }
+            for id in kind_ids(grammar, &kind)? {
+                table[id as usize] = true;
             }
         }
     }
     Some(table)
+}
+
+/// The ids of a named node kind (a name can stand for several ids: aliases),
+/// or `None` when it is unknown or a supertype (`expression`), which never
+/// is a node's own kind.
+pub(crate) fn kind_ids(grammar: &tree_sitter::Language, kind: &str) -> Option<Vec<u16>> {
+    let id = grammar.id_for_node_kind(kind, true);
+    if id == 0 || grammar.node_kind_is_supertype(id) {
+        return None;
+    }
+    let ids: Vec<u16> = (0..grammar.node_kind_count() as u16)
+        .filter(|&other| grammar.node_kind_is_named(other) && grammar.node_kind_for_id(other) == Some(kind))
+        .collect();
+    (!ids.is_empty()).then_some(ids)
 }
 
 /// The kinds a pattern's text can start at: `(kind …)`, a group `((kind) …)`
@@ -145,24 +157,32 @@ mod tests {
         let narrowed: Vec<&str> = LANGUAGES
             .iter()
             .filter(|l| l.extractor == Extractor::Queries)
-            .filter(|l| compiled(l).unwrap().roots.is_some())
+            .filter(|l| compiled(l).unwrap().visit.is_some())
             .map(|l| l.id)
             .collect();
         eprintln!("narrowed: {narrowed:?}");
         assert!(narrowed.len() >= 8, "{narrowed:?}");
     }
 
-    /// The narrowed run finds exactly what a run over the whole tree finds,
-    /// on this repository's sources and fixtures and, when installed, the
-    /// Python standard library.
+    /// The narrowed run (direct patterns, then the cursor at pattern roots)
+    /// finds exactly what the cursor finds over the whole tree, on this
+    /// repository's sources and fixtures and, when installed, parts of the
+    /// Python standard library. `VIBE_EQUIVALENCE_DIRS` (`:`-separated) adds
+    /// trees, such as the benchmark corpora.
     #[test]
     fn narrowed_runs_match_full_runs_on_real_code() {
         let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
         let stdlib = std::path::PathBuf::from("/usr/lib/python3.11");
-        let mut checked = 0;
-        for root in
-            [repo.join("ingest"), repo.join("gateway"), repo.join("tests"), stdlib.join("json"), stdlib.join("asyncio")]
-        {
+        let extra = std::env::var("VIBE_EQUIVALENCE_DIRS").unwrap_or_default();
+        let (mut checked, mut differ) = (0, None);
+        let roots = [
+            repo.join("ingest"),
+            repo.join("gateway"),
+            repo.join("tests"),
+            stdlib.join("json"),
+            stdlib.join("asyncio"),
+        ];
+        for root in roots.into_iter().chain(extra.split(':').filter(|d| !d.is_empty()).map(Into::into)) {
             for entry in ignore::WalkBuilder::new(&root).build().flatten() {
                 let path = entry.path();
                 let (Some(lang), Ok(text)) = (super::super::languages::for_path(path), std::fs::read_to_string(path))
@@ -174,9 +194,16 @@ mod tests {
                 }
                 let narrowed = extract_with(lang, &text, true).unwrap();
                 let full = extract_with(lang, &text, false).unwrap();
-                assert_eq!(narrowed, full, "{}", path.display());
+                if narrowed != full {
+                    eprintln!("differs: {}", path.display());
+                    differ.get_or_insert((path.to_path_buf(), narrowed, full));
+                }
                 checked += 1;
             }
+        }
+        eprintln!("{checked} files checked");
+        if let Some((path, narrowed, full)) = differ {
+            assert_eq!(narrowed, full, "{}", path.display());
         }
         assert!(checked > 50, "only {checked} files checked");
     }

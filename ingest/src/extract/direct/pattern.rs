@@ -1,0 +1,307 @@
+//! The text of a query pattern, parsed into the direct matcher's steps
+//! (see `mod.rs` for the subset); anything outside it is [`Unsupported`].
+
+use regex::bytes::Regex;
+use tree_sitter::{Language as Grammar, Query};
+
+use super::{Alt, Child, Predicate, Test};
+use crate::extract::narrowing::kind_ids;
+
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Token {
+    Open,
+    Close,
+    OpenAlt,
+    CloseAlt,
+    Anchor,
+    Quantifier(char),
+    Negate,
+    Field(String),
+    Word(String),
+    Capture(String),
+    Predicate(String),
+    Str(String),
+    Bad,
+}
+
+pub(super) fn tokenize(text: &str) -> Vec<Token> {
+    let mut out = Vec::new();
+    let mut chars = text.char_indices().peekable();
+    let word_end = |from: usize, extra: &[char]| {
+        text[from..]
+            .char_indices()
+            .find(|(_, c)| !(c.is_alphanumeric() || *c == '_' || extra.contains(c)))
+            .map_or(text.len(), |(i, _)| from + i)
+    };
+    while let Some(&(i, c)) = chars.peek() {
+        let token = match c {
+            c if c.is_whitespace() => {
+                chars.next();
+                continue;
+            }
+            ';' => {
+                while chars.next_if(|&(_, c)| c != '\n').is_some() {}
+                continue;
+            }
+            '(' => Token::Open,
+            ')' => Token::Close,
+            '[' => Token::OpenAlt,
+            ']' => Token::CloseAlt,
+            '.' => Token::Anchor,
+            '?' | '*' | '+' => Token::Quantifier(c),
+            '!' => Token::Negate,
+            '"' => {
+                chars.next();
+                let mut s = String::new();
+                let mut closed = false;
+                while let Some((_, c)) = chars.next() {
+                    match c {
+                        '"' => {
+                            closed = true;
+                            break;
+                        }
+                        '\\' => match chars.next().map(|(_, e)| e) {
+                            Some('n') => s.push('\n'),
+                            Some('r') => s.push('\r'),
+                            Some('t') => s.push('\t'),
+                            Some('0') => s.push('\0'),
+                            Some(e) => s.push(e),
+                            None => break,
+                        },
+                        c => s.push(c),
+                    }
+                }
+                out.push(if closed { Token::Str(s) } else { Token::Bad });
+                continue;
+            }
+            '@' | '#' => {
+                let end = word_end(i + 1, &['.', '-', '?', '!']);
+                let name = text[i + 1..end].to_string();
+                while chars.next_if(|&(j, _)| j < end).is_some() {}
+                out.push(if c == '@' { Token::Capture(name) } else { Token::Predicate(name) });
+                continue;
+            }
+            c if c.is_alphanumeric() || c == '_' => {
+                let end = word_end(i, &[]);
+                let name = text[i..end].to_string();
+                while chars.next_if(|&(j, _)| j < end).is_some() {}
+                if text[end..].starts_with(':') {
+                    chars.next();
+                    out.push(Token::Field(name));
+                } else {
+                    out.push(Token::Word(name));
+                }
+                continue;
+            }
+            _ => Token::Bad,
+        };
+        chars.next();
+        out.push(token);
+    }
+    out
+}
+
+/// Not a direct pattern.
+pub(super) struct Unsupported;
+
+pub(super) struct PatternParser<'a> {
+    tokens: Vec<Token>,
+    at: usize,
+    query: &'a Query,
+    grammar: &'a Grammar,
+    pub(super) predicates: Vec<Predicate>,
+}
+
+impl PatternParser<'_> {
+    fn peek(&self) -> Option<&Token> {
+        self.tokens.get(self.at)
+    }
+
+    fn next(&mut self) -> Option<Token> {
+        let t = self.tokens.get(self.at).cloned();
+        self.at += 1;
+        t
+    }
+
+    /// A whole pattern: one node pattern, nothing after it.
+    pub(super) fn pattern(&mut self) -> Result<Vec<Alt>, Unsupported> {
+        let alts = self.node()?;
+        match (self.peek(), alts.is_empty()) {
+            (None, false) => Ok(alts),
+            _ => Err(Unsupported),
+        }
+    }
+
+    /// A node pattern with its captures: its alternatives.
+    fn node(&mut self) -> Result<Vec<Alt>, Unsupported> {
+        let mut alts = match self.next() {
+            Some(Token::Word(w)) if w == "_" => {
+                vec![Alt { test: Test::Any, captures: Vec::new(), children: Vec::new() }]
+            }
+            Some(Token::OpenAlt) => {
+                let mut alts = Vec::new();
+                while self.peek() != Some(&Token::CloseAlt) {
+                    alts.extend(self.node()?);
+                }
+                self.next();
+                alts
+            }
+            Some(Token::Open) => match self.peek() {
+                Some(Token::Open | Token::OpenAlt) => self.group()?,
+                Some(Token::Word(_)) => vec![self.kind()?],
+                _ => return Err(Unsupported),
+            },
+            _ => return Err(Unsupported),
+        };
+        while let Some(Token::Capture(name)) = self.peek() {
+            let index = self.query.capture_index_for_name(name).ok_or(Unsupported)?;
+            self.next();
+            alts.iter_mut().for_each(|a| a.captures.push(index));
+        }
+        Ok(alts)
+    }
+
+    /// `((node) (#predicate …) …)`, after its `(`.
+    fn group(&mut self) -> Result<Vec<Alt>, Unsupported> {
+        let alts = self.node()?;
+        loop {
+            match self.next() {
+                Some(Token::Close) => return Ok(alts),
+                Some(Token::Open) => self.predicate()?,
+                _ => return Err(Unsupported),
+            }
+        }
+    }
+
+    /// `(kind children…)` or `(_ children…)`, after its `(`.
+    fn kind(&mut self) -> Result<Alt, Unsupported> {
+        let Some(Token::Word(name)) = self.next() else { return Err(Unsupported) };
+        let test = if name == "_" {
+            Test::Named
+        } else {
+            if name == "ERROR" || name == "MISSING" {
+                return Err(Unsupported);
+            }
+            let ids = kind_ids(self.grammar, &name).ok_or(Unsupported)?;
+            Test::Kinds(ids)
+        };
+        let mut children: Vec<Child> = Vec::new();
+        let mut anchored = false;
+        loop {
+            match self.peek() {
+                Some(Token::Close) => {
+                    self.next();
+                    break;
+                }
+                Some(Token::Anchor) => {
+                    self.next();
+                    anchored = true;
+                }
+                Some(Token::Open) if matches!(self.tokens.get(self.at + 1), Some(Token::Predicate(_))) => {
+                    self.next();
+                    self.predicate()?;
+                }
+                _ => {
+                    // An anchor between two children (immediate siblings) is not direct.
+                    if anchored && !children.is_empty() {
+                        return Err(Unsupported);
+                    }
+                    let field = match self.peek() {
+                        Some(Token::Field(f)) => {
+                            let id = self.grammar.field_id_for_name(f).ok_or(Unsupported)?;
+                            self.next();
+                            Some(id)
+                        }
+                        _ => None,
+                    };
+                    let alts = self.node()?;
+                    let optional = match self.peek() {
+                        Some(Token::Quantifier('?')) => {
+                            self.next();
+                            true
+                        }
+                        Some(Token::Quantifier(_)) => return Err(Unsupported),
+                        _ => false,
+                    };
+                    // Captures may also follow the quantifier.
+                    let mut alts = alts;
+                    while let Some(Token::Capture(name)) = self.peek() {
+                        let index = self.query.capture_index_for_name(name).ok_or(Unsupported)?;
+                        self.next();
+                        alts.iter_mut().for_each(|a| a.captures.push(index));
+                    }
+                    children.push(Child { field, first: anchored, last: false, optional, alts });
+                    anchored = false;
+                }
+            }
+        }
+        if anchored {
+            children.last_mut().ok_or(Unsupported)?.last = true;
+        }
+        if children.iter().any(|c| c.optional && c.field.is_none() && !c.first && !c.last) {
+            return Err(Unsupported);
+        }
+        Ok(Alt { test, captures: Vec::new(), children })
+    }
+
+    /// `(#name args…)`, after its `(`.
+    fn predicate(&mut self) -> Result<(), Unsupported> {
+        let Some(Token::Predicate(name)) = self.next() else { return Err(Unsupported) };
+        let mut captures = Vec::new();
+        let mut strings = Vec::new();
+        loop {
+            match self.next() {
+                Some(Token::Close) => break,
+                Some(Token::Capture(c)) => captures.push(self.query.capture_index_for_name(&c).ok_or(Unsupported)?),
+                Some(Token::Str(s)) => strings.push(s),
+                Some(Token::Word(w)) => strings.push(w),
+                _ => return Err(Unsupported),
+            }
+        }
+        let positive = !name.starts_with("not-");
+        let predicate = match (name.trim_start_matches("not-"), &captures[..], &strings[..]) {
+            // Read by the engine from the query itself.
+            ("set!", _, _) | ("adjacent?", [_, _], []) => return Ok(()),
+            ("match?", [capture], [re]) => {
+                Predicate::Match { capture: *capture, regex: Regex::new(re).map_err(|_| Unsupported)?, positive }
+            }
+            ("eq?", [capture], [text]) => Predicate::Eq { capture: *capture, text: text.clone(), positive },
+            ("eq?", [a, b], []) => Predicate::EqCapture { a: *a, b: *b, positive },
+            ("any-of?", [capture], texts) => Predicate::AnyOf { capture: *capture, texts: texts.to_vec(), positive },
+            _ => return Err(Unsupported),
+        };
+        self.predicates.push(predicate);
+        Ok(())
+    }
+}
+
+impl<'a> PatternParser<'a> {
+    pub(super) fn new(text: &str, query: &'a Query, grammar: &'a Grammar) -> Self {
+        PatternParser { tokens: tokenize(text), at: 0, query, grammar, predicates: Vec::new() }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_keep_their_escapes() {
+        assert_eq!(tokenize(r#""a\"b\\*\n""#), vec![Token::Str("a\"b\\*\n".into())]);
+        assert_eq!(
+            tokenize("name: (x) @a.b ; c\n(#not-eq? @a \"s\")"),
+            vec![
+                Token::Field("name".into()),
+                Token::Open,
+                Token::Word("x".into()),
+                Token::Close,
+                Token::Capture("a.b".into()),
+                Token::Open,
+                Token::Predicate("not-eq?".into()),
+                Token::Capture("a".into()),
+                Token::Str("s".into()),
+                Token::Close,
+            ]
+        );
+    }
+}
