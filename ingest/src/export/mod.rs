@@ -290,6 +290,10 @@ pub struct SourceExport {
 /// Scan one source and write it to `exporter`. `enrich` sees every file
 /// before it is written and may return its enrichment (`scan analyze`);
 /// `scan ast` passes `|_| None` (or uses it to drive a progress bar).
+///
+/// The source's header (README, license) is read while the scan starts:
+/// identifying the license loads askalono's store (~0.1 s), so the first
+/// files are held until the header is written.
 pub fn export_source<W: Write>(
     exporter: &mut Exporter<W>,
     name: Option<&str>,
@@ -297,18 +301,45 @@ pub fn export_source<W: Write>(
     opts: &ScanOptions,
     mut enrich: impl FnMut(&ScannedFile) -> Option<FileEnrichment>,
 ) -> Result<SourceExport, ExportError> {
-    let info = SourceInfo::load(name, root)?;
-    exporter.begin_source(&info)?;
-    let mut stats = SourceStats::default();
-    let report = scanner::try_scan(&info.root, opts, |file| {
-        stats.add(&file);
-        let e = enrich(&file);
-        exporter.file(&file, e.as_ref())?;
-        Ok(())
-    })?;
-    stats.finish();
-    exporter.end_source(&stats)?;
-    Ok(SourceExport { info, stats, report })
+    let bare = SourceInfo::bare(name, root)?;
+    std::thread::scope(|s| {
+        let mut loading = Some(s.spawn(|| SourceInfo::load(name, root)));
+        let mut info: Option<SourceInfo> = None;
+        let mut held = Vec::new();
+        // Write the header, once it is read, and the files held until then.
+        type Held = Vec<(ScannedFile, Option<FileEnrichment>)>;
+        let mut begin = |exporter: &mut Exporter<W>, info: &mut Option<SourceInfo>, held: &mut Held, wait: bool| {
+            if info.is_some() || (!wait && loading.as_ref().is_some_and(|h| !h.is_finished())) {
+                return Ok::<_, ExportError>(());
+            }
+            let loaded = match loading.take().map(|h| h.join()) {
+                Some(Ok(loaded)) => loaded?,
+                Some(Err(panic)) => std::panic::resume_unwind(panic),
+                None => bare.clone(),
+            };
+            exporter.begin_source(&loaded)?;
+            *info = Some(loaded);
+            for (file, e) in held.drain(..) {
+                exporter.file(&file, e.as_ref())?;
+            }
+            Ok(())
+        };
+        let mut stats = SourceStats::default();
+        let report = scanner::try_scan(&bare.root, opts, |file| {
+            stats.add(&file);
+            let e = enrich(&file);
+            begin(exporter, &mut info, &mut held, false)?;
+            match info {
+                Some(_) => exporter.file(&file, e.as_ref())?,
+                None => held.push((file, e)),
+            }
+            Ok(())
+        })?;
+        begin(exporter, &mut info, &mut held, true)?;
+        stats.finish();
+        exporter.end_source(&stats)?;
+        Ok(SourceExport { info: info.unwrap_or(bare), stats, report })
+    })
 }
 
 /// `~/Downloads/vibe-analyzer-ast-<name>-<YYYYMMDD-HHMMSS>.<ext>`
@@ -350,6 +381,9 @@ pub fn export_sources<W: Write>(
     Ok((exporter.finish()?, total))
 }
 
+/// Bytes written at once: an export is tens of MB.
+const WRITE_BUFFER: usize = 1 << 20;
+
 /// The `scan ast` command: scan `sources` (name, root) and export them to
 /// `output` (default: [`default_output_path`], named after the only source
 /// or `all`; `-` = stdout). A file is written as `<output>.partial` and
@@ -363,7 +397,7 @@ pub fn run_scan_ast(
     let opts = ScanOptions::default();
     if output == Some(Path::new("-")) {
         let stdout = io::stdout();
-        let (_, total) = export_sources(BufWriter::new(stdout.lock()), sources, format, &opts)?;
+        let (_, total) = export_sources(BufWriter::with_capacity(WRITE_BUFFER, stdout.lock()), sources, format, &opts)?;
         print_report(&total);
         eprintln!("Exported to stdout");
         return Ok((PathBuf::from("-"), total));
@@ -386,11 +420,11 @@ pub fn run_scan_ast(
     partial.push(".partial");
     let partial = PathBuf::from(partial);
     let file = fs::File::create(&partial).map_err(|e| io_err(&partial, e))?;
-    let written = export_sources(BufWriter::new(file), sources, format, &opts).and_then(|(w, total)| {
-        let file = w.into_inner().map_err(|e| ExportError::Write(e.into_error()))?;
-        file.sync_all()?;
-        Ok(total)
-    });
+    // Not synced to disk: an export can be made again, and waiting for the
+    // disk (~0.1 s per 100 MB) would be most of a small run's tail. The
+    // rename still means a reader never sees a partial file.
+    let written = export_sources(BufWriter::with_capacity(WRITE_BUFFER, file), sources, format, &opts)
+        .and_then(|(w, total)| w.into_inner().map(|_| total).map_err(|e| ExportError::Write(e.into_error())));
     let total = match written {
         Ok(t) => t,
         Err(e) => {

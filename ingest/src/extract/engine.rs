@@ -318,8 +318,10 @@ pub fn extract(lang: &'static Language, source: &str) -> Result<AstData, Extract
 /// [`extract`], optionally running the query over the whole tree (the
 /// reference the narrowed run is tested against).
 pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) -> Result<AstData, ExtractError> {
-    let compiled = compiled_as(lang, if narrow { Matching::Narrowed } else { Matching::Cursor })?;
+    // Parse first: while one thread compiles the query (tens of ms, once per
+    // process), the others parse instead of waiting for it.
     let tree = parse(lang, source)?;
+    let compiled = compiled_as(lang, if narrow { Matching::Narrowed } else { Matching::Cursor })?;
     let bytes = source.as_bytes();
     let mut found = Gathered::default();
 
