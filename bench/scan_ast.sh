@@ -7,6 +7,9 @@
 #   bash bench/scan_ast.sh
 #
 # Targets: scan_ast / parse_only <= 1.3; peak RSS flat as the tree grows.
+# Then, when the corpora of bench/corpora.sh exist (VIBE_CORPORA), the same
+# ratio per language on each corpus (best of $BENCH_RUNS; SCAN_AST_LANGS=0
+# skips it).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -80,5 +83,27 @@ printf '%-34s %10s %12s\n' "tree" "wall s" "peak RSS KB"
 printf '%-34s %10s %12s\n' "stdlib x1 ($(tree_summary "$TREE"))" "$T_SCAN" "$RSS1"
 printf '%-34s %10s %12s\n' "stdlib x4 ($(tree_summary "$TREE4"))" "$T_SCAN4" "$RSS4"
 printf '%-34s %10s   target: flat (<= 1.25): %s\n' "ratio RSS x4 / x1" "$R_RSS" "$(verdict "$R_RSS" 1.25 '<=')"
+echo
+machine_line "$LOAD0"
+
+CORPORA="${VIBE_CORPORA:-$HOME/.cache/vibe-bench/corpora}"
+[ "${SCAN_AST_LANGS:-1}" = 1 ] && [ -d "$CORPORA" ] || exit 0
+echo
+echo "== per language: scan ast vs parse-only on the corpora of bench/corpora.sh (best of $RUNS) =="
+printf '%-11s %7s %7s  %18s  %18s  %6s %6s\n' "language" "files" "MB" "scan ast wall/CPU" "parse_only wall/CPU" "wall" "CPU"
+for dir in "$CORPORA"/*/; do
+    lang="$(basename "$dir")"
+    warm "$dir"
+    : >"$WORK/l_scan.t"; : >"$WORK/l_floor.t"
+    for ((i = 1; i <= RUNS; i++)); do
+        rm -f "$WORK/ast.json"; sync
+        timed "$WORK/l_scan.t" "${SCAN[@]}" "$dir"
+        timed "$WORK/l_floor.t" "${FLOOR[@]}" "$dir"
+    done
+    ws="$(best "$WORK/l_scan.t")"; cs="$(best_cpu "$WORK/l_scan.t")"
+    wf="$(best "$WORK/l_floor.t")"; cf="$(best_cpu "$WORK/l_floor.t")"
+    printf '%-11s %7s %7s  %18s  %18s  %6s %6s\n' "$lang" "$(find "$dir" -type f | wc -l)" \
+        "$(du -sm "$dir" | cut -f1)" "$ws / $cs" "$wf / $cf" "$(ratio "$ws" "$wf")" "$(ratio "$cs" "$cf")"
+done
 echo
 machine_line "$LOAD0"

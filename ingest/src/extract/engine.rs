@@ -45,6 +45,11 @@
 //! starts (a call inside a macro's token tree is `name(`, not `name = (`).
 //! Any other capture name, or a predicate the engine does not know, is an
 //! error when the query is compiled.
+//!
+//! A query runs only at the nodes where one of its patterns can start
+//! (`narrowing.rs`): the simple patterns are matched there directly
+//! (`direct/`), the others by tree-sitter's query cursor. Both give what the
+//! cursor gives over the whole tree (tested on real code).
 
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
@@ -182,12 +187,15 @@ pub struct CompiledQuery {
     /// start; `None` when a pattern can start anywhere (a wildcard root), so
     /// the whole tree is run.
     pub(crate) roots: Option<Vec<bool>>,
-    /// The patterns matched without the cursor (`direct.rs`; disabled in
+    /// The patterns matched without the cursor (`direct/`; disabled in
     /// `query`), when the roots can be named.
     direct: Option<DirectPatterns>,
     /// Node kinds (by id) at which the engine looks: `roots` and the roots
     /// of the direct patterns.
     pub(crate) visit: Option<Vec<bool>>,
+    /// The query with every pattern enabled, for the nodes where direct
+    /// matching gives up; compiled when first needed.
+    every_pattern: OnceLock<Result<Query, Arc<ExtractError>>>,
     /// Per pattern, its `(#adjacent? @a @b)` predicates: `@a` ends where
     /// `@b` starts (no space or token between them).
     adjacent: Vec<Vec<(u32, u32)>>,
@@ -241,14 +249,30 @@ pub(crate) fn compile_query_as(lang: &'static Language, matching: Matching) -> R
     }
     // Markdown's extractor runs the cursor over the whole tree.
     if matching == Matching::Cursor || lang.extractor == Extractor::Markdown {
-        return Ok(CompiledQuery { query, roles, roots: None, direct: None, visit: None, adjacent });
+        return Ok(CompiledQuery {
+            query,
+            roles,
+            roots: None,
+            direct: None,
+            visit: None,
+            adjacent,
+            every_pattern: OnceLock::new(),
+        });
     }
     // Direct matching only where every root can be named: otherwise the
     // cursor visits every node anyway.
     let (direct, is_direct) = DirectPatterns::compile(&query, &source, &grammar);
     let Some(roots) = narrowing::pattern_roots(&query, &source, &grammar, &is_direct) else {
         let roots = narrowing::pattern_roots(&query, &source, &grammar, &[]);
-        return Ok(CompiledQuery { visit: roots.clone(), query, roles, roots, direct: None, adjacent });
+        return Ok(CompiledQuery {
+            visit: roots.clone(),
+            query,
+            roles,
+            roots,
+            direct: None,
+            adjacent,
+            every_pattern: OnceLock::new(),
+        });
     };
     for (i, _) in is_direct.iter().enumerate().filter(|(_, d)| **d) {
         query.disable_pattern(i);
@@ -257,7 +281,29 @@ pub(crate) fn compile_query_as(lang: &'static Language, matching: Matching) -> R
     for id in direct.root_kinds() {
         visit[id as usize] = true;
     }
-    Ok(CompiledQuery { query, roles, roots: Some(roots), direct: Some(direct), visit: Some(visit), adjacent })
+    Ok(CompiledQuery {
+        query,
+        roles,
+        roots: Some(roots),
+        direct: Some(direct),
+        visit: Some(visit),
+        adjacent,
+        every_pattern: OnceLock::new(),
+    })
+}
+
+impl CompiledQuery {
+    /// The language's query with every pattern enabled (`query` has the
+    /// direct patterns disabled).
+    fn every_pattern(&self, lang: &'static Language) -> Result<&Query, ExtractError> {
+        let compiled = self.every_pattern.get_or_init(|| {
+            let source = super::languages::query_source(lang)
+                .map_err(|message| Arc::new(ExtractError::Query { lang: lang.name, source: message.into() }))?;
+            Query::new(&(lang.grammar)(), &source)
+                .map_err(|e| Arc::new(ExtractError::Query { lang: lang.name, source: e.into() }))
+        });
+        compiled.as_ref().map_err(|e| ExtractError::Cached(e.clone()))
+    }
 }
 
 /// The compiled query of a language, built once per process.
@@ -338,13 +384,17 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
     let mut scratch = Scratch::new(tree.root_node());
     let mut captures = Vec::new();
     for start in starts {
+        let mut query = &compiled.query;
         if let Some(direct) = &compiled.direct {
-            direct.run(start, bytes, &mut scratch, &mut |pattern, caps| found.take(compiled, pattern, caps, bytes));
+            if !direct.run(start, bytes, &mut scratch, &mut |pattern, caps| found.take(compiled, pattern, caps, bytes))
+            {
+                // Beyond the direct subset at this node: the cursor does all.
+                query = compiled.every_pattern(lang)?;
+            } else if compiled.roots.as_ref().is_some_and(|r| !r[start.kind_id() as usize]) {
+                continue;
+            }
         }
-        if compiled.roots.as_ref().is_some_and(|r| !r[start.kind_id() as usize]) {
-            continue;
-        }
-        let mut matches = cursor.matches(&compiled.query, start, bytes);
+        let mut matches = cursor.matches(query, start, bytes);
         while let Some(m) = matches.next() {
             captures.clear();
             captures.extend(m.captures.iter().map(|c| (c.index, c.node)));

@@ -164,6 +164,28 @@ mod tests {
         assert!(narrowed.len() >= 8, "{narrowed:?}");
     }
 
+    /// Shapes where tree-sitter's matching has quirks the direct matcher
+    /// must not contradict (each once differed on real code).
+    #[test]
+    fn narrowed_runs_match_full_runs_on_quirky_shapes() {
+        let cases = [
+            // A field spread over several children by a hidden rule.
+            ("dart", "void f() {\n  var x = _i5.Future<dynamic>.value();\n}\n"),
+            // A repeated anonymous child before an anchored one.
+            ("swift", "enum E: Hashable {\n  case lt, eq, gt\n}\n"),
+            // A "last child" inside a hidden rule (a parameter's default value).
+            ("swift", "struct S {\n  func f(body: () -> Void = { }) {\n    g()\n  }\n}\n"),
+            // A wildcard next to an ERROR node.
+            ("kotlin", "@Suppress(\"X\") // c\npublic actual class Regex\n@PublishedApi\ninternal constructor(val p: Int) : S {\n}\n"),
+            // A field repeated by the rule itself.
+            ("python", "import os, sys\nfrom a import b, c\n"),
+        ];
+        for (lang, src) in cases {
+            let lang = super::super::languages::by_id(lang).unwrap();
+            assert_eq!(extract_with(lang, src, true).unwrap(), extract_with(lang, src, false).unwrap(), "{src}");
+        }
+    }
+
     /// The narrowed run (direct patterns, then the cursor at pattern roots)
     /// finds exactly what the cursor finds over the whole tree, on this
     /// repository's sources and fixtures and, when installed, parts of the

@@ -135,9 +135,8 @@ impl PatternParser<'_> {
     /// A node pattern with its captures: its alternatives.
     fn node(&mut self) -> Result<Vec<Alt>, Unsupported> {
         let mut alts = match self.next() {
-            Some(Token::Word(w)) if w == "_" => {
-                vec![Alt { test: Test::Any, captures: Vec::new(), children: Vec::new() }]
-            }
+            Some(Token::Word(w)) if w == "_" => vec![Alt::leaf(Test::Any)],
+            Some(Token::Str(token)) => vec![Alt::leaf(Test::Kinds(token_ids(self.grammar, &token)?))],
             Some(Token::OpenAlt) => {
                 let mut alts = Vec::new();
                 while self.peek() != Some(&Token::CloseAlt) {
@@ -186,7 +185,7 @@ impl PatternParser<'_> {
             Test::Kinds(ids)
         };
         let mut children: Vec<Child> = Vec::new();
-        let mut anchored = false;
+        let (mut anchored, mut absent) = (false, Vec::new());
         loop {
             match self.peek() {
                 Some(Token::Close) => {
@@ -201,11 +200,12 @@ impl PatternParser<'_> {
                     self.next();
                     self.predicate()?;
                 }
+                Some(Token::Negate) => {
+                    self.next();
+                    let Some(Token::Word(f)) = self.next() else { return Err(Unsupported) };
+                    absent.push(self.grammar.field_id_for_name(&f).ok_or(Unsupported)?);
+                }
                 _ => {
-                    // An anchor between two children (immediate siblings) is not direct.
-                    if anchored && !children.is_empty() {
-                        return Err(Unsupported);
-                    }
                     let field = match self.peek() {
                         Some(Token::Field(f)) => {
                             let id = self.grammar.field_id_for_name(f).ok_or(Unsupported)?;
@@ -230,18 +230,26 @@ impl PatternParser<'_> {
                         self.next();
                         alts.iter_mut().for_each(|a| a.captures.push(index));
                     }
-                    children.push(Child { field, first: anchored, last: false, optional, alts });
+                    children.push(Child { field, anchored, optional, alts });
                     anchored = false;
                 }
             }
         }
+        // `.` after the last child ("no named node after it"): tree-sitter
+        // judges it within hidden grammar nodes, which the tree does not show
+        // (a Swift parameter's default value counts as a last child); left to
+        // the cursor.
         if anchored {
-            children.last_mut().ok_or(Unsupported)?.last = true;
-        }
-        if children.iter().any(|c| c.optional && c.field.is_none() && !c.first && !c.last) {
             return Err(Unsupported);
         }
-        Ok(Alt { test, captures: Vec::new(), children })
+        // A child without a field or anchor that may match several children,
+        // followed by others (`"," . name: …`): tree-sitter keeps only some of
+        // its matches; left to the cursor.
+        let n = children.len();
+        if children.iter().take(n.saturating_sub(1)).any(|c| c.field.is_none() && !c.anchored) {
+            return Err(Unsupported);
+        }
+        Ok(Alt { test, captures: Vec::new(), children, absent })
     }
 
     /// `(#name args…)`, after its `(`.
@@ -279,6 +287,23 @@ impl<'a> PatternParser<'a> {
     pub(super) fn new(text: &str, query: &'a Query, grammar: &'a Grammar) -> Self {
         PatternParser { tokens: tokenize(text), at: 0, query, grammar, predicates: Vec::new() }
     }
+}
+
+impl Alt {
+    fn leaf(test: Test) -> Alt {
+        Alt { test, captures: Vec::new(), children: Vec::new(), absent: Vec::new() }
+    }
+}
+
+/// The ids of an anonymous node kind (`"="`, `"class"`).
+fn token_ids(grammar: &Grammar, token: &str) -> Result<Vec<u16>, Unsupported> {
+    let ids: Vec<u16> = (0..grammar.node_kind_count() as u16)
+        .filter(|&id| !grammar.node_kind_is_named(id) && grammar.node_kind_for_id(id) == Some(token))
+        .collect();
+    if ids.is_empty() {
+        return Err(Unsupported);
+    }
+    Ok(ids)
 }
 
 #[cfg(test)]
