@@ -2,6 +2,7 @@
 //! language (`ingest/queries/<id>.scm`), plus Markdown's own extractor.
 
 mod comments;
+mod compiled;
 mod direct;
 mod doc_comments;
 mod engine;
@@ -14,7 +15,7 @@ mod nesting;
 mod references;
 mod signature;
 
-pub use engine::{compile_query, CompiledQuery, ExtractError};
+pub use compiled::{compile_query, CompiledQuery, ExtractError};
 pub use languages::{for_path, Extractor, Language, LANGUAGES};
 
 use vibe_common::ast::AstData;

@@ -1,0 +1,288 @@
+//! A language's query, compiled once per process and checked against the
+//! captures and predicates the engine knows (`engine.rs`), and the parsers,
+//! one per thread and language.
+
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
+
+use thiserror::Error;
+use tree_sitter::{Parser, Query, QueryPredicateArg};
+use vibe_common::error::BoxError;
+
+use super::direct::DirectPatterns;
+use super::languages::{Extractor, Language, LANGUAGES};
+use super::narrowing;
+use super::references::RefKind;
+
+#[derive(Debug, Error)]
+pub enum ExtractError {
+    /// The query text could not be read (`VIBE_QUERY_DIR`) or does not compile.
+    #[error("query for {lang} does not compile")]
+    Query {
+        lang: &'static str,
+        #[source]
+        source: BoxError,
+    },
+    #[error("query for {lang} uses unknown capture @{capture}")]
+    UnknownCapture { lang: &'static str, capture: String },
+    #[error("query for {lang} uses unknown predicate #{predicate}")]
+    UnknownPredicate { lang: &'static str, predicate: String },
+    #[error("grammar for {lang} cannot be loaded")]
+    Grammar {
+        lang: &'static str,
+        #[source]
+        source: tree_sitter::LanguageError,
+    },
+    #[error("{lang} parser produced no tree")]
+    NoTree { lang: &'static str },
+    /// The error of a query compiled once per process, for every later call.
+    #[error(transparent)]
+    Cached(Arc<ExtractError>),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Kind {
+    Function,
+    Method,
+    Class,
+    Type,
+    Struct,
+    Enum,
+    Interface,
+    Trait,
+    Variable,
+    Constant,
+    Field,
+}
+
+impl Kind {
+    pub(super) fn name(self) -> &'static str {
+        match self {
+            Kind::Function => "function",
+            Kind::Method => "method",
+            Kind::Class => "class",
+            Kind::Type => "type",
+            Kind::Struct => "struct",
+            Kind::Enum => "enum",
+            Kind::Interface => "interface",
+            Kind::Trait => "trait",
+            Kind::Variable => "variable",
+            Kind::Constant => "constant",
+            Kind::Field => "field",
+        }
+    }
+    pub(super) fn is_callable(self) -> bool {
+        matches!(self, Kind::Function | Kind::Method)
+    }
+    pub(super) fn is_value(self) -> bool {
+        matches!(self, Kind::Variable | Kind::Constant | Kind::Field)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Role {
+    Definition(Kind),
+    Name,
+    Body,
+    Doc,
+    Import,
+    Scope,
+    Namespace,
+    LocalScope,
+    Header,
+    Attribute,
+    Owner,
+    Reference(RefKind),
+}
+
+/// Capture names a query may use, each with its role.
+const CODE_CAPTURES: &[(&str, Role)] = &[
+    ("definition.function", Role::Definition(Kind::Function)),
+    ("definition.method", Role::Definition(Kind::Method)),
+    ("definition.class", Role::Definition(Kind::Class)),
+    ("definition.type", Role::Definition(Kind::Type)),
+    ("definition.struct", Role::Definition(Kind::Struct)),
+    ("definition.enum", Role::Definition(Kind::Enum)),
+    ("definition.interface", Role::Definition(Kind::Interface)),
+    ("definition.trait", Role::Definition(Kind::Trait)),
+    ("definition.variable", Role::Definition(Kind::Variable)),
+    ("definition.constant", Role::Definition(Kind::Constant)),
+    ("definition.field", Role::Definition(Kind::Field)),
+    ("name", Role::Name),
+    ("body", Role::Body),
+    ("doc", Role::Doc),
+    ("import", Role::Import),
+    ("scope", Role::Scope),
+    ("namespace", Role::Namespace),
+    ("local.scope", Role::LocalScope),
+    ("header", Role::Header),
+    ("attribute", Role::Attribute),
+    ("owner", Role::Owner),
+    ("reference.call", Role::Reference(RefKind::Call)),
+    ("reference.type", Role::Reference(RefKind::Type)),
+    ("reference.import", Role::Reference(RefKind::Import)),
+];
+
+/// A language's query, compiled, with each capture index mapped to its role.
+pub struct CompiledQuery {
+    pub query: Query,
+    pub(super) roles: Vec<Option<Role>>,
+    /// Node kinds (by id) at which some pattern left to the cursor can
+    /// start; `None` when a pattern can start anywhere (a wildcard root), so
+    /// the whole tree is run.
+    pub(crate) roots: Option<Vec<bool>>,
+    /// The patterns matched without the cursor (`direct/`; disabled in
+    /// `query`), when the roots can be named.
+    pub(super) direct: Option<DirectPatterns>,
+    /// Node kinds (by id) at which the engine looks: `roots` and the roots
+    /// of the direct patterns.
+    pub(crate) visit: Option<Vec<bool>>,
+    /// The query with every pattern enabled, for the nodes where direct
+    /// matching gives up; compiled when first needed.
+    every_pattern: OnceLock<Result<Query, Arc<ExtractError>>>,
+    /// Per pattern, its `(#adjacent? @a @b)` predicates: `@a` ends where
+    /// `@b` starts (no space or token between them).
+    pub(super) adjacent: Vec<Vec<(u32, u32)>>,
+}
+
+/// Compile a language's query and check every capture and predicate.
+pub fn compile_query(lang: &'static Language) -> Result<CompiledQuery, ExtractError> {
+    compile_query_as(lang, Matching::Narrowed)
+}
+
+/// How the engine runs a query.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Matching {
+    /// The cursor at every node, whatever its kind: the reference.
+    Cursor,
+    /// Only at the nodes where a pattern can start, the simple patterns
+    /// matched directly.
+    Narrowed,
+}
+
+pub(crate) fn compile_query_as(lang: &'static Language, matching: Matching) -> Result<CompiledQuery, ExtractError> {
+    let allowed: Vec<&str> = match lang.extractor {
+        Extractor::Markdown => super::markdown::CAPTURES.to_vec(),
+        Extractor::Queries => CODE_CAPTURES.iter().map(|(n, _)| *n).collect(),
+    };
+    let grammar = (lang.grammar)();
+    let source = super::languages::query_source(lang)
+        .map_err(|message| ExtractError::Query { lang: lang.name, source: message.into() })?;
+    let mut query =
+        Query::new(&grammar, &source).map_err(|e| ExtractError::Query { lang: lang.name, source: e.into() })?;
+    let mut roles = Vec::new();
+    for name in query.capture_names() {
+        if !allowed.contains(name) && !name.starts_with('_') {
+            return Err(ExtractError::UnknownCapture { lang: lang.name, capture: name.to_string() });
+        }
+        roles.push(CODE_CAPTURES.iter().find(|(n, _)| n == name).map(|(_, r)| *r));
+    }
+    let mut adjacent = Vec::with_capacity(query.pattern_count());
+    for i in 0..query.pattern_count() {
+        let mut pairs = Vec::new();
+        for p in query.general_predicates(i) {
+            match (&*p.operator, &p.args[..]) {
+                ("adjacent?", [QueryPredicateArg::Capture(a), QueryPredicateArg::Capture(b)]) => pairs.push((*a, *b)),
+                _ => return Err(ExtractError::UnknownPredicate { lang: lang.name, predicate: p.operator.to_string() }),
+            }
+        }
+        adjacent.push(pairs);
+        if let Some(p) = query.property_settings(i).iter().find(|p| &*p.key != "name" && &*p.key != "name.word") {
+            return Err(ExtractError::UnknownPredicate { lang: lang.name, predicate: format!("set! {}", p.key) });
+        }
+    }
+    // Markdown's extractor runs the cursor over the whole tree.
+    if matching == Matching::Cursor || lang.extractor == Extractor::Markdown {
+        return Ok(CompiledQuery {
+            query,
+            roles,
+            roots: None,
+            direct: None,
+            visit: None,
+            adjacent,
+            every_pattern: OnceLock::new(),
+        });
+    }
+    // Direct matching only where every root can be named: otherwise the
+    // cursor visits every node anyway.
+    let (direct, is_direct) = DirectPatterns::compile(&query, &source, &grammar);
+    let Some(roots) = narrowing::pattern_roots(&query, &source, &grammar, &is_direct) else {
+        let roots = narrowing::pattern_roots(&query, &source, &grammar, &[]);
+        return Ok(CompiledQuery {
+            visit: roots.clone(),
+            query,
+            roles,
+            roots,
+            direct: None,
+            adjacent,
+            every_pattern: OnceLock::new(),
+        });
+    };
+    for (i, _) in is_direct.iter().enumerate().filter(|(_, d)| **d) {
+        query.disable_pattern(i);
+    }
+    let mut visit = roots.clone();
+    for id in direct.root_kinds() {
+        visit[id as usize] = true;
+    }
+    Ok(CompiledQuery {
+        query,
+        roles,
+        roots: Some(roots),
+        direct: Some(direct),
+        visit: Some(visit),
+        adjacent,
+        every_pattern: OnceLock::new(),
+    })
+}
+
+impl CompiledQuery {
+    /// The language's query with every pattern enabled (`query` has the
+    /// direct patterns disabled).
+    pub(super) fn every_pattern(&self, lang: &'static Language) -> Result<&Query, ExtractError> {
+        let compiled = self.every_pattern.get_or_init(|| {
+            let source = super::languages::query_source(lang)
+                .map_err(|message| Arc::new(ExtractError::Query { lang: lang.name, source: message.into() }))?;
+            Query::new(&(lang.grammar)(), &source)
+                .map_err(|e| Arc::new(ExtractError::Query { lang: lang.name, source: e.into() }))
+        });
+        compiled.as_ref().map_err(|e| ExtractError::Cached(e.clone()))
+    }
+}
+
+/// The compiled query of a language, built once per process.
+pub(crate) fn compiled(lang: &'static Language) -> Result<&'static CompiledQuery, ExtractError> {
+    compiled_as(lang, Matching::Narrowed)
+}
+
+pub(super) fn compiled_as(lang: &'static Language, matching: Matching) -> Result<&'static CompiledQuery, ExtractError> {
+    type Compiled = Result<CompiledQuery, Arc<ExtractError>>;
+    static CACHE: OnceLock<[Vec<OnceLock<Compiled>>; 2]> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| [(); 2].map(|_| LANGUAGES.iter().map(|_| OnceLock::new()).collect()));
+    let idx = LANGUAGES.iter().position(|l| std::ptr::eq(l, lang)).unwrap_or(0);
+    cache[matching as usize][idx]
+        .get_or_init(|| compile_query_as(lang, matching).map_err(Arc::new))
+        .as_ref()
+        .map_err(|e| ExtractError::Cached(e.clone()))
+}
+
+thread_local! {
+    static PARSERS: std::cell::RefCell<HashMap<&'static str, Parser>> = std::cell::RefCell::new(HashMap::new());
+}
+
+/// Parse `source` with the language's grammar, reusing one parser per thread.
+pub(crate) fn parse(lang: &'static Language, source: &str) -> Result<tree_sitter::Tree, ExtractError> {
+    PARSERS.with(|cell| {
+        let mut parsers = cell.borrow_mut();
+        let parser = match parsers.entry(lang.id) {
+            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::hash_map::Entry::Vacant(v) => {
+                let mut p = Parser::new();
+                p.set_language(&(lang.grammar)())
+                    .map_err(|source| ExtractError::Grammar { lang: lang.name, source })?;
+                v.insert(p)
+            }
+        };
+        parser.parse(source, None).ok_or(ExtractError::NoTree { lang: lang.name })
+    })
+}
