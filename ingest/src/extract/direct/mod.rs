@@ -104,7 +104,7 @@ pub(crate) struct Scratch<'t> {
     /// The matches at the current start node: (pattern, start, end) in `matched`.
     matches: Vec<(usize, usize, usize)>,
     matched: Vec<(u32, Node<'t>)>,
-    /// A field step met several children with its field.
+    /// A field step met two neighbouring children with its field.
     ambiguous: bool,
 }
 
@@ -170,11 +170,11 @@ impl DirectPatterns {
 
     /// Every match of a direct pattern that starts at `node`, as (pattern
     /// index, captures). Returns `false`, with no matches, when a field step
-    /// met several children with its field: tree-sitter then looks past the
-    /// first one only when the grammar's rule repeats the field (`import a,
-    /// b`), not when a hidden rule spreads one field over several children
-    /// (Dart's `_i5.Future`), which the tree does not tell apart; the caller
-    /// runs the cursor at that node instead.
+    /// met two neighbouring children with its field: tree-sitter looks past
+    /// the first child with a field only when the grammar's rule repeats the
+    /// field (`import a, b`), not when a hidden rule spreads one field over
+    /// several children (Dart's `_i5.Future`), and the tree shows only the
+    /// neighbours; the caller runs the cursor at that node instead.
     pub(crate) fn run<'t>(
         &self,
         node: Node<'t>,
@@ -294,7 +294,9 @@ fn candidates<'t>(node: Node<'t>, child: &Child, after: Option<usize>, st: &mut 
             break;
         }
     }
-    if child.field.is_some() && st.found.len() - first > 1 {
+    // Two neighbours with the field: a hidden rule spreads it over several
+    // children (a rule that repeats a field separates them: `a, b`).
+    if child.field.is_some() && st.found[first..].windows(2).any(|w| w[1].0 == w[0].0 + 1) {
         st.ambiguous = true;
     }
 }
