@@ -104,7 +104,7 @@ pub(crate) struct Scratch<'t> {
     /// The matches at the current start node: (pattern, start, end) in `matched`.
     matches: Vec<(usize, usize, usize)>,
     matched: Vec<(u32, Node<'t>)>,
-    /// A field step met two neighbouring children with its field.
+    /// A step met candidates tree-sitter may not all take (see `run`).
     ambiguous: bool,
 }
 
@@ -169,12 +169,15 @@ impl DirectPatterns {
     }
 
     /// Every match of a direct pattern that starts at `node`, as (pattern
-    /// index, captures). Returns `false`, with no matches, when a field step
-    /// met two neighbouring children with its field: tree-sitter looks past
-    /// the first child with a field only when the grammar's rule repeats the
-    /// field (`import a, b`), not when a hidden rule spreads one field over
-    /// several children (Dart's `_i5.Future`), and the tree shows only the
-    /// neighbours; the caller runs the cursor at that node instead.
+    /// index, captures). Returns `false`, with no matches, where tree-sitter's
+    /// choice among several candidates depends on what the tree does not
+    /// show; the caller runs the cursor at that node instead:
+    /// - a field step met two neighbouring children with its field:
+    ///   tree-sitter looks past the first one only when the grammar's rule
+    ///   repeats the field (`import a, b`), not when a hidden rule spreads one
+    ///   field over several children (Dart's `_i5.Future`);
+    /// - a step without field or anchor, followed by other steps, met several
+    ///   candidates (`"," . name:` in `case a, b, c`).
     pub(crate) fn run<'t>(
         &self,
         node: Node<'t>,
@@ -239,7 +242,7 @@ fn children<'t>(
 ) {
     let Some(child) = alt.children.get(i) else { return k(st) };
     let start = st.found.len();
-    candidates(node, child, after, st);
+    candidates(node, child, after, i + 1 == alt.children.len(), st);
     let end = st.found.len();
     let mut matched = false;
     for j in start..end {
@@ -256,7 +259,7 @@ fn children<'t>(
 }
 
 /// The children of `node` that `child` may match, as (position, node).
-fn candidates<'t>(node: Node<'t>, child: &Child, after: Option<usize>, st: &mut Scratch<'t>) {
+fn candidates<'t>(node: Node<'t>, child: &Child, after: Option<usize>, last: bool, st: &mut Scratch<'t>) {
     let fits = |position: usize, field: Option<FieldId>| {
         after.is_none_or(|a| position > a) && (child.field.is_none() || field == child.field)
     };
@@ -294,11 +297,15 @@ fn candidates<'t>(node: Node<'t>, child: &Child, after: Option<usize>, st: &mut 
             break;
         }
     }
-    // Two neighbours with the field: a hidden rule spreads it over several
-    // children (a rule that repeats a field separates them: `a, b`).
-    if child.field.is_some() && st.found[first..].windows(2).any(|w| w[1].0 == w[0].0 + 1) {
-        st.ambiguous = true;
-    }
+    let found = &st.found[first..];
+    st.ambiguous |= match child.field {
+        // Two neighbours with the field: a hidden rule spreads it over several
+        // children (a rule that repeats a field separates them: `a, b`).
+        Some(_) => found.windows(2).any(|w| w[1].0 == w[0].0 + 1),
+        // Several candidates for a child followed by others (`"," . name:`):
+        // tree-sitter keeps only some of the matches.
+        None => !last && !child.anchored && found.len() > 1,
+    };
 }
 
 /// Whether `node` has a child with one of `fields`.
@@ -375,7 +382,7 @@ mod tests {
 (call function: (identifier) @a (argument_list) .)
 (call function: (identifier) @a . (argument_list) @b)
 "#;
-        let expected = [true, true, true, true, true, false, false, true, true, false, true, false, true];
+        let expected = [true, true, true, true, true, false, true, true, true, false, true, false, true];
         assert_eq!(direct("python", q), expected);
     }
 

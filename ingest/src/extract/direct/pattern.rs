@@ -242,13 +242,6 @@ impl PatternParser<'_> {
         if anchored {
             return Err(Unsupported);
         }
-        // A child without a field or anchor that may match several children,
-        // followed by others (`"," . name: …`): tree-sitter keeps only some of
-        // its matches; left to the cursor.
-        let n = children.len();
-        if children.iter().take(n.saturating_sub(1)).any(|c| c.field.is_none() && !c.anchored) {
-            return Err(Unsupported);
-        }
         Ok(Alt { test, captures: Vec::new(), children, absent })
     }
 
