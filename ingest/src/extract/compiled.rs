@@ -131,15 +131,15 @@ pub struct CompiledQuery {
     /// start; `None` when a pattern can start anywhere (a wildcard root), so
     /// the whole tree is run.
     pub(crate) roots: Option<Vec<bool>>,
-    /// The patterns matched without the cursor (`direct/`; disabled in
-    /// `query`), when the roots can be named.
+    /// The patterns matched without the cursor (`direct/`), when the roots
+    /// can be named.
     pub(super) direct: Option<DirectPatterns>,
+    /// Per pattern, whether it is one of `direct`'s: the cursor's matches
+    /// of those count only where direct matching gave up.
+    pub(super) is_direct: Vec<bool>,
     /// Node kinds (by id) at which the engine looks: `roots` and the roots
     /// of the direct patterns.
     pub(crate) visit: Option<Vec<bool>>,
-    /// The query with every pattern enabled, for the nodes where direct
-    /// matching gives up; compiled when first needed.
-    every_pattern: OnceLock<Result<Query, Arc<ExtractError>>>,
     /// Per pattern, its `(#adjacent? @a @b)` predicates: `@a` ends where
     /// `@b` starts (no space or token between them).
     pub(super) adjacent: Vec<Vec<(u32, u32)>>,
@@ -168,7 +168,7 @@ pub(crate) fn compile_query_as(lang: &'static Language, matching: Matching) -> R
     let grammar = (lang.grammar)();
     let source = super::languages::query_source(lang)
         .map_err(|message| ExtractError::Query { lang: lang.name, source: message.into() })?;
-    let mut query =
+    let query =
         Query::new(&grammar, &source).map_err(|e| ExtractError::Query { lang: lang.name, source: e.into() })?;
     let mut roles = Vec::new();
     for name in query.capture_names() {
@@ -198,9 +198,9 @@ pub(crate) fn compile_query_as(lang: &'static Language, matching: Matching) -> R
             roles,
             roots: None,
             direct: None,
+            is_direct: Vec::new(),
             visit: None,
             adjacent,
-            every_pattern: OnceLock::new(),
         });
     }
     // Direct matching only where every root can be named: otherwise the
@@ -214,13 +214,10 @@ pub(crate) fn compile_query_as(lang: &'static Language, matching: Matching) -> R
             roles,
             roots,
             direct: None,
+            is_direct: Vec::new(),
             adjacent,
-            every_pattern: OnceLock::new(),
         });
     };
-    for (i, _) in is_direct.iter().enumerate().filter(|(_, d)| **d) {
-        query.disable_pattern(i);
-    }
     let mut visit = roots.clone();
     for id in direct.root_kinds() {
         visit[id as usize] = true;
@@ -230,24 +227,10 @@ pub(crate) fn compile_query_as(lang: &'static Language, matching: Matching) -> R
         roles,
         roots: Some(roots),
         direct: Some(direct),
+        is_direct,
         visit: Some(visit),
         adjacent,
-        every_pattern: OnceLock::new(),
     })
-}
-
-impl CompiledQuery {
-    /// The language's query with every pattern enabled (`query` has the
-    /// direct patterns disabled).
-    pub(super) fn every_pattern(&self, lang: &'static Language) -> Result<&Query, ExtractError> {
-        let compiled = self.every_pattern.get_or_init(|| {
-            let source = super::languages::query_source(lang)
-                .map_err(|message| Arc::new(ExtractError::Query { lang: lang.name, source: message.into() }))?;
-            Query::new(&(lang.grammar)(), &source)
-                .map_err(|e| Arc::new(ExtractError::Query { lang: lang.name, source: e.into() }))
-        });
-        compiled.as_ref().map_err(|e| ExtractError::Cached(e.clone()))
-    }
 }
 
 /// The compiled query of a language, built once per process.

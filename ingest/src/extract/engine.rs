@@ -108,18 +108,21 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
     let mut scratch = Scratch::new(tree.root_node());
     let mut captures = Vec::new();
     for start in starts {
-        let mut query = &compiled.query;
+        // The cursor's matches of direct patterns count only where direct
+        // matching gave up (beyond its subset at this node).
+        let mut skip_direct = false;
         if let Some(direct) = &compiled.direct {
-            if !direct.run(start, bytes, &mut scratch, &mut |pattern, caps| found.take(compiled, pattern, caps, bytes))
-            {
-                // Beyond the direct subset at this node: the cursor does all.
-                query = compiled.every_pattern(lang)?;
-            } else if compiled.roots.as_ref().is_some_and(|r| !r[start.kind_id() as usize]) {
+            skip_direct =
+                direct.run(start, bytes, &mut scratch, &mut |pattern, caps| found.take(compiled, pattern, caps, bytes));
+            if skip_direct && compiled.roots.as_ref().is_some_and(|r| !r[start.kind_id() as usize]) {
                 continue;
             }
         }
-        let mut matches = cursor.matches(query, start, bytes);
+        let mut matches = cursor.matches(&compiled.query, start, bytes);
         while let Some(m) = matches.next() {
+            if skip_direct && compiled.is_direct[m.pattern_index] {
+                continue;
+            }
             captures.clear();
             captures.extend(m.captures.iter().map(|c| (c.index, c.node)));
             found.take(compiled, m.pattern_index, &captures, bytes);
