@@ -168,8 +168,7 @@ pub(crate) fn compile_query_as(lang: &'static Language, matching: Matching) -> R
     let grammar = (lang.grammar)();
     let source = super::languages::query_source(lang)
         .map_err(|message| ExtractError::Query { lang: lang.name, source: message.into() })?;
-    let query =
-        Query::new(&grammar, &source).map_err(|e| ExtractError::Query { lang: lang.name, source: e.into() })?;
+    let query = Query::new(&grammar, &source).map_err(|e| ExtractError::Query { lang: lang.name, source: e.into() })?;
     let mut roles = Vec::new();
     for name in query.capture_names() {
         if !allowed.contains(name) && !name.starts_with('_') {
