@@ -292,7 +292,7 @@ pub struct SourceExport {
 /// `scan ast` passes `|_| None` (or uses it to drive a progress bar).
 ///
 /// The source's header (README, license) is read while the scan starts:
-/// identifying the license loads askalono's store (~0.1 s), so the first
+/// identifying the license loads askalono's store (~0.06 s), so the first
 /// files are held until the header is written.
 pub fn export_source<W: Write>(
     exporter: &mut Exporter<W>,
@@ -303,22 +303,18 @@ pub fn export_source<W: Write>(
 ) -> Result<SourceExport, ExportError> {
     let bare = SourceInfo::bare(name, root)?;
     std::thread::scope(|s| {
-        let mut loading = Some(s.spawn(|| SourceInfo::load(name, root)));
+        let details = bare.clone();
+        let mut reading = Some(s.spawn(move || details.with_details()));
         let mut info: Option<SourceInfo> = None;
-        let mut held = Vec::new();
-        // Write the header, once it is read, and the files held until then.
         type Held = Vec<(ScannedFile, Option<FileEnrichment>)>;
-        let mut begin = |exporter: &mut Exporter<W>, info: &mut Option<SourceInfo>, held: &mut Held, wait: bool| {
-            if info.is_some() || (!wait && loading.as_ref().is_some_and(|h| !h.is_finished())) {
-                return Ok::<_, ExportError>(());
-            }
-            let loaded = match loading.take().map(|h| h.join()) {
-                Some(Ok(loaded)) => loaded?,
-                Some(Err(panic)) => std::panic::resume_unwind(panic),
-                None => bare.clone(),
-            };
-            exporter.begin_source(&loaded)?;
-            *info = Some(loaded);
+        let mut held: Held = Vec::new();
+        // Once the header is read (at once when `wait`), write it and the
+        // files held until then.
+        let mut settle = |exporter: &mut Exporter<W>, info: &mut Option<SourceInfo>, held: &mut Held, wait: bool| {
+            let Some(handle) = reading.take_if(|h| wait || h.is_finished()) else { return Ok::<_, ExportError>(()) };
+            let read = handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            exporter.begin_source(&read)?;
+            *info = Some(read);
             for (file, e) in held.drain(..) {
                 exporter.file(&file, e.as_ref())?;
             }
@@ -328,14 +324,14 @@ pub fn export_source<W: Write>(
         let report = scanner::try_scan(&bare.root, opts, |file| {
             stats.add(&file);
             let e = enrich(&file);
-            begin(exporter, &mut info, &mut held, false)?;
+            settle(exporter, &mut info, &mut held, false)?;
             match info {
                 Some(_) => exporter.file(&file, e.as_ref())?,
                 None => held.push((file, e)),
             }
             Ok(())
         })?;
-        begin(exporter, &mut info, &mut held, true)?;
+        settle(exporter, &mut info, &mut held, true)?;
         stats.finish();
         exporter.end_source(&stats)?;
         Ok(SourceExport { info: info.unwrap_or(bare), stats, report })

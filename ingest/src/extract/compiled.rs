@@ -190,8 +190,15 @@ pub(crate) fn compile_query_as(lang: &'static Language, matching: Matching) -> R
             return Err(ExtractError::UnknownPredicate { lang: lang.name, predicate: format!("set! {}", p.key) });
         }
     }
-    // Markdown's extractor runs the cursor over the whole tree.
-    if matching == Matching::Cursor || lang.extractor == Extractor::Markdown {
+    // Markdown's extractor runs the cursor over the whole tree; so does a
+    // query where some pattern left to the cursor can start anywhere.
+    let narrowed = (matching == Matching::Narrowed && lang.extractor == Extractor::Queries)
+        .then(|| {
+            let (direct, is_direct) = DirectPatterns::compile(&query, &source, &grammar);
+            narrowing::pattern_roots(&query, &source, &grammar, &is_direct).map(|roots| (direct, is_direct, roots))
+        })
+        .flatten();
+    let Some((direct, is_direct, roots)) = narrowed else {
         return Ok(CompiledQuery {
             query,
             roles,
@@ -199,21 +206,6 @@ pub(crate) fn compile_query_as(lang: &'static Language, matching: Matching) -> R
             direct: None,
             is_direct: Vec::new(),
             visit: None,
-            adjacent,
-        });
-    }
-    // Direct matching only where every root can be named: otherwise the
-    // cursor visits every node anyway.
-    let (direct, is_direct) = DirectPatterns::compile(&query, &source, &grammar);
-    let Some(roots) = narrowing::pattern_roots(&query, &source, &grammar, &is_direct) else {
-        let roots = narrowing::pattern_roots(&query, &source, &grammar, &[]);
-        return Ok(CompiledQuery {
-            visit: roots.clone(),
-            query,
-            roles,
-            roots,
-            direct: None,
-            is_direct: Vec::new(),
             adjacent,
         });
     };

@@ -55,8 +55,7 @@ use streaming_iterator::StreamingIterator;
 use tree_sitter::{Node, QueryCursor};
 use vibe_common::ast::{AstData, AstElement, LineRange};
 
-pub(crate) use super::compiled::{compiled, parse, CompiledQuery, ExtractError};
-use super::compiled::{compiled_as, Kind, Matching, Role};
+use super::compiled::{compiled_as, parse, CompiledQuery, ExtractError, Kind, Matching, Role};
 use super::direct::{Captures, Scratch};
 use super::doc_comments::{doc_comments, header_blocks, Marked};
 use super::family::{Family, IdMap, IdSet};
@@ -110,17 +109,17 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
     for start in starts {
         // The cursor's matches of direct patterns count only where direct
         // matching gave up (beyond its subset at this node).
-        let mut skip_direct = false;
+        let mut direct_ran = false;
         if let Some(direct) = &compiled.direct {
-            skip_direct =
+            direct_ran =
                 direct.run(start, bytes, &mut scratch, &mut |pattern, caps| found.take(compiled, pattern, caps, bytes));
-            if skip_direct && compiled.roots.as_ref().is_some_and(|r| !r[start.kind_id() as usize]) {
+            if direct_ran && compiled.roots.as_ref().is_some_and(|r| !r[start.kind_id() as usize]) {
                 continue;
             }
         }
         let mut matches = cursor.matches(&compiled.query, start, bytes);
         while let Some(m) = matches.next() {
-            if skip_direct && compiled.is_direct[m.pattern_index] {
+            if direct_ran && compiled.is_direct[m.pattern_index] {
                 continue;
             }
             captures.clear();

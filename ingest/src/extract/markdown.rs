@@ -12,7 +12,8 @@ use streaming_iterator::StreamingIterator;
 use tree_sitter::{Node, Parser, Query, QueryCursor};
 use vibe_common::ast::{AstData, AstHeading, AstLink};
 
-use super::engine::{self, line_range, text, ExtractError};
+use super::compiled::{self, ExtractError};
+use super::engine::{line_range, text};
 use super::languages::Language;
 
 /// Capture names of the block query.
@@ -41,8 +42,8 @@ pub(crate) fn inline_query() -> Result<&'static Query, ExtractError> {
 
 pub fn extract(lang: &'static Language, source: &str) -> Result<AstData, ExtractError> {
     let (frontmatter, body) = split_frontmatter(source);
-    let compiled = engine::compiled(lang)?;
-    let tree = engine::parse(lang, &body)?;
+    let compiled = compiled::compiled(lang)?;
+    let tree = compiled::parse(lang, &body)?;
     let bytes = body.as_bytes();
     let names = compiled.query.capture_names();
     let mut ast = AstData { frontmatter, ..Default::default() };

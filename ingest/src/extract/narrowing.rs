@@ -22,7 +22,7 @@ pub(crate) fn pattern_roots(
                 table[u16::MAX as usize] = true;
                 continue;
             }
-            for id in kind_ids(grammar, &kind)? {
+            for id in kind_ids(grammar, &kind, true)? {
                 table[id as usize] = true;
             }
         }
@@ -30,16 +30,18 @@ pub(crate) fn pattern_roots(
     Some(table)
 }
 
-/// The ids of a named node kind (a name can stand for several ids: aliases),
-/// or `None` when it is unknown or a supertype (`expression`), which never
-/// is a node's own kind.
-pub(crate) fn kind_ids(grammar: &tree_sitter::Language, kind: &str) -> Option<Vec<u16>> {
-    let id = grammar.id_for_node_kind(kind, true);
-    if id == 0 || grammar.node_kind_is_supertype(id) {
-        return None;
+/// The ids of a named node kind or of an anonymous token (`"="`): a name can
+/// stand for several ids (aliases). `None` when it is unknown or a supertype
+/// (`expression`), which never is a node's own kind.
+pub(crate) fn kind_ids(grammar: &tree_sitter::Language, kind: &str, named: bool) -> Option<Vec<u16>> {
+    if named {
+        let id = grammar.id_for_node_kind(kind, true);
+        if id == 0 || grammar.node_kind_is_supertype(id) {
+            return None;
+        }
     }
     let ids: Vec<u16> = (0..grammar.node_kind_count() as u16)
-        .filter(|&other| grammar.node_kind_is_named(other) && grammar.node_kind_for_id(other) == Some(kind))
+        .filter(|&other| grammar.node_kind_is_named(other) == named && grammar.node_kind_for_id(other) == Some(kind))
         .collect();
     (!ids.is_empty()).then_some(ids)
 }
@@ -133,7 +135,8 @@ pub(crate) fn nodes_of_kinds<'t>(root: Node<'t>, table: &[bool]) -> Vec<Node<'t>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::extract::engine::{compiled, extract_with};
+    use crate::extract::compiled::compiled;
+    use crate::extract::engine::extract_with;
     use crate::extract::languages::{Extractor, LANGUAGES};
 
     #[test]

@@ -25,9 +25,8 @@
 //!   engine from the query.
 //!
 //! Anything else (`*`/`+`, a group of siblings, `.` after the last child, a
-//! supertype, `ERROR`)
-//! leaves the pattern to the cursor. The engine's tests check that both
-//! ways give the same AST on real code.
+//! supertype, `ERROR`) leaves the pattern to the cursor. The engine's tests
+//! check that both ways give the same AST on real code.
 
 use regex::bytes::Regex;
 use std::num::NonZeroU16 as FieldId;
@@ -141,20 +140,16 @@ impl DirectPatterns {
             };
             let mut parser = PatternParser::new(text, query, grammar);
             let Ok(alts) = parser.pattern() else { continue };
-            let mut roots = Vec::new();
-            for alt in &alts {
-                match &alt.test {
-                    Test::Kinds(ids) => roots.extend(ids.iter().copied()),
-                    _ => roots.clear(),
-                }
-                if roots.is_empty() {
-                    break;
-                }
-            }
-            if roots.is_empty() {
-                continue;
-            }
-            for id in roots {
+            // Every alternative of the root must name its kinds.
+            let roots: Option<Vec<&[u16]>> = alts
+                .iter()
+                .map(|alt| match &alt.test {
+                    Test::Kinds(ids) => Some(ids.as_slice()),
+                    _ => None,
+                })
+                .collect();
+            let Some(roots) = roots else { continue };
+            for &id in roots.concat().iter() {
                 by_kind[id as usize].push(patterns.len());
             }
             patterns.push(Pattern { index, alts, predicates: parser.predicates });
@@ -263,7 +258,7 @@ fn candidates<'t>(node: Node<'t>, child: &Child, after: Option<usize>, last: boo
     let fits = |position: usize, field: Option<FieldId>| {
         after.is_none_or(|a| position > a) && (child.field.is_none() || field == child.field)
     };
-    if child.anchored && !st.scanned.iter().any(|(id, _, _)| *id == node.id()) {
+    if child.anchored {
         // Up to the first named node after `after`: no need to look further
         // (a block's first statement, not all of them).
         st.cursor.reset(node);
@@ -293,9 +288,6 @@ fn candidates<'t>(node: Node<'t>, child: &Child, after: Option<usize>, last: boo
         if fits(position, kid.field) {
             st.found.push((position, kid.node));
         }
-        if child.anchored && kid.node.is_named() {
-            break;
-        }
     }
     let found = &st.found[first..];
     st.ambiguous |= match child.field {
@@ -304,7 +296,7 @@ fn candidates<'t>(node: Node<'t>, child: &Child, after: Option<usize>, last: boo
         Some(_) => found.windows(2).any(|w| w[1].0 == w[0].0 + 1),
         // Several candidates for a child followed by others (`"," . name:`):
         // tree-sitter keeps only some of the matches.
-        None => !last && !child.anchored && found.len() > 1,
+        None => !last && found.len() > 1,
     };
 }
 

@@ -112,7 +112,11 @@ pub(super) struct PatternParser<'a> {
     pub(super) predicates: Vec<Predicate>,
 }
 
-impl PatternParser<'_> {
+impl<'a> PatternParser<'a> {
+    pub(super) fn new(text: &str, query: &'a Query, grammar: &'a Grammar) -> Self {
+        PatternParser { tokens: tokenize(text), at: 0, query, grammar, predicates: Vec::new() }
+    }
+
     fn peek(&self) -> Option<&Token> {
         self.tokens.get(self.at)
     }
@@ -136,7 +140,9 @@ impl PatternParser<'_> {
     fn node(&mut self) -> Result<Vec<Alt>, Unsupported> {
         let mut alts = match self.next() {
             Some(Token::Word(w)) if w == "_" => vec![Alt::leaf(Test::Any)],
-            Some(Token::Str(token)) => vec![Alt::leaf(Test::Kinds(token_ids(self.grammar, &token)?))],
+            Some(Token::Str(token)) => {
+                vec![Alt::leaf(Test::Kinds(kind_ids(self.grammar, &token, false).ok_or(Unsupported)?))]
+            }
             Some(Token::OpenAlt) => {
                 let mut alts = Vec::new();
                 while self.peek() != Some(&Token::CloseAlt) {
@@ -152,12 +158,18 @@ impl PatternParser<'_> {
             },
             _ => return Err(Unsupported),
         };
+        self.captures(&mut alts)?;
+        Ok(alts)
+    }
+
+    /// `@a @b …` after a node pattern: captures of each of its alternatives.
+    fn captures(&mut self, alts: &mut [Alt]) -> Result<(), Unsupported> {
         while let Some(Token::Capture(name)) = self.peek() {
             let index = self.query.capture_index_for_name(name).ok_or(Unsupported)?;
             self.next();
             alts.iter_mut().for_each(|a| a.captures.push(index));
         }
-        Ok(alts)
+        Ok(())
     }
 
     /// `((node) (#predicate …) …)`, after its `(`.
@@ -181,7 +193,7 @@ impl PatternParser<'_> {
             if name == "ERROR" || name == "MISSING" {
                 return Err(Unsupported);
             }
-            let ids = kind_ids(self.grammar, &name).ok_or(Unsupported)?;
+            let ids = kind_ids(self.grammar, &name, true).ok_or(Unsupported)?;
             Test::Kinds(ids)
         };
         let mut children: Vec<Child> = Vec::new();
@@ -214,7 +226,7 @@ impl PatternParser<'_> {
                         }
                         _ => None,
                     };
-                    let alts = self.node()?;
+                    let mut alts = self.node()?;
                     let optional = match self.peek() {
                         Some(Token::Quantifier('?')) => {
                             self.next();
@@ -224,12 +236,7 @@ impl PatternParser<'_> {
                         _ => false,
                     };
                     // Captures may also follow the quantifier.
-                    let mut alts = alts;
-                    while let Some(Token::Capture(name)) = self.peek() {
-                        let index = self.query.capture_index_for_name(name).ok_or(Unsupported)?;
-                        self.next();
-                        alts.iter_mut().for_each(|a| a.captures.push(index));
-                    }
+                    self.captures(&mut alts)?;
                     children.push(Child { field, anchored, optional, alts });
                     anchored = false;
                 }
@@ -276,27 +283,10 @@ impl PatternParser<'_> {
     }
 }
 
-impl<'a> PatternParser<'a> {
-    pub(super) fn new(text: &str, query: &'a Query, grammar: &'a Grammar) -> Self {
-        PatternParser { tokens: tokenize(text), at: 0, query, grammar, predicates: Vec::new() }
-    }
-}
-
 impl Alt {
     fn leaf(test: Test) -> Alt {
         Alt { test, captures: Vec::new(), children: Vec::new(), absent: Vec::new() }
     }
-}
-
-/// The ids of an anonymous node kind (`"="`, `"class"`).
-fn token_ids(grammar: &Grammar, token: &str) -> Result<Vec<u16>, Unsupported> {
-    let ids: Vec<u16> = (0..grammar.node_kind_count() as u16)
-        .filter(|&id| !grammar.node_kind_is_named(id) && grammar.node_kind_for_id(id) == Some(token))
-        .collect();
-    if ids.is_empty() {
-        return Err(Unsupported);
-    }
-    Ok(ids)
 }
 
 #[cfg(test)]
