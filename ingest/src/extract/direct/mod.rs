@@ -258,9 +258,10 @@ fn candidates<'t>(node: Node<'t>, child: &Child, after: Option<usize>, last: boo
     let fits = |position: usize, field: Option<FieldId>| {
         after.is_none_or(|a| position > a) && (child.field.is_none() || field == child.field)
     };
-    if child.anchored {
+    if child.anchored && !st.scanned.iter().any(|(id, _, _)| *id == node.id()) {
         // Up to the first named node after `after`: no need to look further
-        // (a block's first statement, not all of them).
+        // (a block's first statement, not all of them). Once the children
+        // are listed, the list is cheaper (`(a) . (b)` asks once per `a`).
         st.cursor.reset(node);
         let mut more = st.cursor.goto_first_child();
         let mut position = 0;
@@ -288,6 +289,9 @@ fn candidates<'t>(node: Node<'t>, child: &Child, after: Option<usize>, last: boo
         if fits(position, kid.field) {
             st.found.push((position, kid.node));
         }
+        if child.anchored && kid.node.is_named() {
+            break;
+        }
     }
     let found = &st.found[first..];
     st.ambiguous |= match child.field {
@@ -296,7 +300,7 @@ fn candidates<'t>(node: Node<'t>, child: &Child, after: Option<usize>, last: boo
         Some(_) => found.windows(2).any(|w| w[1].0 == w[0].0 + 1),
         // Several candidates for a child followed by others (`"," . name:`):
         // tree-sitter keeps only some of the matches.
-        None => !last && found.len() > 1,
+        None => !last && !child.anchored && found.len() > 1,
     };
 }
 
