@@ -206,6 +206,7 @@ impl Ctx {
     pub fn load(config_dir: Option<&Path>) -> Result<Ctx, ConfigError> {
         let (config, config_path) = Config::load_or_create(config_dir)?;
         let config_dir = config_path.parent().map(Path::to_path_buf).unwrap_or_default();
+        crate::scanner::license::remember_in(&config_dir);
         Ok(Ctx { config, config_path, config_dir })
     }
 

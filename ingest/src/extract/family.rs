@@ -37,8 +37,10 @@ pub(crate) type IdSet = HashSet<usize, BuildHasherDefault<IdHasher>>;
 pub(crate) struct Family<'t> {
     /// Node id -> its parent and its index in the parent's children.
     parent: IdMap<(Node<'t>, usize)>,
-    /// Parent id -> all its children (named and anonymous), in order.
-    children: IdMap<Vec<Node<'t>>>,
+    /// Parent id -> its children (named and anonymous, in order), a range of
+    /// `kids`.
+    children: IdMap<(usize, usize)>,
+    kids: Vec<Node<'t>>,
 }
 
 impl<'t> Family<'t> {
@@ -51,20 +53,26 @@ impl<'t> Family<'t> {
             let i = starts.partition_point(|s| *s < n.start_byte());
             starts.get(i).is_some_and(|s| *s < n.end_byte() || (*s == n.start_byte() && n.start_byte() == n.end_byte()))
         };
-        let mut family = Family { parent: IdMap::default(), children: IdMap::default() };
+        let mut family = Family { parent: IdMap::default(), children: IdMap::default(), kids: Vec::new() };
         let mut work = vec![root];
         let mut cursor = root.walk();
         while let Some(node) = work.pop() {
-            let kids: Vec<Node<'t>> = node.children(&mut cursor).collect();
-            for (i, kid) in kids.iter().enumerate() {
+            let start = family.kids.len();
+            family.kids.extend(node.children(&mut cursor));
+            family.children.insert(node.id(), (start, family.kids.len()));
+            for (i, &kid) in family.kids[start..].iter().enumerate() {
                 family.parent.insert(kid.id(), (node, i));
-                if kid.child_count() > 0 && holds_target(*kid) {
-                    work.push(*kid);
+                if kid.child_count() > 0 && holds_target(kid) {
+                    work.push(kid);
                 }
             }
-            family.children.insert(node.id(), kids);
         }
         family
+    }
+
+    /// All the children of `parent`, in order.
+    fn children_of(&self, parent: Node<'t>) -> &[Node<'t>] {
+        self.children.get(&parent.id()).map_or(&[], |&(start, end)| &self.kids[start..end])
     }
 
     pub(crate) fn parent(&self, node: Node<'t>) -> Option<Node<'t>> {
@@ -74,18 +82,18 @@ impl<'t> Family<'t> {
     /// The sibling just before `node`, named or not.
     pub(crate) fn prev_sibling(&self, node: Node<'t>) -> Option<Node<'t>> {
         let (parent, i) = *self.parent.get(&node.id())?;
-        i.checked_sub(1).and_then(|j| self.children.get(&parent.id())?.get(j).copied())
+        i.checked_sub(1).and_then(|j| self.children_of(parent).get(j).copied())
     }
 
     pub(crate) fn prev_named_sibling(&self, node: Node<'t>) -> Option<Node<'t>> {
         let (parent, i) = *self.parent.get(&node.id())?;
-        self.children.get(&parent.id())?[..i].iter().rev().find(|n| n.is_named()).copied()
+        self.children_of(parent)[..i].iter().rev().find(|n| n.is_named()).copied()
     }
 
     /// The named children of `node` before it, nearest first.
     pub(crate) fn named_before(&self, node: Node<'t>) -> impl Iterator<Item = Node<'t>> + '_ {
         let before = match self.parent.get(&node.id()) {
-            Some((p, i)) => self.children.get(&p.id()).map_or(&[][..], |c| &c[..*i]),
+            Some(&(p, i)) => &self.children_of(p)[..i],
             None => &[][..],
         };
         before.iter().rev().filter(|n| n.is_named()).copied()

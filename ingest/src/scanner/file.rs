@@ -47,15 +47,34 @@ pub fn scan_file(root: &Path, path: &Path, opts: &ScanOptions) -> (ScannedFile, 
         return (file, err);
     }
 
-    let bytes = match fs::read(path) {
-        Ok(b) => b,
-        Err(e) => {
-            let err = io_error(&mut file, e);
-            return (file, err);
+    let err = READ_BUFFER.with_borrow_mut(|buf| {
+        buf.clear();
+        if let Err(e) = fs::File::open(path).and_then(|mut f| f.read_to_end(buf)) {
+            return io_error(&mut file, e);
         }
-    };
+        let err = scan_bytes(&mut file, path, buf, opts);
+        if buf.capacity() > KEPT_BUFFER {
+            *buf = Vec::new();
+        }
+        err
+    });
+    (file, err)
+}
+
+thread_local! {
+    /// The bytes of the file being scanned, one buffer per worker reused from
+    /// file to file (a fresh buffer per file costs page faults; the text is
+    /// copied only when the index keeps it).
+    static READ_BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// A read buffer grown larger than this by a big file is not kept.
+const KEPT_BUFFER: usize = 2 * 1024 * 1024;
+
+/// Hash, sniff, count and extract a file read whole.
+fn scan_bytes(file: &mut ScannedFile, path: &Path, bytes: &[u8], opts: &ScanOptions) -> Option<ScanError> {
     file.size = bytes.len() as u64;
-    file.hash = blake3::hash(&bytes).to_hex().to_string();
+    file.hash = blake3::hash(bytes).to_hex().to_string();
     file.binary = is_binary_path(path) || is_binary_content(&bytes[..bytes.len().min(SNIFF_LEN)]);
     let lang = if file.binary { None } else { extract::for_path(path) };
     file.language = lang.map(|l| l.name);
@@ -63,24 +82,21 @@ pub fn scan_file(root: &Path, path: &Path, opts: &ScanOptions) -> (ScannedFile, 
     if let Some(skip) = &opts.skip {
         if skip(&file.rel_path, &file.hash) {
             file.skipped = Some(SkipReason::Unchanged);
-            return (file, None);
+            return None;
         }
     }
     if file.binary {
         file.skipped = Some(SkipReason::Binary);
-        return (file, None);
+        return None;
     }
-    file.lines = count_lines(&bytes);
-    let text = match String::from_utf8(bytes) {
-        Ok(t) => t,
-        Err(_) => {
-            file.skipped = Some(SkipReason::InvalidUtf8);
-            return (file, None);
-        }
+    file.lines = count_lines(bytes);
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        file.skipped = Some(SkipReason::InvalidUtf8);
+        return None;
     };
     let mut err = None;
     if let (true, Some(lang)) = (opts.extract, lang) {
-        match catch_unwind(AssertUnwindSafe(|| extract::extract(lang, &text))) {
+        match catch_unwind(AssertUnwindSafe(|| extract::extract(lang, text))) {
             Ok(Ok(ast)) => file.ast = Some(ast),
             Ok(Err(e)) => {
                 file.skipped = Some(SkipReason::ExtractError);
@@ -99,10 +115,10 @@ pub fn scan_file(root: &Path, path: &Path, opts: &ScanOptions) -> (ScannedFile, 
         }
     }
     if opts.keep_content {
-        file.grams = (!text.is_empty() && with_grams()).then(|| vibe_common::grams::text_grams(&text));
-        file.content = Some(text);
+        file.grams = (!text.is_empty() && with_grams()).then(|| vibe_common::grams::text_grams(text));
+        file.content = Some(text.to_owned());
     }
-    (file, err)
+    err
 }
 
 /// `VIBE_BENCH_NO_GRAMS=1` leaves the grams out: `bench/text_search.sh`

@@ -1,12 +1,16 @@
 //! License detection: find the license file at a source's root and identify
 //! it with askalono against a store built at compile time (see `build.rs`);
-//! nothing is downloaded at run time.
+//! nothing is downloaded at run time. Loading the store costs ~0.1 s of CPU
+//! (most of it allocating its n-gram tables), so the commands remember what
+//! a license text was identified as, by the text's BLAKE3, in the config
+//! directory ([`remember_in`]).
 
 use askalono::{Store, TextData};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::fs;
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 /// The askalono cache built by `build.rs`.
@@ -49,6 +53,56 @@ pub fn identify(text: &str) -> Option<(String, f32)> {
     let store = store()?;
     let m = store.analyze(&TextData::from(text));
     Some((m.name.to_string(), m.score))
+}
+
+/// Where identified license texts are remembered, once set.
+static REMEMBERED: OnceLock<PathBuf> = OnceLock::new();
+
+/// Remember identified license texts in `<config_dir>/cache/licenses.json`
+/// (for this process; the first call wins).
+pub fn remember_in(config_dir: &Path) {
+    let _ = REMEMBERED.set(config_dir.join("cache").join("licenses.json"));
+}
+
+/// The file of [`remember_in`]: identifications by the BLAKE3 of the text,
+/// valid for one store (a build with another store starts afresh).
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct Remembered {
+    store: String,
+    ids: BTreeMap<String, (String, f32)>,
+}
+
+/// Texts remembered at most; past this the file starts afresh.
+const MAX_REMEMBERED: usize = 256;
+
+/// [`identify`], through the file at `path`: a text seen before (with the
+/// same store) is not identified again. The file is best effort: unreadable
+/// or stale, it is rewritten; unwritable, the answer is still returned.
+fn identify_remembered(path: &Path, text: &str) -> Option<(String, f32)> {
+    static STORE_ID: OnceLock<String> = OnceLock::new();
+    let store_id = STORE_ID.get_or_init(|| blake3::hash(STORE_CACHE).to_hex()[..16].to_string());
+    let key = blake3::hash(text.as_bytes()).to_hex().to_string();
+    let mut known: Remembered = fs::read(path)
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .filter(|r: &Remembered| r.store == *store_id && r.ids.len() < MAX_REMEMBERED)
+        .unwrap_or_default();
+    if let Some(hit) = known.ids.get(&key) {
+        return Some(hit.clone());
+    }
+    let found = identify(text)?;
+    known.store.clone_from(store_id);
+    known.ids.insert(key, found.clone());
+    let tmp = path.with_extension(format!("json.{}", std::process::id()));
+    let written = path.parent().map_or(Ok(()), fs::create_dir_all).and_then(|()| {
+        fs::write(&tmp, serde_json::to_vec_pretty(&known).unwrap_or_default())?;
+        fs::rename(&tmp, path)
+    });
+    if let Err(e) = written {
+        tracing::debug!("{}: license not remembered: {e}", path.display());
+        let _ = fs::remove_file(&tmp);
+    }
+    Some(found)
 }
 
 /// Rank of a license file name (lower is better), or `None` if it is not one.
@@ -103,7 +157,11 @@ pub fn detect_license(root: &Path) -> Option<LicenseInfo> {
     let mut buf = Vec::new();
     fs::File::open(root.join(&name)).ok()?.take(MAX_LICENSE_BYTES).read_to_end(&mut buf).ok()?;
     let text = String::from_utf8_lossy(&buf);
-    let (id, score) = identify(&text).unwrap_or_default();
+    let found = match REMEMBERED.get() {
+        Some(path) => identify_remembered(path, &text),
+        None => identify(&text),
+    };
+    let (id, score) = found.unwrap_or_default();
     Some(LicenseInfo {
         path: name,
         spdx_id: (score >= MIN_SCORE && !id.is_empty()).then_some(id),
@@ -148,6 +206,42 @@ mod tests {
         let l = detect_license(dir.path()).unwrap();
         assert_eq!(l.path, "LICENSE.txt");
         assert_eq!(l.spdx_id.as_deref(), Some("Apache-2.0"), "{l:?}");
+    }
+
+    #[test]
+    fn identifications_are_remembered_per_text_and_store() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("cache").join("licenses.json");
+        let (id, score) = identify_remembered(&path, MIT).unwrap();
+        assert_eq!(id, "MIT");
+        let mut known: Remembered = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+        assert_eq!(known.ids.len(), 1);
+        // What the file says is the answer: the store is not asked again.
+        known.ids.values_mut().for_each(|v| *v = ("Remembered".into(), 0.5));
+        fs::write(&path, serde_json::to_vec(&known).unwrap()).unwrap();
+        assert_eq!(identify_remembered(&path, MIT).unwrap(), ("Remembered".into(), 0.5));
+        // Another text is identified and added.
+        let apache = spdx::license_id("Apache-2.0").unwrap().text();
+        assert_eq!(identify_remembered(&path, apache).unwrap().0, "Apache-2.0");
+        let known: Remembered = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+        assert_eq!(known.ids.len(), 2);
+        // A file written with another store, or unreadable, is started afresh.
+        let stale = Remembered { store: "other".into(), ids: known.ids.clone() };
+        fs::write(&path, serde_json::to_vec(&stale).unwrap()).unwrap();
+        assert_eq!(identify_remembered(&path, MIT).unwrap(), (id.clone(), score));
+        fs::write(&path, b"{not json").unwrap();
+        assert_eq!(identify_remembered(&path, MIT).unwrap(), (id, score));
+        let known: Remembered = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+        assert_eq!(known.ids.len(), 1);
+    }
+
+    #[test]
+    fn unwritable_cache_still_identifies() {
+        let dir = tempfile::tempdir().unwrap();
+        let blocker = dir.path().join("file");
+        fs::write(&blocker, "").unwrap();
+        let (id, _) = identify_remembered(&blocker.join("licenses.json"), MIT).unwrap();
+        assert_eq!(id, "MIT");
     }
 
     #[test]
