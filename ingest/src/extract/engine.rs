@@ -61,7 +61,7 @@ use super::doc_comments::{doc_comments, header_blocks, Marked};
 use super::family::{Family, IdMap, IdSet};
 use super::languages::Language;
 use super::license_header;
-use super::narrowing;
+use super::narrowing::Starts;
 use super::nesting::{self, Holds, Place, Span};
 use super::references::{self, Container};
 use super::signature::{bare_name, signature, unquote};
@@ -97,22 +97,22 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
     // Look only where a pattern can start, one node at a time: the direct
     // patterns there, then the cursor, which skips the subtrees no pattern needs.
     let mut cursor = QueryCursor::new();
-    let starts = match compiled.visit.as_ref() {
-        Some(table) => {
+    let starts = match (compiled.visit.as_ref(), compiled.direct.as_ref()) {
+        (Some(table), Some(direct)) => {
             cursor.set_max_start_depth(Some(0));
-            narrowing::nodes_of_kinds(tree.root_node(), table)
+            Starts::walk(tree.root_node(), table, direct)
         }
-        None => vec![tree.root_node()],
+        _ => Starts::root(tree.root_node()),
     };
     let mut scratch = Scratch::new(tree.root_node());
     let mut captures = Vec::new();
-    for start in starts {
+    for (start, kids) in starts.iter() {
         // The cursor's matches of direct patterns count only where direct
         // matching gave up (beyond its subset at this node).
         let mut direct_ran = false;
         if let Some(direct) = &compiled.direct {
-            direct_ran =
-                direct.run(start, bytes, &mut scratch, &mut |pattern, caps| found.take(compiled, pattern, caps, bytes));
+            direct_ran = direct
+                .run(start, kids, bytes, &mut scratch, &mut |pattern, caps| found.take(compiled, pattern, caps, bytes));
             if direct_ran && compiled.roots.as_ref().is_some_and(|r| !r[start.kind_id() as usize]) {
                 continue;
             }

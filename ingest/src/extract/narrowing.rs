@@ -1,6 +1,7 @@
 //! Query narrowing: the node kinds at which a query's patterns can start, so
 //! that the engine runs the query only at those nodes instead of the whole tree.
 
+use super::direct::{DirectPatterns, Kid};
 use tree_sitter::{Node, Query};
 
 /// The node kinds at which the query's patterns start (those not in
@@ -109,26 +110,91 @@ fn top_level_items(s: &str) -> Option<Vec<&str>> {
     (!items.is_empty()).then_some(items)
 }
 
-/// Every node of the tree whose kind is marked, in document order.
-pub(crate) fn nodes_of_kinds<'t>(root: Node<'t>, table: &[bool]) -> Vec<Node<'t>> {
-    let mut out = Vec::new();
-    let mut cursor = root.walk();
-    loop {
-        let node = cursor.node();
-        if table.get(node.kind_id() as usize).copied().unwrap_or(false) {
-            out.push(node);
-        }
-        if cursor.goto_first_child() {
-            continue;
-        }
+/// The nodes where a pattern can start, in document order, and the children
+/// (with their fields) of those where a direct pattern starts, read on the
+/// same walk: direct matching then does not walk them a second time.
+pub(crate) struct Starts<'t> {
+    /// Each start node and, when listed, the range of its children in `kids`.
+    nodes: Vec<(Node<'t>, Option<(u32, u32)>)>,
+    kids: Vec<Kid<'t>>,
+}
+
+impl<'t> Starts<'t> {
+    /// Just `root` (the query runs over the whole tree).
+    pub(crate) fn root(root: Node<'t>) -> Self {
+        Starts { nodes: vec![(root, None)], kids: Vec::new() }
+    }
+
+    /// Every node whose kind is marked in `visit`, listing the children of
+    /// those where a pattern of `direct` starts.
+    pub(crate) fn walk(root: Node<'t>, visit: &[bool], direct: &DirectPatterns) -> Self {
+        let mut nodes = Vec::new();
+        // The children met, with the start node (an index in `nodes`) they
+        // belong to: interleaved with other starts' children until sorted.
+        let mut met: Vec<(u32, Kid<'t>)> = Vec::new();
+        // For each ancestor of the cursor's node, whether (and as which start
+        // node) its children are listed.
+        let mut listed: Vec<Option<u32>> = Vec::new();
+        let mut cursor = root.walk();
         loop {
-            if cursor.goto_next_sibling() {
-                break;
+            let node = cursor.node();
+            if let Some(&Some(parent)) = listed.last() {
+                met.push((parent, Kid { node, field: cursor.field_id() }));
             }
-            if !cursor.goto_parent() {
-                return out;
+            let kind = node.kind_id();
+            let mut lists = None;
+            if visit.get(kind as usize).copied().unwrap_or(false) {
+                if direct.starts_at(kind) {
+                    lists = Some(nodes.len() as u32);
+                }
+                nodes.push((node, None));
+            }
+            if cursor.goto_first_child() {
+                listed.push(lists);
+                continue;
+            }
+            if lists.is_some() {
+                nodes.last_mut().expect("pushed above").1 = Some((0, 0));
+            }
+            loop {
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if !cursor.goto_parent() {
+                    return Self::sorted(nodes, met);
+                }
+                listed.pop();
             }
         }
+    }
+
+    /// Group the children met by their start node (a counting sort: each
+    /// node's children stay in order).
+    fn sorted(mut nodes: Vec<(Node<'t>, Option<(u32, u32)>)>, met: Vec<(u32, Kid<'t>)>) -> Self {
+        let mut ends = vec![0u32; nodes.len() + 1];
+        for (parent, _) in &met {
+            ends[*parent as usize + 1] += 1;
+        }
+        for i in 1..ends.len() {
+            ends[i] += ends[i - 1];
+        }
+        for (i, (_, range)) in nodes.iter_mut().enumerate() {
+            if ends[i + 1] > ends[i] {
+                *range = Some((ends[i], ends[i + 1]));
+            }
+        }
+        let mut next = ends;
+        let mut kids = vec![None; met.len()];
+        for (parent, kid) in met {
+            kids[next[parent as usize] as usize] = Some(kid);
+            next[parent as usize] += 1;
+        }
+        Starts { nodes, kids: kids.into_iter().map(|k| k.expect("every slot filled")).collect() }
+    }
+
+    /// Each start node, with its children when they were listed.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (Node<'t>, Option<&[Kid<'t>]>)> + '_ {
+        self.nodes.iter().map(|&(node, range)| (node, range.map(|(a, b)| &self.kids[a as usize..b as usize])))
     }
 }
 

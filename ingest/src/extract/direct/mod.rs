@@ -107,9 +107,11 @@ pub(crate) struct Scratch<'t> {
     ambiguous: bool,
 }
 
-struct Kid<'t> {
-    node: Node<'t>,
-    field: Option<FieldId>,
+/// A child of a node, with its field.
+#[derive(Clone, Copy)]
+pub(crate) struct Kid<'t> {
+    pub(crate) node: Node<'t>,
+    pub(crate) field: Option<FieldId>,
 }
 
 impl<'t> Scratch<'t> {
@@ -158,6 +160,11 @@ impl DirectPatterns {
         (DirectPatterns { patterns, by_kind }, direct)
     }
 
+    /// Whether some direct pattern starts at nodes of this kind.
+    pub(crate) fn starts_at(&self, kind: u16) -> bool {
+        self.by_kind.get(kind as usize).is_some_and(|p| !p.is_empty())
+    }
+
     /// Node kinds (by id) at which some direct pattern starts.
     pub(crate) fn root_kinds(&self) -> impl Iterator<Item = u16> + '_ {
         self.by_kind.iter().enumerate().filter(|(_, p)| !p.is_empty()).map(|(id, _)| id as u16)
@@ -173,9 +180,13 @@ impl DirectPatterns {
     ///   field over several children (Dart's `_i5.Future`);
     /// - a step without field or anchor, followed by other steps, met several
     ///   candidates (`"," . name:` in `case a, b, c`).
+    ///
+    /// `kids`, when given, are the node's children (read on the walk that
+    /// found the node).
     pub(crate) fn run<'t>(
         &self,
         node: Node<'t>,
+        kids: Option<&[Kid<'t>]>,
         bytes: &[u8],
         st: &mut Scratch<'t>,
         sink: &mut dyn FnMut(usize, &Captures<'t>),
@@ -183,6 +194,10 @@ impl DirectPatterns {
         let Some(list) = self.by_kind.get(node.kind_id() as usize) else { return true };
         st.kids.clear();
         st.scanned.clear();
+        if let Some(kids) = kids {
+            st.kids.extend_from_slice(kids);
+            st.scanned.push((node.id(), 0, kids.len()));
+        }
         st.matches.clear();
         st.matched.clear();
         st.ambiguous = false;
