@@ -34,6 +34,11 @@ pub(crate) fn doc_comments(
     if let Some(n) = inside {
         return (clean_comment(lang, &source[n.start_byte()..n.end_byte()]), vec![n.id()]);
     }
+    if docs.is_empty() {
+        // Nothing to find (and `family` only holds the definitions' kin when
+        // the file has doc comments).
+        return (Vec::new(), Vec::new());
+    }
     let mut kept: Vec<Node> = Vec::new();
     let mut next_start = node.start_byte();
     let mut anchor = node;

@@ -150,11 +150,12 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
     let nesting = nesting::nest(&spans, &scopes, &local_scopes);
     let def_ids: IdSet = defs.iter().map(|d| d.node.id()).collect();
     let marked = Marked { docs: &doc_nodes, attributes: &attribute_nodes, defs: &def_ids };
-    // Locals are never output: their family is never needed.
+    // Locals are never output: their family is never needed; nor is any
+    // definition's when the file has no doc comment to look for.
     let targets: Vec<Node> = defs
         .iter()
         .zip(&nesting)
-        .filter(|(_, (place, _))| *place != Place::Local)
+        .filter(|(_, (place, _))| *place != Place::Local && !doc_nodes.is_empty())
         .map(|(d, _)| d.node)
         .chain(headers.iter().copied())
         .collect();
