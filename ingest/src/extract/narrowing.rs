@@ -248,11 +248,18 @@ mod tests {
             ("kotlin", "@Suppress(\"X\") // c\npublic actual class Regex\n@PublishedApi\ninternal constructor(val p: Int) : S {\n}\n"),
             // A field repeated by the rule itself.
             ("python", "import os, sys\nfrom a import b, c\n"),
+            // Several candidates for a capturing step followed by an anchored
+            // one: tree-sitter tries each (a macro's `a(1)` and `c(3)`).
+            ("rust", "fn f() {\n    m!(x y a(1), b (2), c(3));\n}\n"),
         ];
         for (lang, src) in cases {
             let lang = super::super::languages::by_id(lang).unwrap();
             assert_eq!(extract_with(lang, src, true).unwrap(), extract_with(lang, src, false).unwrap(), "{src}");
         }
+        let rust = super::super::languages::by_id("rust").unwrap();
+        let ast = extract_with(rust, cases[5].1, true).unwrap();
+        let calls: Vec<&str> = ast.references.iter().filter(|r| r.kind == "call").map(|r| r.name.as_str()).collect();
+        assert_eq!(calls, ["m", "a", "c"], "{:?}", ast.references);
     }
 
     /// The narrowed run (direct patterns, then the cursor at pattern roots)

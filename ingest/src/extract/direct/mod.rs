@@ -62,7 +62,18 @@ struct Child {
     /// the parent's start) and it.
     anchored: bool,
     optional: bool,
+    /// Every alternative captures something, itself or below (tree-sitter's
+    /// `contains_captures`): then tree-sitter tries each candidate child in
+    /// turn, not just the first.
+    captures: bool,
     alts: Vec<Alt>,
+}
+
+impl Alt {
+    /// Whether this step or one below it captures something.
+    fn captures_anything(&self) -> bool {
+        !self.captures.is_empty() || self.children.iter().any(|c| c.alts.iter().any(Alt::captures_anything))
+    }
 }
 
 #[derive(Debug)]
@@ -313,9 +324,11 @@ fn candidates<'t>(node: Node<'t>, child: &Child, after: Option<usize>, last: boo
         // Two neighbours with the field: a hidden rule spreads it over several
         // children (a rule that repeats a field separates them: `a, b`).
         Some(_) => found.windows(2).any(|w| w[1].0 == w[0].0 + 1),
-        // Several candidates for a child followed by others (`"," . name:`):
-        // tree-sitter keeps only some of the matches.
-        None => !last && !child.anchored && found.len() > 1,
+        // Several candidates for a child followed by others, where the step
+        // captures nothing (`"," . name:`): tree-sitter advances on the first
+        // candidate only (it splits its state for the others only when the
+        // step contains captures or has child steps that may fail).
+        None => !last && !child.anchored && !child.captures && found.len() > 1,
     };
 }
 

@@ -237,7 +237,8 @@ impl<'a> PatternParser<'a> {
                     };
                     // Captures may also follow the quantifier.
                     self.captures(&mut alts)?;
-                    children.push(Child { field, anchored, optional, alts });
+                    let captures = alts.iter().all(Alt::captures_anything);
+                    children.push(Child { field, anchored, optional, captures, alts });
                     anchored = false;
                 }
             }
