@@ -44,14 +44,20 @@ pub(crate) struct Family<'t> {
 }
 
 impl<'t> Family<'t> {
-    /// The family of every ancestor of `targets` (and of the targets).
+    /// The family of every ancestor of `targets`: their parents and
+    /// siblings (not their children, which no one asks for).
     pub(crate) fn new(root: Node<'t>, targets: &[Node<'t>]) -> Self {
-        let mut starts: Vec<usize> = targets.iter().map(|n| n.start_byte()).collect();
+        let mut starts: Vec<(usize, usize)> = targets.iter().map(|n| (n.start_byte(), n.id())).collect();
         starts.sort_unstable();
         starts.dedup();
+        // Whether a target other than `n` itself starts within `n`.
         let holds_target = |n: Node| {
-            let i = starts.partition_point(|s| *s < n.start_byte());
-            starts.get(i).is_some_and(|s| *s < n.end_byte() || (*s == n.start_byte() && n.start_byte() == n.end_byte()))
+            let (start, end) = (n.start_byte(), n.end_byte());
+            let i = starts.partition_point(|(s, _)| *s < start);
+            starts[i..]
+                .iter()
+                .take_while(|(s, _)| *s < end || (*s == start && start == end))
+                .any(|(_, id)| *id != n.id())
         };
         let mut family = Family { parent: IdMap::default(), children: IdMap::default(), kids: Vec::new() };
         let mut work = vec![root];
