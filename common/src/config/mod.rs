@@ -44,6 +44,7 @@ pub use model::{
     DEFAULT_LOG_LEVEL, DEFAULT_MCP_HOST, DEFAULT_MCP_PORT, DEFAULT_OLLAMA_HOST, DEFAULT_OLLAMA_MODEL,
     DEFAULT_OPENSEARCH_HOST, MAX_CHUNK_CHARS_RANGE,
 };
+pub use paths::write_atomic;
 pub use sources::AddOutcome;
 
 /// Version written by this build; older files are migrated to it.

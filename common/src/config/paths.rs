@@ -53,7 +53,7 @@ static TMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 /// Writes `bytes` to a temporary file next to `path`, then renames it over
 /// `path`. New files get mode 0600 on Unix (the config may hold passwords);
 /// existing files keep their permissions.
-pub(super) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ConfigError> {
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ConfigError> {
     let err = |source| ConfigError::Write { path: path.to_path_buf(), source };
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();

@@ -68,9 +68,7 @@ impl Indented {
         }
         w.write_all(bracket)
     }
-}
 
-impl Indented {
     /// Before a value or key: a new line, or `, ` on a one-line container.
     fn separate<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
         match (self.inline > 0, first) {

@@ -152,10 +152,11 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
     let marked = Marked { docs: &doc_nodes, attributes: &attribute_nodes, defs: &def_ids };
     // Locals are never output: their family is never needed; nor is any
     // definition's when the file has no doc comment to look for.
+    let docs_to_find = !doc_nodes.is_empty();
     let targets: Vec<Node> = defs
         .iter()
         .zip(&nesting)
-        .filter(|(_, (place, _))| *place != Place::Local && !doc_nodes.is_empty())
+        .filter(|(_, (place, _))| docs_to_find && *place != Place::Local)
         .map(|(d, _)| d.node)
         .chain(headers.iter().copied())
         .collect();

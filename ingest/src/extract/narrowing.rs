@@ -144,17 +144,16 @@ impl<'t> Starts<'t> {
             let kind = node.kind_id();
             let mut lists = None;
             if visit.get(kind as usize).copied().unwrap_or(false) {
-                if direct.starts_at(kind) {
+                let direct_start = direct.starts_at(kind);
+                if direct_start {
                     lists = Some(nodes.len() as u32);
                 }
-                nodes.push((node, None));
+                // The range is filled in by `sorted`.
+                nodes.push((node, direct_start.then_some((0, 0))));
             }
             if cursor.goto_first_child() {
                 listed.push(lists);
                 continue;
-            }
-            if lists.is_some() {
-                nodes.last_mut().expect("pushed above").1 = Some((0, 0));
             }
             loop {
                 if cursor.goto_next_sibling() {
@@ -169,27 +168,28 @@ impl<'t> Starts<'t> {
     }
 
     /// Group the children met by their start node (a counting sort: each
-    /// node's children stay in order).
+    /// node's children stay in order) and give each listed node its range.
     fn sorted(mut nodes: Vec<(Node<'t>, Option<(u32, u32)>)>, met: Vec<(u32, Kid<'t>)>) -> Self {
-        let mut ends = vec![0u32; nodes.len() + 1];
+        let mut next = vec![0u32; nodes.len() + 1];
         for (parent, _) in &met {
-            ends[*parent as usize + 1] += 1;
+            next[*parent as usize + 1] += 1;
         }
-        for i in 1..ends.len() {
-            ends[i] += ends[i - 1];
+        for i in 1..next.len() {
+            next[i] += next[i - 1];
         }
         for (i, (_, range)) in nodes.iter_mut().enumerate() {
-            if ends[i + 1] > ends[i] {
-                *range = Some((ends[i], ends[i + 1]));
+            if let Some(range) = range {
+                *range = (next[i], next[i + 1]);
             }
         }
-        let mut next = ends;
         let mut kids = vec![None; met.len()];
         for (parent, kid) in met {
-            kids[next[parent as usize] as usize] = Some(kid);
-            next[parent as usize] += 1;
+            let slot = &mut next[parent as usize];
+            kids[*slot as usize] = Some(kid);
+            *slot += 1;
         }
-        Starts { nodes, kids: kids.into_iter().map(|k| k.expect("every slot filled")).collect() }
+        // Every slot is filled.
+        Starts { nodes, kids: kids.into_iter().flatten().collect() }
     }
 
     /// Each start node, with its children when they were listed.

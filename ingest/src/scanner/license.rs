@@ -93,14 +93,13 @@ fn identify_remembered(path: &Path, text: &str) -> Option<(String, f32)> {
     let found = identify(text)?;
     known.store.clone_from(store_id);
     known.ids.insert(key, found.clone());
-    let tmp = path.with_extension(format!("json.{}", std::process::id()));
-    let written = path.parent().map_or(Ok(()), fs::create_dir_all).and_then(|()| {
-        fs::write(&tmp, serde_json::to_vec_pretty(&known).unwrap_or_default())?;
-        fs::rename(&tmp, path)
-    });
+    let bytes = serde_json::to_vec_pretty(&known).unwrap_or_default();
+    let written = match path.parent().map_or(Ok(()), fs::create_dir_all) {
+        Ok(()) => vibe_common::config::write_atomic(path, &bytes).map_err(|e| e.to_string()),
+        Err(e) => Err(format!("{}: {e}", path.display())),
+    };
     if let Err(e) = written {
-        tracing::debug!("{}: license not remembered: {e}", path.display());
-        let _ = fs::remove_file(&tmp);
+        tracing::debug!("license not remembered: {e}");
     }
     Some(found)
 }
