@@ -126,6 +126,14 @@ maxrss() { sort -n -k2 "$1" | tail -n1 | cut -d' ' -f2; }
 best_os_cpu() { sort -n -k1 "$1" | head -n1 | cut -d' ' -f5; }
 idles() { cut -d' ' -f4 "$1" | paste -sd/; }
 
+# Median over runs of A's wall time / B's, pairing each run of A with the run
+# of B timed right after it: robust to the host's speed drifting between
+# runs (a noisy VM), which best-of-N of each side separately is not.
+paired_median() {
+    paste -d' ' <(cut -d' ' -f1 "$1") <(cut -d' ' -f1 "$2") | awk '$2 > 0 { printf "%.4f\n", $1 / $2 }' | sort -n |
+        awk '{ a[NR] = $1 } END { if (NR == 0) print "n/a"; else printf "%.2f", (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
+}
+
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (b == 0) print "inf"; else printf "%.2f", a/b }'; }
 
 loadavg() { cut -d' ' -f1-3 /proc/loadavg; }

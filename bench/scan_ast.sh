@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `scan ast` vs the parse-only floor vs universal-ctags, on a copy of Python's
 # standard library (issue 3). Prints times (best of $BENCH_RUNS, default 3),
-# the ratios, and the peak RSS of `scan ast` on the tree and on a tree of four
+# the ratios (also the median of per-run ratios, scan and floor timed one
+# right after the other: steadier when the host's speed drifts), and the peak RSS of `scan ast` on the tree and on a tree of four
 # copies of it.
 #
 #   bash bench/scan_ast.sh
@@ -79,6 +80,8 @@ printf '%-34s %10s %10s  %s\n' "  first run, new config dir" "$(best "$WORK/firs
 printf '%-34s %10s %10s  %s\n' "parse_only (floor)" "$T_FLOOR" "$C_FLOOR" "$(idles "$WORK/floor.t")"
 printf '%-34s %10s %10s  %s\n' "ctags -R (one thread)" "$T_CTAGS" "$C_CTAGS" "$(idles "$WORK/ctags.t")"
 printf '%-34s %10s %10s   target <= 1.30 (wall): %s\n' "ratio scan_ast / parse_only" "$R_FLOOR" "$RC_FLOOR" "$(verdict "$R_FLOOR" 1.3 '<=')"
+R_PAIRED="$(paired_median "$WORK/scan.t" "$WORK/floor.t")"
+printf '%-34s %10s %10s   target <= 1.30 (wall): %s\n' "  median of paired runs" "$R_PAIRED" "" "$(verdict "$R_PAIRED" 1.3 '<=')"
 printf '%-34s %10s %10s\n' "ratio scan_ast / ctags" "$R_CTAGS" "$RC_CTAGS"
 echo
 echo "== scan ast peak RSS =="
@@ -93,7 +96,7 @@ CORPORA="${VIBE_CORPORA:-$HOME/.cache/vibe-bench/corpora}"
 [ "${SCAN_AST_LANGS:-1}" = 1 ] && [ -d "$CORPORA" ] || exit 0
 echo
 echo "== per language: scan ast vs parse-only on the corpora of bench/corpora.sh (best of $RUNS) =="
-printf '%-11s %7s %7s  %18s  %18s  %6s %6s\n' "language" "files" "MB" "scan ast wall/CPU" "parse_only wall/CPU" "wall" "CPU"
+printf '%-11s %7s %7s  %18s  %18s  %6s %6s %7s\n' "language" "files" "MB" "scan ast wall/CPU" "parse_only wall/CPU" "wall" "CPU" "paired"
 for dir in "$CORPORA"/*/; do
     lang="$(basename "$dir")"
     warm "$dir"
@@ -105,8 +108,9 @@ for dir in "$CORPORA"/*/; do
     done
     ws="$(best "$WORK/l_scan.t")"; cs="$(best_cpu "$WORK/l_scan.t")"
     wf="$(best "$WORK/l_floor.t")"; cf="$(best_cpu "$WORK/l_floor.t")"
-    printf '%-11s %7s %7s  %18s  %18s  %6s %6s\n' "$lang" "$(find "$dir" -type f | wc -l)" \
-        "$(du -sm "$dir" | cut -f1)" "$ws / $cs" "$wf / $cf" "$(ratio "$ws" "$wf")" "$(ratio "$cs" "$cf")"
+    printf '%-11s %7s %7s  %18s  %18s  %6s %6s %7s\n' "$lang" "$(find "$dir" -type f | wc -l)" \
+        "$(du -sm "$dir" | cut -f1)" "$ws / $cs" "$wf / $cf" "$(ratio "$ws" "$wf")" "$(ratio "$cs" "$cf")" \
+        "$(paired_median "$WORK/l_scan.t" "$WORK/l_floor.t")"
 done
 echo
 machine_line "$LOAD0"
