@@ -2,8 +2,8 @@
 # `scan ast` vs the parse-only floor vs universal-ctags, on a copy of Python's
 # standard library (issue 3). Prints times (best of $BENCH_RUNS, default 3),
 # the ratios (also the median of per-run ratios, scan and floor timed one
-# right after the other: steadier when the host's speed drifts), and the peak RSS of `scan ast` on the tree and on a tree of four
-# copies of it.
+# right after the other: steadier when the host's speed drifts), and the peak
+# RSS of `scan ast` on the tree and on a tree of four copies of it.
 #
 #   bash bench/scan_ast.sh
 #
