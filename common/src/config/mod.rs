@@ -40,9 +40,9 @@ mod validate;
 
 pub use error::ConfigError;
 pub use model::{
-    Config, DevConfig, EnvOverrides, McpConfig, McpProtocol, OllamaHost, OpenSearchConfig, DEFAULT_INDEX_PREFIX,
-    DEFAULT_LOG_LEVEL, DEFAULT_MCP_HOST, DEFAULT_MCP_PORT, DEFAULT_OLLAMA_HOST, DEFAULT_OLLAMA_MODEL,
-    DEFAULT_OPENSEARCH_HOST, MAX_CHUNK_CHARS_RANGE,
+    Config, DevConfig, EnvOverrides, McpConfig, McpProtocol, OllamaHost, OpenSearchConfig, ANSWER_BUDGET_RANGE,
+    DEFAULT_ANSWER_BUDGET, DEFAULT_INDEX_PREFIX, DEFAULT_LOG_LEVEL, DEFAULT_MCP_HOST, DEFAULT_MCP_PORT,
+    DEFAULT_OLLAMA_HOST, DEFAULT_OLLAMA_MODEL, DEFAULT_OPENSEARCH_HOST, MAX_CHUNK_CHARS_RANGE,
 };
 pub use paths::write_atomic;
 pub use sources::AddOutcome;

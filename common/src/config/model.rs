@@ -9,6 +9,14 @@ pub const DEFAULT_OPENSEARCH_HOST: &str = "http://127.0.0.1:9200";
 pub const DEFAULT_INDEX_PREFIX: &str = "vibe";
 pub const DEFAULT_MCP_HOST: &str = "127.0.0.1";
 pub const DEFAULT_MCP_PORT: u16 = 9020;
+/// Default `mcp.answer_budget`: bytes of one tool answer's text. About 3,000
+/// to 4,000 tokens of JSON and code, a third of an 8K-token context: a 3B-8B
+/// model keeps room for the instructions, the tool list, the question and
+/// its own reply (reasons in the README).
+pub const DEFAULT_ANSWER_BUDGET: usize = 12_000;
+/// Allowed range of `mcp.answer_budget` (below 2,000 bytes an outline or a
+/// page of lines has too little room to be useful).
+pub const ANSWER_BUDGET_RANGE: std::ops::RangeInclusive<usize> = 2_000..=1_000_000;
 pub const DEFAULT_OLLAMA_HOST: &str = "http://127.0.0.1:11434";
 pub const DEFAULT_OLLAMA_MODEL: &str = "qwen2.5-coder:3b-instruct";
 pub const DEFAULT_LOG_LEVEL: &str = "warn";
@@ -180,6 +188,8 @@ pub struct McpConfig {
     pub allowed_origins: Vec<String>,
     /// Bearer token required from clients (overridden by `VIBE_MCP_TOKEN`).
     pub token: Option<String>,
+    /// Most bytes of one tool answer's text (clamped to [`ANSWER_BUDGET_RANGE`]).
+    pub answer_budget: usize,
 }
 
 impl Default for McpConfig {
@@ -191,6 +201,7 @@ impl Default for McpConfig {
             allowed_hosts: Vec::new(),
             allowed_origins: Vec::new(),
             token: None,
+            answer_budget: DEFAULT_ANSWER_BUDGET,
         }
     }
 }

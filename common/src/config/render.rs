@@ -35,6 +35,7 @@ pub(super) const COMMENTS: &[(&str, &str)] = &[
     ("mcp.allowed_hosts", "extra accepted Host headers; empty = loopback only"),
     ("mcp.allowed_origins", "accepted browser Origins; empty = none"),
     ("mcp.token", "bearer token required from clients; overridden by $VIBE_MCP_TOKEN"),
+    ("mcp.answer_budget", "most bytes of one tool answer (2000..=1000000); 12000 fits a small model's context"),
     ("ollama", "Ollama hosts for LLM enrichment (`scan index`); empty = no enrichment."),
     ("ollama[].host", "Ollama URL"),
     ("ollama[].model", "model name"),
@@ -273,6 +274,7 @@ mod tests {
                 allowed_hosts: vec!["vibe.example".into()],
                 allowed_origins: vec!["https://a.example".into(), "https://b.example".into()],
                 token: Some("sëcret".into()),
+                answer_budget: 20_000,
             },
             ollama: vec![
                 OllamaHost::default(),
@@ -323,6 +325,7 @@ mod tests {
                 allowed_hosts: vec!["a.example".into(), "b.example".into()],
                 allowed_origins: vec!["https://c.example".into()],
                 token: Some("tök'en".into()),
+                answer_budget: 8_000,
             },
             ollama: vec![OllamaHost {
                 host: "http://gpu:1".into(),

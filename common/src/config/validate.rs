@@ -3,8 +3,8 @@
 //! the keys of the file that the model does not know.
 
 use super::model::{
-    DEFAULT_INDEX_PREFIX, DEFAULT_MCP_HOST, DEFAULT_MCP_PORT, DEFAULT_OLLAMA_HOST, DEFAULT_OLLAMA_MODEL,
-    DEFAULT_OPENSEARCH_HOST, MAX_CHUNK_CHARS_RANGE,
+    ANSWER_BUDGET_RANGE, DEFAULT_INDEX_PREFIX, DEFAULT_MCP_HOST, DEFAULT_MCP_PORT, DEFAULT_OLLAMA_HOST,
+    DEFAULT_OLLAMA_MODEL, DEFAULT_OPENSEARCH_HOST, MAX_CHUNK_CHARS_RANGE,
 };
 use super::paths::{absolute, normalize, same_path};
 use super::{Config, DevConfig, OllamaHost, CONFIG_VERSION};
@@ -82,6 +82,11 @@ impl Config {
         clean_list(&mut mcp.allowed_hosts);
         clean_list(&mut mcp.allowed_origins);
         empty_to_none(&mut mcp.token);
+        let budget = mcp.answer_budget.clamp(*ANSWER_BUDGET_RANGE.start(), *ANSWER_BUDGET_RANGE.end());
+        if budget != mcp.answer_budget {
+            w.push(format!("mcp.answer_budget {} is out of range, using {budget}", mcp.answer_budget));
+            mcp.answer_budget = budget;
+        }
 
         // ollama
         let defaults = OllamaHost::default();
@@ -238,7 +243,7 @@ mod tests {
                 { max_chunk_chars: 1000000000, temperature: -1 },
                 { temperature: NaN, num_predict: -7 },
               ],
-              mcp: { port: 0, token: "", allowed_hosts: [" a ", "a", ""] },
+              mcp: { port: 0, token: "", allowed_hosts: [" a ", "a", ""], answer_budget: 10 },
               opensearch: { index_prefix: "MyPrefix", host: "not a url" },
               dev: { log_level: "debug" },
             }"#,
@@ -256,6 +261,7 @@ mod tests {
         assert_eq!(c.mcp.port, DEFAULT_MCP_PORT);
         assert_eq!(c.mcp.token, None);
         assert_eq!(c.mcp.allowed_hosts, vec!["a".to_string()]);
+        assert_eq!(c.mcp.answer_budget, 2_000);
         assert_eq!(c.opensearch.index_prefix, "myprefix");
         assert_eq!(c.opensearch.hosts, [DEFAULT_OPENSEARCH_HOST]);
         assert_eq!(c.log_level(), "debug");
