@@ -30,7 +30,7 @@ impl Config {
         let mut config = match std::fs::read(&path) {
             Ok(bytes) => Self::load_bytes(&path, &dir, &bytes)?,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                let config = Config { id: new_config_id(&dir), ..Config::default() };
+                let config = Config::default();
                 config.save(&path)?;
                 tracing::info!(path = %path.display(), "created default configuration");
                 config
@@ -52,23 +52,10 @@ impl Config {
     }
 
     /// Parses + validates; migrates older files on disk (with a backup).
-    /// A file without an `id` gets one, written back at once so that it stays stable.
+    /// The owner id is not in the file ([`super::Identity`]); the `id` of an
+    /// older file is read into [`Config::id`] for the identity to adopt.
     fn load_bytes(path: &Path, dir: &Path, bytes: &[u8]) -> Result<Config, ConfigError> {
-        let (mut config, migrated_from) = Self::parse(path, dir, bytes)?;
-        if config.id.is_empty() {
-            config.id = new_config_id(dir);
-            if migrated_from.is_none() {
-                match config.file_view().save(path) {
-                    Ok(()) => tracing::info!("{}: added the config id {}", path.display(), config.id),
-                    Err(e) => tracing::warn!(
-                        "{}: config id {} kept in memory only: {}",
-                        path.display(),
-                        config.id,
-                        crate::error::chain(&e)
-                    ),
-                }
-            }
-        }
+        let (config, migrated_from) = Self::parse(path, dir, bytes)?;
         if let Some(old) = migrated_from {
             let backup = dir.join(BACKUP_FILE_NAME);
             match write_atomic(&backup, bytes).and_then(|()| config.save(path)) {
@@ -252,20 +239,6 @@ fn message_of(e: &json5::Error) -> String {
     }
 }
 
-/// A new config id: `<hostname>-<8 hex>`, the hex from the time, the process
-/// and the config directory (unique enough for the configs of one cluster).
-pub(super) fn new_config_id(dir: &Path) -> String {
-    let host = std::fs::read_to_string("/etc/hostname")
-        .ok()
-        .or_else(|| std::env::var("HOSTNAME").ok())
-        .map(|h| h.trim().chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-').take(24).collect::<String>())
-        .filter(|h| !h.is_empty())
-        .unwrap_or_else(|| "vibe".to_string());
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
-    let seed = format!("{nanos}:{}:{}", std::process::id(), dir.display());
-    format!("{host}-{}", &blake3::hash(seed.as_bytes()).to_hex()[..8])
-}
-
 /// 1-based line and column of a byte offset.
 pub(super) fn line_col(bytes: &[u8], offset: usize) -> (usize, usize) {
     let before = &bytes[..offset.min(bytes.len())];
@@ -312,12 +285,12 @@ mod tests {
         let mut expected = Config { env_overrides: config.env_overrides.clone(), ..Config::default() };
         expected.opensearch.hosts = config.opensearch.hosts.clone();
         expected.mcp.token = config.mcp.token.clone();
-        assert!(!config.id.is_empty(), "a new file gets an id");
-        expected.id = config.id.clone();
+        // The owner id lives in identity.json, never in the file people copy.
+        assert!(config.id.is_empty() && value.get("id").is_none(), "{text}");
         assert_eq!(config, expected);
-        // Second run reads the same file back, id included.
+        // Second run reads the same file back.
         let again = Config::load(&path).unwrap();
-        assert_eq!(again, Config { id: config.id.clone(), ..Config::default() });
+        assert_eq!(again, Config::default());
     }
 
     #[test]

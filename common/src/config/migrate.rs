@@ -52,7 +52,7 @@ fn migrate_to_0_1_0(obj: &mut Map<String, Value>) {
 }
 
 /// 0.1.0 -> 0.2.0: `opensearch.host` becomes the list `opensearch.hosts`
-/// (the config `id` is added by the loader, as for any file without one).
+/// (an `id` of the file is adopted by the owner identity, `identity.json`).
 fn migrate_to_0_2_0(obj: &mut Map<String, Value>) {
     if let Some(Value::Object(os)) = obj.get_mut("opensearch") {
         if let Some(host) = os.remove("host") {
@@ -96,7 +96,7 @@ mod tests {
                 .filter(|v| !v.trim().is_empty())
                 .unwrap_or("http://localhost:9200".into())
         );
-        assert!(!c.id.is_empty(), "a migrated file gets an id");
+        assert!(c.id.is_empty(), "no id: the owner identity is not in config.json5");
         assert_eq!(c.opensearch.username.as_deref(), Some("admin"));
         assert_eq!(c.opensearch.index_prefix, DEFAULT_INDEX_PREFIX);
         assert_eq!(c.ollama[0].model, "llama3");
@@ -111,7 +111,7 @@ mod tests {
         assert_eq!(value["opensearch"]["index_prefix"], DEFAULT_INDEX_PREFIX);
         assert_eq!(value["opensearch"]["hosts"], serde_json::json!(["http://localhost:9200"]));
         assert!(value["opensearch"].get("host").is_none(), "host became hosts");
-        assert!(value["id"].as_str().is_some_and(|id| !id.is_empty()), "the id is written");
+        assert!(value.get("id").is_none(), "no id is written into the file");
         // Loading again is a no-op.
         load(tmp.path()).unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), new_text);

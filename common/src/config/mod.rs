@@ -22,6 +22,7 @@
 //! * `render`: writing the file back, from the serialized model and one table
 //!   of `(dotted key, comment)` pairs (`render::COMMENTS`);
 //! * `sources`: `source add|remove|list` operations;
+//! * `identity`: the owner identity of a config directory (`identity.json`);
 //! * `error` and `paths`: the error type and the path / file helpers.
 //!
 //! Adding a key: a field in `model` (with its default), a comment in
@@ -30,6 +31,7 @@
 //! save and load.
 
 mod error;
+mod identity;
 mod load;
 mod migrate;
 mod model;
@@ -39,6 +41,7 @@ mod sources;
 mod validate;
 
 pub use error::ConfigError;
+pub use identity::{hostname, Identity, Origin as IdentityOrigin, Site, IDENTITY_FILE_NAME};
 pub use model::{
     Config, DevConfig, EnvOverrides, McpConfig, McpProtocol, OllamaHost, OpenSearchConfig, ANSWER_BUDGET_RANGE,
     DEFAULT_ANSWER_BUDGET, DEFAULT_INDEX_PREFIX, DEFAULT_LOG_LEVEL, DEFAULT_MCP_HOST, DEFAULT_MCP_PORT,

@@ -29,9 +29,10 @@ pub const MAX_CHUNK_CHARS_RANGE: std::ops::RangeInclusive<usize> = 1000..=100_00
 #[serde(default)]
 pub struct Config {
     pub version: String,
-    /// Stable id of this config: it marks the projects this config indexed,
-    /// so that another config sharing the cluster never removes them.
-    /// Generated once (`<hostname>-<8 hex>`) and kept in the file.
+    /// The owner id of configs before `identity.json` (read from older
+    /// files only, for the identity to adopt; never written back). The owner
+    /// id itself is [`super::Identity`], kept out of the file people copy.
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub id: String,
     pub opensearch: OpenSearchConfig,
     pub mcp: McpConfig,

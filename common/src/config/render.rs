@@ -18,7 +18,7 @@ use std::path::Path;
 /// sentence); the other keys get it at the end of their line.
 pub(super) const COMMENTS: &[(&str, &str)] = &[
     ("version", "Config format version; older files are migrated (a .bak copy is kept)."),
-    ("id", "Stable id of this config: `scan index` removes only projects this id wrote and no longer lists."),
+    ("id", "Owner id of an older config; moved to identity.json (not to be copied) on the next run."),
     ("opensearch", "OpenSearch cluster holding the indexes."),
     ("opensearch.hosts", "nodes of one cluster, round-robin with failover; $VIBE_OPENSEARCH_URL (a,b) overrides"),
     ("opensearch.username", "basic auth user; null = no authentication"),
@@ -420,7 +420,9 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let config = every_field_set(tmp.path());
         // Every leaf really differs from its default.
+        // (`id` is written only when set: an older file's owner id.)
         let reference = Config {
+            id: "old-id".into(),
             ollama: vec![OllamaHost::default(); config.ollama.len()],
             dev: Some(DevConfig::default()),
             ..Config::default()

@@ -175,7 +175,7 @@ pub(super) fn unknown_keys(value: &Value) -> Vec<String> {
     let mut out = Vec::new();
     collect_unknown(value, &reference, "", &mut out);
     // Accepted spellings of an older version.
-    out.retain(|key| key != "opensearch.host");
+    out.retain(|key| key != "opensearch.host" && key != "id");
     out
 }
 

@@ -2,20 +2,28 @@
 
 use vibe_common::search::Search;
 
-use super::{Ctx, PartialFailure, ScanIndexArgs};
+use super::{Ctx, PartialFailure, ScanIndexArgs, ScanPruneArgs};
 use crate::indexer::{self, IndexOptions};
 
 /// The options every indexing run of this config shares (`scan index`,
 /// `scan watch`): the enrichment, and this config's id as the owner.
 pub fn options(ctx: &Ctx, no_llm: bool) -> anyhow::Result<IndexOptions> {
+    let identity = ctx.identity()?;
     Ok(IndexOptions {
         enrich: super::enrich::for_index(ctx, no_llm)?,
-        owner: ctx.config.id.clone(),
+        site: Some(identity.site()),
+        owner: identity.id,
         ..Default::default()
     })
 }
 
 pub fn run(ctx: &Ctx, args: ScanIndexArgs) -> anyhow::Result<()> {
+    // A dry run lists what would be removed; with no sources, the run only
+    // removes what this config wrote (and says so first).
+    let prune_only = args.target.is_none() && ctx.config.sources.is_empty();
+    if args.dry_run || prune_only {
+        return super::prune::run(ctx, ScanPruneArgs { dry_run: args.dry_run, project: Vec::new() });
+    }
     let targets = ctx.targets(args.target.as_deref())?;
     let search = Search::new(&ctx.config.opensearch)?;
     let opts = IndexOptions { force: args.force, progress: true, ..options(ctx, args.no_llm)? };
@@ -32,6 +40,9 @@ pub fn run(ctx: &Ctx, args: ScanIndexArgs) -> anyhow::Result<()> {
     }
     for root in &report.released_projects {
         eprintln!("Kept project no longer configured here, still indexed by another config: {root}");
+    }
+    for (root, why) in &report.refused_projects {
+        eprintln!("Kept {root}: {why}");
     }
     for source in &report.sources {
         if let Some(line) = &source.upgraded {

@@ -11,6 +11,7 @@
 pub mod analyze;
 pub mod enrich;
 pub mod index;
+pub mod prune;
 pub mod scan;
 pub mod serve;
 pub mod source;
@@ -20,7 +21,7 @@ pub mod watch;
 use clap::{Args, Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use vibe_common::config::{Config, ConfigError};
+use vibe_common::config::{Config, ConfigError, Identity, IdentityOrigin};
 
 use crate::export::Format;
 
@@ -88,6 +89,8 @@ pub enum ScanCommand {
     Index(ScanIndexArgs),
     /// Watch the sources and index every change as it happens (Ctrl-C stops)
     Watch(ScanWatchArgs),
+    /// Remove the projects this config's owner identity wrote and no longer lists
+    Prune(ScanPruneArgs),
 }
 
 #[derive(Debug, Clone, Args)]
@@ -126,6 +129,20 @@ pub struct ScanIndexArgs {
     /// Skip the LLM enrichment
     #[arg(long)]
     pub no_llm: bool,
+    /// List what would be removed (projects this config wrote and no longer lists) and change nothing
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ScanPruneArgs {
+    /// List what would be removed and change nothing
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Remove this project even though this config's owner id was also seen writing it from another
+    /// host or config dir (or before that was recorded); repeatable
+    #[arg(long, value_name = "ROOT")]
+    pub project: Vec<PathBuf>,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -204,10 +221,27 @@ pub struct Ctx {
 impl Ctx {
     /// Loads or creates the config in `config_dir` (default `~/.vibe-analyzer`).
     pub fn load(config_dir: Option<&Path>) -> Result<Ctx, ConfigError> {
-        let (config, config_path) = Config::load_or_create(config_dir)?;
+        let (mut config, config_path) = Config::load_or_create(config_dir)?;
         let config_dir = config_path.parent().map(Path::to_path_buf).unwrap_or_default();
+        // Created on first use; an older config's `id` moves out of config.json5.
+        match config.identity(&config_path)? {
+            (identity, IdentityOrigin::Replaced { previous, from }) => eprintln!(
+                "{}: this config dir was copied from {from} (owner id {previous}); it gets its own owner id {}",
+                config_dir.display(),
+                identity.id
+            ),
+            (identity, IdentityOrigin::Adopted) => {
+                tracing::info!("owner id {} moved from config.json5 to identity.json", identity.id)
+            }
+            _ => {}
+        }
         crate::scanner::license::remember_in(&config_dir);
         Ok(Ctx { config, config_path, config_dir })
+    }
+
+    /// The owner identity of this config dir (`identity.json`, created on first use).
+    pub fn identity(&self) -> Result<Identity, ConfigError> {
+        Identity::resolve(&self.config_dir, "").map(|(identity, _)| identity)
     }
 
     /// Saves `self.config` to `self.config_path` (env overrides are not persisted).

@@ -8,6 +8,7 @@ pub fn run(ctx: &Ctx, args: ScanCommand) -> anyhow::Result<()> {
         ScanCommand::Ast(a) => ast(ctx, a),
         ScanCommand::Analyze(a) => super::analyze::run(ctx, a),
         ScanCommand::Watch(a) => super::watch::run(ctx, a),
+        ScanCommand::Prune(a) => super::prune::run(ctx, a),
     }
 }
 

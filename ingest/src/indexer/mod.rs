@@ -9,6 +9,7 @@
 //! Incremental runs write through the live generation, file by file.
 
 mod bulk;
+pub mod cleanup;
 pub mod documents;
 pub mod format;
 pub mod stats;
@@ -72,11 +73,15 @@ pub struct IndexOptions {
     pub progress: bool,
     /// Enrichment for changed files, by relative path (LLM descriptions and tags).
     pub enrich: Option<EnrichFn>,
-    /// The config id (`Config::id`) recorded as an owner of every project
-    /// this run indexes. A run removes only projects it owns and no longer
-    /// lists; empty = the behaviour before owners (remove every project not
-    /// listed), for one-config tools and tests.
+    /// The owner identity's id (`vibe_common::config::Identity`) recorded
+    /// as an owner of every project this run indexes. A run removes only
+    /// projects it owns and no longer lists; empty = the behaviour before
+    /// owners (remove every project not listed), for one-config tools and tests.
     pub owner: String,
+    /// Where the owner writes from (host and config dir), recorded beside
+    /// the owner id: the same id seen writing from another site is never
+    /// removed ([`cleanup`]).
+    pub site: Option<vibe_common::config::Site>,
 }
 
 /// What one source's indexing did.
@@ -103,6 +108,8 @@ pub struct IndexReport {
     /// Projects this config no longer lists that other configs still own:
     /// kept for them, this config's ownership dropped.
     pub released_projects: Vec<String>,
+    /// Projects this identity owns but did not remove: `(root, why and what to do)`.
+    pub refused_projects: Vec<(String, String)>,
     pub removed_indices: Vec<String>,
     pub sources: Vec<SourceOutcome>,
     /// Sources that could not be indexed at all: `(root, why)`.
@@ -111,6 +118,13 @@ pub struct IndexReport {
 }
 
 impl IndexReport {
+    /// Record what a cleanup did.
+    pub fn record_cleanup(&mut self, plan: &cleanup::Plan) {
+        self.removed_projects.extend(plan.remove.iter().map(|p| p.root.clone()));
+        self.released_projects.extend(plan.release.iter().map(|(p, _, _)| p.root.clone()));
+        self.refused_projects.extend(plan.refused.iter().map(|r| (r.root.clone(), r.reason.clone())));
+        self.removed_indices.extend(plan.indices.iter().cloned());
+    }
     pub fn files_written(&self) -> u64 {
         self.sources.iter().map(|s| s.files_written).sum()
     }
@@ -163,7 +177,10 @@ pub async fn run(
     let start = Instant::now();
     check_backend(search).await?;
     let mut report = IndexReport { templates: templates::install(search).await?, ..Default::default() };
-    let known = cleanup(search, configured, &opts.owner, &mut report).await?;
+    let me = cleanup::Me { id: &opts.owner, site: opts.site.as_ref(), override_sites: &[] };
+    let known = cleanup::plan(search, configured, &me).await?;
+    cleanup::apply(search, &known).await?;
+    report.record_cleanup(&known);
     for root in targets {
         // A source that cannot be read (gone, unreadable) is reported and the
         // run goes on with the others; a backend failure stops it.
@@ -175,71 +192,6 @@ pub async fn run(
     }
     report.elapsed = start.elapsed();
     Ok(report)
-}
-
-fn canonical(p: &Path) -> PathBuf {
-    p.canonicalize().unwrap_or_else(|_| p.to_path_buf())
-}
-
-/// What the store holds for the configured projects once cleanup is done.
-struct Known {
-    /// Project hash -> its meta document (index format, owners), for the
-    /// projects that have one.
-    meta: HashMap<String, store::MetaInfo>,
-    layout: store::Layout,
-}
-
-/// An index of a project without a meta document younger than this may be a
-/// run of another config in progress: it is left alone.
-const ORPHAN_GRACE: Duration = Duration::from_secs(3600);
-
-/// Remove the projects this config owns and no longer lists (a project other
-/// configs also own is kept for them), and generations no alias points at.
-async fn cleanup(
-    search: &Search,
-    configured: &[PathBuf],
-    owner: &str,
-    report: &mut IndexReport,
-) -> Result<Known, IndexError> {
-    let keep: HashSet<String> = configured.iter().map(|p| project_hash(&canonical(p))).collect();
-    let (metas, layout) = tokio::try_join!(store::meta_projects(search), store::Layout::read(search))?;
-    let mut known = Known { meta: HashMap::new(), layout };
-    let mut others = HashSet::new();
-    for (hash, meta) in metas {
-        let root = meta.root.clone().unwrap_or_else(|| hash.clone());
-        if keep.contains(&hash) {
-            known.meta.insert(hash, meta);
-            continue;
-        }
-        // Projects written before configs had ids have no owners: any config may remove them.
-        let mine = owner.is_empty() || meta.owners.is_empty() || meta.owners.iter().any(|o| o == owner);
-        let remaining: Vec<String> = meta.owners.iter().filter(|o| *o != owner).cloned().collect();
-        if mine && (owner.is_empty() || remaining.is_empty()) {
-            store::remove_project(search, &hash).await?;
-            report.removed_projects.push(root);
-        } else {
-            if mine {
-                store::set_owners(search, &hash, &remaining).await?;
-                report.released_projects.push(root);
-            }
-            others.insert(hash);
-        }
-    }
-    for (hash, indices) in &known.layout.indices {
-        if others.contains(hash) {
-            continue;
-        }
-        if !keep.contains(hash) {
-            let orphans: Vec<&String> = indices.iter().filter(|i| store::older_than(i, ORPHAN_GRACE)).collect();
-            for index in orphans {
-                search.delete(&format!("/{index}")).await?;
-                report.removed_indices.push(index.clone());
-            }
-        } else {
-            report.removed_indices.extend(store::remove_stale_generations(search, &known.layout, hash).await?);
-        }
-    }
-    Ok(known)
 }
 
 /// Where one source's documents go.
@@ -270,7 +222,7 @@ fn load_details(root: &std::path::Path) -> tokio::task::JoinHandle<Result<Source
 
 async fn index_source(
     search: &Search,
-    known: &Known,
+    known: &cleanup::Plan,
     root: &Path,
     opts: &IndexOptions,
 ) -> Result<SourceOutcome, IndexError> {
@@ -410,12 +362,7 @@ async fn index_source(
     let changed = outcome.rebuilt || outcome.files_written + outcome.analysis_written + outcome.deleted > 0;
     let meta = known.meta.get(&hash);
     let meta_missing = meta.is_none();
-    // Owners: the stored ones plus this config (a shared project has several).
-    let mut owners = meta.map(|m| m.owners.clone()).unwrap_or_default();
-    let new_owner = !opts.owner.is_empty() && !owners.contains(&opts.owner);
-    if new_owner {
-        owners.push(opts.owner.clone());
-    }
+    let (owners, writers, new_owner) = owners_with_me(meta, opts);
     if changed || meta_missing {
         phase("writing the project's statistics, license and README");
         let info = if details_loaded {
@@ -428,13 +375,14 @@ async fn index_source(
                 .map_err(|e| IndexError::Task { path: path.clone(), source: e.into() })?
                 .map_err(IndexError::Scan)?
         };
-        tokio::try_join!(write_meta(search, &info, &hash, &targets, &owners, &opts.enrich), drop_old)?;
+        let ownership = (owners.as_slice(), writers.as_slice());
+        tokio::try_join!(write_meta(search, &info, &hash, &targets, ownership, &opts.enrich), drop_old)?;
         if !owners.is_empty() && (new_owner || outcome.rebuilt) {
             store::tag_indices(search, &hash, &owners).await?;
         }
     } else {
         if new_owner {
-            store::set_owners(search, &hash, &owners).await?;
+            store::set_owners(search, &hash, &owners, &writers).await?;
         }
         drop_old.await?;
     }
@@ -443,6 +391,24 @@ async fn index_source(
     }
     tracing::debug!(source = %outcome.name, "meta document written");
     Ok(outcome)
+}
+
+/// A project's owners and writers with this run's owner (and site) added
+/// (a shared project has several), and whether that added anything.
+fn owners_with_me(meta: Option<&store::MetaInfo>, opts: &IndexOptions) -> (Vec<String>, Vec<store::Writer>, bool) {
+    let mut owners = meta.map(|m| m.owners.clone()).unwrap_or_default();
+    let mut writers = meta.map(|m| m.writers.clone()).unwrap_or_default();
+    if opts.owner.is_empty() {
+        return (owners, writers, false);
+    }
+    let new_owner = !owners.contains(&opts.owner);
+    if new_owner {
+        owners.push(opts.owner.clone());
+    }
+    let me = opts.site.as_ref().map(|site| store::Writer { id: opts.owner.clone(), site: site.clone() });
+    let new_writer = me.as_ref().is_some_and(|me| !writers.contains(me));
+    writers.extend(me.filter(|_| new_writer));
+    (owners, writers, new_owner || new_writer)
 }
 
 /// Enrich (when configured) and queue the documents of pending files.
@@ -485,7 +451,7 @@ async fn write_meta(
     info: &SourceInfo,
     hash: &str,
     targets: &Targets,
-    owners: &[String],
+    (owners, writers): (&[String], &[store::Writer]),
     enrich: &Option<EnrichFn>,
 ) -> Result<(), IndexError> {
     let stats = stats::project_stats(search, &targets.analysis_alias).await?;
@@ -510,6 +476,7 @@ async fn write_meta(
         "index_format": format::current(),
         "indexed_at": now,
         "owners": owners,
+        "writers": writers,
     });
     search.put(&format!("/{}/_doc/{hash}?refresh=true", search.names.meta()), &doc).await?;
     Ok(())

@@ -5,7 +5,9 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::{Duration, Instant};
 
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
+use vibe_common::config::Site;
 use vibe_common::naming::IndexNames;
 use vibe_common::search::{Search, SearchError};
 
@@ -79,12 +81,22 @@ pub struct MetaInfo {
     pub index_format: Option<String>,
     /// Ids of the configs that index it (empty before configs had ids).
     pub owners: Vec<String>,
+    /// Where each owner id wrote it from (empty before sites were recorded).
+    pub writers: Vec<Writer>,
+}
+
+/// One owner id writing a project from one host and config directory.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Writer {
+    pub id: String,
+    #[serde(flatten)]
+    pub site: Site,
 }
 
 /// Every meta document, by project hash.
 pub async fn meta_projects(search: &Search) -> Result<BTreeMap<String, MetaInfo>, SearchError> {
     // A missing meta index (nothing indexed yet) reads as empty.
-    let body = json!({ "_source": ["root", "index_format", "owners"] });
+    let body = json!({ "_source": ["root", "index_format", "owners", "writers"] });
     let hits = scroll_all(search, &search.names.meta(), Missing::ReadsEmpty, body).await?;
     let text = |v: &Value| v.as_str().map(str::to_string);
     Ok(hits
@@ -92,18 +104,25 @@ pub async fn meta_projects(search: &Search) -> Result<BTreeMap<String, MetaInfo>
         .filter_map(|h| {
             let source = &h["_source"];
             let owners = source["owners"].as_array().into_iter().flatten().filter_map(text).collect();
-            let meta = MetaInfo { root: text(&source["root"]), index_format: text(&source["index_format"]), owners };
+            let writers = source["writers"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|w| serde_json::from_value(w.clone()).ok())
+                .collect();
+            let meta =
+                MetaInfo { root: text(&source["root"]), index_format: text(&source["index_format"]), owners, writers };
             Some((h["_id"].as_str()?.to_string(), meta))
         })
         .collect())
 }
 
-/// Replace the owners of a project: in its meta document and in the
-/// `_meta` of its data indices, so that the indices themselves say which
-/// configs wrote them.
-pub async fn set_owners(search: &Search, hash: &str, owners: &[String]) -> Result<(), SearchError> {
+/// Replace the owners (and their writers) of a project: in its meta
+/// document and in the `_meta` of its data indices, so that the indices
+/// themselves say which configs wrote them.
+pub async fn set_owners(search: &Search, hash: &str, owners: &[String], writers: &[Writer]) -> Result<(), SearchError> {
     let path = format!("/{}/_update/{hash}?refresh=true", search.names.meta());
-    search.post(&path, &json!({ "doc": { "owners": owners } })).await?;
+    search.post(&path, &json!({ "doc": { "owners": owners, "writers": writers } })).await?;
     tag_indices(search, hash, owners).await
 }
 

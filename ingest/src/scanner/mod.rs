@@ -232,6 +232,9 @@ pub struct ScanReport {
     pub skipped: BTreeMap<SkipReason, u64>,
     /// (path, message) of every error: unreadable files, extraction failures, walker errors.
     pub errors: Vec<(String, String)>,
+    /// Directories not descended into, by default rule ([`walk::DIR_RULES`]
+    /// order): `(rule, directories)`; their files are not in `files_seen`.
+    pub excluded_dirs: Vec<(String, u64)>,
     #[serde(serialize_with = "ser_secs")]
     pub elapsed: Duration,
 }
@@ -267,6 +270,14 @@ impl ScanReport {
         }
         self.errors.extend(other.errors.iter().cloned());
         self.elapsed += other.elapsed;
+        for (rule, n) in &other.excluded_dirs {
+            match self.excluded_dirs.iter_mut().find(|(r, _)| r == rule) {
+                Some((_, total)) => *total += n,
+                None => self.excluded_dirs.push((rule.clone(), *n)),
+            }
+        }
+        let order = |r: &str| walk::DIR_RULES.iter().position(|d| *d == r);
+        self.excluded_dirs.sort_by_key(|(r, _)| order(r));
     }
 
     /// `Scanned N files: parsed N, text N, skipped N (binary: N, …), errors N in X.Xs`
@@ -282,6 +293,11 @@ impl ScanReport {
         if !self.skipped.is_empty() {
             let parts: Vec<String> = self.skipped.iter().map(|(r, n)| format!("{r}: {n}")).collect();
             s += &format!(" ({})", parts.join(", "));
+        }
+        if !self.excluded_dirs.is_empty() {
+            let total: u64 = self.excluded_dirs.iter().map(|(_, n)| n).sum();
+            let parts: Vec<String> = self.excluded_dirs.iter().map(|(r, n)| format!("{r}: {n}")).collect();
+            s += &format!(", excluded dirs {total} ({})", parts.join(", "));
         }
         s += &format!(", errors {} in {:.1}s", self.errors.len(), self.elapsed.as_secs_f64());
         s
@@ -397,11 +413,12 @@ pub fn try_scan(
     let quit = AtomicBool::new(false);
     let mut report = ScanReport::default();
     let mut failure: Option<ScanError> = None;
+    let dir_counts = Arc::new(walk::DirCounts::default());
 
     std::thread::scope(|s| {
-        let (root, quit) = (&root, &quit);
+        let (root, quit, counts) = (&root, &quit, dir_counts.clone());
         s.spawn(move || {
-            let walker = walk::builder(root, threads).build_parallel();
+            let walker = walk::counting_builder(root, threads, counts).build_parallel();
             walker.run(|| {
                 let tx = tx.clone();
                 Box::new(move |res| {
@@ -464,6 +481,7 @@ pub fn try_scan(
     });
 
     report.elapsed = start.elapsed();
+    report.excluded_dirs = dir_counts.counts().into_iter().map(|(r, n)| (r.to_string(), n)).collect();
     match failure {
         Some(e) => Err(e),
         None => Ok(report),
@@ -489,6 +507,16 @@ mod tests {
         assert_eq!(
             r.summary(),
             "Scanned 5 files: parsed 2, text 1, skipped 2 (binary: 1, too_large: 1), errors 0 in 1.2s"
+        );
+        let other = ScanReport { excluded_dirs: vec![("node_modules".into(), 2)], ..Default::default() };
+        r.merge(&other);
+        r.merge(&ScanReport { excluded_dirs: vec![(walk::VENV_RULE.into(), 1), (".git".into(), 1)], ..other });
+        assert!(
+            r.summary().ends_with(
+                "excluded dirs 4 (node_modules: 2, .git: 1, python venv (pyvenv.cfg): 1), errors 0 in 1.2s"
+            ),
+            "{}",
+            r.summary()
         );
     }
 }

@@ -69,7 +69,7 @@ fn subdirs(dir: &Path) -> Vec<std::path::PathBuf> {
     let mut dirs: Vec<_> = rd
         .flatten()
         .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-        .filter(|e| e.file_name().to_str().is_some_and(|n| !n.starts_with('.') && !is_excluded_dir(n)))
+        .filter(|e| e.file_name().to_str().is_some_and(|n| !n.starts_with('.')) && !is_excluded_dir(&e.path()))
         .map(|e| e.path())
         .collect();
     dirs.sort();

@@ -72,7 +72,7 @@ impl IgnoreFilter {
             let last = i + 1 == names.len();
             let is_dir = !last || candidate.is_dir();
             let name = name.to_str().unwrap_or_default();
-            if (is_dir && walk::is_excluded_dir(name)) || (!is_dir && walk::is_excluded_file(name)) {
+            if (is_dir && walk::is_excluded_dir(&candidate)) || (!is_dir && walk::is_excluded_file(name)) {
                 return true;
             }
             if self.matched(&candidate, is_dir) {

@@ -90,7 +90,11 @@ fn first_run_creates_commented_config_in_config_dir() {
     assert!(text.contains("//"), "config has comments:\n{text}");
     let v = sb.config_value();
     assert_eq!(v["version"], "0.2.0");
-    assert!(v["id"].as_str().is_some_and(|id| id.len() > 9), "a stable config id: {}", v["id"]);
+    // The owner id is not in the file people copy: identity.json beside it.
+    assert!(v.get("id").is_none(), "no owner id in config.json5: {}", v["id"]);
+    let identity: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(sb.cfg.join("identity.json")).unwrap()).unwrap();
+    assert!(identity["id"].as_str().is_some_and(|id| id.len() > 9), "a stable owner id: {identity}");
     assert_eq!(v["ollama"], serde_json::json!([]));
     assert_eq!(v["sources"], serde_json::json!([]));
     assert_eq!(v["opensearch"]["hosts"], serde_json::json!(["http://127.0.0.1:9200"]));

@@ -17,5 +17,6 @@ mod ollama_support;
 mod ownership;
 mod parsers_test;
 mod scanner_walk;
+mod shared_identity;
 mod stats_cli;
 mod watch;

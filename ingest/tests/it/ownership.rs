@@ -12,37 +12,48 @@ use vibe_common::search::Search;
 
 const PREFIX: &str = "townership";
 
-fn opensearch_url() -> String {
+pub(crate) fn opensearch_url() -> String {
     std::env::var("VIBE_OPENSEARCH_URL").unwrap_or_else(|_| "http://127.0.0.1:9200".into())
 }
 
-fn search() -> Search {
-    Search::new(&OpenSearchConfig { hosts: vec![opensearch_url()], index_prefix: PREFIX.into(), ..Default::default() })
+pub(crate) fn search_on(prefix: &str) -> Search {
+    Search::new(&OpenSearchConfig { hosts: vec![opensearch_url()], index_prefix: prefix.into(), ..Default::default() })
         .unwrap()
 }
 
-/// A config directory of its own, on the shared prefix.
-struct Developer {
-    dir: tempfile::TempDir,
+fn search() -> Search {
+    search_on(PREFIX)
+}
+
+/// A config directory of its own, on a shared prefix.
+pub(crate) struct Developer {
+    pub dir: tempfile::TempDir,
 }
 
 impl Developer {
     fn new() -> Self {
+        Self::on(PREFIX)
+    }
+
+    /// A new config dir whose default config uses `prefix`.
+    pub fn on(prefix: &str) -> Self {
         let dev = Self { dir: tempfile::tempdir().unwrap() };
         dev.ok(&["source", "list"]); // creates the default config
         let path = dev.dir.path().join("config.json5");
         let text = std::fs::read_to_string(&path).unwrap();
-        std::fs::write(&path, text.replace("index_prefix: \"vibe\"", &format!("index_prefix: \"{PREFIX}\""))).unwrap();
+        std::fs::write(&path, text.replace("index_prefix: \"vibe\"", &format!("index_prefix: \"{prefix}\""))).unwrap();
         dev
     }
 
-    fn id(&self) -> String {
-        let text = std::fs::read_to_string(self.dir.path().join("config.json5")).unwrap();
-        let value: Value = json5::from_str(&text).unwrap();
+    /// The owner id: `identity.json` of the config dir.
+    pub fn id(&self) -> String {
+        let text = std::fs::read_to_string(self.dir.path().join("identity.json")).unwrap();
+        let value: Value = serde_json::from_str(&text).unwrap();
         value["id"].as_str().unwrap().to_string()
     }
 
-    fn ok(&self, args: &[&str]) -> String {
+    /// Runs the CLI on this config dir: (success, stdout + stderr).
+    pub fn run(&self, args: &[&str]) -> (bool, String) {
         let out = Command::new(env!("CARGO_BIN_EXE_vibe-analyzer"))
             .arg("--config-dir")
             .arg(self.dir.path())
@@ -51,13 +62,18 @@ impl Developer {
             .env_remove("RUST_LOG")
             .output()
             .unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-        assert!(out.status.success(), "{args:?}: {stderr}");
-        String::from_utf8_lossy(&out.stdout).into_owned() + &stderr
+        let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+        (out.status.success(), text)
+    }
+
+    pub fn ok(&self, args: &[&str]) -> String {
+        let (ok, text) = self.run(args);
+        assert!(ok, "{args:?}: {text}");
+        text
     }
 }
 
-fn project(root: &Path, name: &str) -> std::path::PathBuf {
+pub(crate) fn project(root: &Path, name: &str) -> std::path::PathBuf {
     let dir = root.join(name);
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("main.py"), format!("def {name}_main():\n    return 1\n")).unwrap();
@@ -65,9 +81,10 @@ fn project(root: &Path, name: &str) -> std::path::PathBuf {
 }
 
 /// Files per project root, read from the shared indices.
-async fn files_by_root(search: &Search) -> Vec<(String, u64)> {
+pub(crate) async fn files_by_root(search: &Search) -> Vec<(String, u64)> {
+    let prefix = &search.names.prefix;
     let body = json!({ "size": 0, "aggs": { "roots": { "terms": { "field": "root", "size": 50 } } } });
-    let answer = search.post(&format!("/{PREFIX}_data_files_*/_search"), &body).await.unwrap();
+    let answer = search.post(&format!("/{prefix}_data_files_*/_search"), &body).await.unwrap();
     let mut out: Vec<(String, u64)> = answer["aggregations"]["roots"]["buckets"]
         .as_array()
         .unwrap()
@@ -78,9 +95,9 @@ async fn files_by_root(search: &Search) -> Vec<(String, u64)> {
     out
 }
 
-async fn owners(search: &Search, root: &Path) -> Vec<String> {
+pub(crate) async fn owners(search: &Search, root: &Path) -> Vec<String> {
     let hash = vibe_common::naming::project_hash(&root.canonicalize().unwrap());
-    let doc = search.get(&format!("/{PREFIX}_meta/_doc/{hash}")).await.unwrap();
+    let doc = search.get(&format!("/{}_meta/_doc/{hash}", search.names.prefix)).await.unwrap();
     let mut owners: Vec<String> =
         doc["_source"]["owners"].as_array().unwrap().iter().map(|o| o.as_str().unwrap().to_string()).collect();
     owners.sort();

@@ -65,6 +65,11 @@ fn fixture() -> Fixture {
     write(root, ".git/config", "[core]\n");
     write(root, ".idea/workspace.xml", "<x/>\n");
     write(root, ".venv/lib/site.py", PY);
+    write(root, ".venv/pyvenv.cfg", "home = /usr/bin\n");
+    write(root, "tools/env/bin/activate.py", PY);
+    write(root, "tools/env/pyvenv.cfg", "home = /usr/bin\n");
+    // Named like a virtual environment but source code (CPython's Lib/venv package).
+    write(root, "Lib/venv/__init__.py", PY);
     write(root, "server.log", "log line\n");
     write(root, "heap.hprof", b"\0");
     write(root, ".DS_Store", b"\0\0");
@@ -111,6 +116,7 @@ fn hostile_tree_is_scanned_completely() {
         ".git/config",
         ".idea/workspace.xml",
         ".venv/lib/site.py",
+        "tools/env/bin/activate.py",
         "server.log",
         "heap.hprof",
         ".DS_Store",
@@ -119,8 +125,25 @@ fn hostile_tree_is_scanned_completely() {
     }
     assert!(files.keys().all(|k| !k.starts_with("loop/")), "symlink followed");
 
-    // Normal and oddly named files are parsed.
-    for p in ["main.py", "src/lib.rs", "sub/.hidden.py", "with space.py", "файл 代码.py", "new\nline.py"] {
+    // Every directory a rule dropped is in the report, with a count.
+    let venv = scanner::walk::VENV_RULE.to_string();
+    let dropped: Vec<(&str, u64)> = report.excluded_dirs.iter().map(|(r, n)| (r.as_str(), *n)).collect();
+    assert_eq!(
+        dropped,
+        [("target", 1), ("node_modules", 1), ("__pycache__", 1), (".git", 1), (".idea", 1), (venv.as_str(), 2)]
+    );
+    assert!(report.summary().contains("excluded dirs 7 (target: 1, node_modules: 1"), "{}", report.summary());
+
+    // Normal and oddly named files are parsed (a `venv` without pyvenv.cfg is source).
+    for p in [
+        "main.py",
+        "src/lib.rs",
+        "sub/.hidden.py",
+        "with space.py",
+        "файл 代码.py",
+        "new\nline.py",
+        "Lib/venv/__init__.py",
+    ] {
         let f = get(p);
         assert_eq!(f.skipped, None, "{p}");
         assert!(!f.binary);
