@@ -7,6 +7,7 @@ mod aliases;
 mod backend_restart;
 mod cluster;
 mod common;
+mod failover3;
 mod injection;
 mod malformed;
 mod scenarios;
