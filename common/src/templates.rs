@@ -19,10 +19,10 @@ use crate::search::{Search, SearchError};
 /// Version of every shipped template. Bump it when any template file changes:
 /// the test `template_version_follows_content` fails until
 /// [`TEMPLATES_FINGERPRINT`] is set to the new content's fingerprint.
-pub const TEMPLATE_VERSION: u64 = 9;
+pub const TEMPLATE_VERSION: u64 = 10;
 
 /// [`templates_fingerprint`] of the templates [`TEMPLATE_VERSION`] was set for.
-pub const TEMPLATES_FINGERPRINT: &str = "865820cee5806546";
+pub const TEMPLATES_FINGERPRINT: &str = "67edbe391a5100fd";
 
 #[derive(RustEmbed)]
 #[folder = "../opensearch-templates"]

@@ -7,11 +7,12 @@ use std::time::Instant;
 
 use serde_json::{json, Map, Value};
 
+use crate::budget;
 use crate::error::ToolError;
 use crate::gateway::Gateway;
 use crate::normalize::{self, Args, Resolution};
 use crate::registry::{self, Run};
-use crate::tools::{admin, code, docs, files, references, show, text};
+use crate::tools::{admin, code, docs, files, references, show, text, tree};
 
 /// The outcome of one tool call, ready to be turned into an MCP result.
 #[derive(Debug, Clone)]
@@ -69,7 +70,7 @@ impl Gateway {
             }
         }
         let result = match tool {
-            Some(t) => run(self, t, &args).await,
+            Some(t) => run(self, t, &args).await.map(|v| keep_to_budget(v, t, &args, self.answer_budget())),
             None => Err(ToolError::UnknownTool(requested.to_string(), resolution)),
         };
         let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
@@ -86,11 +87,12 @@ impl Gateway {
                     ToolError::UnknownTool(name, Resolution::Ambiguous(a, b)) => normalize::ambiguous_tool(name, a, b),
                     ToolError::UnknownTool(name, _) => normalize::unknown_tool(name),
                     other => {
-                        let message = other.to_string();
+                        let message = budget::fit_message(&other.to_string(), self.answer_budget());
                         let value = json!({ "error": message });
                         (message, value)
                     }
                 };
+                let message = budget::fit_message(&message, self.answer_budget());
                 if matches!(e, ToolError::Backend(_)) {
                     tracing::warn!(tool = tool.unwrap_or(shown.as_str()), params = %params, latency_ms = format!("{elapsed_ms:.2}"), error = %message, "tool call failed");
                 } else {
@@ -112,12 +114,24 @@ pub async fn run(gw: &Gateway, tool: &'static str, args: &Args) -> Result<Value,
         Run::AdminSync => admin::sync(gw).await,
         Run::FileContent => files::get(gw, files::Want::Content, args).await,
         Run::FileAst => files::get(gw, files::Want::Ast, args).await,
-        Run::Projects => show::projects(gw).await,
+        Run::Projects => show::projects(gw, args).await,
         Run::Stats => show::stats(gw, args).await,
-        Run::Tree => show::tree(gw, args).await,
+        Run::Tree => tree::tree(gw, args).await,
         Run::Imports | Run::Symbols => code::search(gw, spec, args).await,
         Run::Documentation => docs::search(gw, args).await,
         Run::Text => text::search(gw, args).await,
         Run::References => references::find(gw, args).await,
     }
+}
+
+/// The budget guard ([`budget::enforce`]): a search whose pages count
+/// results (`offset` + kept) may lose whole results from its end; every
+/// other tool keeps to the budget itself, and an answer that still does not
+/// fit becomes a note.
+fn keep_to_budget(answer: Value, tool: &str, args: &Args, bytes: usize) -> Value {
+    let counts_results = registry::spec(tool)
+        .is_some_and(|s| matches!(s.run, Run::Imports | Run::Symbols | Run::Documentation | Run::References));
+    let offset = args.offset as u64;
+    let next = move |kept: usize| offset + kept as u64;
+    budget::enforce(answer, bytes, counts_results.then_some(&next as &dyn Fn(usize) -> u64))
 }

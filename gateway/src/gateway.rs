@@ -24,16 +24,24 @@ struct Inner {
     catalog: Catalog,
     sync: SyncRunner,
     protocol: McpProtocol,
+    /// `mcp.answer_budget`: most bytes of one answer's text.
+    answer_budget: usize,
 }
 
 impl Gateway {
     pub fn new(config: &Config, sync: SyncRunner) -> anyhow::Result<Self> {
         let search = Search::new(&config.opensearch)?;
-        Ok(Self::with_search(search, sync, config.mcp.protocol))
+        Ok(Self::with_search(search, sync, config.mcp.protocol, config.mcp.answer_budget))
     }
 
-    pub fn with_search(search: Search, sync: SyncRunner, protocol: McpProtocol) -> Self {
-        Self { inner: Arc::new(Inner { backend: Backend::new(search), catalog: Catalog::new(), sync, protocol }) }
+    pub fn with_search(search: Search, sync: SyncRunner, protocol: McpProtocol, answer_budget: usize) -> Self {
+        let inner = Inner { backend: Backend::new(search), catalog: Catalog::new(), sync, protocol, answer_budget };
+        Self { inner: Arc::new(inner) }
+    }
+
+    /// Most bytes of one answer's text (`mcp.answer_budget`).
+    pub fn answer_budget(&self) -> usize {
+        self.inner.answer_budget
     }
 
     pub fn backend(&self) -> &Backend {

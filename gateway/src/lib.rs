@@ -14,11 +14,13 @@
 //! messages, JSON-RPC errors); [`server`] (MCP handler) over [`dispatch`]
 //! (one tool call) over [`tools`] (the answers) over [`gateway`] (shared
 //! state) over [`target`] (project resolution), [`sync`] (`admin_sync`
-//! runs), [`backend`] (stored templates) and [`error`]; [`params`]
+//! runs), [`backend`] (stored templates) and [`error`]; [`budget`] (the
+//! answer budget, which every answer keeps to); [`params`]
 //! (template parameters), [`tree`] (file tree rendering), [`normalize`]
 //! (tool names and arguments) over [`registry`] (the tools declared).
 
 pub mod backend;
+pub mod budget;
 pub mod dispatch;
 pub mod error;
 pub mod gateway;

@@ -365,9 +365,15 @@ pub fn stats() -> Value {
     json!({ "languages_limit": 200 })
 }
 
-/// Params of `show_tree`.
-pub fn tree(max_files: u32) -> Value {
-    json!({ "limit": max_files.clamp(1, 10_000) })
+/// Params of `show_tree`: the first `max_files` paths (under the directory
+/// `prefix`, `a/b/`, when given) and the number of files of each project
+/// root (up to `roots` of them).
+pub fn tree(max_files: u32, prefix: Option<&str>, roots: u32) -> Value {
+    let mut p = json!({ "limit": max_files.clamp(1, 10_000), "roots": roots.clamp(1, 10_000) });
+    if let Some(prefix) = prefix.filter(|p| !p.is_empty()) {
+        p["prefix"] = json!(prefix);
+    }
+    p
 }
 
 fn clamp_limit(limit: u32) -> u32 {

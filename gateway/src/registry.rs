@@ -63,6 +63,14 @@ pub enum Param {
     RefKind,
     /// `direction`: callers or callees (find_references).
     Direction,
+    /// `symbol`: one element of a file (get_file_ast).
+    Symbol,
+    /// `path`: a directory of a project (show_tree).
+    Dir,
+    /// `depth`: directory levels shown (show_tree).
+    Depth,
+    /// `start_char`: where a part of one long line starts (get_file_content).
+    StartChar,
 }
 
 impl Param {
@@ -70,7 +78,7 @@ impl Param {
         match self {
             Param::Query(_) => "query",
             Param::Target => "target",
-            Param::Path | Param::PathGlob => "path",
+            Param::Path | Param::PathGlob | Param::Dir => "path",
             Param::StartLine => "start_line",
             Param::EndLine => "end_line",
             Param::Limit => "limit",
@@ -80,6 +88,9 @@ impl Param {
             Param::Language => "language",
             Param::RefKind => "kind",
             Param::Direction => "direction",
+            Param::Symbol => "symbol",
+            Param::Depth => "depth",
+            Param::StartChar => "start_char",
         }
     }
 
@@ -138,6 +149,24 @@ impl Param {
                 "enum": ["callers", "callees"],
                 "default": "callers",
             }),
+            Param::Symbol => json!({
+                "type": "string",
+                "description": "One element by name or Owner.name, e.g. \"HashMap.put\": its full signature, doc comment and members (optional; default: the file's outline)"
+            }),
+            Param::Dir => json!({
+                "type": "string",
+                "description": "A directory of the project to show, e.g. \"src/net\" (optional; default: the project root)"
+            }),
+            Param::Depth => json!({
+                "type": "integer",
+                "description": "Directory levels to show below the root or `path` (optional; default: as many as fit the answer)",
+                "minimum": 0
+            }),
+            Param::StartChar => json!({
+                "type": "integer",
+                "description": "With start_line = end_line: the first character of that line to return (1-based), for a line longer than one answer; `next_start_char` gives it",
+                "minimum": 1
+            }),
         }
     }
 }
@@ -194,43 +223,43 @@ pub const TOOLS: &[ToolSpec] = &[
     ToolSpec {
         name: "get_file_content",
         title: "File content",
-        description: "Return the contents of one file: {root, path, language, content}. Optional start_line/end_line return only those lines.",
-        params: &[Param::Path, Param::Target, Param::StartLine, Param::EndLine],
+        description: "Return the lines of one file: {root, path, language, content, total_lines}. Optional start_line/end_line return only those lines. A long file comes in pages of whole lines: `truncated: true` and `next_start_line` give the next page.",
+        params: &[Param::Path, Param::Target, Param::StartLine, Param::EndLine, Param::StartChar],
         required: &["path"],
         template: Some("get_file_content"),
         run: Run::FileContent,
         read_only: true,
         kinds: &[],
         use_for: "a file's text",
-        output: "{root, path, language, content, start_line?, end_line?, total_lines?, message?}",
+        output: "{root, path, language, content, total_lines, start_line?, end_line?, truncated?, next_start_line?, shortened_lines?, message?}",
         meaning: &[("file", 6), ("content", 8), ("lines", 6), ("code", 0), ("read", 2), ("search", -3), ("read+file", 3), ("read+code", 4), ("read+text", 4)],
     },
     ToolSpec {
         name: "get_file_ast",
         title: "File structure (AST)",
-        description: "Return the AST of one file: imports, functions, classes, structs, enums, headings. Use for questions about a file's structure.",
-        params: &[Param::Path, Param::Target],
+        description: "Return the outline of one file: each function, class, struct, enum or heading with its kind, owner, lines, short signature and doc summary; imports counted. `symbol` (a name or Owner.name) returns one element in full with its members. Use for questions about a file's structure.",
+        params: &[Param::Path, Param::Target, Param::Symbol, Param::Offset],
         required: &["path"],
         template: Some("get_file_ast"),
         run: Run::FileAst,
         read_only: true,
         kinds: &[],
         use_for: "a file's structure",
-        output: "{root, path, language, ast: {imports, functions, classes, ...}}",
+        output: "{root, path, language, imports?: {total, first}, elements: [{name, kind, owner?, lines, signature?, doc?}], total_elements, truncated, next_offset?} or, with symbol, {symbol, matches: [{name, kind, owner?, lines, signature, doc?, members?}]}",
         meaning: &[("ast", 10), ("file", 2), ("symbol", 3), ("file+symbol", 5), ("definition", 1), ("file+definition", 5), ("structure", 3), ("file+structure", 6), ("tree", 2), ("code", 0), ("read", 1)],
     },
     ToolSpec {
         name: "show_projects",
         title: "List projects",
-        description: "List all indexed projects with their names, short descriptions, when each was last indexed and the last sync's outcome. No parameters.",
-        params: &[],
+        description: "List all indexed projects with their names, short descriptions, when each was last indexed and the last sync's outcome. No parameters (`offset` pages a long list).",
+        params: &[Param::Offset],
         required: &[],
         template: Some("show_projects"),
         run: Run::Projects,
         read_only: true,
         kinds: &[],
         use_for: "projects",
-        output: "{projects: [{path, name, summary, indexed_at, last_sync}], total, sync?}",
+        output: "{projects: [{path, name, summary, indexed_at, last_sync}], total, truncated, next_offset?, sync?}",
         meaning: &[("project", 8), ("info", 2), ("index", 1), ("list", 2), ("read", 1)],
     },
     ToolSpec {
@@ -250,15 +279,15 @@ pub const TOOLS: &[ToolSpec] = &[
     ToolSpec {
         name: "show_tree",
         title: "Project file tree",
-        description: "The file and directory tree of a project (or of all projects).",
-        params: &[Param::Target],
+        description: "The file and directory tree of a project (or of all projects), cut by depth with `… N files` where a directory is not opened. `path` opens a subdirectory, `depth` sets how far down it goes.",
+        params: &[Param::Target, Param::Dir, Param::Depth],
         required: &[],
         template: Some("show_tree"),
         run: Run::Tree,
         read_only: true,
         kinds: &[],
         use_for: "file tree",
-        output: "{target, tree, total_files, total_dirs, note?}",
+        output: "{target, path?, tree, depth, total_files, total_dirs, truncated, note?}",
         meaning: &[("tree", 10), ("structure", 3), ("project+structure", 6), ("project", 1), ("file", 0), ("list+file", 6), ("list", 2), ("read", 1)],
     },
     ToolSpec {
@@ -373,7 +402,7 @@ pub const TOOLS: &[ToolSpec] = &[
         read_only: true,
         kinds: &[],
         use_for: "questions about people, legends, rules, guidelines, processes or docs (who is, what is, how to)",
-        output: "{query, total, truncated, next_offset?, results: [{project, path, frontmatter, headings, links, code_blocks}]}",
+        output: "{query, total, truncated, next_offset?, results: [{project, path, title?, description?, sections: [{heading, lines, passage}], other_headings?}]}",
         meaning: &[("docs", 10), ("question", 6), ("import", 0), ("search", 2)],
     },
     ToolSpec {

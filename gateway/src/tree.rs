@@ -1,19 +1,17 @@
 //! `show_tree`'s text: the shared renderer of `stats tree`
-//! ([`vibe_common::tree::render_tree`]), with deep parts elided as `...` so
-//! that the answer of a large project stays small. The counts are always
-//! those of the full tree.
+//! ([`vibe_common::tree::render_tree`]) at a depth: a directory below it
+//! shows `… N files` (the files under it, at any depth) instead of its
+//! content. The counts are always those of the full tree.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
-use vibe_common::tree::{render_tree, Tree};
+use vibe_common::tree::render_tree;
 
-/// Directories deeper than this show `...` instead of their content.
-pub const MAX_DEPTH: usize = 6;
-/// The depth shrinks until the tree has at most this many lines (or depth 1).
-pub const MAX_LINES: usize = 400;
+/// The deepest a tree is drawn without an explicit `depth`.
+pub const MAX_DEPTH: usize = 8;
 
-/// The elided tree; its counts are those of the full tree.
-pub fn render(root_name: &str, paths: &[String]) -> Tree {
+/// The directories of a set of paths (every proper prefix ending at a `/`).
+pub fn dir_count(paths: &[String]) -> usize {
     let mut dirs: BTreeSet<&str> = BTreeSet::new();
     for p in paths {
         let mut end = 0;
@@ -25,26 +23,32 @@ pub fn render(root_name: &str, paths: &[String]) -> Tree {
             end += 1;
         }
     }
-    let mut text = String::new();
-    for depth in (1..=MAX_DEPTH).rev() {
-        let elided: BTreeSet<String> = paths.iter().map(|p| elide(p, depth)).collect();
-        text = render_tree(root_name, elided.iter().map(String::as_str)).text;
-        if text.lines().count() <= MAX_LINES {
-            break;
-        }
-    }
-    Tree { text: text.trim_end().to_string(), files: paths.len(), dirs: dirs.len() }
+    dirs.len()
 }
 
-/// `a/b/c/d.txt` at depth 2 → `a/b/...`.
-fn elide(path: &str, depth: usize) -> String {
-    let parts: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
-    if parts.len() <= depth + 1 {
-        return parts.join("/");
+/// The depth that shows every path (1: files only, 2: files in directories).
+pub fn depth_of(paths: &[String]) -> usize {
+    paths.iter().map(|p| p.split('/').filter(|s| !s.is_empty()).count()).max().unwrap_or(0)
+}
+
+/// The tree of `paths` under `root_name`, opened `depth` directory levels
+/// down; each directory not opened shows `… N files`.
+pub fn render_at(root_name: &str, paths: &[String], depth: usize) -> String {
+    let mut shown: Vec<String> = Vec::new();
+    let mut elided: BTreeMap<String, usize> = BTreeMap::new();
+    for p in paths {
+        let parts: Vec<&str> = p.split('/').filter(|s| !s.is_empty()).collect();
+        if parts.len() <= depth {
+            shown.push(parts.join("/"));
+        } else {
+            *elided.entry(parts[..depth].join("/")).or_default() += 1;
+        }
     }
-    let mut kept: Vec<&str> = parts[..depth].to_vec();
-    kept.push("...");
-    kept.join("/")
+    for (dir, n) in &elided {
+        let files = if *n == 1 { "1 file".to_string() } else { format!("{n} files") };
+        shown.push(if dir.is_empty() { format!("… {files}") } else { format!("{dir}/… {files}") });
+    }
+    render_tree(root_name, shown.iter().map(String::as_str)).text.trim_end().to_string()
 }
 
 #[cfg(test)]
@@ -57,24 +61,26 @@ mod tests {
 
     #[test]
     fn renders_like_tree() {
-        let t =
-            render("proj", &paths(&["src/main.rs", "Cargo.toml", "src/cli/mod.rs", "src/cli/scan.rs", "README.md"]));
+        let p = paths(&["src/main.rs", "Cargo.toml", "src/cli/mod.rs", "src/cli/scan.rs", "README.md"]);
         assert_eq!(
-            t.text,
+            render_at("proj", &p, MAX_DEPTH),
             "proj\n|-- Cargo.toml\n|-- README.md\n`-- src\n    |-- cli\n    |   |-- mod.rs\n    |   `-- scan.rs\n    `-- main.rs"
         );
-        assert_eq!((t.files, t.dirs), (5, 2));
+        assert_eq!((dir_count(&p), depth_of(&p)), (2, 3));
     }
 
     #[test]
-    fn deep_and_large_trees_are_elided() {
-        let t = render("p", &paths(&["a/b/c/d/e/f/g/h.txt"]));
-        assert!(t.text.ends_with("`-- ..."), "{}", t.text);
-        assert_eq!((t.files, t.dirs), (1, 7));
-        let many: Vec<String> = (0..2000).map(|i| format!("pkg{}/mod{}/file{i}.py", i % 7, i % 50)).collect();
-        let t = render("big", &many);
-        assert!(t.text.lines().count() <= MAX_LINES, "{}", t.text.lines().count());
-        assert!(t.text.contains("|-- pkg0\n|   `-- ..."), "{}", t.text);
-        assert_eq!(t.files, 2000);
+    fn directories_below_the_depth_count_their_files() {
+        let p = paths(&["src/main.rs", "Cargo.toml", "src/cli/mod.rs", "src/cli/scan.rs", "README.md"]);
+        assert_eq!(render_at("proj", &p, 1), "proj\n|-- Cargo.toml\n|-- README.md\n`-- src\n    `-- … 3 files");
+        assert_eq!(
+            render_at("proj", &p, 2),
+            "proj\n|-- Cargo.toml\n|-- README.md\n`-- src\n    |-- cli\n    |   `-- … 2 files\n    `-- main.rs"
+        );
+        assert_eq!(render_at("proj", &p, 0), "proj\n`-- … 5 files");
+        assert_eq!(
+            render_at("p", &paths(&["a/b/c/d/e/f/g/h.txt"]), 3),
+            "p\n`-- a\n    `-- b\n        `-- c\n            `-- … 1 file"
+        );
     }
 }

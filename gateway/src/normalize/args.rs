@@ -55,6 +55,16 @@ pub struct Args {
     /// `callers` (default: who uses the symbol) or `callees` (what it uses), find_references.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub direction: Option<String>,
+    /// One element of a file, by name or `Owner.name` (get_file_ast): the
+    /// query of a call that also names the file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub symbol: Option<String>,
+    /// How many directory levels a tree shows (show_tree).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+    /// 1-based first character of a single long line (get_file_content).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start_char: Option<u64>,
 }
 
 impl Default for Args {
@@ -72,6 +82,9 @@ impl Default for Args {
             language: None,
             kind: None,
             direction: None,
+            symbol: None,
+            depth: None,
+            start_char: None,
         }
     }
 }
@@ -268,6 +281,9 @@ impl Args {
         }
         let lower = |role: &str| get(role).map(text_of).map(|l| l.to_lowercase()).filter(|l| !l.is_empty());
         let exact = tool.is_some_and(|t| t.run == Run::Text) && !query.trim().is_empty();
+        // A file tool that takes a symbol: the query names it once the path names the file.
+        let symbol = (tool.is_some_and(|t| t.takes("symbol")) && path.is_some() && !query.trim().is_empty())
+            .then(|| truncate_chars(query.trim(), MAX_QUERY_CHARS));
         Args {
             query: truncate_chars(if exact { &query } else { query.trim() }, MAX_QUERY_CHARS),
             target: target.filter(|t| !is_all_target(t)),
@@ -281,6 +297,9 @@ impl Args {
             language: lower("language"),
             kind: lower("kind"),
             direction: lower("direction"),
+            symbol,
+            depth: get("depth").and_then(line_of).map(|d| d.min(u32::MAX as u64) as u32),
+            start_char: get("start_char").and_then(line_of),
         }
     }
 }
@@ -491,8 +510,18 @@ mod tests {
         // Two unknown strings: neither is guessed.
         assert_eq!(for_tool("search_by_code_functions", json!({ "s": "parse", "t": "x" })).query, "");
         // A path sent to a tool that reads no file names its project.
-        let a = for_tool("show_tree", json!({ "path": "/w/samples" }));
+        let a = for_tool("show_stats", json!({ "path": "/w/samples" }));
         assert_eq!((a.target.as_deref(), a.path), (Some("/w/samples"), None));
+        // show_tree takes a directory: the tool tells a project root from a directory in one.
+        let a = for_tool("show_tree", json!({ "path": "/w/samples/src", "max_depth": "2" }));
+        assert_eq!((a.target, a.path.as_deref(), a.depth), (None, Some("/w/samples/src"), Some(2)));
+        // get_file_ast: the query of a call that names the file is the symbol.
+        let a = for_tool("get_file_ast", json!({ "path": "a.py", "symbol": "Calc.add" }));
+        assert_eq!((a.path.as_deref(), a.symbol.as_deref()), (Some("a.py"), Some("Calc.add")));
+        let a = for_tool("get_file_ast", json!({ "query": "a.py" }));
+        assert_eq!((a.query.as_str(), a.symbol), ("a.py", None));
+        let a = for_tool("get_file_content", json!({ "path": "a.js", "start_line": 1, "end_line": 1, "column": 4001 }));
+        assert_eq!(a.start_char, Some(4001));
         // A file reader's offset and limit are lines.
         let a = for_tool("get_file_content", json!({ "file_path": "a.py", "offset": 10, "limit": 5 }));
         assert_eq!((a.start_line, a.end_line, a.offset, a.limit), (Some(10), Some(14), 0, DEFAULT_LIMIT));

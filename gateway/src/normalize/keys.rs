@@ -27,6 +27,8 @@ pub(super) const ROLES: &[&str] = &[
     "page",
     "flags",
     "line_count",
+    "depth",
+    "start_char",
 ];
 
 /// Argument-name aliases: `(alias, canonical)`, compared after the key is
@@ -78,6 +80,11 @@ pub const ARG_ALIASES: &[(&str, &str)] = &[
     ("end", "end_line"),
     ("to_line", "end_line"),
     ("line_end", "end_line"),
+    ("max_depth", "depth"),
+    ("levels", "depth"),
+    ("start_column", "start_char"),
+    ("column", "start_char"),
+    ("from_char", "start_char"),
 ];
 
 /// Words of argument keys, by the argument they fill, in the order they are
@@ -94,6 +101,7 @@ const KEY_WORDS: &[(&str, &[&str])] = &[
         &["limit", "count", "max", "maximum", "top", "k", "n", "num", "number", "size", "result", "hit", "amount"],
     ),
     ("offset", &["offset", "skip", "cursor"]),
+    ("depth", &["depth"]),
     ("language", &["language", "lang", "filetype"]),
     ("kind", &["kind"]),
     ("direction", &["direction"]),

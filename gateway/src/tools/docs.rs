@@ -1,44 +1,38 @@
 //! `search_documentation` (and its alias `search_knowledge`): Markdown files
 //! ranked by headings, previews, links and tags, knowledge files boosted.
+//! Each result answers with the part that matched: the document's title and
+//! description (the rest of its frontmatter left out), the sections whose
+//! heading or text holds the query's words with the passage that holds them
+//! ([`super::passages`], read from the stored text), and a few other
+//! headings as context.
 
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
 use super::answer::{hits, paged, scope_index};
+use super::passages::{self, Section};
 use crate::error::ToolError;
 use crate::gateway::Gateway;
 use crate::normalize::Args;
 use crate::params;
+use crate::target::Scope;
 
-/// Most headings and links reported per document.
-const MAX_HEADINGS: usize = 20;
-const MAX_LINKS: usize = 10;
+/// Matched sections reported per document.
+pub const MAX_SECTIONS: usize = 2;
+/// Other headings reported per document, as context.
+pub const OTHER_HEADINGS: usize = 4;
 
 pub async fn search(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
     let scope = gw.resolve(args.target.as_deref()).await?;
     let index = scope_index(gw, &scope);
     let p = params::documentation(&args.query, args.limit, args.offset);
     let response = gw.backend().run("search_documentation", &index, p).await?;
-    let analysis = params::analyze(&args.query);
-    let results: Vec<Value> = hits(&response)
-        .iter()
-        .map(|hit| {
-            let s = &hit["_source"];
-            let ast = &s["ast"];
-            let frontmatter = if ast["frontmatter"].is_object() { ast["frontmatter"].clone() } else { json!({}) };
-            let mut out = json!({
-                "project": s["root"],
-                "path": s["path"],
-                "frontmatter": frontmatter,
-                "headings": headings(&ast["headings"], &analysis),
-                "links": links(&ast["links"]),
-                "code_blocks": ast["code_blocks"].as_array().cloned().unwrap_or_default(),
-            });
-            if let Some(o) = out.as_object_mut() {
-                let _ = super::freshness::add(o, s);
-            }
-            out
-        })
-        .collect();
+    let terms = passages::terms(&args.query);
+    let mut results = Vec::new();
+    for hit in hits(&response) {
+        let s = &hit["_source"];
+        let text = content(gw, s).await?;
+        results.push(result(s, text.as_deref(), &terms));
+    }
     let mut answer = paged(&args.query, results, &response, args);
     if let Some(note) = scope.note() {
         answer["note"] = json!(note);
@@ -46,47 +40,94 @@ pub async fn search(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
     Ok(answer)
 }
 
-/// `{level, title, preview}` in document order. A long document keeps the
-/// headings that mention a query word first, then the first others.
-fn headings(v: &Value, analysis: &params::QueryAnalysis) -> Vec<Value> {
-    let all = v.as_array().cloned().unwrap_or_default();
-    let slim = |h: &Value| {
-        json!({
-            "level": h["level"],
-            "title": h["title"],
-            "preview": h["preview"].as_str().unwrap_or_default(),
-        })
-    };
-    if all.len() <= MAX_HEADINGS {
-        return all.iter().map(slim).collect();
-    }
-    let mentions = |h: &Value| {
-        let text = format!("{} {}", h["title"].as_str().unwrap_or_default(), h["preview"].as_str().unwrap_or_default())
-            .to_lowercase();
-        analysis.words.iter().any(|w| text.contains(w.prefix.as_deref().unwrap_or(&w.word)))
-    };
-    let mut keep = vec![false; all.len()];
-    let mut n = 0;
-    for (i, h) in all.iter().enumerate() {
-        if n < MAX_HEADINGS && mentions(h) {
-            keep[i] = true;
-            n += 1;
-        }
-    }
-    for k in keep.iter_mut() {
-        if n >= MAX_HEADINGS {
-            break;
-        }
-        if !*k {
-            *k = true;
-            n += 1;
-        }
-    }
-    all.iter().zip(keep).filter(|(_, k)| *k).map(|(h, _)| slim(h)).collect()
+/// The stored text of a result's file (`None` when it is not stored).
+async fn content(gw: &Gateway, s: &Value) -> Result<Option<String>, ToolError> {
+    let (Some(root), Some(path)) = (s["root"].as_str(), s["path"].as_str()) else { return Ok(None) };
+    let Scope::One(project) = gw.resolve(Some(root)).await? else { return Ok(None) };
+    let index = gw.backend().names().files_alias(&project.hash);
+    let response = gw.backend().run("get_file_content", &index, params::file(path)).await?;
+    Ok(hits(&response)
+        .iter()
+        .find(|h| h["_source"]["path"].as_str() == Some(path))
+        .and_then(|h| h["_source"]["content"].as_str().map(str::to_string)))
 }
 
-fn links(v: &Value) -> Vec<Value> {
+/// One document: `{project, path, title?, description?, sections, other_headings?, headings_total}`.
+fn result(s: &Value, text: Option<&str>, terms: &[String]) -> Value {
+    let ast = &s["ast"];
+    let all = match text {
+        Some(t) if !t.is_empty() => passages::sections(t),
+        _ => from_headings(&ast["headings"]),
+    };
+    let mut out = Map::new();
+    out.insert("project".into(), s["root"].clone());
+    out.insert("path".into(), s["path"].clone());
+    let fm = &ast["frontmatter"];
+    let title =
+        fm["title"].as_str().map(str::to_string).or_else(|| all.iter().find(|x| x.level > 0).map(|x| x.title.clone()));
+    if let Some(t) = title.filter(|t| !t.is_empty()) {
+        out.insert("title".into(), json!(crate::budget::shorten(&t, 200)));
+    }
+    if let Some(d) = fm["description"].as_str().filter(|d| !d.is_empty()) {
+        out.insert("description".into(), json!(crate::budget::shorten(d, 300)));
+    }
+    // The best sections, reported in document order.
+    let mut ranked: Vec<(usize, usize)> =
+        all.iter().enumerate().map(|(i, x)| (passages::score(x, terms), i)).filter(|(sc, _)| *sc > 0).collect();
+    ranked.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut chosen: Vec<usize> = ranked.iter().take(MAX_SECTIONS).map(|(_, i)| *i).collect();
+    if chosen.is_empty() {
+        // Found by its tags, path or links: its opening.
+        chosen.extend(all.iter().position(|x| !x.text.is_empty()));
+    }
+    chosen.sort_unstable();
+    let sections: Vec<Value> = chosen.iter().map(|i| section(&all[*i], terms)).collect();
+    out.insert("sections".into(), json!(sections));
+    let others: Vec<Value> = all
+        .iter()
+        .enumerate()
+        .filter(|(i, x)| x.level > 0 && !chosen.contains(i))
+        .take(OTHER_HEADINGS)
+        .map(|(_, x)| json!(x.title))
+        .collect();
+    if !others.is_empty() {
+        out.insert("other_headings".into(), json!(others));
+    }
+    out.insert("headings_total".into(), json!(all.iter().filter(|x| x.level > 0).count()));
+    let _ = super::freshness::add(&mut out, s);
+    Value::Object(out)
+}
+
+/// `{heading, lines, passage}` (`heading` left out for a document's opening).
+fn section(x: &Section, terms: &[String]) -> Value {
+    let mut out = Map::new();
+    if x.level > 0 {
+        out.insert("heading".into(), json!(x.title));
+    }
+    out.insert("lines".into(), json!(format!("{}-{}", x.start, x.end.max(x.start))));
+    let p = passages::passage(x, terms);
+    if !p.is_empty() {
+        out.insert("passage".into(), json!(p));
+    }
+    Value::Object(out)
+}
+
+/// Sections from the indexed headings and their previews (a document whose
+/// text is not stored).
+fn from_headings(v: &Value) -> Vec<Section> {
     v.as_array()
-        .map(|l| l.iter().take(MAX_LINKS).map(|l| json!({ "text": l["text"], "url": l["url"] })).collect())
-        .unwrap_or_default()
+        .into_iter()
+        .flatten()
+        .map(|h| {
+            let line = h["line"]["start"].as_u64().unwrap_or(0) as usize;
+            let preview = h["preview"].as_str().unwrap_or_default();
+            Section {
+                level: h["level"].as_u64().unwrap_or(1).clamp(1, 6) as u8,
+                title: h["title"].as_str().unwrap_or_default().to_string(),
+                start: line,
+                end: h["line"]["end"].as_u64().unwrap_or(0) as usize,
+                text: if preview.is_empty() { Vec::new() } else { vec![preview.to_string()] },
+            }
+        })
+        .collect()
 }

@@ -6,11 +6,15 @@
 pub mod admin;
 pub mod answer;
 pub mod code;
+pub mod content;
 pub mod docs;
 pub mod files;
 pub mod freshness;
+pub mod outline;
+pub mod passages;
 pub mod references;
 pub mod show;
 pub mod text;
+pub mod tree;
 
 pub use crate::error::ToolError;

@@ -1,24 +1,26 @@
-//! `show_projects`, `show_stats` and `show_tree`.
+//! `show_projects` and `show_stats`, within the answer budget: project
+//! summaries are cut to their first sentence and a long list pages with
+//! `offset`; a long list of languages keeps the largest.
 
 use serde_json::{json, Value};
 
 use super::answer::{hits, scope_index};
+use crate::budget::{first_sentence, json_len, RESERVE};
 use crate::error::ToolError;
 use crate::gateway::Gateway;
 use crate::normalize::Args;
 use crate::params;
-use crate::tree;
 use vibe_common::units::human_size as size_human;
 
 /// Most projects listed by `show_projects`.
 const MAX_PROJECTS: u32 = 1000;
-/// Most paths fetched for one tree (the index's default result window).
-const MAX_TREE_FILES: u32 = 10_000;
+/// A project's summary is cut to its first sentence, at most this many characters.
+const SUMMARY_CHARS: usize = 120;
 
 /// The projects with when each was last indexed and, when this server ran a
 /// sync, its outcome for the project: `ok`, or the error line that names it
 /// (or the run's, when it failed before reaching the projects).
-pub async fn projects(gw: &Gateway) -> Result<Value, ToolError> {
+pub async fn projects(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
     let b = gw.backend();
     let response = b.run("show_projects", &b.names().meta(), params::projects(MAX_PROJECTS)).await?;
     let status = gw.sync_runner().status().await;
@@ -28,8 +30,8 @@ pub async fn projects(gw: &Gateway) -> Result<Value, ToolError> {
         .iter()
         .map(|h| {
             let s = &h["_source"];
-            let mut p =
-                json!({ "path": s["root"], "name": s["name"], "summary": s["summary"].as_str().unwrap_or_default() });
+            let summary = first_sentence(s["summary"].as_str().unwrap_or_default(), SUMMARY_CHARS);
+            let mut p = json!({ "path": s["root"], "name": s["name"], "summary": summary });
             let indexed_at = s["indexed_at"].as_u64();
             if let Some(ms) = indexed_at {
                 p["indexed_at"] = json!(super::freshness::iso_time(ms));
@@ -47,7 +49,7 @@ pub async fn projects(gw: &Gateway) -> Result<Value, ToolError> {
         })
         .collect();
     let total = response["hits"]["total"]["value"].as_u64().unwrap_or(projects.len() as u64);
-    let mut answer = json!({ "projects": projects, "total": total });
+    let mut answer = json!({ "projects": [], "total": total, "truncated": false });
     if let Some(secs) = status.running_secs {
         let progress = status.running.and_then(|r| r.last_line).unwrap_or_default();
         answer["sync"] = json!({ "state": "running", "running_secs": secs, "progress": progress });
@@ -59,7 +61,35 @@ pub async fn projects(gw: &Gateway) -> Result<Value, ToolError> {
         }
         answer["sync"] = sync;
     }
+    page(&mut answer, "projects", projects, args.offset as usize, gw.answer_budget());
     Ok(answer)
+}
+
+/// Puts the entries from `offset` that fit the budget under `key`, with
+/// `truncated` and `next_offset` when more follow.
+fn page(answer: &mut Value, key: &str, entries: Vec<Value>, offset: usize, budget: usize) {
+    let total = entries.len();
+    let offset = offset.min(total);
+    let room = budget.saturating_sub(json_len(answer) + RESERVE);
+    let (mut used, mut kept) = (0, Vec::new());
+    for e in entries.into_iter().skip(offset) {
+        let size = json_len(&e) + 1;
+        if used + size > room && !kept.is_empty() {
+            break;
+        }
+        used += size;
+        kept.push(e);
+    }
+    let next = offset + kept.len();
+    answer[key] = Value::Array(kept);
+    if next < total {
+        answer["truncated"] = json!(true);
+        answer["next_offset"] = json!(next);
+        answer["note"] = json!(format!(
+            "{key} {}-{next} of {total} (the answer budget is {budget} bytes): offset {next} goes on",
+            offset + 1
+        ));
+    }
 }
 
 /// `2026-11-30T13:20:56Z`.
@@ -102,44 +132,16 @@ pub async fn stats(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
     if let Some(note) = scope.note() {
         answer["note"] = json!(note);
     }
-    Ok(answer)
-}
-
-pub async fn tree(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
-    let scope = gw.resolve(args.target.as_deref()).await?;
-    let index = scope_index(gw, &scope);
-    let r = gw.backend().run("show_tree", &index, params::tree(MAX_TREE_FILES)).await?;
-    let field = |h: &Value, f: &str| h["fields"][f][0].as_str().unwrap_or_default().to_string();
-    let found = hits(&r);
-    // Group paths by project (the template sorts by project, then path).
-    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
-    for h in &found {
-        let project = field(h, "project");
-        match groups.last_mut() {
-            Some((p, paths)) if *p == project => paths.push(field(h, "path")),
-            _ => groups.push((project, vec![field(h, "path")])),
+    // Languages come largest first: the smallest are counted when over the budget.
+    let budget = gw.answer_budget();
+    while json_len(&answer) + RESERVE > budget {
+        let Some(list) = answer["languages"].as_array_mut() else { break };
+        if list.pop().is_none() {
+            break;
         }
-    }
-    let (mut text, mut files, mut dirs) = (Vec::new(), 0, 0);
-    for (project, paths) in &groups {
-        let t = tree::render(project, paths);
-        text.push(t.text);
-        files += t.files;
-        dirs += t.dirs;
-    }
-    let total = r["hits"]["total"]["value"].as_u64().unwrap_or(found.len() as u64);
-    let mut answer = json!({
-        "target": scope.project().map(|p| p.name.clone()),
-        "tree": text.join("\n\n"),
-        "total_files": files,
-        "total_dirs": dirs,
-    });
-    if total > found.len() as u64 {
-        answer["total_files"] = json!(total);
-        answer["note"] = json!(format!("tree shows the first {} of {total} files", found.len()));
-    }
-    if let Some(note) = scope.note() {
-        answer["note"] = json!(note);
+        let n = answer["more_languages"].as_u64().unwrap_or(0) + 1;
+        answer["more_languages"] = json!(n);
+        answer["truncated"] = json!(true);
     }
     Ok(answer)
 }

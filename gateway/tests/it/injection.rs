@@ -52,7 +52,7 @@ fn params_for(template: &str, text: &str) -> Value {
         "get_file_content" | "get_file_ast" => params::file(text),
         "show_projects" => params::projects(10),
         "show_stats" => params::stats(),
-        "show_tree" => params::tree(100),
+        "show_tree" => params::tree(100, Some(text), 10),
         "find_references" => params::references(text, None, &["call", "type", "import"], 3, 0),
         "find_callees" => params::callees(text, &["call", "type", "import"], 3, 0),
         "search_code_text" => {

@@ -1,0 +1,296 @@
+//! `get_file_content`'s answer: whole lines from `start_line` up to the
+//! answer budget, with `total_lines`, and `truncated: true` with
+//! `next_start_line` when the file (or the range) goes on. A line longer
+//! than [`LONG_LINE_CHARS`] (minified code) is shortened in a page of lines
+//! and listed in `shortened_lines`; asked alone (`start_line` =
+//! `end_line`), it comes whole, in parts of the budget (`start_char`,
+//! `next_start_char`). Following the `next_*` fields gives the file byte for
+//! byte.
+
+use serde_json::{json, Value};
+
+use crate::budget::{escaped_len, RESERVE};
+use crate::error::ToolError;
+use crate::normalize::Args;
+
+/// A line longer than this many characters is shortened in a page of lines.
+pub const LONG_LINE_CHARS: usize = 2000;
+/// Bytes kept for the fields around the content (the header's freshness,
+/// the line numbers, a note).
+const OVERHEAD: usize = RESERVE + 200;
+
+/// The content answer, or an error for a line range that cannot be served.
+/// An empty file says why it is empty (binary, over the size limit, not
+/// UTF-8); a range reaching past the end says where the file ends.
+pub fn answer(s: &Value, args: &Args, budget: usize) -> Result<Value, ToolError> {
+    let content = s["content"].as_str().unwrap_or_default();
+    let mut answer = json!({ "root": s["root"], "path": s["path"], "language": s["language"] });
+    if content.is_empty() {
+        if let Some(why) = empty_reason(s) {
+            answer["content"] = json!("");
+            answer["message"] = json!(why);
+            return Ok(answer);
+        }
+    }
+    if let (Some(start), Some(end)) = (args.start_line, args.end_line) {
+        if start > end {
+            return Err(ToolError::Invalid(format!(
+                "start_line {start} is after end_line {end}: pass start_line <= end_line"
+            )));
+        }
+    }
+    let lines: Vec<&str> = content.split_inclusive('\n').collect();
+    let total = lines.len() as u64;
+    let start = args.start_line.unwrap_or(1).max(1);
+    if start > total.max(1) {
+        return Err(ToolError::Invalid(format!(
+            "start_line {start} is past the end of {}: it has {total} lines",
+            s["path"].as_str().unwrap_or_default()
+        )));
+    }
+    let end = args.end_line.unwrap_or(total).min(total);
+    let room = budget.saturating_sub(crate::budget::json_len(&answer) + OVERHEAD);
+    answer["total_lines"] = json!(total);
+    let ranged = args.start_line.is_some() || args.end_line.is_some();
+    let alone = args.start_line.is_some() && args.start_line == args.end_line;
+    let first = lines.get(start as usize - 1).copied().unwrap_or_default();
+    if total > 0 && (args.start_char.is_some() || (alone && escaped_len(first) > room)) {
+        part(&mut answer, first, start, args.start_char.unwrap_or(1), room);
+        return Ok(answer);
+    }
+    let page = page(&lines, start, end, room, !alone);
+    let cut = page.last < end;
+    answer["content"] = json!(page.text);
+    if ranged || cut {
+        answer["start_line"] = json!(start);
+        answer["end_line"] = json!(page.last);
+    }
+    if cut {
+        answer["truncated"] = json!(true);
+        answer["next_start_line"] = json!(page.last + 1);
+    }
+    let mut notes = Vec::new();
+    if cut {
+        notes.push(format!(
+            "lines {start}-{} of {total} (the answer budget is {budget} bytes): start_line {} goes on",
+            page.last,
+            page.last + 1
+        ));
+    }
+    if !page.shortened.is_empty() {
+        let first = page.shortened[0];
+        notes.push(format!(
+            "lines longer than {LONG_LINE_CHARS} characters are shortened (shortened_lines); start_line {first} with end_line {first} returns line {first} whole"
+        ));
+        answer["shortened_lines"] = json!(page.shortened);
+    }
+    if args.end_line.is_some_and(|e| e > total) {
+        notes.push(format!("the file ends at line {total}"));
+    }
+    if !notes.is_empty() {
+        answer["message"] = json!(notes.join("; "));
+    }
+    Ok(answer)
+}
+
+/// Whole lines from `start` to at most `end` that fit `room` bytes (at
+/// least one), long lines shortened.
+struct Page {
+    text: String,
+    /// The last line given.
+    last: u64,
+    shortened: Vec<u64>,
+}
+
+fn page(lines: &[&str], start: u64, end: u64, room: usize, shorten: bool) -> Page {
+    let mut out = Page { text: String::new(), last: start.saturating_sub(1), shortened: Vec::new() };
+    let mut used = 0;
+    for n in start..=end {
+        let line = lines[n as usize - 1];
+        let (text, short) = if shorten { shortened(line) } else { (line.into(), false) };
+        let cost = escaped_len(&text);
+        if used + cost > room && n > start {
+            break;
+        }
+        used += cost;
+        out.text.push_str(&text);
+        out.last = n;
+        if short {
+            out.shortened.push(n);
+        }
+    }
+    out
+}
+
+/// A line, or its first [`LONG_LINE_CHARS`] characters with `…` before its
+/// line ending.
+fn shortened(line: &str) -> (std::borrow::Cow<'_, str>, bool) {
+    let (head, cut) = crate::budget::cut_chars(line, LONG_LINE_CHARS);
+    if !cut {
+        return (line.into(), false);
+    }
+    let ending = if line.ends_with("\r\n") {
+        "\r\n"
+    } else if line.ends_with('\n') {
+        "\n"
+    } else {
+        ""
+    };
+    (format!("{}…{ending}", head.trim_end_matches(['\r', '\n'])).into(), true)
+}
+
+/// A part of one line, from its character `from` (1-based), as much as fits.
+fn part(answer: &mut Value, line: &str, n: u64, from: u64, room: usize) {
+    let chars = line.chars().count() as u64;
+    let from = from.clamp(1, chars.max(1));
+    let start_byte = line.char_indices().nth(from as usize - 1).map_or(line.len(), |(i, _)| i);
+    let rest = &line[start_byte..];
+    let (mut used, mut end_byte, mut taken) = (0, 0, 0u64);
+    for (i, c) in rest.char_indices() {
+        let mut buf = [0u8; 4];
+        let cost = escaped_len(c.encode_utf8(&mut buf));
+        if used + cost > room && taken > 0 {
+            break;
+        }
+        used += cost;
+        end_byte = i + c.len_utf8();
+        taken += 1;
+    }
+    answer["content"] = json!(&rest[..end_byte]);
+    answer["start_line"] = json!(n);
+    answer["end_line"] = json!(n);
+    answer["start_char"] = json!(from);
+    answer["end_char"] = json!(from + taken - 1);
+    answer["line_chars"] = json!(chars);
+    if from + taken <= chars {
+        answer["truncated"] = json!(true);
+        answer["next_start_line"] = json!(n);
+        answer["next_start_char"] = json!(from + taken);
+        answer["message"] = json!(format!(
+            "characters {from}-{} of line {n}'s {chars}: start_line {n}, end_line {n}, start_char {} goes on",
+            from + taken - 1,
+            from + taken
+        ));
+    }
+}
+
+/// Why a file's content is not in the index, from what the indexer recorded.
+fn empty_reason(s: &Value) -> Option<String> {
+    let size = s["size"].as_u64().map(vibe_common::units::human_size).unwrap_or_else(|| "?".into());
+    match s["skipped"].as_str()? {
+        "binary" => Some(format!("binary file ({size}): its content is not indexed")),
+        "too_large" => {
+            Some(format!("file too large ({size}, over the indexer's size limit): its content is not indexed"))
+        }
+        "invalid_utf8" => Some(format!("not valid UTF-8 text ({size}): its content is not indexed")),
+        other => Some(format!("content not indexed ({other})")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::budget::DEFAULT_ANSWER_BUDGET;
+
+    fn at(s: &Value, start: Option<u64>, end: Option<u64>) -> Result<Value, ToolError> {
+        answer(s, &Args { start_line: start, end_line: end, ..Args::default() }, DEFAULT_ANSWER_BUDGET)
+    }
+
+    #[test]
+    fn line_slices() {
+        let s = json!({ "root": "/r", "path": "a.txt", "language": null, "content": "1\n2\n3\n4\n" });
+        assert_eq!(at(&s, Some(2), Some(3)).unwrap()["content"], "2\n3\n");
+        assert_eq!(at(&s, Some(3), None).unwrap()["content"], "3\n4\n");
+        assert_eq!(at(&s, None, Some(1)).unwrap()["content"], "1\n");
+        let whole = at(&s, None, None).unwrap();
+        assert_eq!((whole["content"].clone(), whole["total_lines"].clone()), (json!("1\n2\n3\n4\n"), json!(4)));
+        assert_eq!(whole.get("truncated"), None);
+        // Out of range and inverted ranges say so.
+        let past = at(&s, Some(2), Some(99)).unwrap();
+        assert_eq!((past["end_line"].clone(), past["message"].clone()), (json!(4), json!("the file ends at line 4")));
+        let err = at(&s, Some(9), None).unwrap_err().to_string();
+        assert!(err.contains("past the end") && err.contains("4 lines"), "{err}");
+        let err = at(&s, Some(3), Some(2)).unwrap_err().to_string();
+        assert!(err.contains("start_line 3 is after end_line 2"), "{err}");
+    }
+
+    /// Follows `next_start_line` / `next_start_char` (and reads shortened
+    /// lines alone) and gives the content back byte for byte.
+    fn reassemble(content: &str, budget: usize) -> (String, usize) {
+        let s = json!({ "root": "/r", "path": "big.txt", "language": null, "content": content });
+        let (mut out, mut calls, mut args) = (String::new(), 0, Args::default());
+        loop {
+            let a = answer(&s, &args, budget).unwrap();
+            calls += 1;
+            assert!(crate::budget::json_len(&a) <= budget, "{} > {budget}", crate::budget::json_len(&a));
+            let mut text = a["content"].as_str().unwrap().to_string();
+            if let Some(short) = a["shortened_lines"].as_array() {
+                let first = a["start_line"].as_u64().unwrap_or(1);
+                let mut lines: Vec<String> = text.split_inclusive('\n').map(str::to_string).collect();
+                for n in short.iter().map(|n| n.as_u64().unwrap()) {
+                    let (mut whole, mut from) = (String::new(), None);
+                    loop {
+                        let one = Args { start_line: Some(n), end_line: Some(n), start_char: from, ..Args::default() };
+                        let p = answer(&s, &one, budget).unwrap();
+                        calls += 1;
+                        whole.push_str(p["content"].as_str().unwrap());
+                        match p["next_start_char"].as_u64() {
+                            Some(c) => from = Some(c),
+                            None => break,
+                        }
+                    }
+                    lines[(n - first) as usize] = whole;
+                }
+                text = lines.concat();
+            }
+            out.push_str(&text);
+            match a["next_start_line"].as_u64() {
+                Some(n) => {
+                    assert_eq!(a["truncated"], true);
+                    args = Args { start_line: Some(n), start_char: a["next_start_char"].as_u64(), ..Args::default() };
+                }
+                None => return (out, calls),
+            }
+        }
+    }
+
+    #[test]
+    fn pages_of_whole_lines_give_the_file_back() {
+        let generated: String =
+            (1..=20_000).map(|i| format!("    public static final int CONST_{i} = {i}; // \"é\"\n")).collect();
+        let (back, calls) = reassemble(&generated, 12_000);
+        assert_eq!(back, generated);
+        assert!(calls > 50, "{calls}");
+        // A minified bundle: long lines without a final line break, escapes, multi-byte characters.
+        let minified = format!(
+            "/*! b */\n{}\r\n{}",
+            "var a=\"x\\\"\";function f(){return 1}ü中".repeat(3000),
+            "\u{1}\t".repeat(9000)
+        );
+        let (back, _) = reassemble(&minified, 12_000);
+        assert_eq!(back, minified);
+        let s = json!({ "path": "m.js", "content": minified });
+        let first = answer(&s, &Args::default(), 12_000).unwrap();
+        assert_eq!(first["shortened_lines"], json!([2, 3]));
+        assert!(first["message"].as_str().unwrap().contains("shortened"), "{first}");
+        // An explicit range that fits is returned whole.
+        let a = at(&json!({ "path": "g", "content": generated }), Some(100), Some(120)).unwrap();
+        assert_eq!(a["content"].as_str().unwrap().lines().count(), 21);
+        assert_eq!(a.get("truncated"), None);
+    }
+
+    #[test]
+    fn empty_content_says_why() {
+        for (skipped, words) in
+            [("binary", "binary file"), ("too_large", "too large"), ("invalid_utf8", "not valid UTF-8")]
+        {
+            let s = json!({ "path": "x", "content": "", "size": 2048, "skipped": skipped });
+            let a = at(&s, None, None).unwrap();
+            let message = a["message"].as_str().unwrap();
+            assert!(message.contains(words) && message.contains("2.00 KB"), "{message}");
+        }
+        // An empty text file is just empty.
+        let a = at(&json!({ "path": "x", "content": "" }), None, None).unwrap();
+        assert_eq!((a["content"].clone(), a.get("message")), (json!(""), None));
+    }
+}

@@ -1,0 +1,305 @@
+//! The part of a Markdown document that matched a question: its sections
+//! (read from the stored text: ATX and setext headings, fenced code left
+//! alone, frontmatter skipped), each scored by the query's words in its
+//! heading and text, and the sentence of the best section that holds most
+//! of them, quoted. Used by `search_documentation`; uses no tool.
+
+use crate::budget::{cut_chars, shorten};
+use crate::params::{analyze, is_cjk};
+
+/// Characters of a quoted passage.
+pub const PASSAGE_CHARS: usize = 240;
+
+/// One section of a document: the text under a heading, up to the next one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Section {
+    /// 0 for the text before the first heading.
+    pub level: u8,
+    pub title: String,
+    /// 1-based lines of the file: the heading's line to the section's last.
+    pub start: usize,
+    pub end: usize,
+    /// The section's text, one entry per line (Markdown marks stripped).
+    pub text: Vec<String>,
+}
+
+/// What to look for: the query's words (their prefix for long ones, lower
+/// case) and the two-character runs of its CJK text.
+pub fn terms(query: &str) -> Vec<String> {
+    let a = analyze(query);
+    let mut out: Vec<String> = a.words.iter().map(|w| w.prefix.clone().unwrap_or_else(|| w.word.clone())).collect();
+    let mut run: Vec<char> = Vec::new();
+    for c in query.chars().chain(std::iter::once(' ')) {
+        if is_cjk(c) {
+            run.push(c);
+            continue;
+        }
+        if run.len() == 1 {
+            out.push(run[0].to_string());
+        }
+        for pair in run.windows(2) {
+            out.push(pair.iter().collect());
+        }
+        run.clear();
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The sections of a Markdown text. A paragraph's lines are one text entry.
+pub fn sections(content: &str) -> Vec<Section> {
+    let lines: Vec<&str> = content.lines().collect();
+    let mut i = frontmatter_end(&lines);
+    let mut out = vec![Section { level: 0, title: String::new(), start: i + 1, end: i, text: Vec::new() }];
+    let mut fence: Option<&str> = None;
+    // The previous line was prose that the next one may continue.
+    let mut in_paragraph = false;
+    while i < lines.len() {
+        let line = lines[i];
+        let trimmed = line.trim_start();
+        let mut prose = false;
+        if let Some(f) = fence {
+            if trimmed.starts_with(f) {
+                fence = None;
+            } else {
+                push_text(&mut out, line, false);
+            }
+        } else if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            fence = Some(&trimmed[..3]);
+        } else if let Some((level, title)) = atx(line) {
+            out.push(Section { level, title, start: i + 1, end: i + 1, text: Vec::new() });
+        } else if let Some(level) = lines.get(i + 1).and_then(|next| setext(line, next)) {
+            out.push(Section { level, title: plain(line.trim()), start: i + 1, end: i + 2, text: Vec::new() });
+            i += 1;
+        } else if !trimmed.is_empty() {
+            let item = starts_item(trimmed);
+            push_text(&mut out, line, in_paragraph && !item);
+            prose = !trimmed.starts_with('|');
+        }
+        in_paragraph = prose;
+        if let Some(last) = out.last_mut() {
+            last.end = i + 1;
+        }
+        i += 1;
+    }
+    out.retain(|s| s.level > 0 || !s.text.is_empty());
+    out
+}
+
+/// A list item, a quote or a table row: a new text entry.
+fn starts_item(t: &str) -> bool {
+    let digits = t.len() - t.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    (t.starts_with(['-', '*', '+']) && t.chars().nth(1).is_none_or(|c| c == ' '))
+        || t.starts_with(['>', '|'])
+        || (digits > 0 && (t[digits..].starts_with(". ") || t[digits..].starts_with(") ")))
+}
+
+fn push_text(out: &mut [Section], line: &str, continues: bool) {
+    let text = plain(line.trim());
+    let Some(last) = out.last_mut() else { return };
+    if text.is_empty() {
+        return;
+    }
+    match last.text.last_mut() {
+        Some(prev) if continues => {
+            prev.push(' ');
+            prev.push_str(&text);
+        }
+        _ => last.text.push(text),
+    }
+}
+
+/// The index of the first line after a `---` frontmatter block (0 without one).
+fn frontmatter_end(lines: &[&str]) -> usize {
+    if lines.first().map(|l| l.trim_start_matches('\u{feff}').trim_end()) != Some("---") {
+        return 0;
+    }
+    lines.iter().skip(1).position(|l| matches!(l.trim_end(), "---" | "...")).map_or(0, |p| p + 2)
+}
+
+/// `## Title ##` → (2, "Title").
+fn atx(line: &str) -> Option<(u8, String)> {
+    let indent = line.len() - line.trim_start_matches(' ').len();
+    let t = &line[indent..];
+    let hashes = t.len() - t.trim_start_matches('#').len();
+    if indent > 3 || !(1..=6).contains(&hashes) {
+        return None;
+    }
+    let rest = &t[hashes..];
+    if !rest.is_empty() && !rest.starts_with([' ', '\t']) {
+        return None;
+    }
+    let title = rest.trim().trim_end_matches('#').trim_end();
+    Some((hashes as u8, plain(title)))
+}
+
+/// A setext heading: a text line over `===` (1) or `---` (2).
+fn setext(line: &str, next: &str) -> Option<u8> {
+    let t = line.trim();
+    let n = next.trim();
+    if t.is_empty() || t.starts_with(['-', '*', '>', '#', '|']) || line.starts_with("    ") || n.is_empty() {
+        return None;
+    }
+    if n.chars().all(|c| c == '=') {
+        Some(1)
+    } else if n.len() >= 2 && n.chars().all(|c| c == '-') {
+        Some(2)
+    } else {
+        None
+    }
+}
+
+/// A line without list and quote marks, emphasis, code marks or link targets.
+fn plain(line: &str) -> String {
+    let mut t = line.trim_start_matches(['>', ' ']);
+    for marker in ["- ", "* ", "+ "] {
+        if let Some(rest) = t.strip_prefix(marker) {
+            t = rest;
+        }
+    }
+    let digits = t.len() - t.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    if digits > 0 && t[digits..].starts_with(". ") {
+        t = &t[digits + 2..];
+    }
+    let mut out = String::with_capacity(t.len());
+    let mut chars = t.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '*' | '`' => {}
+            '_' if !out.ends_with(char::is_alphanumeric) => {}
+            ']' if chars.peek() == Some(&'(') => {
+                for d in chars.by_ref() {
+                    if d == ')' {
+                        break;
+                    }
+                }
+            }
+            '[' => {}
+            _ => out.push(c),
+        }
+    }
+    out.trim().to_string()
+}
+
+/// How many of the terms a text holds.
+pub fn hits(text: &str, terms: &[String]) -> usize {
+    let lower = text.to_lowercase();
+    terms.iter().filter(|t| lower.contains(t.as_str())).count()
+}
+
+/// A section's score: its heading's terms count thrice, its text's once.
+pub fn score(s: &Section, terms: &[String]) -> usize {
+    3 * hits(&s.title, terms) + hits(&s.text.join(" "), terms)
+}
+
+/// The sentences of a section's text, in order, with the index of their line.
+fn sentences(s: &Section) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    for (n, line) in s.text.iter().enumerate() {
+        let mut start = 0;
+        for (i, c) in line.char_indices() {
+            let end = i + c.len_utf8();
+            let next = line[end..].chars().next();
+            let closes = matches!(c, '。' | '！' | '？') || (matches!(c, '.' | '!' | '?') && next == Some(' '));
+            if closes {
+                out.push((n, line[start..end].trim().to_string()));
+                start = end;
+            }
+        }
+        if !line[start..].trim().is_empty() {
+            out.push((n, line[start..].trim().to_string()));
+        }
+    }
+    out
+}
+
+/// The passage of a section that holds most of the terms: its best
+/// sentence and the ones after it on its line, up to [`PASSAGE_CHARS`]; a long
+/// sentence is cut around its first term. Without any term in the text,
+/// the section's first sentences.
+pub fn passage(s: &Section, terms: &[String]) -> String {
+    let units = sentences(s);
+    if units.is_empty() {
+        return String::new();
+    }
+    let best = (0..units.len()).rev().max_by_key(|i| hits(&units[*i].1, terms)).unwrap_or(0);
+    let (line, unit) = &units[best];
+    if unit.chars().count() > PASSAGE_CHARS {
+        return window(unit, terms);
+    }
+    let mut out = unit.clone();
+    for (_, next) in units[best + 1..].iter().take_while(|(l, _)| l == line) {
+        if out.chars().count() + 1 + next.chars().count() > PASSAGE_CHARS {
+            break;
+        }
+        out.push(' ');
+        out.push_str(next);
+    }
+    out
+}
+
+/// About [`PASSAGE_CHARS`] characters of a long sentence from a little
+/// before its first term.
+fn window(unit: &str, terms: &[String]) -> String {
+    let lower = unit.to_lowercase();
+    // Lower case keeps the characters (a byte offset may move): count characters.
+    let first = terms.iter().filter_map(|t| lower.find(t.as_str())).min().unwrap_or(0);
+    let at_char = lower[..first].chars().count().saturating_sub(40);
+    let from = unit.char_indices().nth(at_char).map_or(0, |(i, _)| i);
+    let from = if at_char == 0 { 0 } else { unit[from..].find(' ').map_or(from, |s| from + s + 1) };
+    let (head, _) = cut_chars(&unit[from..], PASSAGE_CHARS);
+    let body = shorten(head, PASSAGE_CHARS);
+    let body = if head.len() < unit.len() - from && !body.ends_with('…') { format!("{body}…") } else { body };
+    if from > 0 {
+        format!("…{body}")
+    } else {
+        body
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DOC: &str = "---\ntitle: Release\nknowledge: true\n---\n# Release process\n\nHow we ship.\n\n## Versioning\n\nWe use semantic versioning. Each release bumps the minor number. Patches fix bugs only.\n\n```\n# not a heading\n```\n\nSteps\n-----\n\n1. Tag the **commit**.\n2. Publish the [package](https://x).\n";
+
+    #[test]
+    fn sections_of_a_document() {
+        let s = sections(DOC);
+        let titles: Vec<(&str, u8, usize, usize)> =
+            s.iter().map(|s| (s.title.as_str(), s.level, s.start, s.end)).collect();
+        assert_eq!(titles, [("Release process", 1, 5, 8), ("Versioning", 2, 9, 16), ("Steps", 2, 17, 21)]);
+        assert_eq!(s[2].text, ["Tag the commit.", "Publish the package."]);
+        assert!(s[1].text.iter().any(|t| t == "# not a heading"));
+    }
+
+    #[test]
+    fn the_passage_is_the_sentence_that_matched() {
+        let s = sections(DOC);
+        let t = terms("how to publish a package");
+        let best = s.iter().max_by_key(|s| score(s, &t)).unwrap();
+        assert_eq!(best.title, "Steps");
+        assert_eq!(passage(best, &t), "Publish the package.");
+        let t = terms("patches");
+        assert_eq!(passage(&s[1], &t), "Patches fix bugs only.");
+        // A long sentence is cut around the match, at words.
+        let long = Section {
+            level: 1,
+            title: "x".into(),
+            start: 1,
+            end: 1,
+            text: vec![format!("{} the needle is here {}", "word ".repeat(100), "tail ".repeat(100))],
+        };
+        let p = passage(&long, &terms("needle"));
+        assert!(p.starts_with('…') && p.ends_with('…') && p.contains("the needle is here"), "{p}");
+        assert!(p.chars().count() <= PASSAGE_CHARS + 2, "{}", p.chars().count());
+    }
+
+    #[test]
+    fn cjk_and_cyrillic_terms() {
+        assert!(terms("兹兹科什是谁").contains(&"科什".to_string()));
+        let t = terms("Кто мечтает о тёплых носках?");
+        assert!(t.iter().any(|w| "носках".starts_with(w.as_str())), "{t:?}");
+    }
+}

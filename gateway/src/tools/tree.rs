@@ -1,0 +1,173 @@
+//! `show_tree`: the file tree of a project, of a directory in it (`path`),
+//! or of every project, drawn as deep as the answer budget allows (or as
+//! `depth` asks, when that fits): a directory not opened shows `… N files`.
+
+use serde_json::{json, Value};
+
+use super::answer::{hits, scope_index};
+use crate::budget::{escaped_len, RESERVE};
+use crate::error::ToolError;
+use crate::gateway::Gateway;
+use crate::normalize::Args;
+use crate::params;
+use crate::target::Scope;
+use crate::tree::{depth_of, dir_count, render_at, MAX_DEPTH};
+
+/// Most paths fetched for one tree (the index's default result window).
+const MAX_TREE_FILES: u32 = 10_000;
+/// Most project roots counted.
+const MAX_ROOTS: u32 = 1000;
+/// The deepest `depth` honoured.
+const MAX_ASKED_DEPTH: u32 = 64;
+
+/// One project's part of the tree: its name, root and paths (relative to the directory shown).
+struct Block {
+    name: String,
+    root: String,
+    paths: Vec<String>,
+    /// Files of the project under the directory, fetched or not.
+    files: u64,
+}
+
+pub async fn tree(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
+    let mut scope = gw.resolve(args.target.as_deref()).await?;
+    let mut dir = args.path.clone().unwrap_or_default();
+    // An absolute path: a project root, or a directory in one.
+    if dir.starts_with('/') {
+        if let Some((project, rel)) = gw.split_absolute(&dir).await? {
+            if scope.project().is_none() || scope.project() == Some(&project) {
+                scope = Scope::One(project);
+                dir = rel;
+            }
+        }
+    }
+    let mut dir = dir.trim_matches('/').to_string();
+    let mut response = fetch(gw, &scope, &dir).await?;
+    // `{"path": "samples"}`: a project's name, when it is no directory.
+    if !dir.is_empty() && hits(&response).is_empty() && args.target.is_none() && !dir.contains('/') {
+        if let Scope::One(p) = gw.resolve(Some(&dir)).await? {
+            (scope, dir) = (Scope::One(p), String::new());
+            response = fetch(gw, &scope, &dir).await?;
+        }
+    }
+    let blocks = blocks(&response, &dir);
+    let fetched: usize = blocks.iter().map(|b| b.paths.len()).sum();
+    let total = response["hits"]["total"]["value"].as_u64().unwrap_or(fetched as u64);
+    let mut answer = json!({ "target": scope.project().map(|p| p.name.clone()) });
+    if !dir.is_empty() {
+        answer["path"] = json!(dir);
+    }
+    let all_paths: Vec<String> = blocks.iter().flat_map(|b| b.paths.iter().cloned()).collect();
+    answer["total_files"] = json!(total);
+    answer["total_dirs"] = json!(blocks.iter().map(|b| dir_count(&b.paths)).sum::<usize>());
+    let deepest = depth_of(&all_paths);
+    let asked = args.depth.map(|d| d.min(MAX_ASKED_DEPTH) as usize);
+    let room = gw.answer_budget().saturating_sub(escaped_len(&answer.to_string()) + RESERVE + 200);
+    let (text, depth, shown) = draw(&blocks, &dir, asked.unwrap_or(MAX_DEPTH).min(deepest), room);
+    answer["tree"] = json!(text);
+    answer["depth"] = json!(depth);
+    let mut notes = Vec::new();
+    let cut_depth = depth < deepest;
+    if cut_depth {
+        notes.push(format!(
+            "directories below depth {depth} show `… N files`: pass path (a directory) to open one{}",
+            if asked.is_some_and(|a| a > depth) {
+                format!(" (depth {} is over the answer budget)", depth + 1)
+            } else {
+                String::new()
+            }
+        ));
+    }
+    if shown < blocks.len() {
+        notes.push(format!(
+            "{} more projects left out to keep within the answer budget: show_projects lists them, target one",
+            blocks.len() - shown
+        ));
+    }
+    if total > fetched as u64 {
+        notes
+            .push(format!("the tree lists the first {fetched} of {total} files: pass target and path to see the rest"));
+    }
+    answer["truncated"] = json!(cut_depth || shown < blocks.len() || total > fetched as u64);
+    if let Some(note) = scope.note() {
+        notes.push(note);
+    }
+    if !notes.is_empty() {
+        answer["note"] = json!(notes.join("; "));
+    }
+    Ok(answer)
+}
+
+async fn fetch(gw: &Gateway, scope: &Scope, dir: &str) -> Result<Value, ToolError> {
+    let index = scope_index(gw, scope);
+    let prefix = (!dir.is_empty()).then(|| format!("{dir}/"));
+    Ok(gw.backend().run("show_tree", &index, params::tree(MAX_TREE_FILES, prefix.as_deref(), MAX_ROOTS)).await?)
+}
+
+/// The hits grouped by project (the template sorts by project, then path),
+/// paths made relative to `dir`; projects whose files were not fetched
+/// (past the first [`MAX_TREE_FILES`]) come with their count only.
+fn blocks(r: &Value, dir: &str) -> Vec<Block> {
+    let field = |h: &Value, f: &str| h["fields"][f][0].as_str().unwrap_or_default().to_string();
+    let strip = if dir.is_empty() { 0 } else { dir.len() + 1 };
+    let mut out: Vec<Block> = Vec::new();
+    for h in hits(r) {
+        let (name, root, path) = (field(&h, "project"), field(&h, "root"), field(&h, "path"));
+        let rel = path.get(strip..).unwrap_or_default().to_string();
+        match out.last_mut() {
+            Some(b) if b.root == root => b.paths.push(rel),
+            _ => out.push(Block { name, root, paths: vec![rel], files: 0 }),
+        }
+    }
+    for bucket in r["aggregations"]["roots"]["buckets"].as_array().into_iter().flatten() {
+        let (root, n) = (bucket["key"].as_str().unwrap_or_default(), bucket["doc_count"].as_u64().unwrap_or(0));
+        match out.iter_mut().find(|b| b.root == root) {
+            Some(b) => b.files = n,
+            None => out.push(Block {
+                name: root.rsplit('/').next().unwrap_or(root).to_string(),
+                root: root.to_string(),
+                paths: Vec::new(),
+                files: n,
+            }),
+        }
+    }
+    out
+}
+
+/// The blocks drawn at the deepest depth up to `max` whose text fits
+/// `room` bytes; when even depth 0 does not, the first blocks that do.
+/// Returns the text, the depth and how many blocks it shows.
+fn draw(blocks: &[Block], dir: &str, max: usize, room: usize) -> (String, usize, usize) {
+    let title = |b: &Block| if dir.is_empty() { b.name.clone() } else { format!("{}/{dir}", b.name) };
+    let one = |b: &Block, depth: usize| {
+        if b.paths.is_empty() && b.files > 0 {
+            format!("{}\n`-- … {} files (not listed: pass target)", title(b), b.files)
+        } else {
+            render_at(&title(b), &b.paths, depth)
+        }
+    };
+    for depth in (0..=max).rev() {
+        let text = blocks.iter().map(|b| one(b, depth)).collect::<Vec<_>>().join("\n\n");
+        if escaped_len(&text) <= room || depth == 0 {
+            if escaped_len(&text) <= room {
+                return (text, depth, blocks.len());
+            }
+            // Depth 0 and still too long: the first projects.
+            let mut out = String::new();
+            let mut shown = 0;
+            for b in blocks {
+                let t = one(b, 0);
+                if escaped_len(&out) + escaped_len(&t) + 4 > room && shown > 0 {
+                    break;
+                }
+                if shown > 0 {
+                    out.push_str("\n\n");
+                }
+                out.push_str(&t);
+                shown += 1;
+            }
+            return (out, 0, shown);
+        }
+    }
+    (String::new(), 0, 0)
+}
