@@ -227,6 +227,7 @@ pub async fn swap_aliases(
     let names = &search.names;
     let (files_alias, analysis_alias) = (names.files_alias(hash), names.analysis_alias(hash));
     search.post(&format!("/{files},{analysis}/_refresh"), &json!({})).await?;
+    wait_for_replicas(search, &format!("{files},{analysis}")).await?;
     let old: Vec<String> = Layout::read(search)
         .await?
         .indices
@@ -249,6 +250,34 @@ pub async fn swap_aliases(
     search.post("/_aliases", &json!({ "actions": actions })).await?;
     tracing::debug!("aliases swapped");
     Ok(old)
+}
+
+/// Longest wait, before the alias swap, for the new generation's replicas.
+const REPLICA_WAIT: &str = "60s";
+
+/// Wait until every replica of `indices` is active (green), on a cluster of
+/// more than one node: readers move only to a generation that has its
+/// copies, so losing a node right after the swap cannot take the only copy
+/// of a shard with it (a replica still recovering when its primary's node
+/// dies leaves the shard red until that node returns). When the replicas
+/// cannot all be placed (more replicas than other nodes) the swap goes on
+/// after [`REPLICA_WAIT`], with a warning.
+async fn wait_for_replicas(search: &Search, indices: &str) -> Result<(), SearchError> {
+    let health = search.get(&format!("/_cluster/health/{indices}")).await?;
+    if health["status"] == "green" || health["number_of_nodes"].as_u64().unwrap_or(1) <= 1 {
+        return Ok(());
+    }
+    let wait = format!("/_cluster/health/{indices}?wait_for_status=green&timeout={REPLICA_WAIT}");
+    let timed_out = match search.get(&wait).await {
+        Ok(h) => h["timed_out"] == true,
+        // OpenSearch answers a health wait that timed out with 408.
+        Err(e) if e.status() == Some(408) => true,
+        Err(e) => return Err(e),
+    };
+    if timed_out {
+        tracing::warn!("{indices}: replicas not all active after {REPLICA_WAIT}; switching readers anyway");
+    }
+    Ok(())
 }
 
 /// Delete generations that no alias points at any more, once the reads that
