@@ -15,3 +15,4 @@ pub mod summary;
 pub mod templates;
 pub mod tree;
 pub mod units;
+pub mod word_bag;

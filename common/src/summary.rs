@@ -14,7 +14,7 @@ pub fn doc_summary(lines: &[String]) -> String {
     for line in lines {
         let l = line.trim();
         // Block tags end the description (`@param`, `:param x:`, `Args:`).
-        if l.starts_with('@') || l.starts_with(":param") || l.starts_with(":return") || l.starts_with(":raises") {
+        if is_block_tag(l) {
             break;
         }
         if l.is_empty() {
@@ -31,6 +31,31 @@ pub fn doc_summary(lines: &[String]) -> String {
     let text = words.join(" ");
     let sentence = first_sentence(&text);
     cut(sentence, MAX_SUMMARY_CHARS)
+}
+
+/// The first paragraph of a doc comment (its lines up to the first blank
+/// line or block tag such as `@param`, `:param x:` or `Args:`), markup
+/// removed, at most `max` characters: what a definition's word search reads.
+pub fn doc_paragraph(lines: &[String], max: usize) -> String {
+    let mut words: Vec<String> = Vec::new();
+    for line in lines {
+        let l = line.trim();
+        if is_block_tag(l) || l.ends_with(':') && !l.contains(' ') && !words.is_empty() {
+            break;
+        }
+        if l.is_empty() {
+            if words.is_empty() {
+                continue;
+            }
+            break;
+        }
+        words.extend(strip_markup(l).split_whitespace().map(str::to_string));
+    }
+    cut(&words.join(" "), max)
+}
+
+fn is_block_tag(line: &str) -> bool {
+    line.starts_with('@') || line.starts_with(":param") || line.starts_with(":return") || line.starts_with(":raises")
 }
 
 /// Cut `s` to `max` characters, marking the cut with an ellipsis.
@@ -129,6 +154,17 @@ mod tests {
     fn javadoc_becomes_its_first_sentence() {
         let doc = lines("Reads a line of text. A line is considered to be terminated by any one\nof a line feed ('\\n').\n@param ignoreLF If true, the next '\\n' will be skipped\n@return A String containing the contents of the line");
         assert_eq!(doc_summary(&doc), "Reads a line of text.");
+    }
+
+    #[test]
+    fn doc_paragraph_keeps_the_first_paragraph() {
+        let doc = lines("Scan the string s for a JSON string. End is the\nindex of the quote.\n\nSecond paragraph.");
+        assert_eq!(doc_paragraph(&doc, 500), "Scan the string s for a JSON string. End is the index of the quote.");
+        let tagged = lines("Reads a line. A line ends at \\n.\n@param x ignored");
+        assert_eq!(doc_paragraph(&tagged, 500), "Reads a line. A line ends at \\n.");
+        let google = lines("Fetch rows.\nArgs:\n  table: the table");
+        assert_eq!(doc_paragraph(&google, 500), "Fetch rows.");
+        assert_eq!(doc_paragraph(&doc, 10), "Scan the …");
     }
 
     #[test]

@@ -19,14 +19,15 @@ use crate::search::{Search, SearchError};
 /// Version of every shipped template. Bump it when any template file changes:
 /// the test `template_version_follows_content` fails until
 /// [`TEMPLATES_FINGERPRINT`] is set to the new content's fingerprint.
-pub const TEMPLATE_VERSION: u64 = 10;
+pub const TEMPLATE_VERSION: u64 = 11;
 
 /// [`templates_fingerprint`] of the templates [`TEMPLATE_VERSION`] was set for.
-pub const TEMPLATES_FINGERPRINT: &str = "67edbe391a5100fd";
+pub const TEMPLATES_FINGERPRINT: &str = "9c1e5bd3df6795d1";
 
 #[derive(RustEmbed)]
 #[folder = "../opensearch-templates"]
 #[include = "*.json"]
+#[include = "*.txt"]
 struct IndexTemplateFiles;
 
 #[derive(RustEmbed)]
@@ -102,6 +103,7 @@ impl TemplateKind {
 /// The shipped index and component templates, components first.
 pub fn index_templates(names: &IndexNames) -> Vec<IndexTemplate> {
     let mut out: Vec<IndexTemplate> = IndexTemplateFiles::iter()
+        .filter(|file| file.ends_with(".json"))
         .filter_map(|file| {
             let data = IndexTemplateFiles::get(&file)?;
             let doc: Value = serde_json::from_slice(&data.data).expect("shipped template files are valid JSON");
@@ -110,6 +112,7 @@ pub fn index_templates(names: &IndexNames) -> Vec<IndexTemplate> {
                 _ => TemplateKind::Index,
             };
             let mut body = doc["body"].clone();
+            inline_word_lists(&mut body);
             if let Some(patterns) = body.get_mut("index_patterns").and_then(Value::as_array_mut) {
                 for p in patterns.iter_mut() {
                     *p = json!(names.rename(p.as_str().unwrap_or_default()));
@@ -127,6 +130,31 @@ pub fn index_templates(names: &IndexNames) -> Vec<IndexTemplate> {
         .collect();
     out.sort_by_key(|t| (t.kind != TemplateKind::Component, t.name.clone()));
     out
+}
+
+/// A token filter's word list written as `"@<file>"` (`"synonyms":
+/// "@code-synonyms.txt"`) is the shipped file's lines, without comments and
+/// blank lines: the data stays a plain text file in `opensearch-templates/`,
+/// and OpenSearch gets the list inline (no file on the nodes).
+fn inline_word_lists(body: &mut Value) {
+    let Some(filters) = body.pointer_mut("/template/settings/analysis/filter").and_then(Value::as_object_mut) else {
+        return;
+    };
+    for filter in filters.values_mut() {
+        for key in ["synonyms", "stopwords"] {
+            let Some(file) = filter[key].as_str().and_then(|v| v.strip_prefix('@')).map(str::to_string) else {
+                continue;
+            };
+            let data = IndexTemplateFiles::get(&file).expect("a word list named by a shipped template is shipped");
+            let lines: Vec<Value> = String::from_utf8_lossy(&data.data)
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                .map(|l| json!(l))
+                .collect();
+            filter[key] = Value::Array(lines);
+        }
+    }
 }
 
 /// A fingerprint (16 hex digits) of every shipped template file, name and content.
@@ -255,6 +283,15 @@ mod tests {
             now, TEMPLATES_FINGERPRINT,
             "a shipped template changed: bump TEMPLATE_VERSION (now {TEMPLATE_VERSION}) and set TEMPLATES_FINGERPRINT to {now:?}"
         );
+    }
+
+    #[test]
+    fn word_lists_are_inlined_from_their_files() {
+        let t = index_templates(&IndexNames::new("zz"));
+        let settings = &t[0].body["template"]["settings"]["analysis"]["filter"];
+        let synonyms = settings["vibe_code_synonyms"]["synonyms"].as_array().expect("inlined list");
+        assert!(synonyms.iter().any(|l| l == "remove, delete, drop, erase, discard"), "{synonyms:?}");
+        assert!(synonyms.iter().all(|l| !l.as_str().unwrap().starts_with('#')));
     }
 
     #[test]

@@ -239,10 +239,12 @@ pub fn listing(tool: &str, query: &str) -> Listing {
 /// How a symbol search runs its template.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Pass {
-    /// Exact, qualified, case-insensitive, prefix and word matches.
+    /// Exact, qualified, case-insensitive, prefix and name-word matches,
+    /// then definitions ranked by the query's words (BM25 over their names,
+    /// docs, owners and files).
     Exact,
-    /// Exact and prefix matches among every kind of element (the name may
-    /// be defined as another kind than the tool looks for: a constant holding
+    /// Name matches only, among every kind of element (the name may be
+    /// defined as another kind than the tool looks for: a constant holding
     /// an arrow function is a function).
     AnyKind,
     /// The typo-tolerant fallback.
@@ -290,6 +292,7 @@ pub fn code(tool: &str, query: &str, limit: u32, offset: u32, pass: Pass) -> Val
         },
         "all": all,
         "fuzzy": pass == Pass::Fuzzy,
+        "names_only": pass == Pass::AnyKind,
         "limit": clamp_limit(limit),
         "offset": offset,
         "inner_limit": if all { INNER_LIMIT_ALL } else { INNER_LIMIT },

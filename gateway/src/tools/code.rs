@@ -28,45 +28,71 @@ pub async fn search(gw: &Gateway, spec: &'static ToolSpec, args: &Args) -> Resul
         let results = hits(&response).iter().map(|hit| import_result(hit, all)).collect();
         paged(&args.query, results, &response, args)
     } else {
-        let run = |pass: Pass| {
-            let p = params::code(tool, &args.query, args.limit, args.offset, pass);
-            gw.backend().run(SYMBOLS_TEMPLATE, &index, p)
-        };
-        let listing = params::listing(tool, &args.query);
-        let mut pass = if listing == Listing::Yes { Pass::All } else { Pass::Exact };
-        let mut response = run(pass).await?;
-        // Nothing matched: a generic word lists everything; a name is looked
-        // for among the other kinds of elements, then with typos allowed (the
-        // fuzzy query never runs when a name matched).
-        let fallbacks: &[Pass] =
-            if listing == Listing::IfNoMatch { &[Pass::All] } else { &[Pass::AnyKind, Pass::Fuzzy] };
-        for next in fallbacks {
-            if !hits(&response).is_empty() || args.offset > 0 || pass == Pass::All {
-                break;
-            }
-            pass = *next;
-            response = run(pass).await?;
-        }
-        let results = hits(&response).iter().map(|hit| symbol_result(hit, pass == Pass::All)).collect();
-        let mut answer = paged(&args.query, results, &response, args);
-        if answer["total"].as_u64().unwrap_or(0) > 0 {
-            match pass {
-                Pass::AnyKind => {
-                    answer["note"] =
-                        json!(format!("nothing of the kinds {tool} looks for; these elements of other kinds match"))
-                }
-                Pass::Fuzzy => {
-                    answer["note"] = json!("no exact or prefix match; these names are close (typo-tolerant search)")
-                }
-                _ => {}
-            }
-        }
-        answer
+        symbol_search(gw, tool, &index, args).await?
     };
     if let Some(note) = scope.note() {
         answer["note"] = json!(note);
     }
     Ok(answer)
+}
+
+/// Score from which a file's best element matched by name (the template's
+/// name tiers are constant scores of 20,000 and more; word ranking is BM25,
+/// far below).
+const NAME_TIER_SCORE: f64 = 10_000.0;
+
+/// The sort score of the first hit (the template sorts by `_score`, then path).
+fn top_score(response: &Value) -> f64 {
+    hits(response).first().and_then(|h| h["sort"][0].as_f64().or(h["_score"].as_f64())).unwrap_or(0.0)
+}
+
+/// One token, no spaces: a name rather than a question in words.
+fn looks_like_a_name(query: &str) -> bool {
+    let q = query.trim();
+    !q.is_empty() && !q.contains(char::is_whitespace)
+}
+
+/// The symbol searches: names first, then words; a name defined only as
+/// another kind of element answers with that element; a listing word lists;
+/// a typo-tolerant pass runs only when nothing at all matched.
+async fn symbol_search(gw: &Gateway, tool: &str, index: &str, args: &Args) -> Result<Value, ToolError> {
+    let run = |pass: Pass| {
+        let p = params::code(tool, &args.query, args.limit, args.offset, pass);
+        gw.backend().run(SYMBOLS_TEMPLATE, index, p)
+    };
+    let listing = params::listing(tool, &args.query);
+    let mut pass = if listing == Listing::Yes { Pass::All } else { Pass::Exact };
+    let mut response = run(pass).await?;
+    let first_page = args.offset == 0;
+    if pass == Pass::Exact && first_page && looks_like_a_name(&args.query) && top_score(&response) < NAME_TIER_SCORE {
+        let other_kinds = run(Pass::AnyKind).await?;
+        if !hits(&other_kinds).is_empty() {
+            (pass, response) = (Pass::AnyKind, other_kinds);
+        }
+    }
+    if hits(&response).is_empty() && first_page && pass != Pass::All {
+        pass = if listing == Listing::IfNoMatch { Pass::All } else { Pass::Fuzzy };
+        response = run(pass).await?;
+    }
+    let results = hits(&response).iter().map(|hit| symbol_result(hit, pass == Pass::All)).collect();
+    let mut answer = paged(&args.query, results, &response, args);
+    if answer["total"].as_u64().unwrap_or(0) > 0 {
+        if let Some(note) = pass_note(tool, pass) {
+            answer["note"] = json!(note);
+        }
+    }
+    Ok(answer)
+}
+
+/// What an answer says about the pass that found it.
+fn pass_note(tool: &str, pass: Pass) -> Option<String> {
+    match pass {
+        Pass::AnyKind => Some(format!(
+            "nothing of the kinds {tool} looks for has this name; these elements of other kinds do (see `kind`)"
+        )),
+        Pass::Fuzzy => Some("no exact or prefix match; these names are close (typo-tolerant search)".into()),
+        _ => None,
+    }
 }
 
 fn file_header(hit: &Value) -> Map<String, Value> {

@@ -1,8 +1,11 @@
 //! The documents written to OpenSearch, built from scanned files.
 
+use std::collections::HashMap;
+
 use serde_json::{json, Value};
 
-use vibe_common::ast::AstData;
+use vibe_common::ast::{AstData, LineRange};
+use vibe_common::word_bag;
 use vibe_common::summary;
 
 use super::tags::deterministic_tags;
@@ -54,7 +57,10 @@ pub fn analysis_doc(source: &SourceInfo, file: &ScannedFile, enrichment: Option<
         "description": enrichment.map(|e| e.description.clone()).filter(|d| !d.is_empty()),
         "tags": tags,
         "llm_tags": llm_tags,
-        "symbols": ast.map(symbols).unwrap_or_default(),
+        "symbols": ast.map(|a| symbols(a, file.content.as_deref())).unwrap_or_default(),
+        // What the file is about and its words, for questions in words.
+        "about": file_about(&file.rel_path, ast, enrichment),
+        "words": file.words,
         // One flat entry per use, `{name, kind, line, in}` (`find_references`).
         "references": ast.map_or(&[][..], |a| &a.references),
         "ast": ast.map(stored_ast),
@@ -72,10 +78,87 @@ fn stored_ast(ast: &AstData) -> Value {
     v
 }
 
+/// Longest doc paragraph a definition's `about` holds, in characters.
+const MAX_ABOUT_DOC_CHARS: usize = 600;
+/// Longest owner doc in a definition's `context`, in characters.
+const MAX_CONTEXT_DOC_CHARS: usize = 300;
+/// Longest header comment text in a file's `about`, in characters.
+const MAX_FILE_ABOUT_CHARS: usize = 800;
+/// Largest word bag of a definition's body (its own lines), in bytes.
+const MAX_BODY_BYTES: usize = 1024;
+
+/// What a file is about: its path, its header comments (a module docstring,
+/// a class Javadoc at the top, licences left out) and, after enrichment, the
+/// LLM description and tags. Searched with stemming (`vibe_about`).
+fn file_about(path: &str, ast: Option<&AstData>, enrichment: Option<&Enrichment>) -> String {
+    let mut parts = vec![path.to_string()];
+    if let Some(ast) = ast {
+        parts.push(summary::cut(&ast.header_comments.join(" "), MAX_FILE_ABOUT_CHARS));
+    }
+    if let Some(e) = enrichment {
+        parts.push(e.description.clone());
+        parts.push(e.tags.join(", "));
+    }
+    parts.retain(|p| !p.trim().is_empty());
+    parts.join("\n")
+}
+
+/// The names and doc summaries of each owner's members, by the owner's
+/// qualified name, at most [`MAX_CONTEXT_DOC_CHARS`] characters each: the
+/// `context` of a class (what its methods do says what it is for).
+fn member_summaries(ast: &AstData) -> HashMap<String, String> {
+    let mut out: HashMap<String, String> = HashMap::new();
+    for e in ast.elements().filter(|e| !e.name.is_empty()) {
+        let Some(owner) = &e.owner else { continue };
+        let text = out.entry(owner.clone()).or_default();
+        if text.chars().count() >= MAX_CONTEXT_DOC_CHARS {
+            continue;
+        }
+        text.push_str(&e.name);
+        text.push(' ');
+        text.push_str(&summary::doc_summary(&e.comments));
+        text.push_str(". ");
+    }
+    out
+}
+
+/// Byte offsets where each line of `text` starts.
+fn line_starts(text: &str) -> Vec<usize> {
+    std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect()
+}
+
+/// The text of lines `range` (1-based, inclusive).
+fn lines_text<'a>(text: &'a str, starts: &[usize], range: LineRange) -> &'a str {
+    let from = starts.get(range.start.saturating_sub(1) as usize).copied().unwrap_or(text.len());
+    let to = starts.get(range.end as usize).copied().unwrap_or(text.len()).max(from);
+    &text[from..to]
+}
+
+/// The doc paragraph of each class-like element, by its qualified name
+/// (`Outer.Inner`): the `context` of its members.
+fn owner_docs(ast: &AstData) -> HashMap<String, String> {
+    ast.classes
+        .iter()
+        .chain(&ast.structs)
+        .chain(&ast.interfaces)
+        .chain(&ast.enums)
+        .filter(|e| !e.name.is_empty() && !e.comments.is_empty())
+        .map(|e| {
+            let key = e.owner.as_ref().map_or_else(|| e.name.clone(), |o| format!("{o}.{}", e.name));
+            (key, summary::doc_paragraph(&e.comments, MAX_CONTEXT_DOC_CHARS))
+        })
+        .collect()
+}
+
 /// The search form of a file's code elements: one flat entry per element
 /// with its bare name, kind, owner and lines, the signature cut to a budget
-/// and the doc comment's first sentence (full texts stay in `ast`).
-pub fn symbols(ast: &AstData) -> Vec<Value> {
+/// and the doc comment's first sentence (full texts stay in `ast`). `about`
+/// (name, owner and the doc's first paragraph) and `context` (the owner's
+/// name and doc) are what questions in words are ranked on.
+pub fn symbols(ast: &AstData, content: Option<&str>) -> Vec<Value> {
+    let owner_docs = owner_docs(ast);
+    let members = member_summaries(ast);
+    let lines = content.map(line_starts);
     ast.elements()
         .filter(|e| !e.name.is_empty())
         .map(|e| {
@@ -93,6 +176,17 @@ pub fn symbols(ast: &AstData) -> Vec<Value> {
             let doc = summary::doc_summary(&e.comments);
             if !doc.is_empty() {
                 s["doc"] = json!(doc);
+            }
+            let paragraph = summary::doc_paragraph(&e.comments, MAX_ABOUT_DOC_CHARS);
+            s["about"] = json!([e.name.as_str(), e.owner.as_deref().unwrap_or(""), paragraph.as_str()].join(" ").trim());
+            if let (Some(text), Some(starts), Some(range)) = (content, &lines, e.line) {
+                s["body"] = json!(word_bag::word_bag_within(lines_text(text, starts, range), MAX_BODY_BYTES));
+            }
+            let qualified = e.owner.as_ref().map_or_else(|| e.name.clone(), |o| format!("{o}.{}", e.name));
+            let owner_doc = e.owner.as_ref().map(|o| format!("{o} {}", owner_docs.get(o).map_or("", String::as_str)));
+            let context = [owner_doc.as_deref().unwrap_or(""), members.get(&qualified).map_or("", String::as_str)].join(" ");
+            if !context.trim().is_empty() {
+                s["context"] = json!(summary::cut(context.trim(), 2 * MAX_CONTEXT_DOC_CHARS));
             }
             s
         })

@@ -116,6 +116,7 @@ fn scan_bytes(file: &mut ScannedFile, path: &Path, bytes: &[u8], opts: &ScanOpti
     }
     if opts.keep_content {
         file.grams = (!text.is_empty() && with_grams()).then(|| vibe_common::grams::text_grams(text));
+        file.words = (!text.is_empty()).then(|| vibe_common::word_bag::word_bag(text));
         file.content = Some(text.to_owned());
     }
     err

@@ -157,6 +157,10 @@ pub struct ScannedFile {
     /// threads, for the files index.
     #[serde(skip)]
     pub grams: Option<String>,
+    /// The text's word bag ([`vibe_common::word_bag::word_bag`]), for the
+    /// analysis index's word search; computed with the grams.
+    #[serde(skip)]
+    pub words: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ast: Option<AstData>,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -1,0 +1,204 @@
+"""Questions in words through MCP (issue 23), driven by bench/concepts.sh.
+
+  concepts.py --url URL --sets FILE... --projects DIR... [--misses N] [--json OUT]
+
+Each look-up of the sets (bench/concepts/*.jsonl: lang, tool, query,
+expected files, written from the source trees by someone who never saw the
+index) is sent to its tool twice through one MCP session: once as an
+assistant would (default limit: hit@1, hit@3, latency, answer bytes) and once
+with limit 10 (MRR over the first 10 files). In the same run, two baselines
+rank the same files for the same queries:
+  - BM25 over each whole file's words (identifiers split on case and `_`,
+    lower case, no stemming, no stop words; k1 1.2, b 0.75);
+  - any-word grep: files ranked by how many of the query's words (3+ letters)
+    they hold as whole words, ignoring case, then by how often.
+Prints one row per language (the project a set's `lang` names) and overall.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import math
+import re
+import statistics
+from collections import Counter, defaultdict
+from pathlib import Path
+
+from benchlib import McpCall, log, pct, run_mcp_calls
+
+TOOL = {"functions": "search_by_code_functions", "classes": "search_by_code_classes",
+        "variables": "search_by_code_variables"}
+# The project (corpus directory name) each set's language lives in.
+PROJECT = {"python": "python", "go": "go", "java": "java", "javascript": "javascript", "ru": "ru_tree"}
+SOURCE_EXT = {".py", ".go", ".java", ".js", ".cjs", ".mjs", ".ts", ".rs", ".kt"}
+WORD = re.compile(r"\w+")
+CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+|[^\W\d_a-zA-Z]+")
+
+
+def split_words(text: str) -> list[str]:
+    """Words with identifiers split on case and `_`, lower case."""
+    out = []
+    for token in WORD.findall(text):
+        for part in token.split("_"):
+            out.extend(w.lower() for w in CAMEL.findall(part) if w)
+    return out
+
+
+class Files:
+    """The projects' source files, read once: `project/path` -> text."""
+
+    def __init__(self, projects: list[Path]):
+        self.text: dict[str, str] = {}
+        for root in projects:
+            for p in sorted(root.rglob("*")):
+                if p.is_file() and p.suffix in SOURCE_EXT:
+                    key = f"{root.name}/{p.relative_to(root)}"
+                    self.text[key] = p.read_text(encoding="utf-8", errors="replace")
+        log(f"baselines: {len(self.text)} files read")
+
+
+class Bm25:
+    def __init__(self, files: Files, k1: float = 1.2, b: float = 0.75):
+        self.k1, self.b = k1, b
+        self.tf: dict[str, Counter] = {}
+        self.postings: dict[str, list[str]] = defaultdict(list)
+        for key, text in files.text.items():
+            tf = Counter(split_words(text))
+            self.tf[key] = tf
+            for w in tf:
+                self.postings[w].append(key)
+        self.len = {k: sum(tf.values()) for k, tf in self.tf.items()}
+        self.avg = sum(self.len.values()) / max(1, len(self.len))
+
+    def rank(self, query: str, k: int = 10) -> list[str]:
+        n = len(self.tf)
+        scores: Counter = Counter()
+        for w in set(split_words(query)):
+            docs = self.postings.get(w, [])
+            if not docs:
+                continue
+            idf = math.log(1 + (n - len(docs) + 0.5) / (len(docs) + 0.5))
+            for d in docs:
+                f = self.tf[d][w]
+                scores[d] += idf * f * (self.k1 + 1) / (f + self.k1 * (1 - self.b + self.b * self.len[d] / self.avg))
+        return [d for d, _ in scores.most_common(k)]
+
+
+class AnyWordGrep:
+    def __init__(self, files: Files):
+        self.postings: dict[str, dict[str, int]] = defaultdict(dict)
+        for key, text in files.text.items():
+            for w, c in Counter(t.lower() for t in WORD.findall(text)).items():
+                self.postings[w][key] = c
+
+    def rank(self, query: str, k: int = 10) -> list[str]:
+        found: Counter = Counter()
+        count: Counter = Counter()
+        for w in {t.lower() for t in WORD.findall(query) if len(t) >= 3}:
+            for d, c in self.postings.get(w, {}).items():
+                found[d] += 1
+                count[d] += c
+        return sorted(found, key=lambda d: (-found[d], -count[d], d))[:k]
+
+
+def answer_files(answer, roots: dict[str, str]) -> list[str]:
+    """`project/path` of an answer's results, in order (project = the
+    corpus directory's name, found from the result's project root)."""
+    out = []
+    for r in (answer or {}).get("results", []) if isinstance(answer, dict) else []:
+        root = str(r.get("project") or r.get("root") or "").rstrip("/")
+        name = roots.get(root, Path(root).name)
+        key = f"{name}/{r.get('path', '')}"
+        if key not in out:
+            out.append(key)
+    return out
+
+
+def rank_of(ranked: list[str], expected: set[str]) -> int:
+    return next((i + 1 for i, f in enumerate(ranked) if f in expected), 0)
+
+
+def scores(ranks: list[int]) -> tuple[float, float, float]:
+    n = max(1, len(ranks))
+    return (sum(r == 1 for r in ranks) / n, sum(1 <= r <= 3 for r in ranks) / n, sum(1 / r for r in ranks if r) / n)
+
+
+def row(label: str, qs: list[dict]) -> list[str]:
+    ok = [q for q in qs if not q["error"]]
+    h1, h3, _ = scores([q["rank3"] for q in qs])
+    mrr = scores([q["rank10"] for q in qs])[2]
+    lat, size = [q["ms"] for q in ok], [q["bytes"] for q in ok]
+    b = scores([q["bm25"] for q in qs])
+    g = scores([q["grep"] for q in qs])
+    return [label, str(len(qs)), f"{h1:.2f}", f"{h3:.2f}", f"{mrr:.2f}", str(sum(1 for q in ok if not q["files3"])),
+            str(len(qs) - len(ok)), f"{pct(lat, 50):.1f}", f"{pct(lat, 95):.1f}",
+            f"{statistics.median(size) if size else 0:.0f}", f"{max(size) if size else 0}",
+            f"{b[0]:.2f}", f"{b[1]:.2f}", f"{b[2]:.2f}", f"{g[0]:.2f}", f"{g[1]:.2f}", f"{g[2]:.2f}",
+            f"{h3 - b[1]:+.2f}", f"{mrr - b[2]:+.2f}"]
+
+
+def print_table(rows: list[list[str]]) -> None:
+    head = ["lang", "n", "hit@1", "hit@3", "MRR", "empty", "err", "p50 ms", "p95 ms", "bytes med", "bytes max",
+            "BM25 @1", "BM25 @3", "BM25 MRR", "grep @1", "grep @3", "grep MRR", "d@3 vs BM25", "dMRR vs BM25"]
+    rows = [head] + rows
+    widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
+    for j, r in enumerate(rows):
+        print("  ".join(c.ljust(widths[i]) if i == 0 else c.rjust(widths[i]) for i, c in enumerate(r)).rstrip())
+        if j == 0:
+            print("  ".join("-" * w for w in widths))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--url", required=True)
+    ap.add_argument("--sets", nargs="+", type=Path, required=True)
+    ap.add_argument("--projects", nargs="+", type=Path, required=True)
+    ap.add_argument("--misses", type=int, default=0)
+    ap.add_argument("--json", type=Path)
+    args = ap.parse_args()
+
+    qs = [json.loads(line) for s in args.sets for line in s.read_text(encoding="utf-8").splitlines() if line.strip()]
+    roots = {str(p.resolve()).rstrip("/"): p.name for p in args.projects}
+    calls = []
+    for q in qs:
+        calls.append(McpCall(TOOL[q["tool"]], {"query": q["query"]}))
+        calls.append(McpCall(TOOL[q["tool"]], {"query": q["query"], "limit": 10}))
+    asyncio.run(run_mcp_calls(args.url, calls, warmup=[(t, {"query": "warm up"}) for t in TOOL.values()]))
+
+    files = Files(args.projects)
+    bm25, grep = Bm25(files), AnyWordGrep(files)
+    for i, q in enumerate(qs):
+        short, long_ = calls[2 * i], calls[2 * i + 1]
+        expected = {f"{PROJECT[q['lang']]}/{e}" for e in q["expected"]}
+        q["files3"] = answer_files(short.answer, roots)
+        q["rank3"] = rank_of(q["files3"][:3], expected)
+        q["rank10"] = rank_of(answer_files(long_.answer, roots)[:10], expected)
+        q["error"] = short.error or long_.error
+        q["ms"], q["bytes"] = short.latency_ms, short.bytes
+        q["bm25"] = rank_of(bm25.rank(q["query"]), expected)
+        q["grep"] = rank_of(grep.rank(q["query"]), expected)
+        q["first"] = (short.answer or {}).get("results", [{}])[:1] if isinstance(short.answer, dict) else None
+
+    by = defaultdict(list)
+    for q in qs:
+        by[q["lang"]].append(q)
+    print(f"look-ups: {len(qs)} from {', '.join(str(s.name) for s in args.sets)}; projects: "
+          + ", ".join(f"{p.name} {sum(1 for k in files.text if k.startswith(p.name + '/'))}" for p in args.projects))
+    print("hit@k: the expected file among the first k files of the default answer (limit 3); MRR over limit 10")
+    print()
+    print_table([row(lang, by[lang]) for lang in sorted(by)] + [row("all", qs)])
+    if args.misses:
+        print()
+        for q in qs:
+            if q["rank3"] == 0 and args.misses > 0:
+                args.misses -= 1
+                print(f"  miss {q['id']} ({q['tool']}) {q['query']!r}: expected {q['expected'][0]} ({q['symbol']}); "
+                      f"got {q['files3']}; MRR rank {q['rank10'] or '-'}; BM25 rank {q['bm25'] or '-'}")
+    if args.json:
+        args.json.write_text(json.dumps(qs, indent=1, ensure_ascii=False), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

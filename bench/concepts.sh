@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Questions in words (issue 23): hit@1, hit@3, MRR, latency and answer size
+# of search_by_code_functions / _classes / _variables through MCP, per
+# language, beside BM25 over whole files and an any-word grep on the same
+# queries in the same run (bench/concepts.py).
+#
+#   bash bench/concepts.sh [--misses N] [--json out.json]
+#
+# The look-ups: bench/concepts/questions.jsonl (260, Python / Go / Java /
+# JavaScript) and questions_ru.jsonl (55, Russian, over bench/concepts/ru_tree),
+# written from the source trees by someone who never saw the index; they are
+# fixed. CONCEPTS_SETS=dev runs the tuning set (bench/concepts/dev.jsonl)
+# instead. Projects: the python, go, java and javascript corpora of
+# bench/corpora.sh (built when missing) and ru_tree: five projects, ~6,000
+# files. CONCEPTS_KEEP=1 keeps the index (prefix vibebench-concepts, config
+# in ~/.cache/vibe-bench/concepts) between runs, so a template change needs
+# no full re-index; without it the prefix is fresh and dropped on exit.
+# VIBE_BIN: a built binary (no cargo build).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+T0=$SECONDS
+PREFIX="vibebench-concepts"
+CORPORA="${VIBE_CORPORA:-$HOME/.cache/vibe-bench/corpora}"
+LANGS=(python go java javascript)
+for l in "${LANGS[@]}"; do [ -d "$CORPORA/$l" ] || bash "$ROOT/bench/corpora.sh" "$l"; done
+PROJECTS=("${LANGS[@]/#/$CORPORA/}" "$ROOT/bench/concepts/ru_tree")
+case "${CONCEPTS_SETS:-test}" in
+    dev) SETS=("$ROOT/bench/concepts/dev.jsonl") ;;
+    *) SETS=("$ROOT/bench/concepts/questions.jsonl" "$ROOT/bench/concepts/questions_ru.jsonl") ;;
+esac
+
+private_binary
+start_opensearch
+mcp_venv
+
+if [ "${CONCEPTS_KEEP:-0}" = 1 ]; then
+    CFG="$HOME/.cache/vibe-bench/concepts"
+    [ -f "$CFG/config.json5" ] || make_config "$CFG" "$PREFIX"
+    for p in "${PROJECTS[@]}"; do "$BIN" --config-dir "$CFG" source add "$p" >/dev/null 2>&1 || true; done
+    t=$SECONDS
+    "$BIN" --config-dir "$CFG" scan index --no-llm >"$WORK/index.out" 2>"$WORK/index.err" || { tail "$WORK/index.err" >&2; exit 1; }
+    log "$(tail -n1 "$WORK/index.out") ($((SECONDS - t)) s, kept index)"
+else
+    CFG="$WORK/config"
+    index_projects "$CFG" "$PREFIX" "${PROJECTS[@]}"
+fi
+serve_mcp "$CFG"
+
+BENCH_QUIET_WAIT="${BENCH_QUIET_WAIT:-30}" wait_quiet
+LOAD0="$(loadavg)"
+(cd "$ROOT/bench" && "$VENV/bin/python" concepts.py --url "http://127.0.0.1:$PORT/mcp" \
+    --sets "${SETS[@]}" --projects "${PROJECTS[@]}" "$@")
+echo
+machine_line "$LOAD0"
+echo "CPU idle before the look-ups: ${IDLE}%; binary built $BUILT; commit $(git -C "$ROOT" rev-parse --short HEAD)"
+echo "run time: $((SECONDS - T0)) s"

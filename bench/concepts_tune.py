@@ -1,0 +1,40 @@
+import json, sys, time, urllib.request, statistics, re
+from pathlib import Path
+tpl = Path(sys.argv[1]).read_text()
+sets = sys.argv[2].split(",")
+target = len(sys.argv) > 3 and sys.argv[3] == "target"
+KINDS = {"functions": ["function", "method"], "classes": ["class", "type", "struct", "interface", "trait", "enum"],
+         "variables": ["variable", "constant", "field", "enum"]}
+PROJECT = {"python": "python", "go": "go", "java": "java", "javascript": "javascript", "ru": "ru_tree"}
+# alias per project root
+meta = json.load(urllib.request.urlopen("http://127.0.0.1:9200/vibebench-concepts_meta/_search?size=10"))
+def post(path, body):
+    req = urllib.request.Request("http://127.0.0.1:9200" + path, data=json.dumps(body).encode(), headers={"content-type": "application/json"})
+    return json.load(urllib.request.urlopen(req))
+qs = [json.loads(l) for s in sets for l in open(s) if l.strip()]
+by = {}
+tooks = []
+for q in qs:
+    p = {"query": q["query"], "name": q["query"], "lower": q["query"].lower(), "owner": None, "words": q["query"],
+         "kinds": KINDS[q["tool"]], "all": False, "fuzzy": False, "names_only": False, "limit": 10, "offset": 0, "inner_limit": 5}
+    idx = "vibebench-concepts_files_analysis_*"
+    if target:
+        idx = "vibebench-concepts_files_analysis_" + [h["_id"] for h in meta["hits"]["hits"] if h["_source"]["name"] == PROJECT[q["lang"]]][0]
+    r = post(f"/{idx}/_search/template", {"source": tpl, "params": p})
+    tooks.append(r["took"])
+    files = []
+    for h in r["hits"]["hits"]:
+        s = h["_source"]; files.append(Path(s["root"]).name + "/" + s["path"])
+    exp = {PROJECT[q["lang"]] + "/" + e for e in q["expected"]}
+    rank = next((i + 1 for i, f in enumerate(files) if f in exp), 0)
+    by.setdefault(q["lang"], []).append(rank)
+    q["rank"] = rank; q["files"] = files[:3]
+def m(ranks):
+    n = len(ranks); return (sum(r == 1 for r in ranks)/n, sum(1 <= r <= 3 for r in ranks)/n, sum(1/r for r in ranks if r)/n)
+for lang, ranks in sorted(by.items()):
+    print(f"{lang:12} n={len(ranks):3} @1 {m(ranks)[0]:.2f} @3 {m(ranks)[1]:.2f} MRR {m(ranks)[2]:.2f}")
+allr = [r for v in by.values() for r in v]
+print(f"{'all':12} n={len(allr):3} @1 {m(allr)[0]:.2f} @3 {m(allr)[1]:.2f} MRR {m(allr)[2]:.2f}  took p50 {statistics.median(tooks)} max {max(tooks)}")
+if "-v" in sys.argv:
+    for q in qs:
+        if not 1 <= q["rank"] <= 3: print("  miss", q["id"], q["query"], "->", q["files"], "rank", q["rank"])

@@ -1,0 +1,70 @@
+//! A file's words for search by meaning (issue 23).
+//!
+//! Each analysis document carries `words`: the file's tokens (identifiers as
+//! written, words of comments and strings), each at most [`MAX_REPEATS`]
+//! times, in order of first use. The analyzer `vibe_about` splits the
+//! identifiers into words and stems them; BM25 over this field is the
+//! whole-file signal of `search_code_symbols`' word ranking. Repeats are
+//! capped because BM25's term frequency saturates anyway, and the bag stays
+//! far smaller than the text (one file's text is already stored once, in the
+//! files index).
+
+use std::collections::HashMap;
+
+/// Times one token may appear in the bag.
+pub const MAX_REPEATS: u32 = 3;
+/// Longest token kept, in characters (longer ones are data, not words).
+pub const MAX_TOKEN_CHARS: usize = 64;
+/// Largest bag, in bytes.
+pub const MAX_BAG_BYTES: usize = 64 * 1024;
+
+/// The bag of `text`: tokens (runs of letters, digits and `_`) that hold a
+/// letter, each at most [`MAX_REPEATS`] times, separated by spaces, at most
+/// [`MAX_BAG_BYTES`] bytes.
+pub fn word_bag(text: &str) -> String {
+    word_bag_within(text, MAX_BAG_BYTES)
+}
+
+/// [`word_bag`] of at most `max_bytes` bytes (a definition's body).
+pub fn word_bag_within(text: &str, max_bytes: usize) -> String {
+    let mut seen: HashMap<&str, u32> = HashMap::new();
+    let mut bag = String::with_capacity(text.len().min(max_bytes) / 2);
+    let tokens = text.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|t| {
+        !t.is_empty() && t.chars().any(char::is_alphabetic) && t.chars().count() <= MAX_TOKEN_CHARS
+    });
+    for token in tokens {
+        let n = seen.entry(token).or_insert(0);
+        if *n >= MAX_REPEATS {
+            continue;
+        }
+        if bag.len() + token.len() + 1 > max_bytes {
+            break;
+        }
+        *n += 1;
+        if !bag.is_empty() {
+            bag.push(' ');
+        }
+        bag.push_str(token);
+    }
+    bag
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_are_kept_as_written_and_capped() {
+        let text = "def retry_delay(n):\n    # Compute the delay: 2 ** n\n    return n * n * n * n + retryDelay";
+        assert_eq!(word_bag(text), "def retry_delay n Compute the delay n return n retryDelay");
+        assert_eq!(word_bag("x x x x x"), "x x x");
+    }
+
+    #[test]
+    fn numbers_and_data_are_left_out_and_the_bag_is_bounded() {
+        assert_eq!(word_bag("0x1F 42 v2 ключ 键"), "0x1F v2 ключ 键");
+        assert_eq!(word_bag(&"a".repeat(65)), "");
+        let big: String = (0..40_000).map(|i| format!("w{i} ")).collect();
+        assert!(word_bag(&big).len() <= MAX_BAG_BYTES);
+    }
+}
