@@ -516,9 +516,8 @@ mod tests {
         r.merge(&other);
         r.merge(&ScanReport { excluded_dirs: vec![(walk::VENV_RULE.into(), 1), (".git".into(), 1)], ..other });
         assert!(
-            r.summary().ends_with(
-                "excluded dirs 4 (node_modules: 2, .git: 1, python venv (pyvenv.cfg): 1), errors 0 in 1.2s"
-            ),
+            r.summary()
+                .ends_with("excluded dirs 4 (node_modules: 2, .git: 1, python venv (pyvenv.cfg): 1), errors 0 in 1.2s"),
             "{}",
             r.summary()
         );
