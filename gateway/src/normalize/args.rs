@@ -225,7 +225,9 @@ impl Args {
             target = path.take().filter(|p| names_project(p));
         }
         // A name sent to a tool that only takes a project is the project.
-        if !takes("query") && !takes("path") && takes("target") && target.is_none() && !query.is_empty() {
+        let takes_dir = tool.is_some_and(|t| t.params.contains(&Param::Dir));
+        if !takes("query") && (!takes("path") || takes_dir) && takes("target") && target.is_none() && !query.is_empty()
+        {
             target = Some(std::mem::take(&mut query));
         }
         // grep-style flags: `{"-i": true}`, `{"flags": "i"}`.

@@ -54,8 +54,11 @@ pub fn answer(s: &Value, args: &Args, budget: usize) -> Result<Value, ToolError>
     let ranged = args.start_line.is_some() || args.end_line.is_some();
     let alone = args.start_line.is_some() && args.start_line == args.end_line;
     let first = lines.get(start as usize - 1).copied().unwrap_or_default();
-    if total > 0 && (args.start_char.is_some() || (alone && escaped_len(first) > room)) {
-        part(&mut answer, first, start, args.start_char.unwrap_or(1), room);
+    // A first line over the room even shortened (control characters take 6 bytes each).
+    let over = if alone { escaped_len(first) } else { escaped_len(&shortened(first).0) } > room;
+    if total > 0 && (args.start_char.is_some() || over) {
+        let goes_on = (!alone && start < end).then_some(start + 1);
+        part(&mut answer, first, start, args.start_char.unwrap_or(1), room, goes_on);
         return Ok(answer);
     }
     let page = page(&lines, start, end, room, !alone);
@@ -139,8 +142,9 @@ fn shortened(line: &str) -> (std::borrow::Cow<'_, str>, bool) {
     (format!("{}…{ending}", head.trim_end_matches(['\r', '\n'])).into(), true)
 }
 
-/// A part of one line, from its character `from` (1-based), as much as fits.
-fn part(answer: &mut Value, line: &str, n: u64, from: u64, room: usize) {
+/// A part of one line, from its character `from` (1-based), as much as
+/// fits; `goes_on` is the next line to read once the line is done.
+fn part(answer: &mut Value, line: &str, n: u64, from: u64, room: usize, goes_on: Option<u64>) {
     let chars = line.chars().count() as u64;
     let from = from.clamp(1, chars.max(1));
     let start_byte = line.char_indices().nth(from as usize - 1).map_or(line.len(), |(i, _)| i);
@@ -171,6 +175,9 @@ fn part(answer: &mut Value, line: &str, n: u64, from: u64, room: usize) {
             from + taken - 1,
             from + taken
         ));
+    } else if let Some(next) = goes_on {
+        answer["truncated"] = json!(true);
+        answer["next_start_line"] = json!(next);
     }
 }
 
@@ -269,6 +276,10 @@ mod tests {
         );
         let (back, _) = reassemble(&minified, 12_000);
         assert_eq!(back, minified);
+        // Lines of control characters (6 bytes each in JSON): over the room even shortened.
+        let controls = format!("a\n{}\nb\n{}", "\u{1}".repeat(1990), "\u{2}".repeat(1500));
+        let (back, _) = reassemble(&controls, 4_000);
+        assert_eq!(back, controls);
         let s = json!({ "path": "m.js", "content": minified });
         let first = answer(&s, &Args::default(), 12_000).unwrap();
         assert_eq!(first["shortened_lines"], json!([2, 3]));

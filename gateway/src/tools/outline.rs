@@ -164,8 +164,8 @@ fn qualified(e: &Value) -> String {
 /// then the bare name, then either ignoring case.
 fn find<'a>(elements: &'a [Value], symbol: &str) -> Vec<&'a Value> {
     let wanted = symbol.trim().replace("::", ".").replace('#', ".");
-    let tiers: [&dyn Fn(&str, &str) -> bool; 2] = [&|a, b| a == b, &|a, b| a.eq_ignore_ascii_case(b)];
-    for same in tiers {
+    for ignore_case in [false, true] {
+        let same = |a: &str, b: &str| if ignore_case { a.eq_ignore_ascii_case(b) } else { a == b };
         let found: Vec<&Value> = elements
             .iter()
             .filter(|e| {

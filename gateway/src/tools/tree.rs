@@ -34,11 +34,19 @@ pub async fn tree(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
     let mut dir = args.path.clone().unwrap_or_default();
     // An absolute path: a project root, or a directory in one.
     if dir.starts_with('/') {
-        if let Some((project, rel)) = gw.split_absolute(&dir).await? {
-            if scope.project().is_none() || scope.project() == Some(&project) {
+        match gw.split_absolute(&dir).await? {
+            Some((project, rel)) if scope.project().is_none() || scope.project() == Some(&project) => {
                 scope = Scope::One(project);
                 dir = rel;
             }
+            Some(_) => {}
+            // A project's root itself.
+            None if args.target.is_none() => {
+                if let Scope::One(p) = gw.resolve(Some(&dir)).await? {
+                    (scope, dir) = (Scope::One(p), String::new());
+                }
+            }
+            None => {}
         }
     }
     let mut dir = dir.trim_matches('/').to_string();
