@@ -13,11 +13,13 @@
 ; - methods: class methods, accessors and function-valued fields;
 ;   object-literal methods and function-valued properties (owner: the
 ;   declarator, member or property holding the object); `Foo.prototype.m =
-;   …` and the `_proto.m = function m()` of compiled classes.
-; - classes: declarations, class expressions held by a declarator. The
-;   compiled ES5 class (`var C = /*#__PURE__*/function (_B) { … function
-;   C() {…} … return C; }(_B)`: an IIFE held by C that declares C) is a
-;   function, so that its members are owned by C.
+;   …` (owner: Foo; also an alias, `= Foo.prototype.n`) and the `_proto.m =
+;   function m()` of compiled classes.
+; - classes: declarations, class expressions held by a declarator, named
+;   ones assigned (`module.exports = class CIMap extends Map {}` is CIMap)
+;   or returned. The compiled ES5 class (`var C = /*#__PURE__*/function (_B)
+;   { … function C() {…} … return C; }(_B)`: an IIFE held by C that declares
+;   C) is a function, so that its members are owned by C.
 ; - values: module-level declarators (`const` ones are constants) and `a.b =
 ;   value` assignments, also in a top-level `if`, `else` or `try` block.
 ;   Locals are never captured, and the engine drops any value inside a
@@ -68,17 +70,20 @@
 (assignment_expression left: [(identifier) (member_expression)] @name right: (object)) @scope
 (pair key: (_) @name value: (object)) @scope
 
-; Classes: declarations, and class expressions held by a declarator. The
-; first match of a node sets its kind between a class and a value: these
-; patterns end on the `class` node, as early as the value patterns, and come
-; before them (at the same node: the module-level `const` ones are rooted at
-; the program).
+; Classes: declarations, and class expressions held by a declarator (the
+; value patterns capture an anonymous one too: the engine makes the node the
+; class, whatever the order of the matches, its signature cut at the class
+; body: `Point = class`, `Foo = class extends Bar`).
 (class_declaration name: (_) @name body: (_) @body) @definition.class
-(program
-  [(lexical_declaration (variable_declarator name: (identifier) @name value: (class) @_class) @definition.class)
-   (export_statement
-     declaration: (lexical_declaration (variable_declarator name: (identifier) @name value: (class) @_class) @definition.class))])
-(variable_declarator name: (identifier) @name value: (class) @_class) @definition.class
+(variable_declarator name: (identifier) @name value: (class body: (_) @body)) @definition.class
+
+; A named class expression assigned to a name, a member or a subscript
+; (`module.exports = class CIMap extends Map {}`, `SessionCache = class
+; SimpleSessionCache {}` in an `if` block, `exports.Foo = class Foo {}`,
+; `this.x = class Y {}`): the assignment is the class, under the class's own
+; name, and owns its methods. (An anonymous one assigned stays a value
+; holding a class: rare, and the pattern would cost much to compile.)
+(assignment_expression right: (class name: (_) @name body: (_) @body)) @definition.class
 
 ; Functions and generators declared anywhere.
 (function_declaration name: (identifier) @name body: (_) @body) @definition.function
@@ -107,14 +112,24 @@
 
 ; Functions and methods assigned: to a name, to a member (`exports.f =`,
 ; `module.exports =`, named `exports` as universal-ctags does), to a
-; prototype member or to the `_proto` alias of compiled classes (methods,
-; also when the value is a function named elsewhere: `Hash.prototype.has =
-; hashHas`). The method pattern ends where the function pattern does and
-; comes first, so it sets the kind.
+; prototype member (a method owned by the constructor: `Shape.prototype.area
+; = function`, also when the value is a function named elsewhere:
+; `Hash.prototype.has = hashHas`, or another prototype member:
+; `Negotiator.prototype.preferredCharset = Negotiator.prototype.charset`) or
+; to the `_proto` alias of compiled classes (owned by the class around it).
+; The method patterns end where the function pattern does and come first, so
+; they set the kind.
+((assignment_expression
+   left: (member_expression
+           object: (member_expression object: (_) @owner property: (property_identifier) @_prototype)
+           property: (property_identifier) @name)
+   right: [(arrow_function body: (_) @body) (function_expression body: (_) @body) (identifier) (member_expression) @_alias]) @definition.method
+ (#eq? @_prototype "prototype")
+ (#match? @_alias "\\.prototype\\.[^.]+$"))
 ((assignment_expression
    left: (member_expression property: (property_identifier) @name) @_left
    right: [(arrow_function body: (_) @body) (function_expression body: (_) @body) (identifier)]) @definition.method
- (#match? @_left "^_proto\\.|\\.prototype\\.[^.]+$"))
+ (#match? @_left "^_proto\\."))
 (assignment_expression
   left: [(identifier) @name (member_expression property: (property_identifier) @name)]
   right: [(arrow_function body: (_) @body) (function_expression body: (_) @body)]) @definition.function
@@ -140,9 +155,10 @@
 ; `module.exports = {…}`); declarators in a top-level `if`, `else` or `try`
 ; block too (all variables there).
 ; Not the re-exports and resets of compiled modules (`exports.a = a`,
-; `exports.a = void 0`). These patterns are rooted at the program rather
-; than capturing every declarator and letting the engine drop the locals,
-; which costs much on large files.
+; `exports.a = void 0`), nor a named class (`module.exports = class CIMap
+; {}` is the class CIMap, not a value `exports`). These patterns are rooted
+; at the program rather than capturing every declarator and letting the
+; engine drop the locals, which costs much on large files.
 ((program
    [(variable_declaration (variable_declarator name: (identifier) @name value: (_)? @body) @definition.variable)
     (lexical_declaration kind: "let" (variable_declarator name: (identifier) @name value: (_)? @body) @definition.variable)
@@ -176,7 +192,8 @@
       body: (statement_block
         [(variable_declaration (variable_declarator name: (identifier) @name value: (_)? @body) @definition.variable)
          (lexical_declaration (variable_declarator name: (identifier) @name value: (_)? @body) @definition.variable)]))])
- (#not-match? @definition.variable "^(module\\.)?exports\\.[A-Za-z0-9_$]+ = ([A-Za-z_$][A-Za-z0-9_$]*|void 0)$"))
+ (#not-match? @definition.variable "^(module\\.)?exports\\.[A-Za-z0-9_$]+ = ([A-Za-z_$][A-Za-z0-9_$]*|void 0)$")
+ (#not-match? @definition.variable "^[^=]*=\\s*class\\s+[A-Za-z_$]"))
 
 ; Properties of an object literal held by a module-level declarator or
 ; assignment (`module.exports = { a: 1 }`, `var defaults = { depth: 5 }`),
@@ -190,7 +207,8 @@
 ; A module-level named function expression under another name is also
 ; defined under its own (`module.exports = function createApp() {}`,
 ; `var parse = function parseQuery() {}`); so is one returned (`return
-; function wrapped() {…}`).
+; function wrapped() {…}`), and a named class returned (the mixin's `return
+; class Mixed extends Base {…}`).
 ((program
    [(expression_statement
       (assignment_expression
@@ -202,6 +220,7 @@
         value: (function_expression name: (identifier) @name body: (_) @body) @definition.function))])
  (#not-eq? @name @_as))
 (return_statement (function_expression name: (identifier) @name body: (_) @body) @definition.function)
+(return_statement (class name: (_) @name body: (_) @body) @definition.class)
 
 ; References (the tags.scm `@reference.*` convention; the engine keeps one
 ; per name, kind and line, with the function or class around it as `in`):

@@ -5,7 +5,9 @@
 ;
 ; Kinds, at any depth (the engine gives each its owner chain; namespaces and
 ; modules are scopes that own what they declare):
-; - classes (abstract ones too), interfaces, type aliases (`type`), enums.
+; - classes (abstract ones too; class expressions held by a declarator,
+;   named ones assigned or returned, as in JavaScript), interfaces, type
+;   aliases (`type`), enums.
 ; - functions: declarations, generators and signatures (overloads, `declare
 ;   function`); arrow functions and function expressions held by any
 ;   declarator or assigned to any name or member (`exports.f = function`).
@@ -70,11 +72,10 @@
 (assignment_expression left: [(identifier) (member_expression)] @name right: (object)) @scope
 (pair key: (_) @name value: (object)) @scope
 
-; Classes: declarations, and class expressions held by a declarator. The
-; first match of a node sets its kind between a class and a value: these
-; patterns end on the `class` node, as early as the value patterns, and come
-; before them (at the same node: the module-level `const` ones are rooted at
-; the program).
+; Classes: declarations, and class expressions held by a declarator (the
+; value patterns capture an anonymous one too: the engine makes the node the
+; class, whatever the order of the matches, its signature cut at the class
+; body: `Point = class`, `Foo = class extends Bar`).
 (class_declaration name: (_) @name body: (_) @body) @definition.class
 (abstract_class_declaration name: (_) @name body: (_) @body) @definition.class
 
@@ -82,11 +83,15 @@
 (interface_declaration name: (_) @name body: (_) @body) @definition.interface
 (type_alias_declaration name: (_) @name value: (_) @body) @definition.type
 (enum_declaration name: (_) @name body: (_) @body) @definition.enum
-(program
-  [(lexical_declaration (variable_declarator name: (identifier) @name value: (class) @_class) @definition.class)
-   (export_statement
-     declaration: (lexical_declaration (variable_declarator name: (identifier) @name value: (class) @_class) @definition.class))])
-(variable_declarator name: (identifier) @name value: (class) @_class) @definition.class
+(variable_declarator name: (identifier) @name value: (class body: (_) @body)) @definition.class
+
+; A named class expression assigned to a name, a member or a subscript
+; (`module.exports = class CIMap extends Map {}`, `SessionCache = class
+; SimpleSessionCache {}` in an `if` block, `exports.Foo = class Foo {}`,
+; `this.x = class Y {}`): the assignment is the class, under the class's own
+; name, and owns its members. (An anonymous one assigned stays a value
+; holding a class: rare, and the pattern would cost much to compile.)
+(assignment_expression right: (class name: (_) @name body: (_) @body)) @definition.class
 
 ; Functions and generators declared anywhere, and function signatures
 ; (overloads, `declare function`).
@@ -162,9 +167,10 @@
 ; `Foo.defaults = {…}`); declarators in a top-level `if` block too (all
 ; variables there).
 ; Not the re-exports and resets of compiled modules (`exports.a = a`,
-; `exports.a = void 0`). These patterns are rooted at the program rather
-; than capturing every declarator and letting the engine drop the locals,
-; which costs much on large files.
+; `exports.a = void 0`), nor a named class (`module.exports = class CIMap
+; {}` is the class CIMap, not a value `exports`). These patterns are rooted
+; at the program rather than capturing every declarator and letting the
+; engine drop the locals, which costs much on large files.
 ((program
    [(variable_declaration (variable_declarator name: (identifier) @name value: (_)? @body) @definition.variable)
     (lexical_declaration kind: "let" (variable_declarator name: (identifier) @name value: (_)? @body) @definition.variable)
@@ -192,7 +198,8 @@
       consequence: (statement_block
         [(variable_declaration (variable_declarator name: (identifier) @name value: (_)? @body) @definition.variable)
          (lexical_declaration (variable_declarator name: (identifier) @name value: (_)? @body) @definition.variable)]))])
- (#not-match? @definition.variable "^(module\\.)?exports\\.[A-Za-z0-9_$]+ = ([A-Za-z_$][A-Za-z0-9_$]*|void 0)$"))
+ (#not-match? @definition.variable "^(module\\.)?exports\\.[A-Za-z0-9_$]+ = ([A-Za-z_$][A-Za-z0-9_$]*|void 0)$")
+ (#not-match? @definition.variable "^[^=]*=\\s*class\\s+[A-Za-z_$]"))
 
 ; Properties of an object literal held by a module-level declarator or
 ; assignment (`module.exports = { a: 1 }`, `var defaults = { depth: 5 }`),
@@ -208,9 +215,11 @@
    (expression_statement (assignment_expression right: (object (pair key: (_) @name value: (_) @body) @definition.field)))
    (export_statement declaration: (lexical_declaration (variable_declarator value: (object (pair key: (_) @name value: (_) @body) @definition.field))))])
 
-; A named function expression returned is defined under its own name
-; (`return function wrapped() {…}`).
+; A named function expression or class returned is defined under its own
+; name (`return function wrapped() {…}`, a mixin's `return class Mixed
+; extends Base {…}`).
 (return_statement (function_expression name: (identifier) @name body: (_) @body) @definition.function)
+(return_statement (class name: (_) @name body: (_) @body) @definition.class)
 
 ; Values declared in a namespace or module (its fields: the engine makes a
 ; value directly in a scope a field).
