@@ -56,6 +56,8 @@ pub enum Param {
     EndLine,
     Limit,
     Offset,
+    /// `offset` into a list held in memory (an outline, the projects): no maximum.
+    ListOffset,
     Regex,
     CaseSensitive,
     Language,
@@ -82,7 +84,7 @@ impl Param {
             Param::StartLine => "start_line",
             Param::EndLine => "end_line",
             Param::Limit => "limit",
-            Param::Offset => "offset",
+            Param::Offset | Param::ListOffset => "offset",
             Param::Regex => "regex",
             Param::CaseSensitive => "case_sensitive",
             Param::Language => "language",
@@ -128,6 +130,12 @@ impl Param {
                 "default": 0,
                 "minimum": 0,
                 "maximum": MAX_OFFSET,
+            }),
+            Param::ListOffset => json!({
+                "type": "integer",
+                "description": "Entries to skip: the `next_offset` of the previous answer gives the next page (default 0)",
+                "default": 0,
+                "minimum": 0,
             }),
             Param::Regex => {
                 json!({ "type": "boolean", "description": "`query` is a regular expression (default false: a literal string)", "default": false })
@@ -238,7 +246,7 @@ pub const TOOLS: &[ToolSpec] = &[
         name: "get_file_ast",
         title: "File structure (AST)",
         description: "Return the outline of one file: each function, class, struct, enum or heading with its kind, owner, lines, short signature and doc summary; imports counted. `symbol` (a name or Owner.name) returns one element in full with its members. Use for questions about a file's structure.",
-        params: &[Param::Path, Param::Target, Param::Symbol, Param::Offset],
+        params: &[Param::Path, Param::Target, Param::Symbol, Param::ListOffset],
         required: &["path"],
         template: Some("get_file_ast"),
         run: Run::FileAst,
@@ -252,7 +260,7 @@ pub const TOOLS: &[ToolSpec] = &[
         name: "show_projects",
         title: "List projects",
         description: "List all indexed projects with their names, short descriptions, when each was last indexed and the last sync's outcome. No parameters (`offset` pages a long list).",
-        params: &[Param::Offset],
+        params: &[Param::ListOffset],
         required: &[],
         template: Some("show_projects"),
         run: Run::Projects,

@@ -90,6 +90,10 @@ async def test_file_ast_is_an_outline_that_pages_and_a_symbol_comes_whole(served
         method = next(e for e in first["elements"] if e["name"] == "method3")
         assert len(method["signature"]) <= 125 and method["signature"].endswith("…"), method
         assert method["doc"] == "Computes value number 3 for the given key.", method
+        # 20,000 elements: pages go past any search window.
+        names, _, first = await follow_list(call, "get_file_ast", {"path": "gen/constants.py", "target": "bigproj"},
+                                            "elements", lambda e: e["name"])
+        assert names == [f"CONSTANT_{i}" for i in range(1, 20_001)], (len(names), names[-3:])
         _, one = await call("get_file_ast", {"path": "src/BigMap.java", "target": "bigproj", "symbol": "BigMap.method3"})
         m = one["matches"][0]
         assert "throws IllegalStateException" in m["signature"] and "Second sentence about method3" in m["doc"]

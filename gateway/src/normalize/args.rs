@@ -10,7 +10,8 @@ use super::keys::{
 };
 use super::spelling::normalize_name;
 use super::values::{
-    bool_of, is_all_target, limit_of, line_of, normalize_path, offset_of, text_of, truncate_chars, unwrap_once,
+    bool_of, is_all_target, limit_of, line_of, list_offset_of, normalize_path, offset_of, text_of, truncate_chars,
+    unwrap_once,
 };
 use crate::registry::{Param, Run, ToolSpec, DEFAULT_LIMIT, MAX_OFFSET};
 
@@ -293,7 +294,11 @@ impl Args {
             limit,
             start_line: get("start_line").and_then(line_of).or(range.0),
             end_line: get("end_line").and_then(line_of).or(range.1),
-            offset: if line_tool { 0 } else { get("offset").and_then(offset_of).or(page_offset).unwrap_or(0) },
+            offset: match (line_tool, tool.is_some_and(|t| t.params.contains(&Param::ListOffset))) {
+                (true, _) => 0,
+                (false, true) => get("offset").and_then(list_offset_of).unwrap_or(0),
+                (false, false) => get("offset").and_then(offset_of).or(page_offset).unwrap_or(0),
+            },
             regex: regex.unwrap_or(false),
             case_sensitive,
             language: lower("language"),
@@ -522,6 +527,9 @@ mod tests {
         assert_eq!((a.path.as_deref(), a.symbol.as_deref()), (Some("a.py"), Some("Calc.add")));
         let a = for_tool("get_file_ast", json!({ "query": "a.py" }));
         assert_eq!((a.query.as_str(), a.symbol), ("a.py", None));
+        // An outline's offset is no search window: it goes past 9,000.
+        assert_eq!(for_tool("get_file_ast", json!({ "path": "a.py", "offset": 12_345 })).offset, 12_345);
+        assert_eq!(for_tool("search_by_code_functions", json!({ "query": "a", "offset": 12_345 })).offset, MAX_OFFSET);
         let a = for_tool("get_file_content", json!({ "path": "a.js", "start_line": 1, "end_line": 1, "column": 4001 }));
         assert_eq!(a.start_char, Some(4001));
         // A file reader's offset and limit are lines.

@@ -99,6 +99,12 @@ pub(super) fn offset_of(v: &Value) -> Option<u32> {
     number_of(v).filter(|n| *n >= 0.0).map(|n| n.floor().min(MAX_OFFSET as f64) as u32)
 }
 
+/// An offset into a list held in memory (an outline, the projects): no
+/// search window caps it.
+pub(super) fn list_offset_of(v: &Value) -> Option<u32> {
+    number_of(v).filter(|n| *n >= 0.0).map(|n| n.floor().min(u32::MAX as f64) as u32)
+}
+
 pub(super) fn line_of(v: &Value) -> Option<u64> {
     number_of(v).filter(|n| *n >= 1.0).map(|n| n.floor().min(u32::MAX as f64) as u64)
 }
