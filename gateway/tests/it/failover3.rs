@@ -121,7 +121,9 @@ async fn the_manager_killed_mid_queries_costs_no_failed_call() -> anyhow::Result
 
     // The node comes back: green, one replica per primary.
     assert!(tokio::task::spawn_blocking(|| cluster("start")).await?, "the node did not rejoin");
-    let health = search.get("/_cluster/health?wait_for_status=green&wait_for_nodes=3&timeout=180s").await?;
+    let health = search
+        .get("/_cluster/health?wait_for_status=green&wait_for_nodes=3&wait_for_no_relocating_shards=true&timeout=180s")
+        .await?;
     assert_eq!(health["status"], "green", "{health}");
     let shards = search.get(&format!("/_cat/shards/{PREFIX}_*?format=json&h=index,prirep,state")).await?;
     let shards = shards.as_array().cloned().unwrap_or_default();

@@ -88,7 +88,10 @@ async fn new_manager_after(search: &Search, killed: u16, since: Instant) -> f64 
 pub(crate) async fn restart_and_check_green(search: &Search, prefix: &str) -> f64 {
     let start = Instant::now();
     assert!(tokio::task::spawn_blocking(|| cluster("start")).await.unwrap(), "the node did not rejoin");
-    let health = search.get("/_cluster/health?wait_for_status=green&wait_for_nodes=3&timeout=180s").await.unwrap();
+    let health = search
+        .get("/_cluster/health?wait_for_status=green&wait_for_nodes=3&wait_for_no_relocating_shards=true&timeout=180s")
+        .await
+        .unwrap();
     assert_eq!((health["status"].as_str(), health["number_of_nodes"].as_u64()), (Some("green"), Some(3)), "{health}");
     let shards = search.get(&format!("/_cat/shards/{prefix}_*?format=json&h=index,shard,prirep,state")).await.unwrap();
     let shards = shards.as_array().unwrap();
