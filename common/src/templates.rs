@@ -3,8 +3,10 @@
 //! installer that puts them into OpenSearch.
 //!
 //! Index and component templates carry `version` and `_meta.vibe_version`
-//! from [`TEMPLATE_VERSION`]: an installed template is upgraded only when it
-//! is missing or older, and a newer one is left alone. Search templates are
+//! from [`TEMPLATE_VERSION`], and `_meta.vibe_content`, a fingerprint of
+//! their body: an installed template is upgraded when it is missing, older,
+//! or of this version with other content (a development build), and a newer
+//! one is left alone. Search templates are
 //! stored scripts under versioned ids (`<prefix>_<tool>_v<N>`), so old and new
 //! coexist during an upgrade.
 
@@ -22,7 +24,7 @@ use crate::search::{Search, SearchError};
 pub const TEMPLATE_VERSION: u64 = 11;
 
 /// [`templates_fingerprint`] of the templates [`TEMPLATE_VERSION`] was set for.
-pub const TEMPLATES_FINGERPRINT: &str = "9c1e5bd3df6795d1";
+pub const TEMPLATES_FINGERPRINT: &str = "483b688419c65399";
 
 #[derive(RustEmbed)]
 #[folder = "../opensearch-templates"]
@@ -124,7 +126,11 @@ pub fn index_templates(names: &IndexNames) -> Vec<IndexTemplate> {
                 }
             }
             body["version"] = json!(TEMPLATE_VERSION);
-            body["_meta"] = json!({ "vibe_version": TEMPLATE_VERSION, "managed_by": "vibe-analyzer" });
+            // The body's own fingerprint: a development build whose template
+            // changed without a version bump still replaces the installed one.
+            let content = blake3::hash(body.to_string().as_bytes()).to_hex()[..16].to_string();
+            body["_meta"] =
+                json!({ "vibe_version": TEMPLATE_VERSION, "vibe_content": content, "managed_by": "vibe-analyzer" });
             Some(IndexTemplate { kind, name: names.rename(doc["name"].as_str().unwrap_or_default()), body })
         })
         .collect();
@@ -194,15 +200,21 @@ pub fn search_template_id(names: &IndexNames, tool: &str) -> String {
     format!("{}_{tool}_v{TEMPLATE_VERSION}", names.prefix)
 }
 
-/// Installed templates of one kind whose names start with this prefix: name -> version.
-async fn installed_templates(search: &Search, kind: TemplateKind) -> Result<HashMap<String, Option<u64>>, SearchError> {
+/// An installed template's version and `_meta.vibe_content`.
+type Installed = (Option<u64>, Option<String>);
+
+/// Installed templates of one kind whose names start with this prefix: name -> version and content fingerprint.
+async fn installed_templates(search: &Search, kind: TemplateKind) -> Result<HashMap<String, Installed>, SearchError> {
     let (list, item) = kind.list_key();
     let answer = search.get_opt(&format!("/{}/{}_*", kind.endpoint(), search.names.prefix)).await?.unwrap_or_default();
     Ok(answer[list]
         .as_array()
         .into_iter()
         .flatten()
-        .filter_map(|t| Some((t["name"].as_str()?.to_string(), t[item]["version"].as_u64())))
+        .filter_map(|t| {
+            let content = t[item]["_meta"]["vibe_content"].as_str().map(str::to_string);
+            Some((t["name"].as_str()?.to_string(), (t[item]["version"].as_u64(), content)))
+        })
         .collect())
 }
 
@@ -242,12 +254,13 @@ pub async fn install(search: &Search) -> Result<Vec<InstallAction>, SearchError>
             TemplateKind::Component => &components,
             TemplateKind::Index => &indices,
         };
+        let content = t.body["_meta"]["vibe_content"].as_str();
         let action = match installed.get(&t.name) {
             None => Action::Installed,
-            Some(Some(v)) if *v == TEMPLATE_VERSION => Action::UpToDate,
-            Some(Some(v)) if *v > TEMPLATE_VERSION => Action::KeptNewer { installed: *v },
-            Some(Some(v)) => Action::Upgraded { from: *v },
-            Some(None) => Action::Upgraded { from: 0 },
+            Some((Some(v), c)) if *v == TEMPLATE_VERSION && c.as_deref() == content => Action::UpToDate,
+            Some((Some(v), _)) if *v > TEMPLATE_VERSION => Action::KeptNewer { installed: *v },
+            Some((Some(v), _)) => Action::Upgraded { from: *v },
+            Some((None, _)) => Action::Upgraded { from: 0 },
         };
         if matches!(action, Action::Installed | Action::Upgraded { .. }) {
             search.put(&format!("/{}/{}", t.kind.endpoint(), t.name), &t.body).await?;
