@@ -9,9 +9,8 @@ use thiserror::Error;
 use tree_sitter::{Parser, Query, QueryPredicateArg};
 use vibe_common::error::BoxError;
 
-use super::direct::DirectPatterns;
+use super::direct::Plan;
 use super::languages::{Extractor, Language, LANGUAGES};
-use super::narrowing;
 use super::references::RefKind;
 
 #[derive(Debug, Error)]
@@ -127,19 +126,10 @@ const CODE_CAPTURES: &[(&str, Role)] = &[
 pub struct CompiledQuery {
     pub query: Query,
     pub(super) roles: Vec<Option<Role>>,
-    /// Node kinds (by id) at which some pattern left to the cursor can
-    /// start; `None` when a pattern can start anywhere (a wildcard root), so
-    /// the whole tree is run.
-    pub(crate) roots: Option<Vec<bool>>,
-    /// The patterns matched without the cursor (`direct/`), when the roots
-    /// can be named.
-    pub(super) direct: Option<DirectPatterns>,
-    /// Per pattern, whether it is one of `direct`'s: the cursor's matches
-    /// of those count only where direct matching gave up.
-    pub(super) is_direct: Vec<bool>,
-    /// Node kinds (by id) at which the engine looks: `roots` and the roots
-    /// of the direct patterns.
-    pub(crate) visit: Option<Vec<bool>>,
+    /// How the query runs without the cursor over the whole tree
+    /// (`direct/`); `None` runs the cursor over the whole tree (Markdown, a
+    /// query with a wildcard root, or the reference the plan is tested against).
+    pub(crate) plan: Option<Plan>,
     /// Per pattern, its `(#adjacent? @a @b)` predicates: `@a` ends where
     /// `@b` starts (no space or token between them).
     pub(super) adjacent: Vec<Vec<(u32, u32)>>,
@@ -192,36 +182,10 @@ pub(crate) fn compile_query_as(lang: &'static Language, matching: Matching) -> R
     }
     // Markdown's extractor runs the cursor over the whole tree; so does a
     // query where some pattern left to the cursor can start anywhere.
-    let narrowed = (matching == Matching::Narrowed && lang.extractor == Extractor::Queries)
-        .then(|| {
-            let (direct, is_direct) = DirectPatterns::compile(&query, &source, &grammar);
-            narrowing::pattern_roots(&query, &source, &grammar, &is_direct).map(|roots| (direct, is_direct, roots))
-        })
+    let plan = (matching == Matching::Narrowed && lang.extractor == Extractor::Queries)
+        .then(|| Plan::compile(&query, &source, &grammar))
         .flatten();
-    let Some((direct, is_direct, roots)) = narrowed else {
-        return Ok(CompiledQuery {
-            query,
-            roles,
-            roots: None,
-            direct: None,
-            is_direct: Vec::new(),
-            visit: None,
-            adjacent,
-        });
-    };
-    let mut visit = roots.clone();
-    for id in direct.root_kinds() {
-        visit[id as usize] = true;
-    }
-    Ok(CompiledQuery {
-        query,
-        roles,
-        roots: Some(roots),
-        direct: Some(direct),
-        is_direct,
-        visit: Some(visit),
-        adjacent,
-    })
+    Ok(CompiledQuery { query, roles, plan, adjacent })
 }
 
 /// The compiled query of a language, built once per process.

@@ -46,22 +46,20 @@
 //! Any other capture name, or a predicate the engine does not know, is an
 //! error when the query is compiled.
 //!
-//! A query runs only at the nodes where one of its patterns can start
-//! (`narrowing.rs`): the simple patterns are matched there directly
-//! (`direct/`), the others by tree-sitter's query cursor. Both give what the
-//! cursor gives over the whole tree (tested on real code).
+//! The matches come from `direct/`: a query runs only at the nodes where one
+//! of its patterns can start, the simple patterns matched there directly,
+//! the others by tree-sitter's query cursor; both give what the cursor gives
+//! over the whole tree (tested on generated inputs and on real code).
 
-use streaming_iterator::StreamingIterator;
-use tree_sitter::{Node, QueryCursor};
+use tree_sitter::Node;
 use vibe_common::ast::{AstData, AstElement, LineRange};
 
 use super::compiled::{compiled_as, parse, CompiledQuery, ExtractError, Kind, Matching, Role};
-use super::direct::{Captures, Scratch};
+use super::direct::{self, Captures};
 use super::doc_comments::{doc_comments, header_blocks, Marked};
 use super::family::{Family, IdMap, IdSet};
 use super::languages::Language;
 use super::license_header;
-use super::narrowing::Starts;
 use super::nesting::{self, Holds, Place, Span};
 use super::references::{self, Container};
 use super::signature::{bare_name, signature, unquote};
@@ -93,40 +91,9 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
     let compiled = compiled_as(lang, if narrow { Matching::Narrowed } else { Matching::Cursor })?;
     let bytes = source.as_bytes();
     let mut found = Gathered::default();
-
-    // Look only where a pattern can start, one node at a time: the direct
-    // patterns there, then the cursor, which skips the subtrees no pattern needs.
-    let mut cursor = QueryCursor::new();
-    let starts = match (compiled.visit.as_ref(), compiled.direct.as_ref()) {
-        (Some(table), Some(direct)) => {
-            cursor.set_max_start_depth(Some(0));
-            Starts::walk(tree.root_node(), table, direct)
-        }
-        _ => Starts::root(tree.root_node()),
-    };
-    let mut scratch = Scratch::new(tree.root_node());
-    let mut captures = Vec::new();
-    for (start, kids) in starts.iter() {
-        // The cursor's matches of direct patterns count only where direct
-        // matching gave up (beyond its subset at this node).
-        let mut direct_ran = false;
-        if let Some(direct) = &compiled.direct {
-            direct_ran = direct
-                .run(start, kids, bytes, &mut scratch, &mut |pattern, caps| found.take(compiled, pattern, caps, bytes));
-            if direct_ran && compiled.roots.as_ref().is_some_and(|r| !r[start.kind_id() as usize]) {
-                continue;
-            }
-        }
-        let mut matches = cursor.matches(&compiled.query, start, bytes);
-        while let Some(m) = matches.next() {
-            if direct_ran && compiled.is_direct[m.pattern_index] {
-                continue;
-            }
-            captures.clear();
-            captures.extend(m.captures.iter().map(|c| (c.index, c.node)));
-            found.take(compiled, m.pattern_index, &captures, bytes);
-        }
-    }
+    direct::for_each_match(&compiled.query, compiled.plan.as_ref(), tree.root_node(), bytes, &mut |pattern, caps| {
+        found.take(compiled, pattern, caps, bytes)
+    });
     let Gathered { mut defs, mut imports, scopes, local_scopes, mut headers, doc_nodes, attribute_nodes, uses, .. } =
         found;
 

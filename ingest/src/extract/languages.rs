@@ -1,18 +1,20 @@
-//! The static table of supported languages: name, file extensions, grammar,
-//! query file, extractor and comment syntax (as in Helix's `languages.toml`).
+//! The static table of supported languages: grammar, query file, extractor
+//! and comment syntax (as in Helix's `languages.toml`); their names and file
+//! extensions come from `vibe_common::languages`, which the gateway reads too.
 //! Everything else about a language lives in its query file under
 //! `ingest/queries/`; the extraction engine itself names no language.
 
+use std::ops::Deref;
+
 use tree_sitter::Language as Grammar;
+use vibe_common::languages::{self as names, LanguageName};
 
 /// One supported language.
 pub struct Language {
-    /// Display name, as shown by `stats info` and stored in the index.
-    pub name: &'static str,
-    /// Short id; also the query file name (`queries/<id>.scm`).
-    pub id: &'static str,
-    /// File extensions, lower case, without the dot.
-    pub extensions: &'static [&'static str],
+    /// Its name, id and file extensions, from the one table the gateway
+    /// reads too (`vibe_common::languages`); `lang.name`, `lang.id` and
+    /// `lang.extensions` read them through `Deref`.
+    pub names: &'static LanguageName,
     /// The tree-sitter grammar.
     pub grammar: fn() -> Grammar,
     /// The tags-style query that drives extraction.
@@ -27,6 +29,14 @@ pub struct Language {
     pub block_comment_tokens: &'static [BlockComment],
     /// Markup removed from comment text, beyond the comment markers.
     pub doc_markup: &'static [DocMarkup],
+}
+
+impl Deref for Language {
+    type Target = LanguageName;
+
+    fn deref(&self) -> &LanguageName {
+        self.names
+    }
 }
 
 /// The extractor of a language.
@@ -72,9 +82,7 @@ macro_rules! query {
 /// All languages, sorted by id.
 pub static LANGUAGES: &[Language] = &[
     Language {
-        name: "ArkTs",
-        id: "arkts",
-        extensions: &["ets"],
+        names: &names::ARKTS,
         grammar: || tree_sitter_arkts::LANGUAGE.into(),
         query: query!("arkts"),
         extractor: Extractor::Queries,
@@ -83,9 +91,7 @@ pub static LANGUAGES: &[Language] = &[
         doc_markup: &[DocMarkup::StarLeaders],
     },
     Language {
-        name: "Bash",
-        id: "bash",
-        extensions: &["sh", "bash", "zsh"],
+        names: &names::BASH,
         grammar: || tree_sitter_bash::LANGUAGE.into(),
         query: query!("bash"),
         extractor: Extractor::Queries,
@@ -94,9 +100,7 @@ pub static LANGUAGES: &[Language] = &[
         doc_markup: &[],
     },
     Language {
-        name: "Batch",
-        id: "batch",
-        extensions: &["bat", "cmd"],
+        names: &names::BATCH,
         grammar: || tree_sitter_batch::LANGUAGE.into(),
         query: query!("batch"),
         extractor: Extractor::Queries,
@@ -105,9 +109,7 @@ pub static LANGUAGES: &[Language] = &[
         doc_markup: &[],
     },
     Language {
-        name: "C#",
-        id: "csharp",
-        extensions: &["cs"],
+        names: &names::CSHARP,
         grammar: || tree_sitter_c_sharp::LANGUAGE.into(),
         query: query!("csharp"),
         extractor: Extractor::Queries,
@@ -116,9 +118,7 @@ pub static LANGUAGES: &[Language] = &[
         doc_markup: &[DocMarkup::StarLeaders, DocMarkup::XmlTags],
     },
     Language {
-        name: "Dart",
-        id: "dart",
-        extensions: &["dart"],
+        names: &names::DART,
         grammar: || tree_sitter_dart::LANGUAGE.into(),
         query: query!("dart"),
         extractor: Extractor::Queries,
@@ -127,9 +127,7 @@ pub static LANGUAGES: &[Language] = &[
         doc_markup: &[DocMarkup::StarLeaders],
     },
     Language {
-        name: "Go",
-        id: "go",
-        extensions: &["go"],
+        names: &names::GO,
         grammar: || tree_sitter_go::LANGUAGE.into(),
         query: query!("go"),
         extractor: Extractor::Queries,
@@ -138,9 +136,7 @@ pub static LANGUAGES: &[Language] = &[
         doc_markup: &[DocMarkup::StarLeaders],
     },
     Language {
-        name: "Java",
-        id: "java",
-        extensions: &["java"],
+        names: &names::JAVA,
         grammar: || tree_sitter_java::LANGUAGE.into(),
         query: query!("java"),
         extractor: Extractor::Queries,
@@ -149,9 +145,7 @@ pub static LANGUAGES: &[Language] = &[
         doc_markup: &[DocMarkup::StarLeaders],
     },
     Language {
-        name: "JavaScript",
-        id: "javascript",
-        extensions: &["js", "jsx", "mjs", "cjs"],
+        names: &names::JAVASCRIPT,
         grammar: || tree_sitter_javascript::LANGUAGE.into(),
         query: query!("javascript"),
         extractor: Extractor::Queries,
@@ -160,9 +154,7 @@ pub static LANGUAGES: &[Language] = &[
         doc_markup: &[DocMarkup::StarLeaders],
     },
     Language {
-        name: "Kotlin",
-        id: "kotlin",
-        extensions: &["kt", "kts"],
+        names: &names::KOTLIN,
         grammar: || tree_sitter_kotlin_ng::LANGUAGE.into(),
         query: query!("kotlin"),
         extractor: Extractor::Queries,
@@ -171,9 +163,7 @@ pub static LANGUAGES: &[Language] = &[
         doc_markup: &[DocMarkup::StarLeaders],
     },
     Language {
-        name: "Markdown",
-        id: "markdown",
-        extensions: &["md", "markdown"],
+        names: &names::MARKDOWN,
         grammar: || tree_sitter_md::LANGUAGE.into(),
         query: query!("markdown"),
         extractor: Extractor::Markdown,
@@ -182,9 +172,7 @@ pub static LANGUAGES: &[Language] = &[
         doc_markup: &[],
     },
     Language {
-        name: "Python",
-        id: "python",
-        extensions: &["py", "pyi"],
+        names: &names::PYTHON,
         grammar: || tree_sitter_python::LANGUAGE.into(),
         query: query!("python"),
         extractor: Extractor::Queries,
@@ -199,9 +187,7 @@ pub static LANGUAGES: &[Language] = &[
         doc_markup: &[],
     },
     Language {
-        name: "Rust",
-        id: "rust",
-        extensions: &["rs"],
+        names: &names::RUST,
         grammar: || tree_sitter_rust::LANGUAGE.into(),
         query: query!("rust"),
         extractor: Extractor::Queries,
@@ -210,9 +196,7 @@ pub static LANGUAGES: &[Language] = &[
         doc_markup: &[DocMarkup::StarLeaders],
     },
     Language {
-        name: "Swift",
-        id: "swift",
-        extensions: &["swift"],
+        names: &names::SWIFT,
         grammar: || tree_sitter_swift::LANGUAGE.into(),
         query: query!("swift"),
         extractor: Extractor::Queries,
@@ -221,9 +205,7 @@ pub static LANGUAGES: &[Language] = &[
         doc_markup: &[DocMarkup::StarLeaders],
     },
     Language {
-        name: "TSX",
-        id: "tsx",
-        extensions: &["tsx"],
+        names: &names::TSX,
         grammar: || tree_sitter_typescript::LANGUAGE_TSX.into(),
         query: query!("tsx"),
         extractor: Extractor::Queries,
@@ -232,9 +214,7 @@ pub static LANGUAGES: &[Language] = &[
         doc_markup: &[DocMarkup::StarLeaders],
     },
     Language {
-        name: "TypeScript",
-        id: "typescript",
-        extensions: &["ts", "mts", "cts"],
+        names: &names::TYPESCRIPT,
         grammar: || tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
         query: query!("typescript"),
         extractor: Extractor::Queries,
@@ -274,11 +254,34 @@ pub fn query_source(lang: &Language) -> Result<String, String> {
 
 /// The language of a file, by its extension.
 pub fn for_path(path: &std::path::Path) -> Option<&'static Language> {
-    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
-    LANGUAGES.iter().find(|l| l.extensions.contains(&ext.as_str()))
+    let names = names::by_extension(path.extension()?.to_str()?)?;
+    by_id(names.id)
 }
 
 /// A language by its id.
 pub fn by_id(id: &str) -> Option<&'static Language> {
     LANGUAGES.iter().find(|l| l.id == id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The scanner's table and the shared names table list the same
+    /// languages in the same order, and every extension of the shared table
+    /// finds its language here.
+    #[test]
+    fn every_shared_language_has_its_grammar() {
+        let ids: Vec<&str> = LANGUAGES.iter().map(|l| l.id).collect();
+        let shared: Vec<&str> = names::LANGUAGE_NAMES.iter().map(|l| l.id).collect();
+        assert_eq!(ids, shared);
+        for names in names::LANGUAGE_NAMES {
+            for ext in names.extensions {
+                let path = std::path::PathBuf::from(format!("dir/file.{}", ext.to_uppercase()));
+                assert_eq!(for_path(&path).map(|l| l.name), Some(names.name), "{}", path.display());
+            }
+        }
+        assert!(for_path(std::path::Path::new("a.txt")).is_none());
+        assert!(for_path(std::path::Path::new("Makefile")).is_none());
+    }
 }

@@ -10,7 +10,6 @@ mod family;
 pub mod languages;
 mod license_header;
 mod markdown;
-mod narrowing;
 mod nesting;
 mod references;
 mod signature;

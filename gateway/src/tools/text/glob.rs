@@ -1,5 +1,7 @@
 //! Path globs → Lucene regexp over the relative path (see the parent module).
 
+use vibe_common::languages::resolve;
+
 // ---------------------------------------------------------------------------
 // Path globs -> Lucene regexp over the relative path
 // ---------------------------------------------------------------------------
@@ -133,25 +135,15 @@ fn glob_part(chars: &[char], i: &mut usize, out: &mut String, depth: usize) -> R
     Ok(())
 }
 
-/// The indexed language name for a name or a common alias (matched
-/// case-insensitively by the template).
+/// The indexed language name (lower case; the template matches it
+/// case-insensitively) for what a user calls a language: its name, id, a file
+/// extension or an alias (`vibe_common::languages`, the scanner's table). An
+/// unknown word is passed on as it is, lower case.
 pub fn language_name(language: &str) -> String {
-    let l = language.trim().to_lowercase();
-    let name = match l.as_str() {
-        "py" | "python3" => "python",
-        "js" | "node" | "nodejs" | "jsx" | "mjs" => "javascript",
-        "ts" => "typescript",
-        "rs" => "rust",
-        "golang" => "go",
-        "cs" | "csharp" | "c-sharp" | "c sharp" => "c#",
-        "kt" | "kts" => "kotlin",
-        "sh" | "shell" | "zsh" => "bash",
-        "md" => "markdown",
-        "bat" | "cmd" => "batch",
-        "ets" => "arkts",
-        other => other,
-    };
-    name.to_string()
+    match resolve(language) {
+        Some(l) => l.name.to_lowercase(),
+        None => language.trim().to_lowercase(),
+    }
 }
 
 /// One character of a Lucene regexp, in a class or not (punctuation and
@@ -166,4 +158,28 @@ fn literal_char(c: char, out: &mut String) {
 /// Characters that mean themselves in a Lucene regexp (the others are escaped).
 fn plain(c: char) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, '_' | '/') || !c.is_ascii()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::language_name;
+    use vibe_common::languages::LANGUAGE_NAMES;
+
+    /// Every extension the scanner reads a language from, and each name, id
+    /// and alias, filters on the name the scanner stores for that language.
+    #[test]
+    fn every_scanned_extension_filters_on_its_language() {
+        for l in LANGUAGE_NAMES {
+            let stored = l.name.to_lowercase();
+            let words = [l.name, l.id].into_iter().chain(l.extensions.iter().copied()).chain(l.aliases.iter().copied());
+            for word in words {
+                assert_eq!(language_name(word), stored, "{word}");
+                assert_eq!(language_name(&word.to_uppercase()), stored, "{word}");
+            }
+        }
+        for (word, stored) in [("pyi", "python"), ("mts", "typescript"), ("cts", "typescript"), ("cjs", "javascript")] {
+            assert_eq!(language_name(word), stored);
+        }
+        assert_eq!(language_name(" Cobol "), "cobol");
+    }
 }

@@ -1,430 +1,115 @@
-//! Direct matching: the query patterns simple enough to be matched by looking
-//! at a node's children, without tree-sitter's query cursor.
+//! Running a query without walking the whole tree with tree-sitter's query
+//! cursor: the query's matches, found only at the node kinds where a pattern
+//! can start (`narrowing.rs`), the simple patterns there by a matcher over
+//! the node's children (`matcher.rs`, patterns parsed by `pattern.rs`), the
+//! rest by the cursor started at that node. The result is the cursor's over
+//! the whole tree: `equivalence.rs` checks it on inputs generated from every
+//! language's fixtures, and on real code. Why it exists, the subset it
+//! matches and when it hands a node back to the cursor: `README.md`.
 //!
-//! Starting the cursor at a node costs about a microsecond whatever the
-//! pattern, and the engine starts it at every node a pattern can start at
-//! (every call, every assignment: a third of a million in Python's standard
-//! library). Most patterns are a node kind with fields or children,
-//! alternations, captures and text predicates; this module compiles those
-//! into a matcher over the node's children with tree-sitter's semantics for
-//! that subset:
-//!
-//! - `(kind …)`, `"token"`, `(_ …)` (any named node), `_` (any node),
-//!   `[…]` alternations, `@captures` on any of them;
-//! - children with or without a `field:`, matched in order (each after the
-//!   previous one); every child that fits gives its own match; `!field`
-//!   (no such child);
-//! - `.` before a child: no named node between it and the previous one (or
-//!   the start);
-//! - `?` on a child (present when it matches: tree-sitter keeps the
-//!   longest match);
-//! - groups `((node) (#predicate …))`, also inside an alternation (their
-//!   predicates belong to the whole pattern, as in tree-sitter);
-//! - `#match?`, `#not-match?`, `#eq?`, `#not-eq?`, `#any-of?`,
-//!   `#not-any-of?`; `#set!` and the engine's `#adjacent?` are read by the
-//!   engine from the query.
-//!
-//! Anything else (`*`/`+`, a group of siblings, `.` after the last child, a
-//! supertype, `ERROR`) leaves the pattern to the cursor. The engine's tests
-//! check that both ways give the same AST on real code.
+//! The engine sees one function, [`for_each_match`]: with no [`Plan`] it is
+//! the plain cursor, the reference.
 
-use regex::bytes::Regex;
-use std::num::NonZeroU16 as FieldId;
-
-use tree_sitter::{Language as Grammar, Node, Query, TreeCursor};
-
+mod matcher;
+mod narrowing;
 mod pattern;
 
-use pattern::PatternParser;
-
-/// What a step accepts.
-#[derive(Debug)]
-enum Test {
-    Kinds(Vec<u16>),
-    Named,
-    Any,
-}
-
-/// One alternative of a node pattern: its test, captures and children.
-#[derive(Debug)]
-struct Alt {
-    test: Test,
-    captures: Vec<u32>,
-    children: Vec<Child>,
-    /// `!field`: fields the node must not have.
-    absent: Vec<FieldId>,
-}
-
-#[derive(Debug)]
-struct Child {
-    field: Option<FieldId>,
-    /// `.` before it: no named node between the previous child's match (or
-    /// the parent's start) and it.
-    anchored: bool,
-    optional: bool,
-    /// Every alternative captures something, itself or below (tree-sitter's
-    /// `contains_captures`): then tree-sitter tries each candidate child in
-    /// turn, not just the first.
-    captures: bool,
-    alts: Vec<Alt>,
-}
-
-impl Alt {
-    /// Whether this step or one below it captures something.
-    fn captures_anything(&self) -> bool {
-        !self.captures.is_empty() || self.children.iter().any(|c| c.alts.iter().any(Alt::captures_anything))
-    }
-}
-
-#[derive(Debug)]
-enum Predicate {
-    Match { capture: u32, regex: Regex, positive: bool },
-    Eq { capture: u32, text: String, positive: bool },
-    EqCapture { a: u32, b: u32, positive: bool },
-    AnyOf { capture: u32, texts: Vec<String>, positive: bool },
-}
-
-#[derive(Debug)]
-struct Pattern {
-    index: usize,
-    alts: Vec<Alt>,
-    predicates: Vec<Predicate>,
-}
-
-/// The direct patterns of a query, by the node kinds they start at.
-#[derive(Debug)]
-pub(crate) struct DirectPatterns {
-    patterns: Vec<Pattern>,
-    /// Indexed by kind id: the patterns that can start at that kind.
-    by_kind: Vec<Vec<usize>>,
-}
-
-/// The captures of one match: (capture index, node).
-pub(crate) type Captures<'t> = [(u32, Node<'t>)];
-
-/// Reusable buffers of one file's run.
-pub(crate) struct Scratch<'t> {
-    cursor: TreeCursor<'t>,
-    captures: Vec<(u32, Node<'t>)>,
-    found: Vec<(usize, Node<'t>)>,
-    /// The children of the nodes looked at from the current start node...
-    kids: Vec<Kid<'t>>,
-    /// ... by node id: (id, start, end) in `kids`.
-    scanned: Vec<(usize, usize, usize)>,
-    /// The matches at the current start node: (pattern, start, end) in `matched`.
-    matches: Vec<(usize, usize, usize)>,
-    matched: Vec<(u32, Node<'t>)>,
-    /// A step met candidates tree-sitter may not all take (see `run`).
-    ambiguous: bool,
-}
-
-/// A child of a node, with its field.
-#[derive(Clone, Copy)]
-pub(crate) struct Kid<'t> {
-    pub(crate) node: Node<'t>,
-    pub(crate) field: Option<FieldId>,
-}
-
-impl<'t> Scratch<'t> {
-    pub(crate) fn new(root: Node<'t>) -> Self {
-        Scratch {
-            cursor: root.walk(),
-            captures: Vec::new(),
-            found: Vec::new(),
-            kids: Vec::new(),
-            scanned: Vec::new(),
-            matches: Vec::new(),
-            matched: Vec::new(),
-            ambiguous: false,
-        }
-    }
-}
-
-impl DirectPatterns {
-    /// Compile the patterns of `query` that are direct. Returns them and, per
-    /// pattern index, whether it is one.
-    pub(crate) fn compile(query: &Query, source: &str, grammar: &Grammar) -> (DirectPatterns, Vec<bool>) {
-        let mut patterns = Vec::new();
-        let mut by_kind = vec![Vec::new(); grammar.node_kind_count()];
-        let mut direct = vec![false; query.pattern_count()];
-        for (index, is_direct) in direct.iter_mut().enumerate() {
-            let Some(text) = source.get(query.start_byte_for_pattern(index)..query.end_byte_for_pattern(index)) else {
-                continue;
-            };
-            let mut parser = PatternParser::new(text, query, grammar);
-            let Ok(alts) = parser.pattern() else { continue };
-            // Every alternative of the root must name its kinds.
-            let roots: Option<Vec<&[u16]>> = alts
-                .iter()
-                .map(|alt| match &alt.test {
-                    Test::Kinds(ids) => Some(ids.as_slice()),
-                    _ => None,
-                })
-                .collect();
-            let Some(roots) = roots else { continue };
-            for &id in roots.concat().iter() {
-                by_kind[id as usize].push(patterns.len());
-            }
-            patterns.push(Pattern { index, alts, predicates: parser.predicates });
-            *is_direct = true;
-        }
-        (DirectPatterns { patterns, by_kind }, direct)
-    }
-
-    /// Whether some direct pattern starts at nodes of this kind.
-    pub(crate) fn starts_at(&self, kind: u16) -> bool {
-        self.by_kind.get(kind as usize).is_some_and(|p| !p.is_empty())
-    }
-
-    /// Node kinds (by id) at which some direct pattern starts.
-    pub(crate) fn root_kinds(&self) -> impl Iterator<Item = u16> + '_ {
-        self.by_kind.iter().enumerate().filter(|(_, p)| !p.is_empty()).map(|(id, _)| id as u16)
-    }
-
-    /// Every match of a direct pattern that starts at `node`, as (pattern
-    /// index, captures). Returns `false`, with no matches, where tree-sitter's
-    /// choice among several candidates depends on what the tree does not
-    /// show; the caller runs the cursor at that node instead:
-    /// - a field step met two neighbouring children with its field:
-    ///   tree-sitter looks past the first one only when the grammar's rule
-    ///   repeats the field (`import a, b`), not when a hidden rule spreads one
-    ///   field over several children (Dart's `_i5.Future`);
-    /// - a step without field or anchor, followed by other steps, met several
-    ///   candidates (`"," . name:` in `case a, b, c`).
-    ///
-    /// `kids`, when given, are the node's children (read on the walk that
-    /// found the node).
-    pub(crate) fn run<'t>(
-        &self,
-        node: Node<'t>,
-        kids: Option<&[Kid<'t>]>,
-        bytes: &[u8],
-        st: &mut Scratch<'t>,
-        sink: &mut dyn FnMut(usize, &Captures<'t>),
-    ) -> bool {
-        let Some(list) = self.by_kind.get(node.kind_id() as usize) else { return true };
-        st.kids.clear();
-        st.scanned.clear();
-        if let Some(kids) = kids {
-            st.kids.extend_from_slice(kids);
-            st.scanned.push((node.id(), 0, kids.len()));
-        }
-        st.matches.clear();
-        st.matched.clear();
-        st.ambiguous = false;
-        for &p in list {
-            let pattern = &self.patterns[p];
-            st.captures.clear();
-            alts(&pattern.alts, node, st, &mut |st| {
-                if pattern.predicates.iter().all(|pred| pred.holds(&st.captures, bytes)) {
-                    let start = st.matched.len();
-                    st.matched.extend_from_slice(&st.captures);
-                    st.matches.push((pattern.index, start, st.matched.len()));
-                }
-            });
-            if st.ambiguous {
-                return false;
-            }
-        }
-        for &(pattern, start, end) in &st.matches {
-            sink(pattern, &st.matched[start..end]);
-        }
-        true
-    }
-}
-
-/// Match `node` against each alternative; `k` is called once per match.
-fn alts<'t>(alts: &[Alt], node: Node<'t>, st: &mut Scratch<'t>, k: &mut dyn FnMut(&mut Scratch<'t>)) {
-    for alt in alts {
-        let fits = match &alt.test {
-            Test::Kinds(ids) => ids.contains(&node.kind_id()),
-            // Wildcards never match an `ERROR` node (as in tree-sitter).
-            Test::Named => node.is_named() && !node.is_error(),
-            Test::Any => !node.is_error(),
-        };
-        if !fits || !alt.absent.is_empty() && has_any_field(node, &alt.absent, st) {
-            continue;
-        }
-        let mark = st.captures.len();
-        st.captures.extend(alt.captures.iter().map(|&c| (c, node)));
-        children(alt, 0, node, None, st, k);
-        st.captures.truncate(mark);
-    }
-}
-
-/// Match `alt`'s children from the `i`-th on, each after child number `after`.
-fn children<'t>(
-    alt: &Alt,
-    i: usize,
-    node: Node<'t>,
-    after: Option<usize>,
-    st: &mut Scratch<'t>,
-    k: &mut dyn FnMut(&mut Scratch<'t>),
-) {
-    let Some(child) = alt.children.get(i) else { return k(st) };
-    let start = st.found.len();
-    candidates(node, child, after, i + 1 == alt.children.len(), st);
-    let end = st.found.len();
-    let mut matched = false;
-    for j in start..end {
-        let (position, candidate) = st.found[j];
-        alts(&child.alts, candidate, st, &mut |st| {
-            matched = true;
-            children(alt, i + 1, node, Some(position), st, k);
-        });
-    }
-    st.found.truncate(start);
-    if child.optional && !matched {
-        children(alt, i + 1, node, after, st, k);
-    }
-}
-
-/// The children of `node` that `child` may match, as (position, node).
-fn candidates<'t>(node: Node<'t>, child: &Child, after: Option<usize>, last: bool, st: &mut Scratch<'t>) {
-    let fits = |position: usize, field: Option<FieldId>| {
-        after.is_none_or(|a| position > a) && (child.field.is_none() || field == child.field)
-    };
-    if child.anchored && !st.scanned.iter().any(|(id, _, _)| *id == node.id()) {
-        // Up to the first named node after `after`: no need to look further
-        // (a block's first statement, not all of them). Once the children
-        // are listed, the list is cheaper (`(a) . (b)` asks once per `a`).
-        st.cursor.reset(node);
-        let mut more = st.cursor.goto_first_child();
-        let mut position = 0;
-        while more {
-            if after.is_none_or(|a| position > a) {
-                let n = st.cursor.node();
-                if fits(position, st.cursor.field_id()) {
-                    st.found.push((position, n));
-                }
-                if n.is_named() {
-                    return;
-                }
-            }
-            position += 1;
-            more = st.cursor.goto_next_sibling();
-        }
-        return;
-    }
-    let (start, end) = kids(node, st);
-    let first = st.found.len();
-    for (position, kid) in st.kids[start..end].iter().enumerate() {
-        if after.is_some_and(|a| position <= a) {
-            continue;
-        }
-        if fits(position, kid.field) {
-            st.found.push((position, kid.node));
-        }
-        if child.anchored && kid.node.is_named() {
-            break;
-        }
-    }
-    let found = &st.found[first..];
-    st.ambiguous |= match child.field {
-        // Two neighbours with the field: a hidden rule spreads it over several
-        // children (a rule that repeats a field separates them: `a, b`).
-        Some(_) => found.windows(2).any(|w| w[1].0 == w[0].0 + 1),
-        // Several candidates for a child followed by others, where the step
-        // captures nothing (`"," . name:`): tree-sitter advances on the first
-        // candidate only (it splits its state for the others only when the
-        // step contains captures or has child steps that may fail).
-        None => !last && !child.anchored && !child.captures && found.len() > 1,
-    };
-}
-
-/// Whether `node` has a child with one of `fields`.
-fn has_any_field<'t>(node: Node<'t>, fields: &[FieldId], st: &mut Scratch<'t>) -> bool {
-    let (start, end) = kids(node, st);
-    st.kids[start..end].iter().any(|k| k.field.is_some_and(|f| fields.contains(&f)))
-}
-
-/// The children of `node`, as a range of `st.kids`: scanned once per node
-/// while the engine looks at one start node.
-fn kids<'t>(node: Node<'t>, st: &mut Scratch<'t>) -> (usize, usize) {
-    if let Some(&(_, start, end)) = st.scanned.iter().find(|(id, _, _)| *id == node.id()) {
-        return (start, end);
-    }
-    let start = st.kids.len();
-    st.cursor.reset(node);
-    let mut more = st.cursor.goto_first_child();
-    while more {
-        st.kids.push(Kid { node: st.cursor.node(), field: st.cursor.field_id() });
-        more = st.cursor.goto_next_sibling();
-    }
-    st.scanned.push((node.id(), start, st.kids.len()));
-    (start, st.kids.len())
-}
-
-impl Predicate {
-    /// tree-sitter's rule: a predicate on a capture the match lacks holds.
-    fn holds(&self, captures: &Captures, bytes: &[u8]) -> bool {
-        let text = |c: u32| captures.iter().find(|(i, _)| *i == c).map(|(_, n)| &bytes[n.byte_range()]);
-        match self {
-            Predicate::Match { capture, regex, positive } => {
-                text(*capture).is_none_or(|t| regex.is_match(t) == *positive)
-            }
-            Predicate::Eq { capture, text: s, positive } => {
-                text(*capture).is_none_or(|t| (t == s.as_bytes()) == *positive)
-            }
-            Predicate::EqCapture { a, b, positive } => match (text(*a), text(*b)) {
-                (Some(x), Some(y)) => (x == y) == *positive,
-                (None, None) => true,
-                _ => false,
-            },
-            Predicate::AnyOf { capture, texts, positive } => {
-                text(*capture).is_none_or(|t| texts.iter().any(|s| s.as_bytes() == t) == *positive)
-            }
-        }
-    }
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::extract::languages::by_id;
+mod equivalence;
 
-    fn direct(lang: &str, query: &str) -> Vec<bool> {
-        let grammar = (by_id(lang).unwrap().grammar)();
-        let q = Query::new(&grammar, query).unwrap();
-        DirectPatterns::compile(&q, query, &grammar).1
+use streaming_iterator::StreamingIterator;
+use tree_sitter::{Language as Grammar, Node, Query, QueryCursor};
+
+pub(crate) use matcher::Captures;
+use matcher::{DirectPatterns, Scratch};
+use narrowing::Starts;
+
+/// How a query runs without the cursor over the whole tree: compiled once
+/// per query.
+pub(crate) struct Plan {
+    /// Node kinds (by id) at which some pattern left to the cursor can start.
+    roots: Vec<bool>,
+    /// The patterns matched without the cursor.
+    direct: DirectPatterns,
+    /// Per pattern, whether it is one of `direct`'s: the cursor's matches
+    /// of those count only where direct matching gave up.
+    is_direct: Vec<bool>,
+    /// Node kinds (by id) at which the engine looks: `roots` and the roots
+    /// of the direct patterns.
+    visit: Vec<bool>,
+}
+
+impl Plan {
+    /// The plan of a query (`source` is its text), or `None` when some
+    /// pattern left to the cursor can start anywhere (a wildcard root): then
+    /// the cursor runs over the whole tree.
+    pub(crate) fn compile(query: &Query, source: &str, grammar: &Grammar) -> Option<Plan> {
+        let (direct, is_direct) = DirectPatterns::compile(query, source, grammar);
+        let roots = narrowing::pattern_roots(query, source, grammar, &is_direct)?;
+        let mut visit = roots.clone();
+        for id in direct.root_kinds() {
+            visit[id as usize] = true;
+        }
+        Some(Plan { roots, direct, is_direct, visit })
     }
 
-    #[test]
-    fn simple_patterns_are_direct_and_the_rest_are_not() {
-        let q = r#"
-(call function: [(identifier) @name (attribute attribute: (identifier) @name)]) @reference.call
-((call function: (attribute object: (identifier) @name)) @reference.type (#match? @name "^[A-Z]"))
-(function_definition name: (identifier) @name body: (block . (expression_statement (string) @doc)?) @body) @definition.function
-(assignment left: (identifier) @name right: (_)? @body) @definition.variable
-(type [(identifier) @name ((string (string_content) @name) (#match? @name "^[a-z]+$"))]) @reference.type
-((comment)* @doc . (function_definition) @definition.function)
-(call (identifier) @a . (argument_list) @b)
-(argument_list "(" @x)
-(assignment !type) @definition.variable
-(expression_statement (_)* @x)
-(decorator (identifier)? @name)
-(call function: (identifier) @a (argument_list) .)
-(call function: (identifier) @a . (argument_list) @b)
-"#;
-        let expected = [true, true, true, true, true, false, true, true, true, false, true, false, true];
-        assert_eq!(direct("python", q), expected);
+    /// How many of the query's patterns are matched directly.
+    #[cfg(test)]
+    pub(crate) fn direct_patterns(&self) -> usize {
+        self.is_direct.iter().filter(|d| **d).count()
     }
+}
 
-    /// The share of each language's patterns matched directly (printed); the
-    /// languages whose queries use only the direct subset must stay so.
-    #[test]
-    fn most_patterns_of_the_big_languages_are_direct() {
-        use crate::extract::languages::{query_source, Extractor, LANGUAGES};
-        for lang in LANGUAGES.iter().filter(|l| l.extractor == Extractor::Queries) {
-            let grammar = (lang.grammar)();
-            let source = query_source(lang).unwrap();
-            let query = Query::new(&grammar, &source).unwrap();
-            let direct = DirectPatterns::compile(&query, &source, &grammar).1;
-            let share = direct.iter().filter(|d| **d).count() as f64 / direct.len() as f64;
-            eprintln!("{}: {} of {} patterns direct", lang.id, direct.iter().filter(|d| **d).count(), direct.len());
-            if ["python", "go", "rust", "javascript", "typescript", "tsx"].contains(&lang.id) {
-                assert!(share >= 0.9, "{}: {share}", lang.id);
+/// Every match of `query` in the tree under `root`, as (pattern index,
+/// captures), in no particular order: by `plan` when there is one, else by
+/// the cursor over the whole tree.
+pub(crate) fn for_each_match<'t>(
+    query: &Query,
+    plan: Option<&Plan>,
+    root: Node<'t>,
+    bytes: &[u8],
+    sink: &mut dyn FnMut(usize, &Captures<'t>),
+) {
+    let mut cursor = Cursor { cursor: QueryCursor::new(), query, bytes, captures: Vec::new() };
+    let Some(plan) = plan else {
+        return cursor.run(root, None, sink);
+    };
+    // Look only where a pattern can start, one node at a time: the direct
+    // patterns there, then the cursor, which skips the subtrees no pattern needs.
+    cursor.cursor.set_max_start_depth(Some(0));
+    let starts = Starts::walk(root, &plan.visit, &plan.direct);
+    let mut scratch = Scratch::new(root);
+    for (start, kids) in starts.iter() {
+        let direct_ran = plan.direct.run(start, kids, bytes, &mut scratch, sink);
+        if direct_ran && !plan.roots[start.kind_id() as usize] {
+            continue;
+        }
+        // The cursor's matches of direct patterns count only where direct
+        // matching gave up (beyond its subset at this node).
+        cursor.run(start, direct_ran.then_some(plan.is_direct.as_slice()), sink);
+    }
+}
+
+/// tree-sitter's query cursor, with a buffer for one match's captures.
+struct Cursor<'q, 't> {
+    cursor: QueryCursor,
+    query: &'q Query,
+    bytes: &'q [u8],
+    captures: Vec<(u32, Node<'t>)>,
+}
+
+impl<'t> Cursor<'_, 't> {
+    /// The matches from `node` (and, without a start depth, below it),
+    /// but not those of the patterns marked in `skip`.
+    fn run(&mut self, node: Node<'t>, skip: Option<&[bool]>, sink: &mut dyn FnMut(usize, &Captures<'t>)) {
+        let mut matches = self.cursor.matches(self.query, node, self.bytes);
+        while let Some(m) = matches.next() {
+            if skip.is_some_and(|s| s[m.pattern_index]) {
+                continue;
             }
+            self.captures.clear();
+            self.captures.extend(m.captures.iter().map(|c| (c.index, c.node)));
+            sink(m.pattern_index, &self.captures);
         }
     }
 }

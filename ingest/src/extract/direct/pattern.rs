@@ -1,11 +1,11 @@
 //! The text of a query pattern, parsed into the direct matcher's steps
-//! (see `mod.rs` for the subset); anything outside it is [`Unsupported`].
+//! (`README.md` lists the subset); anything outside it is [`Unsupported`].
 
 use regex::bytes::Regex;
 use tree_sitter::{Language as Grammar, Query};
 
-use super::{Alt, Child, Predicate, Test};
-use crate::extract::narrowing::kind_ids;
+use super::matcher::{Alt, Child, Predicate, Test};
+use super::narrowing::kind_ids;
 
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum Token {
