@@ -11,7 +11,7 @@ use super::answer::{hits, paged, scope_index};
 use crate::error::ToolError;
 use crate::gateway::Gateway;
 use crate::normalize::Args;
-use crate::params::{self, Listing, Pass, MATCHES_PER_FILE};
+use crate::params::{self, Listing, Pass, SYMBOL_MATCHES_PER_FILE};
 use crate::registry::{Run, ToolSpec};
 
 /// The stored template of the symbol searches.
@@ -74,15 +74,76 @@ async fn symbol_search(gw: &Gateway, tool: &str, index: &str, args: &Args) -> Re
         pass = if listing == Listing::IfNoMatch { Pass::All } else { Pass::Fuzzy };
         response = run(pass).await?;
     }
-    let results = hits(&response).iter().map(|hit| symbol_result(hit, pass == Pass::All)).collect();
+    let top = top_score(&response);
+    let by_words = pass == Pass::Exact && top < NAME_TIER_SCORE;
+    // A name that matched lists only the files that define it; a question
+    // in words leaves out files far below the best. Either way what is cut
+    // ranks below everything kept, so nothing relevant is on a later page.
+    let floor = match pass {
+        Pass::Exact | Pass::AnyKind if top >= NAME_TIER_SCORE => NAME_TIER_SCORE,
+        Pass::Exact => top * WORDS_SCORE_CUTOFF,
+        _ => 0.0,
+    };
+    let mut found = hits(&response);
+    let before = found.len();
+    found.retain(|h| h["sort"][0].as_f64().unwrap_or(0.0) >= floor);
+    let cut = found.len() < before;
+    let results: Vec<Value> = found.iter().map(|hit| symbol_result(hit, pass == Pass::All)).collect();
+    let weak = by_words && results.first().is_some_and(|r| weak_match(&args.query, r));
     let mut answer = paged(&args.query, results, &response, args);
-    if answer["total"].as_u64().unwrap_or(0) > 0 {
-        if let Some(note) = pass_note(tool, pass) {
-            answer["note"] = json!(note);
+    if cut {
+        let kept = answer["results"].as_array().map_or(0, Vec::len) as u64;
+        answer["total"] = json!(args.offset as u64 + kept);
+        answer["truncated"] = json!(false);
+        if let Some(o) = answer.as_object_mut() {
+            o.remove("next_offset");
         }
+    }
+    let note = if answer["total"].as_u64().unwrap_or(0) == 0 {
+        (args.offset == 0).then(|| NOTHING_NOTE.to_string())
+    } else if weak {
+        Some(WEAK_MATCH_NOTE.to_string())
+    } else {
+        pass_note(tool, pass)
+    };
+    if let Some(note) = note {
+        answer["note"] = json!(note);
     }
     Ok(answer)
 }
+
+/// A question in words: files scoring under this share of the best one are
+/// left out (they would be filler).
+const WORDS_SCORE_CUTOFF: f64 = 0.5;
+
+const NOTHING_NOTE: &str = "no definition matches this name or these words; search_code_text finds exact text";
+
+const WEAK_MATCH_NOTE: &str = "no definition's name or doc holds most of these words: the matches may be unrelated; \
+     search_code_text finds exact text";
+
+/// Whether fewer than half of the query's words (3+ letters, not question
+/// words) show in the best result's first element (name, owner, signature,
+/// doc) or path: the ranking then rests on a few words of bodies or files.
+fn weak_match(query: &str, result: &Value) -> bool {
+    let words = params::analyze(query).words;
+    if words.len() < 2 {
+        return false;
+    }
+    let element = &result["matches"][0];
+    let text = ["name", "owner", "signature", "doc"]
+        .iter()
+        .filter_map(|k| element[*k].as_str())
+        .chain(result["path"].as_str())
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase();
+    let stem = |w: &str| w.chars().take(STEM_CHARS).collect::<String>();
+    let shown = words.iter().filter(|w| text.contains(&stem(&w.word))).count();
+    shown * 2 < words.len()
+}
+
+/// Leading characters of a word that stand for its inflections in [`weak_match`].
+const STEM_CHARS: usize = 5;
 
 /// What an answer says about the pass that found it.
 fn pass_note(tool: &str, pass: Pass) -> Option<String> {
@@ -110,7 +171,7 @@ fn symbol_result(hit: &Value, all: bool) -> Value {
     let inner = hit["inner_hits"]["symbols"]["hits"]["hits"].as_array().cloned().unwrap_or_default();
     let found = hit["inner_hits"]["symbols"]["hits"]["total"]["value"].as_u64().unwrap_or(inner.len() as u64);
     let best = inner.iter().filter_map(|h| h["_score"].as_f64()).fold(0.0_f64, f64::max);
-    let keep = if all { inner.len() } else { MATCHES_PER_FILE };
+    let keep = if all { inner.len() } else { SYMBOL_MATCHES_PER_FILE };
     let matches: Vec<Value> = inner
         .iter()
         .filter(|h| all || best <= 0.0 || h["_score"].as_f64().unwrap_or(best) >= best * INNER_SCORE_CUTOFF)
