@@ -17,8 +17,10 @@
 //! runs), [`backend`] (stored templates) and [`error`]; [`budget`] (the
 //! answer budget, which every answer keeps to); [`params`]
 //! (template parameters), [`tree`] (file tree rendering), [`normalize`]
-//! (tool names and arguments) over [`registry`] (the tools declared).
+//! (tool names and arguments) over [`registry`] (the tools declared) and
+//! [`answer_schema`] (the shape of their answers).
 
+pub mod answer_schema;
 pub mod backend;
 pub mod budget;
 pub mod dispatch;

@@ -1,9 +1,10 @@
 //! The tool registry: every tool declared once, here.
 //!
 //! A [`ToolSpec`] holds a tool's name, title, description, parameters, the
-//! stored template it runs, the code that shapes its answer ([`Run`]), the
-//! answer's shape, the sentence the server instructions give it, and what its
-//! name means ([`ToolSpec::meaning`], read by the name resolver). `tools/list`
+//! stored template it runs, the code that shapes its answer ([`Run`], which
+//! also decides the answer's schema, [`crate::answer_schema`]), the sentence
+//! the server instructions give it, and what its name means
+//! ([`ToolSpec::meaning`], read by the name resolver). `tools/list`
 //! ([`definitions`]), dispatch ([`crate::dispatch::run`]), the server
 //! instructions ([`instructions`]), the alias table's tool names and the
 //! tests all derive from [`TOOLS`]. Adding a tool touches this table, its
@@ -197,8 +198,6 @@ pub struct ToolSpec {
     pub kinds: &'static [&'static str],
     /// What questions it answers, for the server instructions.
     pub use_for: &'static str,
-    /// The answer's shape, for the documentation and the instructions' readers.
-    pub output: &'static str,
     /// What the tool's name means: concepts of `gateway/data/tool_words.tsv`
     /// (or `a+b`, both present) with their weight. An object concept a tool
     /// does not list counts against it (see `normalize::meaning`).
@@ -208,8 +207,6 @@ pub struct ToolSpec {
 const fn search(query: &'static str) -> [Param; 4] {
     [Param::Query(query), Param::Target, Param::Limit, Param::Offset]
 }
-
-const SYMBOL_OUTPUT: &str = "{query, total, truncated, next_offset?, results: [{project, path, language, matches: [{name, kind, owner?, lines, signature, doc?}], more_matches?}], note?}";
 
 /// Every tool, in listing order.
 pub const TOOLS: &[ToolSpec] = &[
@@ -224,7 +221,6 @@ pub const TOOLS: &[ToolSpec] = &[
         read_only: false,
         kinds: &[],
         use_for: "update or reindex",
-        output: "{result: Started|AlreadyRunning, message, running_secs?, progress?}",
         // A name that asks to see something (`show_sync`) does not start a run.
         meaning: &[("sync", 10), ("index", 4), ("project", 1), ("read", -6), ("list", -6)],
     },
@@ -239,7 +235,6 @@ pub const TOOLS: &[ToolSpec] = &[
         read_only: true,
         kinds: &[],
         use_for: "a file's text",
-        output: "{root, path, language, content, total_lines, start_line?, end_line?, truncated?, next_start_line?, shortened_lines?, message?}",
         meaning: &[("file", 6), ("content", 8), ("lines", 6), ("code", 0), ("read", 2), ("search", -3), ("read+file", 3), ("read+code", 4), ("read+text", 4)],
     },
     ToolSpec {
@@ -253,7 +248,6 @@ pub const TOOLS: &[ToolSpec] = &[
         read_only: true,
         kinds: &[],
         use_for: "a file's structure",
-        output: "{root, path, language, imports?: {total, first}, elements: [{name, kind, owner?, lines, signature?, doc?}], total_elements, truncated, next_offset?} or, with symbol, {symbol, matches: [{name, kind, owner?, lines, signature, doc?, members?}]}",
         meaning: &[("ast", 10), ("file", 2), ("symbol", 3), ("file+symbol", 5), ("definition", 1), ("file+definition", 5), ("structure", 3), ("file+structure", 6), ("tree", 2), ("code", 0), ("read", 1)],
     },
     ToolSpec {
@@ -267,7 +261,6 @@ pub const TOOLS: &[ToolSpec] = &[
         read_only: true,
         kinds: &[],
         use_for: "projects",
-        output: "{projects: [{path, name, summary, indexed_at, last_sync}], total, truncated, next_offset?, sync?}",
         meaning: &[("project", 8), ("info", 2), ("index", 1), ("list", 2), ("read", 1)],
     },
     ToolSpec {
@@ -281,7 +274,6 @@ pub const TOOLS: &[ToolSpec] = &[
         read_only: true,
         kinds: &[],
         use_for: "statistics",
-        output: "{target, languages: [{language, files, lines, ast_objects, size_human}], total}",
         meaning: &[("stats", 10), ("info", 3), ("project", 1), ("index", 1), ("code", 0), ("read", 1)],
     },
     ToolSpec {
@@ -295,7 +287,6 @@ pub const TOOLS: &[ToolSpec] = &[
         read_only: true,
         kinds: &[],
         use_for: "file tree",
-        output: "{target, path?, tree, depth, total_files, total_dirs, truncated, note?}",
         meaning: &[("tree", 10), ("structure", 3), ("project+structure", 6), ("project", 1), ("file", 0), ("list+file", 6), ("list", 2), ("read", 1)],
     },
     ToolSpec {
@@ -309,7 +300,6 @@ pub const TOOLS: &[ToolSpec] = &[
         read_only: true,
         kinds: &[],
         use_for: "imports or dependencies",
-        output: "{query, total, truncated, next_offset?, results: [{project, path, language, imports}]}",
         meaning: &[("import", 10), ("module", 5), ("code", 0), ("search", 2), ("list", 1)],
     },
     ToolSpec {
@@ -323,7 +313,6 @@ pub const TOOLS: &[ToolSpec] = &[
         read_only: true,
         kinds: &["function", "method"],
         use_for: "functions or methods",
-        output: SYMBOL_OUTPUT,
         meaning: &[("function", 10), ("symbol", 3), ("definition", 3), ("code", 0), ("search", 2), ("list", 1)],
     },
     ToolSpec {
@@ -337,7 +326,6 @@ pub const TOOLS: &[ToolSpec] = &[
         read_only: true,
         kinds: &["class", "type", "struct", "interface", "trait", "enum"],
         use_for: "classes, structs, interfaces",
-        output: SYMBOL_OUTPUT,
         meaning: &[("class", 10), ("enum", 6), ("symbol", 2), ("definition", 2), ("code", 0), ("search", 2), ("list", 1)],
     },
     ToolSpec {
@@ -351,7 +339,6 @@ pub const TOOLS: &[ToolSpec] = &[
         read_only: true,
         kinds: &["variable", "constant", "field", "enum"],
         use_for: "variables, constants, enums",
-        output: SYMBOL_OUTPUT,
         meaning: &[("variable", 10), ("enum", 9), ("symbol", 1), ("definition", 1), ("code", 0), ("search", 2), ("list", 1)],
     },
     ToolSpec {
@@ -374,7 +361,6 @@ pub const TOOLS: &[ToolSpec] = &[
         read_only: true,
         kinds: &[],
         use_for: "a string, message or pattern in code (like grep)",
-        output: "{query, total, truncated, next_offset?, results: [{project, path, language, matches: [{line, text}], more_matches?}], note?}",
         meaning: &[("text", 10), ("grep", 6), ("search+content", 9), ("search+code", 7), ("search+file", 3), ("content", 1), ("file", 0), ("code", 0), ("search", 1)],
     },
     ToolSpec {
@@ -395,7 +381,6 @@ pub const TOOLS: &[ToolSpec] = &[
         read_only: true,
         kinds: &[],
         use_for: "where a symbol is used or called, who calls it, what it calls",
-        output: "{query, total, truncated, next_offset?, results: [{project, path, language, references: [{line, kind, in}]}]}",
         meaning: &[("reference", 10), ("function", 0), ("class", 0), ("variable", 0), ("symbol", 2), ("code", 0), ("search", 1), ("list", 1)],
     },
     ToolSpec {
@@ -410,7 +395,6 @@ pub const TOOLS: &[ToolSpec] = &[
         read_only: true,
         kinds: &[],
         use_for: "questions about people, legends, rules, guidelines, processes or docs (who is, what is, how to)",
-        output: "{query, total, truncated, next_offset?, results: [{project, path, title?, description?, sections: [{heading, lines, passage}], other_headings?}]}",
         meaning: &[("docs", 10), ("question", 6), ("import", 0), ("search", 2)],
     },
     ToolSpec {
@@ -424,7 +408,6 @@ pub const TOOLS: &[ToolSpec] = &[
         read_only: true,
         kinds: &[],
         use_for: "",
-        output: "as search_documentation",
         // Reached by its name and the alias table; meaning resolves to search_documentation.
         meaning: &[],
     },
@@ -440,11 +423,6 @@ pub const TOOL_NAMES: [&str; TOOLS.len()] = {
     }
     names
 };
-
-/// The canonical tool names, in listing order.
-pub fn names() -> impl Iterator<Item = &'static str> {
-    TOOLS.iter().map(|t| t.name)
-}
 
 /// The tool of a canonical name.
 pub fn spec(name: &str) -> Option<&'static ToolSpec> {
@@ -470,6 +448,11 @@ impl ToolSpec {
         Arc::new(s.as_object().cloned().unwrap_or_default())
     }
 
+    /// The output JSON Schema: the shape of the answers of its [`Run`].
+    pub fn output_schema(&self) -> Arc<JsonObject> {
+        Arc::new(crate::answer_schema::output_schema(self.run).as_object().cloned().unwrap_or_default())
+    }
+
     /// The MCP tool definition.
     pub fn definition(&self) -> Tool {
         let annotations = ToolAnnotations::with_title(self.title)
@@ -479,6 +462,7 @@ impl ToolSpec {
             .open_world(false);
         Tool::new(Cow::Borrowed(self.name), Cow::Borrowed(self.description), self.input_schema())
             .with_title(self.title)
+            .with_raw_output_schema(self.output_schema())
             .with_annotations(annotations)
     }
 }

@@ -19,11 +19,6 @@ pub const SERVER_NAME: &str = "vibe-analyzer";
 /// Server version announced in `initialize`.
 pub const SERVER_VERSION: &str = env!("CARGO_PKG_VERSION");
 
-/// `ServerInfo.instructions`, built from the registry.
-pub fn instructions() -> &'static str {
-    registry::instructions()
-}
-
 /// Protocol versions this server speaks.
 pub const SUPPORTED_VERSIONS: [ProtocolVersion; 4] = [
     ProtocolVersion::V_2024_11_05,
@@ -61,7 +56,7 @@ impl ServerHandler for VibeServer {
                     .with_title("Vibe Analyzer")
                     .with_description("Search code and knowledge bases indexed in OpenSearch"),
             )
-            .with_instructions(instructions())
+            .with_instructions(registry::instructions())
             .with_protocol_version(protocol_version(self.gateway.protocol()))
     }
 

@@ -5,7 +5,8 @@ tree, 50 small projects) into the real OpenSearch (own index prefix and
 config dir, default `mcp.answer_budget`), `serve start` serves them, and the
 Python MCP SDK asks. Every answer keeps to the budget; each cut answer says
 `truncated: true` and the way to the rest, and following it gives the file
-or the list back whole: nothing missing, nothing repeated.
+or the list back whole: nothing missing, nothing repeated. Every answer fits
+the tool's outputSchema.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import subprocess
 import pytest
 from mcp import Client
 
+from answer_schemas import schema_problems
 from budget_pages import follow_content, follow_list, write_fixture
 from conftest import OPENSEARCH, binary, free_port, start_server, wipe
 
@@ -46,11 +48,17 @@ def served(tmp_path_factory):
 
 
 def caller(client: Client):
+    tools: dict = {}
+
     async def call(tool: str, args: dict):
         r = await client.call_tool(tool, args)
         text = "".join(getattr(c, "text", "") for c in r.content)
         assert len(text.encode()) <= BUDGET, f"{tool} {args}: {len(text.encode())} bytes"
         assert not r.is_error, f"{tool} {args}: {text[:500]}"
+        # Cut pages fit the tool's outputSchema, closed (the SDK checks it open).
+        if not tools:
+            tools.update({t.name: t for t in (await client.list_tools()).tools})
+        assert not schema_problems(tools, tool, r.structured_content), schema_problems(tools, tool, r.structured_content)
         return text, r.structured_content
     return call
 
