@@ -56,7 +56,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LIMIT = 10
 PAGE_FILES = int(os.environ.get("TEXT_PAGE_FILES", "30"))
 MAX_PAGES = 10
-MATCHES_PER_FILE = 5
+MATCHING_LINES_PER_FILE = 5
 
 # Regexes (Rust syntax, also rg's): what an assistant asks for in code.
 REGEXES = [
@@ -401,7 +401,7 @@ def metrics(qs: list[Query]) -> dict:
         for k in q.got:
             rep, more = q.reported[key(*k)]
             oracle_lines = q.lines.get(key(*k), [])
-            first = oracle_lines[:MATCHES_PER_FILE]
+            first = oracle_lines[:MATCHING_LINES_PER_FILE]
             l_want += len(first)
             l_hit += len(set(rep) & set(first))
             l_got += len(rep)
@@ -487,7 +487,7 @@ def cmd_run(args: argparse.Namespace) -> None:
     print(table(groups))
     wrong_more = sum(m["more_matches_wrong"] for name, m in groups if name == "all")
     print()
-    print(f"files whose `more_matches` differs from rg's count of lines beyond the first {MATCHES_PER_FILE}: {wrong_more}")
+    print(f"files whose `more_matches` differs from rg's count of lines beyond the first {MATCHING_LINES_PER_FILE}: {wrong_more}")
     bad = [q for q in queries if q.error or set(q.got[:min(PAGE_FILES, len(q.want))]) != set(q.want[:min(PAGE_FILES, len(q.want))])
            or any(k not in set(q.want) for k in q.got)]
     if bad:

@@ -11,12 +11,13 @@ use vibe_common::ast::{CATEGORY_TAGS, ELEMENT_KINDS};
 use crate::normalize::MAX_LIMIT;
 
 /// Matching elements fetched per file by a code search (the answer keeps
-/// those of the best tier, at most [`MATCHES_PER_FILE`]).
+/// those of the best tier, at most [`SYMBOL_MATCHES_PER_FILE`]).
 pub const INNER_LIMIT: u32 = 5;
 /// Elements per file when a code search lists everything.
 pub const INNER_LIMIT_ALL: u32 = 20;
-/// Matching elements reported per file.
-pub const MATCHES_PER_FILE: usize = 3;
+/// Matching elements a symbol search reports per file (`search_code_text`
+/// reports up to `tools::text::MATCHING_LINES_PER_FILE` lines).
+pub const SYMBOL_MATCHES_PER_FILE: usize = 3;
 /// Words at least this long also get a prefix (wildcard) form.
 pub const PREFIX_MIN_CHARS: usize = 5;
 
@@ -57,7 +58,7 @@ pub fn scripts(text: &str) -> Scripts {
 }
 
 /// Question words and fillers that carry no meaning for a search.
-const STOP_WORDS: &[&str] = &[
+const QUESTION_STOP_WORDS: &[&str] = &[
     "the",
     "and",
     "for",
@@ -131,9 +132,10 @@ pub struct Word {
     pub prefix: Option<String>,
 }
 
-/// What the documentation search needs to know about a query.
+/// The words of a query the searches use (its scripts, its words and their
+/// prefixes, the text without question words).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct QueryAnalysis {
+pub struct QueryWords {
     pub scripts: Scripts,
     /// Latin and Cyrillic words longer than 2 characters, without stop words.
     pub words: Vec<Word>,
@@ -142,14 +144,14 @@ pub struct QueryAnalysis {
     pub text: String,
 }
 
-pub fn analyze(query: &str) -> QueryAnalysis {
+pub fn analyze(query: &str) -> QueryWords {
     let scripts = scripts(query);
     let mut words: Vec<Word> = Vec::new();
     let mut kept: Vec<String> = Vec::new();
     for token in query.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|t| !t.is_empty()) {
         let lower = token.to_lowercase();
         let has_cjk = lower.chars().any(is_cjk);
-        if STOP_WORDS.contains(&lower.as_str()) {
+        if QUESTION_STOP_WORDS.contains(&lower.as_str()) {
             continue;
         }
         if !has_cjk && lower.chars().count() <= 2 {
@@ -167,7 +169,7 @@ pub fn analyze(query: &str) -> QueryAnalysis {
         words.push(Word { word: lower, prefix });
     }
     let text = if kept.is_empty() { query.trim().to_string() } else { kept.join(" ") };
-    QueryAnalysis { scripts, words, text }
+    QueryWords { scripts, words, text }
 }
 
 /// Params of `search_documentation`.

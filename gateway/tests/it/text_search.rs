@@ -133,11 +133,11 @@ fn same_as_oracle(
         let reported: Vec<usize> = matches.iter().map(|m| m["line"].as_u64().unwrap() as usize).collect();
         assert_eq!(
             reported,
-            lines.iter().copied().take(text::MATCHES_PER_FILE).collect::<Vec<_>>(),
+            lines.iter().copied().take(text::MATCHING_LINES_PER_FILE).collect::<Vec<_>>(),
             "{what}: lines of {key:?}"
         );
         let more = r["more_matches"].as_u64().unwrap_or(0) as usize;
-        assert_eq!(more, lines.len().saturating_sub(text::MATCHES_PER_FILE), "{what}: more_matches of {key:?}");
+        assert_eq!(more, lines.len().saturating_sub(text::MATCHING_LINES_PER_FILE), "{what}: more_matches of {key:?}");
         for m in matches {
             let line = stored[m["line"].as_u64().unwrap() as usize - 1].trim_end_matches('\r');
             let shown = m["text"].as_str().unwrap();

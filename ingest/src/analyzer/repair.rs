@@ -14,8 +14,9 @@ use serde_json::Value;
 use super::prompts::{DESCRIPTION_PLACEHOLDER, TAG_PLACEHOLDERS};
 use crate::indexer::Enrichment;
 
-/// At most this many tags are kept per file.
-pub const MAX_TAGS: usize = 12;
+/// At most this many LLM tags are kept per file (the deterministic tags are
+/// bounded apart, `indexer::tags::MAX_DERIVED_TAGS`).
+pub const MAX_LLM_TAGS: usize = 12;
 
 /// The JSON text inside a fenced ```` ``` ```` block, if there is one holding a `{` or `[`.
 fn fenced_block(raw: &str) -> Option<&str> {
@@ -314,7 +315,7 @@ pub fn check_answer(raw: &str, expected: &[&str]) -> Result<Checked, String> {
                 continue;
             }
             tags.push(t);
-            if tags.len() == MAX_TAGS {
+            if tags.len() == MAX_LLM_TAGS {
                 break;
             }
         }

@@ -7,11 +7,13 @@ use std::collections::BTreeSet;
 
 use vibe_common::ast::AstData;
 
-/// Most tags kept per file.
-const MAX_TAGS: usize = 256;
+/// Most deterministic tags (derived from the AST and the path) kept per
+/// file; the LLM's are bounded apart (`analyzer::repair::MAX_LLM_TAGS`).
+const MAX_DERIVED_TAGS: usize = 256;
 
-/// Words too common in code or prose to be worth a tag.
-const STOP_WORDS: &[&str] = &[
+/// Words too common in code or prose to be worth a tag (a query's question
+/// words are the gateway's `QUESTION_STOP_WORDS`).
+const TAG_STOP_WORDS: &[&str] = &[
     "and",
     "are",
     "async",
@@ -93,7 +95,7 @@ pub fn split_identifier(ident: &str) -> Vec<String> {
 }
 
 fn keep(word: &str) -> bool {
-    word.chars().count() >= 3 && !word.chars().all(|c| c.is_numeric()) && !STOP_WORDS.contains(&word)
+    word.chars().count() >= 3 && !word.chars().all(|c| c.is_numeric()) && !TAG_STOP_WORDS.contains(&word)
 }
 
 /// The deterministic tags of one file.
@@ -101,7 +103,7 @@ pub fn deterministic_tags(path: &str, ast: Option<&AstData>) -> Vec<String> {
     let mut tags: Vec<String> = Vec::new();
     let mut seen = BTreeSet::new();
     let mut push = |t: String, tags: &mut Vec<String>| {
-        if tags.len() < MAX_TAGS && seen.insert(t.clone()) {
+        if tags.len() < MAX_DERIVED_TAGS && seen.insert(t.clone()) {
             tags.push(t);
         }
     };

@@ -9,7 +9,7 @@
 //! regex crate then checks each candidate line by line, as grep does (a
 //! match never spans lines; `^` and `$` are the line's ends; ignoring case
 //! is Unicode simple case folding, as `rg -i`), and each file keeps its first
-//! [`MATCHES_PER_FILE`] lines, cut to about [`LINE_CHARS`] characters around
+//! [`MATCHING_LINES_PER_FILE`] lines, cut to about [`LINE_CHARS`] characters around
 //! the match.
 //!
 //! Candidates are checked in batches from the first one, so `total` is the
@@ -38,7 +38,7 @@ use crate::tools::answer::hits;
 /// The stored template.
 pub const TEMPLATE: &str = "search_code_text";
 /// Matching lines reported per file (the rest are counted in `more_matches`).
-pub const MATCHES_PER_FILE: usize = 5;
+pub const MATCHING_LINES_PER_FILE: usize = 5;
 /// Characters of a matching line reported, around the match.
 pub const LINE_CHARS: usize = 200;
 /// Matching files counted (at least one past a full page); beyond, `total`
@@ -272,7 +272,7 @@ fn file_result(hit: &Value, matcher: &Regex) -> Option<Value> {
     for (i, line) in lines(content).enumerate() {
         if let Some(m) = matcher.find(line) {
             count += 1;
-            if matches.len() < MATCHES_PER_FILE {
+            if matches.len() < MATCHING_LINES_PER_FILE {
                 matches.push(json!({ "line": i + 1, "text": excerpt(line, m.start(), m.end()) }));
             }
         }
