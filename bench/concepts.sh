@@ -15,6 +15,11 @@
 # files. CONCEPTS_KEEP=1 keeps the index (prefix vibebench-concepts, config
 # in ~/.cache/vibe-bench/concepts) between runs, so a template change needs
 # no full re-index; without it the prefix is fresh and dropped on exit.
+# CONCEPTS_SETS=enriched runs the Russian questions about English code
+# (questions_ru_enriched.jsonl, over the Python corpus) twice: indexed without
+# an LLM, and enriched through a scripted Ollama-compatible server
+# (bench/scripted_ollama.py) answering with Russian descriptions and tags
+# written for those files (enriched_ru.json): what the enriched fields add.
 # VIBE_BIN: a built binary (no cargo build).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -27,12 +32,53 @@ for l in "${LANGS[@]}"; do [ -d "$CORPORA/$l" ] || bash "$ROOT/bench/corpora.sh"
 PROJECTS=("${LANGS[@]/#/$CORPORA/}" "$ROOT/bench/concepts/ru_tree")
 case "${CONCEPTS_SETS:-test}" in
     dev) SETS=("$ROOT/bench/concepts/dev.jsonl") ;;
+    enriched) SETS=("$ROOT/bench/concepts/questions_ru_enriched.jsonl"); PROJECTS=("$CORPORA/python") ;;
     *) SETS=("$ROOT/bench/concepts/questions.jsonl" "$ROOT/bench/concepts/questions_ru.jsonl") ;;
 esac
 
 private_binary
 start_opensearch
 mcp_venv
+
+run_questions() {
+    BENCH_QUIET_WAIT="${BENCH_QUIET_WAIT:-30}" wait_quiet
+    LOAD0="$(loadavg)"
+    (cd "$ROOT/bench" && "$VENV/bin/python" concepts.py --url "http://127.0.0.1:$PORT/mcp" \
+        --sets "${SETS[@]}" --projects "${PROJECTS[@]}" "$@")
+}
+
+if [ "${CONCEPTS_SETS:-test}" = enriched ]; then
+    echo "== without an LLM (scan index --no-llm)"
+    index_projects "$WORK/plain" "$PREFIX-plain" "${PROJECTS[@]}"
+    serve_mcp "$WORK/plain"
+    run_questions "$@"
+    OLLAMA_PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+    python3 "$ROOT/bench/scripted_ollama.py" --port "$OLLAMA_PORT" --answers "$ROOT/bench/concepts/enriched_ru.json" &
+    CLEANUPS=("kill $! 2>/dev/null" "${CLEANUPS[@]}")
+    CFG="$WORK/llm"
+    make_config "$CFG" "$PREFIX-llm"
+    python3 - "$CFG/config.json5" "http://127.0.0.1:$OLLAMA_PORT" <<'PY'
+import re, sys
+path, host = sys.argv[1:]
+text = open(path).read()
+text, n = re.subn(r'ollama:\s*\[', f'ollama: [ {{ host: "{host}", model: "qwen2.5-coder:3b-instruct" }},', text, count=1)
+if n != 1:
+    sys.exit("cannot set ollama in " + path)
+open(path, "w").write(text)
+PY
+    drop_prefix "$PREFIX-llm"
+    CLEANUPS+=("drop_prefix $PREFIX-llm")
+    for p in "${PROJECTS[@]}"; do "$BIN" --config-dir "$CFG" source add "$p" >/dev/null; done
+    "$BIN" --config-dir "$CFG" scan index >"$WORK/llm.out" 2>"$WORK/llm.err" || { tail "$WORK/llm.err" >&2; exit 1; }
+    log "$(tail -n1 "$WORK/llm.out") (enriched by the scripted Ollama)"
+    serve_mcp "$CFG"
+    echo
+    echo "== enriched (scripted Ollama: Russian descriptions and tags of the listed files)"
+    run_questions "$@"
+    echo
+    machine_line "$LOAD0"
+    exit 0
+fi
 
 if [ "${CONCEPTS_KEEP:-0}" = 1 ]; then
     CFG="$HOME/.cache/vibe-bench/concepts"
@@ -46,11 +92,7 @@ else
     index_projects "$CFG" "$PREFIX" "${PROJECTS[@]}"
 fi
 serve_mcp "$CFG"
-
-BENCH_QUIET_WAIT="${BENCH_QUIET_WAIT:-30}" wait_quiet
-LOAD0="$(loadavg)"
-(cd "$ROOT/bench" && "$VENV/bin/python" concepts.py --url "http://127.0.0.1:$PORT/mcp" \
-    --sets "${SETS[@]}" --projects "${PROJECTS[@]}" "$@")
+run_questions "$@"
 echo
 machine_line "$LOAD0"
 echo "CPU idle before the look-ups: ${IDLE}%; binary built $BUILT; commit $(git -C "$ROOT" rev-parse --short HEAD)"

@@ -305,8 +305,8 @@ pub const TOOLS: &[ToolSpec] = &[
     ToolSpec {
         name: "search_by_code_functions",
         title: "Search functions",
-        description: "Find functions and methods in code by name or doc comment.",
-        params: &search("Function or method name (or words of its doc comment)"),
+        description: "Find functions and methods by name, or by what they do in words (\"where is the retry delay computed\").",
+        params: &search("A function or method name, or what it does in words"),
         required: &["query"],
         template: Some("search_code_symbols"),
         run: Run::Symbols,
@@ -318,8 +318,8 @@ pub const TOOLS: &[ToolSpec] = &[
     ToolSpec {
         name: "search_by_code_classes",
         title: "Search classes",
-        description: "Find classes, structs, interfaces, traits and protocols by name or doc comment.",
-        params: &search("Class, struct, interface or trait name"),
+        description: "Find classes, structs, interfaces, traits and protocols by name, or by what they are for in words.",
+        params: &search("A class, struct, interface or trait name, or what it is for in words"),
         required: &["query"],
         template: Some("search_code_symbols"),
         run: Run::Symbols,
@@ -331,8 +331,8 @@ pub const TOOLS: &[ToolSpec] = &[
     ToolSpec {
         name: "search_by_code_variables",
         title: "Search variables",
-        description: "Find variables, constants, static fields and enums by name or doc comment.",
-        params: &search("Variable, constant or enum name"),
+        description: "Find variables, constants, static fields and enums by name, or by what they hold in words.",
+        params: &search("A variable, constant or enum name, or what it holds in words"),
         required: &["query"],
         template: Some("search_code_symbols"),
         run: Run::Symbols,
@@ -488,7 +488,7 @@ pub fn instructions() -> &'static str {
              Rules: 1) Use the tools to answer and answer concisely from their results. \
              2) One call is enough: call one tool, then answer; do not chain calls. \
              3) Use only the tools listed here. \
-             Which tool: {}. \
+             Which tool: {}. The code searches take a name or a description in words. \
              `target` is a project name or path and may be omitted; `limit` is 1-{MAX_LIMIT} (default {DEFAULT_LIMIT}); \
              searches say `total` and `truncated`, and `offset` (the answer's `next_offset`) gives the next page.",
             which.join("; ")
