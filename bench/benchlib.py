@@ -1,4 +1,5 @@
-"""Helpers shared by the Python benches (relevance, references, text_search)."""
+"""Helpers shared by the Python benches: OpenSearch requests, percentiles,
+logging, and one MCP runner (`McpSession`, `run_mcp_calls`)."""
 
 from __future__ import annotations
 
@@ -41,35 +42,67 @@ class McpCall:
         self.error: str | None = None
 
 
-async def run_mcp_calls(url: str, calls: list[McpCall], warmup: list[tuple[str, dict]] = ()) -> None:
-    """Runs the calls one after another in one MCP session (Python SDK over
-    Streamable HTTP), filling in each call's outcome; the warm-up calls are
-    made first and not measured."""
-    import time
+class McpSession:
+    """One MCP session (the Python SDK of tests/mcp/.venv over Streamable
+    HTTP) whose `call` measures one tool call into an `McpCall`:
 
-    import httpx2
-    from mcp import Client
-    from mcp.client.streamable_http import streamable_http_client
+        async with McpSession(url) as mcp:
+            c = await mcp.call("search_code_text", {"query": "TODO"})
+    """
 
-    async with Client(streamable_http_client(url, http_client=httpx2.AsyncClient(timeout=httpx2.Timeout(60))),
-                      mode="legacy") as client:
-        for tool, args in warmup:
-            await client.call_tool(tool, args)
-        for c in calls:
-            t = time.perf_counter()
-            try:
-                r = await client.call_tool(c.tool, c.args)
-            except Exception as e:  # noqa: BLE001 - recorded as an error
-                c.latency_ms = (time.perf_counter() - t) * 1000
-                c.error = f"{type(e).__name__}: {e}"[:300]
-                continue
+    def __init__(self, url: str, timeout_s: float = 60):
+        self.url, self.timeout_s = url, timeout_s
+        self.client = None
+
+    async def __aenter__(self) -> "McpSession":
+        import httpx2
+        from mcp import Client
+        from mcp.client.streamable_http import streamable_http_client
+
+        transport = streamable_http_client(self.url, http_client=httpx2.AsyncClient(timeout=httpx2.Timeout(self.timeout_s)))
+        self._client = Client(transport, mode="legacy")
+        self.client = await self._client.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self._client.__aexit__(*exc)
+
+    async def tool_names(self) -> set[str]:
+        listed = await self.client.list_tools()
+        return {t.name for t in getattr(listed, "tools", listed)}
+
+    async def call(self, tool: str, args: dict, error_chars: int = 200) -> McpCall:
+        """One call, measured: its answer (the text parsed, else the
+        structured content), bytes, latency and error."""
+        import time
+
+        c = McpCall(tool, dict(args))
+        t = time.perf_counter()
+        try:
+            r = await self.client.call_tool(tool, args)
+        except Exception as e:  # noqa: BLE001 - recorded as an error
             c.latency_ms = (time.perf_counter() - t) * 1000
-            text = "".join(getattr(x, "text", "") or "" for x in (r.content or []))
-            c.bytes = len(text.encode("utf-8"))
-            if r.is_error:
-                c.error = f"isError: {text[:200]}"
-                continue
-            try:
-                c.answer = json.loads(text)
-            except ValueError:
-                c.answer = r.structured_content
+            c.error = f"{type(e).__name__}: {e}"[:300]
+            return c
+        c.latency_ms = (time.perf_counter() - t) * 1000
+        text = "".join(getattr(x, "text", "") or "" for x in (r.content or []))
+        c.bytes = len(text.encode("utf-8"))
+        if r.is_error:
+            c.error = f"isError: {text[:error_chars]}"
+            return c
+        try:
+            c.answer = json.loads(text)
+        except ValueError:
+            c.answer = r.structured_content
+        return c
+
+
+async def run_mcp_calls(url: str, calls: list[McpCall], warmup: list[tuple[str, dict]] = ()) -> None:
+    """Runs the calls one after another in one MCP session, filling in each
+    call's outcome; the warm-up calls are made first and not measured."""
+    async with McpSession(url) as mcp:
+        for tool, args in warmup:
+            await mcp.client.call_tool(tool, args)
+        for c in calls:
+            done = await mcp.call(c.tool, c.args)
+            c.answer, c.bytes, c.latency_ms, c.error = done.answer, done.bytes, done.latency_ms, done.error

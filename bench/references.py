@@ -56,7 +56,7 @@ from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from benchlib import pct
+from benchlib import McpSession, pct
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import relevance_corpus  # noqa: E402
@@ -221,39 +221,25 @@ def find_references(os_: OpenSearch, alias: str, template: str, name: str, kinds
 
 
 async def run_mcp(url: str, lookups: list[Lookup], roots: dict[str, Path]) -> bool:
-    """The look-ups through MCP (the SDK of tests/mcp/.venv, as relevance.py
-    calls it); False when the server has no working find_references."""
-    import httpx2
-    from mcp import Client
-    from mcp.client.streamable_http import streamable_http_client
-
-    async with Client(streamable_http_client(url, http_client=httpx2.AsyncClient(timeout=httpx2.Timeout(60))),
-                      mode="legacy") as client:
-        listed = await client.list_tools()
-        names = {t.name for t in getattr(listed, "tools", listed)}
-        if "find_references" not in names:
+    """The look-ups through MCP (benchlib's runner, as relevance.py calls
+    it); False when the server has no working find_references."""
+    async with McpSession(url) as mcp:
+        if "find_references" not in await mcp.tool_names():
             log("the MCP server lists no find_references: MCP skipped")
             return False
         for i, q in enumerate(lookups):
-            t0 = time.perf_counter()
-            try:
-                r = await client.call_tool("find_references", {"query": q.name, "target": str(roots[q.project]), "limit": 10})
-            except Exception as e:  # noqa: BLE001 - recorded as an error
-                q.error = f"{type(e).__name__}: {e}"[:300]
+            c = await mcp.call("find_references", {"query": q.name, "target": str(roots[q.project]), "limit": 10})
+            if c.error and not c.error.startswith("isError"):
+                q.error = c.error
                 continue
-            q.mcp_ms = (time.perf_counter() - t0) * 1000
-            text = "".join(getattr(c, "text", "") or "" for c in (r.content or []))
-            if r.is_error:
+            q.mcp_ms = c.latency_ms
+            if c.error:
                 if i == 0:
-                    log(f"find_references through MCP failed ({text[:120]}): MCP skipped")
+                    log(f"find_references through MCP failed ({c.error[9:129]}): MCP skipped")
                     return False
-                q.error = f"isError: {text[:200]}"
+                q.error = c.error
                 continue
-            try:
-                answer = json.loads(text)
-            except ValueError:
-                answer = r.structured_content or {}
-            q.mcp = [x.get("path", "") for x in relevance.result_list(answer)]
+            q.mcp = [x.get("path", "") for x in relevance.result_list(c.answer or {})]
     return True
 
 

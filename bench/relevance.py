@@ -44,7 +44,7 @@ from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from benchlib import os_json, pct
+from benchlib import McpSession, os_json, pct
 from relevance_corpus import cmd_corpus
 
 TOOLS = ("search_by_code_functions", "search_by_code_classes", "search_by_code_variables")
@@ -300,37 +300,20 @@ class Resolver:
 
 
 async def run_mcp(url: str, lookups: list[Lookup], resolve: Resolver, limit: int | None) -> dict:
-    import httpx2
-    from mcp import Client
-    from mcp.client.streamable_http import streamable_http_client
-
     sample_answer = None
-    async with Client(streamable_http_client(url, http_client=httpx2.AsyncClient(timeout=httpx2.Timeout(60))),
-                      mode="legacy") as client:
+    async with McpSession(url) as mcp:
         # One warm-up call per tool, not measured.
         for tool in TOOLS:
-            await client.call_tool(tool, {"query": "warmup"})
+            await mcp.call(tool, {"query": "warmup"})
         for i, q in enumerate(lookups):
             args = {"query": q.name}
             if limit is not None:
                 args["limit"] = limit
-            t = time.perf_counter()
-            try:
-                r = await client.call_tool(q.tool, args)
-            except Exception as e:  # noqa: BLE001 - recorded as an error
-                q.latency_ms = (time.perf_counter() - t) * 1000
-                q.error = f"{type(e).__name__}: {e}"[:300]
+            c = await mcp.call(q.tool, args)
+            q.latency_ms, q.bytes, q.error = c.latency_ms, c.bytes, c.error
+            if c.error:
                 continue
-            q.latency_ms = (time.perf_counter() - t) * 1000
-            text = "".join(getattr(c, "text", "") or "" for c in (r.content or []))
-            q.bytes = len(text.encode("utf-8"))
-            if r.is_error:
-                q.error = f"isError: {text[:200]}"
-                continue
-            try:
-                answer = json.loads(text)
-            except ValueError:
-                answer = r.structured_content
+            answer = c.answer
             if sample_answer is None and answer:
                 sample_answer = answer
             entries = result_list(answer)

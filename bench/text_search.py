@@ -50,7 +50,7 @@ from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from benchlib import os_json, pct
+from benchlib import McpSession, os_json, pct
 
 ROOT = Path(__file__).resolve().parent.parent
 LIMIT = 10
@@ -315,17 +315,11 @@ def oracle(q: Query, roots: list[str], langs: dict[tuple[str, str], str | None],
 
 
 async def run_mcp(url: str, queries: list[Query]) -> dict:
-    import httpx2
-    from mcp import Client
-    from mcp.client.streamable_http import streamable_http_client
-
     sample_answer: dict = {}
-    async with Client(streamable_http_client(url, http_client=httpx2.AsyncClient(timeout=httpx2.Timeout(120))),
-                      mode="legacy") as client:
-        r = await client.call_tool("search_code_text", {"query": "warmup"})
-        text = "".join(getattr(c, "text", "") or "" for c in (r.content or []))
-        if r.is_error:
-            sys.exit(f"search_code_text is not callable through MCP: {text[:300]}")
+    async with McpSession(url, timeout_s=120) as mcp:
+        warm = await mcp.call("search_code_text", {"query": "warmup"}, error_chars=300)
+        if warm.error:
+            sys.exit(f"search_code_text is not callable through MCP: {warm.error}")
         for i, q in enumerate(queries):
             args: dict = {"query": q.q, "limit": LIMIT}
             if q.regex:
@@ -340,19 +334,16 @@ async def run_mcp(url: str, queries: list[Query]) -> dict:
             for page in range(MAX_PAGES):
                 if offset:
                     args["offset"] = offset
-                t = time.perf_counter()
-                try:
-                    r = await client.call_tool("search_code_text", args)
-                except Exception as e:  # noqa: BLE001 - recorded
-                    q.error = f"{type(e).__name__}: {e}"[:300]
+                c = await mcp.call("search_code_text", args, error_chars=300)
+                if c.error and not c.error.startswith("isError"):
+                    q.error = c.error
                     break
-                ms = (time.perf_counter() - t) * 1000
+                ms = c.latency_ms
                 q.ms_all.append(ms)
-                text = "".join(getattr(c, "text", "") or "" for c in (r.content or []))
-                if r.is_error:
-                    q.error = f"isError: {text[:300]}"
+                if c.error:
+                    q.error = c.error
                     break
-                answer = json.loads(text)
+                answer = c.answer
                 if page == 0:
                     q.ms_first = ms
                     q.total = answer.get("total")
