@@ -13,32 +13,27 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
+use clap::Parser;
 use serde_json::{json, Value};
 use vibe_common::config::Config;
 use vibe_common::templates;
 use vibe_gateway::params;
 
+/// Latency of each search tool through MCP against the same stored template.
+#[derive(Parser)]
 struct Opts {
+    /// The gateway's MCP endpoint.
+    #[arg(long, default_value = "http://127.0.0.1:9020/mcp")]
     url: String,
+    /// The config dir of the indexed tree (OpenSearch host, index prefix).
+    #[arg(long)]
     config_dir: Option<PathBuf>,
+    /// Calls per tool and path.
+    #[arg(long, default_value_t = 300)]
     iterations: usize,
+    /// A project name or root; default: all projects.
+    #[arg(long)]
     target: Option<String>,
-}
-
-fn parse_args() -> Result<Opts> {
-    let mut o = Opts { url: "http://127.0.0.1:9020/mcp".into(), config_dir: None, iterations: 300, target: None };
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        let mut value = || args.next().with_context(|| format!("{a} needs a value"));
-        match a.as_str() {
-            "--url" => o.url = value()?,
-            "--config-dir" => o.config_dir = Some(PathBuf::from(value()?)),
-            "--iterations" => o.iterations = value()?.parse()?,
-            "--target" => o.target = Some(value()?),
-            other => bail!("unknown argument {other}"),
-        }
-    }
-    Ok(o)
 }
 
 struct Mcp {
@@ -110,7 +105,7 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<()> {
-    let o = parse_args()?;
+    let o = Opts::parse();
     let (config, _) = Config::load_or_create(o.config_dir.as_deref())?;
     let names = vibe_common::naming::IndexNames::new(&config.opensearch.index_prefix);
     let http = reqwest::Client::builder().pool_max_idle_per_host(4).build()?;
