@@ -310,7 +310,7 @@ async def run_mcp(url: str, lookups: list[Lookup], resolve: Resolver, limit: int
             if limit is not None:
                 args["limit"] = limit
             c = await mcp.call(q.tool, args)
-            q.latency_ms, q.bytes, q.error = c.latency_ms, c.bytes, c.error
+            q.latency_ms, q.bytes, q.error = c.latency_ms, c.bytes, c.error or ""
             if c.error:
                 continue
             answer = c.answer
@@ -387,15 +387,8 @@ def table(groups: list[tuple[str, str, dict]]) -> str:
     return "\n".join(lines)
 
 
-def cmd_run(args: argparse.Namespace) -> None:
-    logging.getLogger("mcp").setLevel(logging.ERROR)
-    logging.getLogger("client").setLevel(logging.ERROR)
-    logging.getLogger("httpx2").setLevel(logging.WARNING)
-    t0 = time.monotonic()
-    roots = {Path(p).name: Path(p).resolve() for p in args.projects}
-    work = args.work
-    work.mkdir(parents=True, exist_ok=True)
-
+def indexed_or_copied(args: argparse.Namespace, roots: dict[str, Path]) -> dict[str, set[str]]:
+    """The files each project's index holds (the copy's files when nothing is indexed)."""
     files = indexed_files(args.opensearch.rstrip("/"), args.prefix, roots)
     for n in roots:
         on_disk = sum(1 for _ in roots[n].rglob("*") if _.is_file())
@@ -403,6 +396,85 @@ def cmd_run(args: argparse.Namespace) -> None:
         if not files[n]:
             log(f"{n}: nothing indexed; listing the copy instead")
             files[n] = {str(p.relative_to(roots[n])) for p in roots[n].rglob("*") if p.is_file()}
+    return files
+
+
+ByToolLang = dict[tuple[str, str], list[Lookup]]
+
+
+def grouped_metrics(lookups: list[Lookup]) -> tuple[ByToolLang, list[tuple[str, str, dict]]]:
+    """The look-ups by (tool, language), and the metrics per tool x language, per tool and overall."""
+    by: ByToolLang = defaultdict(list)
+    for q in lookups:
+        by[(q.tool, q.lang)].append(q)
+    groups = []
+    for tool in TOOLS:
+        tool_qs = [q for q in lookups if q.tool == tool]
+        for (t, lang), qs in sorted(by.items()):
+            if t == tool:
+                groups.append((SHORT[tool], lang, metrics(qs)))
+        if tool_qs:
+            groups.append((SHORT[tool], "all", metrics(tool_qs)))
+    groups.append(("all", "all", metrics(lookups)))
+    return by, groups
+
+
+def in_tool_order(by: ByToolLang):
+    return sorted(by.items(), key=lambda kv: (TOOLS.index(kv[0][0]), kv[0][1]))
+
+
+def print_kinds(by: ByToolLang) -> None:
+    print()
+    print("recall@3 by ctags kind (the most frequent kind of the name's definitions): MCP / grep, n")
+    for (tool, lang), qs in in_tool_order(by):
+        kinds: dict[str, list[Lookup]] = defaultdict(list)
+        for q in qs:
+            kinds[q.kind].append(q)
+        parts = []
+        for kind, kq in sorted(kinds.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+            m = metrics(kq)
+            parts.append(f"{kind} {m['mcp']['r3']:.2f}/{m['grep']['r3']:.2f} n={m['n']}")
+        print(f"  {SHORT[tool]:<9}  {lang:<10}  " + "; ".join(parts))
+
+
+def print_misses(by: ByToolLang, most: int) -> None:
+    print()
+    print(f"misses (no relevant file in the answer), up to {most} per tool and language:")
+    for (tool, lang), qs in in_tool_order(by):
+        bad = [q for q in qs if not rank_of(q.results, set(q.relevant))]
+        if not bad:
+            continue
+        print(f"\n{SHORT[tool]} / {lang}: {len(bad)} of {len(qs)} missed")
+        for q in bad[:most]:
+            exp = ", ".join(q.defs[:2]) + (f" (+{len(q.relevant) - 2} files)" if len(q.relevant) > 2 else "")
+            g = rank_of(q.grep, set(q.relevant))
+            first = q.error or (q.results[0] if q.results else "(empty)")
+            extra = f" [{q.first_match}]" if q.first_match and not q.error else ""
+            print(f"  {q.name!r}: expected {exp}; got {first}{extra}; grep rank {g or '-'}")
+
+
+def write_json(args: argparse.Namespace, roots, files, k: int, groups, lookups: list[Lookup]) -> None:
+    out = {
+        "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "projects": {n: {"root": str(roots[n]), "files": len(files[n])} for n in roots},
+        "n": args.n, "seed": args.seed, "k": k, "limit": args.limit,
+        "table": [{"tool": t, "lang": l, **m} for t, l, m in groups],
+        "lookups": [asdict(q) for q in lookups],
+    }
+    args.json.write_text(json.dumps(out, indent=1, ensure_ascii=False), encoding="utf-8")
+    log(f"wrote {args.json}")
+
+
+def cmd_run(args: argparse.Namespace) -> None:
+    """Samples the look-ups from ctags, runs them through MCP and grep, and prints the tables."""
+    logging.getLogger("mcp").setLevel(logging.ERROR)
+    logging.getLogger("client").setLevel(logging.ERROR)
+    logging.getLogger("httpx2").setLevel(logging.WARNING)
+    t0 = time.monotonic()
+    roots = {Path(p).name: Path(p).resolve() for p in args.projects}
+    work = args.work
+    work.mkdir(parents=True, exist_ok=True)
+    files = indexed_or_copied(args, roots)
     total = sum(len(v) for v in files.values())
 
     names, where = ctags_definitions(roots, files, work)
@@ -410,9 +482,8 @@ def cmd_run(args: argparse.Namespace) -> None:
     log(f"{len(lookups)} look-ups sampled from {sum(len(v) for v in names.values())} names "
         f"(ctags, {time.monotonic() - t0:.0f} s)")
 
-    resolve = Resolver(roots, files)
     t1 = time.monotonic()
-    answer = asyncio.run(run_mcp(args.url, lookups, resolve, args.limit))
+    answer = asyncio.run(run_mcp(args.url, lookups, Resolver(roots, files), args.limit))
     mcp_s = time.monotonic() - t1
     log(f"MCP: {len(lookups)} calls in {mcp_s:.0f} s")
     if args.show_answer:
@@ -425,19 +496,7 @@ def cmd_run(args: argparse.Namespace) -> None:
     grep_s = time.monotonic() - t2
     log(f"grep: {len(lookups)} searches in {grep_s:.0f} s")
 
-    by: dict[tuple[str, str], list[Lookup]] = defaultdict(list)
-    for q in lookups:
-        by[(q.tool, q.lang)].append(q)
-    groups = []
-    for tool in TOOLS:
-        tool_qs = [q for q in lookups if q.tool == tool]
-        for (t, lang), qs in sorted(by.items()):
-            if t == tool:
-                groups.append((SHORT[tool], lang, metrics(qs)))
-        if tool_qs:
-            groups.append((SHORT[tool], "all", metrics(tool_qs)))
-    groups.append(("all", "all", metrics(lookups)))
-
+    by, groups = grouped_metrics(lookups)
     print(f"corpus: {total} indexed files in {len(roots)} projects: "
           + ", ".join(f"{n} {len(files[n])}" for n in roots))
     print(f"look-ups: {len(lookups)} (up to {args.n} per tool and language, seed {args.seed}); "
@@ -445,45 +504,12 @@ def cmd_run(args: argparse.Namespace) -> None:
           f"grep cut to the same {k}")
     print()
     print(table(groups))
-
-    print()
-    print("recall@3 by ctags kind (the most frequent kind of the name's definitions): MCP / grep, n")
-    for (tool, lang), qs in sorted(by.items(), key=lambda kv: (TOOLS.index(kv[0][0]), kv[0][1])):
-        kinds: dict[str, list[Lookup]] = defaultdict(list)
-        for q in qs:
-            kinds[q.kind].append(q)
-        parts = []
-        for kind, kq in sorted(kinds.items(), key=lambda kv: (-len(kv[1]), kv[0])):
-            m = metrics(kq)
-            parts.append(f"{kind} {m['mcp']['r3']:.2f}/{m['grep']['r3']:.2f} n={m['n']}")
-        print(f"  {SHORT[tool]:<9}  {lang:<10}  " + "; ".join(parts))
-
+    print_kinds(by)
     if args.misses:
-        print()
-        print(f"misses (no relevant file in the answer), up to {args.misses} per tool and language:")
-        for (tool, lang), qs in sorted(by.items(), key=lambda kv: (TOOLS.index(kv[0][0]), kv[0][1])):
-            bad = [q for q in qs if not rank_of(q.results, set(q.relevant))]
-            if not bad:
-                continue
-            print(f"\n{SHORT[tool]} / {lang}: {len(bad)} of {len(qs)} missed")
-            for q in bad[:args.misses]:
-                exp = ", ".join(q.defs[:2]) + (f" (+{len(q.relevant) - 2} files)" if len(q.relevant) > 2 else "")
-                g = rank_of(q.grep, set(q.relevant))
-                first = q.error or (q.results[0] if q.results else "(empty)")
-                extra = f" [{q.first_match}]" if q.first_match and not q.error else ""
-                print(f"  {q.name!r}: expected {exp}; got {first}{extra}; grep rank {g or '-'}")
-
+        print_misses(by, args.misses)
     log(f"run: {time.monotonic() - t0:.0f} s (MCP {mcp_s:.0f} s, grep {grep_s:.0f} s)")
     if args.json:
-        out = {
-            "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-            "projects": {n: {"root": str(roots[n]), "files": len(files[n])} for n in roots},
-            "n": args.n, "seed": args.seed, "k": k, "limit": args.limit,
-            "table": [{"tool": t, "lang": l, **m} for t, l, m in groups],
-            "lookups": [asdict(q) for q in lookups],
-        }
-        args.json.write_text(json.dumps(out, indent=1, ensure_ascii=False), encoding="utf-8")
-        log(f"wrote {args.json}")
+        write_json(args, roots, files, k, groups, lookups)
 
 
 def main() -> None:
