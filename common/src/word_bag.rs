@@ -29,9 +29,9 @@ pub fn word_bag(text: &str) -> String {
 pub fn word_bag_within(text: &str, max_bytes: usize) -> String {
     let mut seen: HashMap<&str, u32> = HashMap::new();
     let mut bag = String::with_capacity(text.len().min(max_bytes) / 2);
-    let tokens = text.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|t| {
-        !t.is_empty() && t.chars().any(char::is_alphabetic) && t.chars().count() <= MAX_TOKEN_CHARS
-    });
+    let tokens = text
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|t| !t.is_empty() && t.chars().any(char::is_alphabetic) && t.chars().count() <= MAX_TOKEN_CHARS);
     for token in tokens {
         let n = seen.entry(token).or_insert(0);
         if *n >= MAX_REPEATS {

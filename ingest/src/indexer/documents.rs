@@ -5,8 +5,8 @@ use std::collections::HashMap;
 use serde_json::{json, Value};
 
 use vibe_common::ast::{AstData, LineRange};
-use vibe_common::word_bag;
 use vibe_common::summary;
+use vibe_common::word_bag;
 
 use super::tags::deterministic_tags;
 use crate::scanner::{ScannedFile, SourceInfo};
@@ -178,13 +178,15 @@ pub fn symbols(ast: &AstData, content: Option<&str>) -> Vec<Value> {
                 s["doc"] = json!(doc);
             }
             let paragraph = summary::doc_paragraph(&e.comments, MAX_ABOUT_DOC_CHARS);
-            s["about"] = json!([e.name.as_str(), e.owner.as_deref().unwrap_or(""), paragraph.as_str()].join(" ").trim());
+            s["about"] =
+                json!([e.name.as_str(), e.owner.as_deref().unwrap_or(""), paragraph.as_str()].join(" ").trim());
             if let (Some(text), Some(starts), Some(range)) = (content, &lines, e.line) {
                 s["body"] = json!(word_bag::word_bag_within(lines_text(text, starts, range), MAX_BODY_BYTES));
             }
             let qualified = e.owner.as_ref().map_or_else(|| e.name.clone(), |o| format!("{o}.{}", e.name));
             let owner_doc = e.owner.as_ref().map(|o| format!("{o} {}", owner_docs.get(o).map_or("", String::as_str)));
-            let context = [owner_doc.as_deref().unwrap_or(""), members.get(&qualified).map_or("", String::as_str)].join(" ");
+            let context =
+                [owner_doc.as_deref().unwrap_or(""), members.get(&qualified).map_or("", String::as_str)].join(" ");
             if !context.trim().is_empty() {
                 s["context"] = json!(summary::cut(context.trim(), 2 * MAX_CONTEXT_DOC_CHARS));
             }
