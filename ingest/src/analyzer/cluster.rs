@@ -18,6 +18,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use tokio::sync::{mpsc, Mutex};
+use vibe_common::config::OllamaHost;
 use vibe_common::error::chain;
 
 use super::batch::{make_batches, Batch, FileInput};
@@ -202,32 +203,51 @@ pub async fn run(
     opts: &ClusterOptions,
 ) -> Result<(HashMap<String, Enrichment>, ClusterReport), EnrichError> {
     let start = Instant::now();
-    let hosts: Vec<_> = clients.iter().map(|c| c.config().clone()).collect();
-    let mut report = ClusterReport {
-        hosts: clients
-            .iter()
-            .map(|c| HostReport { host: c.host().to_string(), model: c.config().model.clone(), ..Default::default() })
-            .collect(),
-        files: files.len(),
-        ..Default::default()
-    };
-    let mut enriched: HashMap<String, Enrichment> = HashMap::with_capacity(files.len());
+    let mut run = Collector::new(clients, files.len(), opts);
     if files.is_empty() {
-        return Ok((enriched, report));
+        return Ok((run.enriched, run.report));
     }
     if clients.is_empty() {
-        report.unenriched = files.len();
+        run.report.unenriched = files.len();
         return Err(EnrichError::NoHostLeft { failures: vec![], enriched: 0, unenriched: files.len() });
     }
+    let batches = batches_for(clients, files);
+    run.outstanding = batches.len();
+    let (work_tx, mut event_rx, mut workers) = start_workers(clients, batches, prompts, project, opts);
+    run.work_tx = Some(work_tx);
+    while run.outstanding > 0 {
+        let Some(event) = event_rx.recv().await else {
+            break;
+        };
+        if run.handle(event)? == Flow::Stop {
+            break;
+        }
+    }
+    let (enriched, report) = run.finish(start)?;
+    while workers.join_next().await.is_some() {}
+    Ok((enriched, report))
+}
 
-    let max_chars = hosts.iter().map(|h| h.max_chunk_chars).min().unwrap_or(4000);
-    let max_files = hosts.iter().map(|h| h.max_chunk_files).min().unwrap_or(3);
-    let batches =
-        make_batches(files.into_iter().map(Arc::new).collect(), &AstSelection::union(&hosts), max_chars, max_files);
+/// The batches of `files`, sized for the most limited of the hosts.
+fn batches_for(clients: &[OllamaClient], files: Vec<FileInput>) -> Vec<Batch> {
+    let hosts: Vec<_> = clients.iter().map(|c| c.config().clone()).collect();
+    let defaults = OllamaHost::default();
+    let max_chars = hosts.iter().map(|h| h.max_chunk_chars).min().unwrap_or(defaults.max_chunk_chars);
+    let max_files = hosts.iter().map(|h| h.max_chunk_files).min().unwrap_or(defaults.max_chunk_files);
+    make_batches(files.into_iter().map(Arc::new).collect(), &AstSelection::union(&hosts), max_chars, max_files)
+}
 
+/// Queue `batches` and start one worker per client. Dropping the returned
+/// set (on any return) aborts the workers.
+fn start_workers(
+    clients: &[OllamaClient],
+    batches: Vec<Batch>,
+    prompts: Arc<Prompts>,
+    project: &str,
+    opts: &ClusterOptions,
+) -> (mpsc::UnboundedSender<Batch>, mpsc::UnboundedReceiver<Event>, tokio::task::JoinSet<()>) {
     let (work_tx, work_rx) = mpsc::unbounded_channel::<Batch>();
-    let (event_tx, mut event_rx) = mpsc::unbounded_channel::<Event>();
-    let mut outstanding = batches.len();
+    let (event_tx, event_rx) = mpsc::unbounded_channel::<Event>();
     for b in batches {
         let _ = work_tx.send(b);
     }
@@ -238,80 +258,121 @@ pub async fn run(
         queue: Mutex::new(work_rx),
         events: event_tx,
     });
-    // Dropping the set (on any return) aborts the workers.
     let mut workers = tokio::task::JoinSet::new();
     for (i, client) in clients.iter().enumerate() {
         workers.spawn(worker(i, client.clone(), shared.clone()));
     }
-    drop(shared);
+    (work_tx, event_rx, workers)
+}
 
-    let mut live = clients.len();
-    let total = report.files;
-    let mut work_tx = Some(work_tx);
-    let merge = |enriched: &mut HashMap<String, Enrichment>,
-                 report: &mut ClusterReport,
-                 host: usize,
-                 results: HashMap<String, Enrichment>| {
-        report.hosts[host].files += results.len();
-        if let Some(p) = &opts.progress {
+#[derive(PartialEq)]
+enum Flow {
+    Continue,
+    Stop,
+}
+
+/// What the run has gathered from the workers' events so far.
+struct Collector<'a> {
+    opts: &'a ClusterOptions,
+    enriched: HashMap<String, Enrichment>,
+    report: ClusterReport,
+    /// Hosts not taken out.
+    live: usize,
+    /// Batches not finished.
+    outstanding: usize,
+    /// Where a failed host's remaining files go back; closed at the end.
+    work_tx: Option<mpsc::UnboundedSender<Batch>>,
+}
+
+impl<'a> Collector<'a> {
+    fn new(clients: &[OllamaClient], files: usize, opts: &'a ClusterOptions) -> Self {
+        let report = ClusterReport {
+            hosts: clients
+                .iter()
+                .map(|c| HostReport {
+                    host: c.host().to_string(),
+                    model: c.config().model.clone(),
+                    ..Default::default()
+                })
+                .collect(),
+            files,
+            ..Default::default()
+        };
+        Self {
+            opts,
+            enriched: HashMap::with_capacity(files),
+            report,
+            live: clients.len(),
+            outstanding: 0,
+            work_tx: None,
+        }
+    }
+
+    fn merge(&mut self, host: usize, results: HashMap<String, Enrichment>) {
+        self.report.hosts[host].files += results.len();
+        if let Some(p) = &self.opts.progress {
             p.inc(results.len() as u64);
         }
-        enriched.extend(results);
-    };
-    while outstanding > 0 {
-        let Some(event) = event_rx.recv().await else {
-            break;
-        };
+        self.enriched.extend(results);
+    }
+
+    /// Take in one event; an error stops the run.
+    fn handle(&mut self, event: Event) -> Result<Flow, EnrichError> {
         match event {
             Event::Done { host, results, requests, retries } => {
-                report.hosts[host].requests += requests;
-                report.hosts[host].retries += retries;
-                merge(&mut enriched, &mut report, host, results);
-                outstanding -= 1;
+                self.report.hosts[host].requests += requests;
+                self.report.hosts[host].retries += retries;
+                self.merge(host, results);
+                self.outstanding -= 1;
             }
             Event::HostFailed { host, results, remaining, error, requests, retries } => {
-                report.hosts[host].requests += requests;
-                report.hosts[host].retries += retries;
-                merge(&mut enriched, &mut report, host, results);
-                tracing::warn!(host = %report.hosts[host].host, "Ollama host taken out: {error}");
-                report.hosts[host].removed = Some(error);
-                live -= 1;
+                self.report.hosts[host].requests += requests;
+                self.report.hosts[host].retries += retries;
+                self.merge(host, results);
+                tracing::warn!(host = %self.report.hosts[host].host, "Ollama host taken out: {error}");
+                self.report.hosts[host].removed = Some(error);
+                self.live -= 1;
                 if remaining.is_empty() {
-                    outstanding -= 1;
-                } else if let Some(tx) = &work_tx {
+                    self.outstanding -= 1;
+                } else if let Some(tx) = &self.work_tx {
                     let _ = tx.send(Batch { files: remaining });
                 }
-                if live == 0 {
-                    break;
+                if self.live == 0 {
+                    return Ok(Flow::Stop);
                 }
             }
             Event::Invalid { host, results, paths, attempts, problem } => {
-                merge(&mut enriched, &mut report, host, results);
-                report.enriched = enriched.len();
+                self.merge(host, results);
+                self.report.enriched = self.enriched.len();
                 return Err(EnrichError::InvalidAnswer {
-                    host: report.hosts[host].host.clone(),
-                    model: report.hosts[host].model.clone(),
+                    host: self.report.hosts[host].host.clone(),
+                    model: self.report.hosts[host].model.clone(),
                     paths,
                     attempts,
                     problem,
-                    enriched: enriched.len(),
-                    unenriched: total - enriched.len(),
+                    enriched: self.enriched.len(),
+                    unenriched: self.report.files - self.enriched.len(),
                 });
             }
             Event::Prompt(e) => return Err(EnrichError::Prompt(e)),
         }
+        Ok(Flow::Continue)
     }
-    // No more work: idle workers see the closed channel and stop.
-    work_tx.take();
-    report.enriched = enriched.len();
-    report.unenriched = total - enriched.len();
-    report.elapsed = start.elapsed();
-    if outstanding > 0 || report.unenriched > 0 {
-        let failures = report.hosts.iter().filter_map(|h| h.removed.clone().map(|e| (h.host.clone(), e))).collect();
-        return Err(EnrichError::NoHostLeft { failures, enriched: report.enriched, unenriched: report.unenriched });
+
+    /// The final counts; an error if some files were not enriched.
+    fn finish(mut self, start: Instant) -> Result<(HashMap<String, Enrichment>, ClusterReport), EnrichError> {
+        // No more work: idle workers see the closed channel and stop.
+        self.work_tx.take();
+        let report = &mut self.report;
+        report.enriched = self.enriched.len();
+        report.unenriched = report.files - self.enriched.len();
+        report.elapsed = start.elapsed();
+        if self.outstanding > 0 || report.unenriched > 0 {
+            let failures = report.hosts.iter().filter_map(|h| h.removed.clone().map(|e| (h.host.clone(), e))).collect();
+            return Err(EnrichError::NoHostLeft { failures, enriched: report.enriched, unenriched: report.unenriched });
+        }
+        Ok((self.enriched, self.report))
     }
-    while workers.join_next().await.is_some() {}
-    Ok((enriched, report))
 }
 
 async fn worker(host: usize, client: OllamaClient, shared: Arc<Shared>) {
