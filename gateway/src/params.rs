@@ -9,6 +9,7 @@ use serde_json::{json, Value};
 use vibe_common::ast::{CATEGORY_TAGS, ELEMENT_KINDS};
 
 use crate::normalize::MAX_LIMIT;
+use crate::registry::ListingWords;
 
 /// Matching elements fetched per file by a code search (the answer keeps
 /// those of the best tier, at most [`SYMBOL_MATCHES_PER_FILE`]).
@@ -207,23 +208,13 @@ pub enum Listing {
     IfNoMatch,
 }
 
-/// Per code search, the words that ask for a listing: the AST categories it
-/// lists, by their tag names in every language ([`CATEGORY_TAGS`]), and
-/// other words.
-const LISTING_WORDS: &[(&str, &[&str], &[&str])] = &[
-    ("search_by_code_imports", &["imports"], &["all", "import", "dependencies", "all imports", "依赖"]),
-    ("search_by_code_functions", &["functions"], &["all", "function", "methods", "all functions"]),
-    ("search_by_code_classes", &["classes", "structs", "interfaces"], &["all", "class", "types", "all classes"]),
-    ("search_by_code_variables", &["variables", "enums"], &["all", "constants", "all variables", "константы", "常量"]),
-];
-
 /// What a code query asks for (see [`Listing`]).
 pub fn listing(tool: &str, query: &str) -> Listing {
     let q = query.trim().trim_matches(|c: char| c == '"' || c == '\'').to_lowercase();
     if q.is_empty() || q.chars().all(|c| c == '*' || c == '.' || c.is_whitespace()) {
         return Listing::Yes;
     }
-    let Some((_, categories, others)) = LISTING_WORDS.iter().find(|(t, ..)| *t == tool) else {
+    let Some(ListingWords { categories, others }) = crate::registry::spec(tool).and_then(|t| t.listing) else {
         return Listing::No;
     };
     let category_word = CATEGORY_TAGS

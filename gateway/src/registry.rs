@@ -202,6 +202,19 @@ pub struct ToolSpec {
     /// (or `a+b`, both present) with their weight. An object concept a tool
     /// does not list counts against it (see `normalize::meaning`).
     pub meaning: &'static [(&'static str, i32)],
+    /// The words that ask a code search for a listing instead of a match
+    /// (see [`crate::params::listing`]).
+    pub listing: Option<ListingWords>,
+}
+
+/// Words that ask a code search for a listing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ListingWords {
+    /// The AST categories it lists, by their tag names in every language
+    /// ([`vibe_common::ast::CATEGORY_TAGS`]).
+    pub categories: &'static [&'static str],
+    /// Other words.
+    pub others: &'static [&'static str],
 }
 
 const fn search(query: &'static str) -> [Param; 4] {
@@ -223,6 +236,7 @@ pub const TOOLS: &[ToolSpec] = &[
         use_for: "update or reindex",
         // A name that asks to see something (`show_sync`) does not start a run.
         meaning: &[("sync", 10), ("index", 4), ("project", 1), ("read", -6), ("list", -6)],
+        listing: None,
     },
     ToolSpec {
         name: "get_file_content",
@@ -236,6 +250,7 @@ pub const TOOLS: &[ToolSpec] = &[
         kinds: &[],
         use_for: "a file's text",
         meaning: &[("file", 6), ("content", 8), ("lines", 6), ("code", 0), ("read", 2), ("search", -3), ("read+file", 3), ("read+code", 4), ("read+text", 4)],
+        listing: None,
     },
     ToolSpec {
         name: "get_file_ast",
@@ -249,6 +264,7 @@ pub const TOOLS: &[ToolSpec] = &[
         kinds: &[],
         use_for: "a file's structure",
         meaning: &[("ast", 10), ("file", 2), ("symbol", 3), ("file+symbol", 5), ("definition", 1), ("file+definition", 5), ("structure", 3), ("file+structure", 6), ("tree", 2), ("code", 0), ("read", 1)],
+        listing: None,
     },
     ToolSpec {
         name: "show_projects",
@@ -262,6 +278,7 @@ pub const TOOLS: &[ToolSpec] = &[
         kinds: &[],
         use_for: "projects",
         meaning: &[("project", 8), ("info", 2), ("index", 1), ("list", 2), ("read", 1)],
+        listing: None,
     },
     ToolSpec {
         name: "show_stats",
@@ -275,6 +292,7 @@ pub const TOOLS: &[ToolSpec] = &[
         kinds: &[],
         use_for: "statistics",
         meaning: &[("stats", 10), ("info", 3), ("project", 1), ("index", 1), ("code", 0), ("read", 1)],
+        listing: None,
     },
     ToolSpec {
         name: "show_tree",
@@ -288,6 +306,7 @@ pub const TOOLS: &[ToolSpec] = &[
         kinds: &[],
         use_for: "file tree",
         meaning: &[("tree", 10), ("structure", 3), ("project+structure", 6), ("project", 1), ("file", 0), ("list+file", 6), ("list", 2), ("read", 1)],
+        listing: None,
     },
     ToolSpec {
         name: "search_by_code_imports",
@@ -301,6 +320,7 @@ pub const TOOLS: &[ToolSpec] = &[
         kinds: &[],
         use_for: "imports or dependencies",
         meaning: &[("import", 10), ("module", 5), ("code", 0), ("search", 2), ("list", 1)],
+        listing: Some(ListingWords { categories: &["imports"], others: &["all", "import", "dependencies", "all imports", "依赖"] }),
     },
     ToolSpec {
         name: "search_by_code_functions",
@@ -314,6 +334,7 @@ pub const TOOLS: &[ToolSpec] = &[
         kinds: &["function", "method"],
         use_for: "functions or methods",
         meaning: &[("function", 10), ("symbol", 3), ("definition", 3), ("code", 0), ("search", 2), ("list", 1)],
+        listing: Some(ListingWords { categories: &["functions"], others: &["all", "function", "methods", "all functions"] }),
     },
     ToolSpec {
         name: "search_by_code_classes",
@@ -327,6 +348,7 @@ pub const TOOLS: &[ToolSpec] = &[
         kinds: &["class", "type", "struct", "interface", "trait", "enum"],
         use_for: "classes, structs, interfaces",
         meaning: &[("class", 10), ("enum", 6), ("symbol", 2), ("definition", 2), ("code", 0), ("search", 2), ("list", 1)],
+        listing: Some(ListingWords { categories: &["classes", "structs", "interfaces"], others: &["all", "class", "types", "all classes"] }),
     },
     ToolSpec {
         name: "search_by_code_variables",
@@ -340,6 +362,7 @@ pub const TOOLS: &[ToolSpec] = &[
         kinds: &["variable", "constant", "field", "enum"],
         use_for: "variables, constants, enums",
         meaning: &[("variable", 10), ("enum", 9), ("symbol", 1), ("definition", 1), ("code", 0), ("search", 2), ("list", 1)],
+        listing: Some(ListingWords { categories: &["variables", "enums"], others: &["all", "constants", "all variables", "константы", "常量"] }),
     },
     ToolSpec {
         name: "search_code_text",
@@ -362,6 +385,7 @@ pub const TOOLS: &[ToolSpec] = &[
         kinds: &[],
         use_for: "a string, message or pattern in code (like grep)",
         meaning: &[("text", 10), ("grep", 6), ("search+content", 9), ("search+code", 7), ("search+file", 3), ("content", 1), ("file", 0), ("code", 0), ("search", 1)],
+        listing: None,
     },
     ToolSpec {
         name: "find_references",
@@ -382,6 +406,7 @@ pub const TOOLS: &[ToolSpec] = &[
         kinds: &[],
         use_for: "where a symbol is used or called, who calls it, what it calls",
         meaning: &[("reference", 10), ("function", 0), ("class", 0), ("variable", 0), ("symbol", 2), ("code", 0), ("search", 1), ("list", 1)],
+        listing: None,
     },
     ToolSpec {
         name: "search_documentation",
@@ -396,6 +421,7 @@ pub const TOOLS: &[ToolSpec] = &[
         kinds: &[],
         use_for: "questions about people, legends, rules, guidelines, processes or docs (who is, what is, how to)",
         meaning: &[("docs", 10), ("question", 6), ("import", 0), ("search", 2)],
+        listing: None,
     },
     ToolSpec {
         name: "search_knowledge",
@@ -410,6 +436,7 @@ pub const TOOLS: &[ToolSpec] = &[
         use_for: "",
         // Reached by its name and the alias table; meaning resolves to search_documentation.
         meaning: &[],
+        listing: None,
     },
 ];
 
