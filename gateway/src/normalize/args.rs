@@ -5,9 +5,8 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::keys::{
-    is_reference_kind, key_role, line_range_of, looks_like_regex, nested_path, strip_file_uri, ARG_ALIASES, ROLES,
-};
+use super::keys::{key_role, line_range_of, looks_like_regex, nested_path, strip_file_uri};
+use super::sent::{takes, takes_glob, Sent};
 use super::spelling::normalize_name;
 use super::values::{
     bool_of, is_all_target, limit_of, line_of, list_offset_of, normalize_path, offset_of, text_of, truncate_chars,
@@ -115,7 +114,7 @@ impl Args {
     /// `File-Path`); a lone wrapper key (`arguments`, `args`, `params`,
     /// `input`, …) holding an object, or a JSON string of one, is unwrapped.
     /// Each key fills one argument: its canonical name first, then an alias of
-    /// [`ARG_ALIASES`] (earlier rows first), then what its words name
+    /// [`ARG_ALIASES`](super::ARG_ALIASES) (earlier rows first), then what its words name
     /// ([`key_role`]). When `query` is still missing and exactly one string
     /// argument is left over, it is the query. A `path` sent to a tool that
     /// reads no file is its target (a project directory).
@@ -130,159 +129,13 @@ impl Args {
             }
             None => raw,
         };
-        let glob_tool = tool.is_some_and(|t| t.params.contains(&Param::PathGlob));
-        let keyed: Vec<(String, &Value)> =
-            raw.iter().filter(|(_, v)| !v.is_null()).map(|(k, v)| (normalize_name(k), v)).collect();
-        // The best-ranked key of each role: canonical 0, alias 1.., words after.
-        let mut roles: Vec<(&'static str, usize, &Value)> = Vec::new();
-        let mut leftover: Vec<&Value> = Vec::new();
-        for (i, (key, value)) in keyed.iter().enumerate() {
-            let role =
-                ROLES.iter().find(|r| **r == key.as_str()).map(|r| (*r, 0)).or_else(|| {
-                    ARG_ALIASES.iter().position(|(alias, _)| alias == key).map(|n| (ARG_ALIASES[n].1, n + 1))
-                });
-            // `{"type": "import"}` to a tool that takes a reference kind is that kind.
-            let kind_key = tool.is_some_and(|t| t.takes("kind"))
-                && key.split('_').any(|w| matches!(w, "kind" | "type"))
-                && value.as_str().is_some_and(is_reference_kind);
-            let role = role.or_else(|| kind_key.then_some(("kind", ARG_ALIASES.len() + 1 + i)));
-            let role = role.or_else(|| key_role(key).map(|r| (r, ARG_ALIASES.len() + 1 + i)));
-            // A search's path is a glob: an absolute directory sent there is its project.
-            let role = match role {
-                Some(("path", rank))
-                    if glob_tool && value.as_str().is_some_and(|v| v.trim_start().starts_with('/')) =>
-                {
-                    Some(("target", rank + ROLES.len()))
-                }
-                other => other,
-            };
-            match role {
-                Some((role, rank)) => match roles.iter_mut().find(|(r, _, _)| *r == role) {
-                    Some(slot) if slot.1 > rank => *slot = (role, rank, value),
-                    Some(_) => {}
-                    None => roles.push((role, rank, value)),
-                },
-                None if value.is_string() => leftover.push(value),
-                None => {}
-            }
-        }
-        let get = |role: &str| roles.iter().find(|(r, _, _)| *r == role).map(|(_, _, v)| *v);
-        let takes = |param: &str| tool.is_none_or(|t| t.takes(param));
-        // A text search keeps the spaces around its query (`" = "`, `"fn "`):
-        // they are part of what is searched for.
-        let spaced = |v: &Value| match v {
-            Value::String(s) if tool.is_some_and(|t| t.run == Run::Text) && !s.trim().is_empty() => s.clone(),
-            other => text_of(other),
-        };
-        let mut query = get("query").map(spaced).unwrap_or_default();
-        // `{"regex": "a.*b"}`: the pattern itself.
-        let mut regex = None;
-        if let Some(Value::String(pattern)) = get("regex") {
-            if bool_of(&Value::String(pattern.clone())).is_none() && query.is_empty() {
-                query = pattern.trim().to_string();
-                regex = Some(true);
-            }
-        }
-        let regex_flag = get("regex").and_then(bool_of);
-        let mut regex = regex.or(regex_flag);
-        // A `pattern` written in regex syntax (`def \w+\(`, `foo.*bar`) is one.
-        let pattern_key = keyed.iter().any(|(k, v)| {
-            k.split('_').any(|w| matches!(w, "pattern" | "regex" | "regexp"))
-                && v.as_str().is_some_and(looks_like_regex)
-        });
-        if regex.is_none() && pattern_key {
-            regex = Some(true);
-        }
-        // A lone unknown string is the query, or the path of a tool that reads a file.
-        let mut leftover_path = None;
-        if leftover.len() == 1 {
-            if takes("query") && query.is_empty() {
-                query = text_of(leftover[0]);
-            } else if !takes("query") && takes("path") && get("path").is_none() {
-                leftover_path = Some(text_of(leftover[0]));
-            }
-        }
-        let textual = |v: &&Value| !v.is_boolean();
-        let mut target = get("target")
-            .filter(textual)
-            .map(text_of)
-            .map(|t| strip_file_uri(&t))
-            .map(|t| truncate_chars(&t, MAX_QUERY_CHARS));
-        let mut path = get("path")
-            .filter(textual)
-            .map(nested_path)
-            .or(leftover_path)
-            .map(|p| normalize_path(&truncate_chars(&strip_file_uri(&p), MAX_PATH_CHARS)))
-            .filter(|p| !p.is_empty());
-        // A path sent to a tool that reads no file names its project; so does
-        // an absolute path sent as a search's path glob.
-        let glob_tool = tool.is_some_and(|t| t.params.contains(&Param::PathGlob));
-        // (A relative file path, `src/a.py`, names no project: it is dropped.)
-        let names_project = |p: &str| p.starts_with('/') || !p.rsplit('/').next().unwrap_or_default().contains('.');
-        if takes("target")
-            && target.is_none()
-            && (!takes("path") || (glob_tool && path.as_deref().is_some_and(|p| p.starts_with('/'))))
-        {
-            target = path.take().filter(|p| names_project(p));
-        }
-        // A name sent to a tool that only takes a project is the project.
-        let takes_dir = tool.is_some_and(|t| t.params.contains(&Param::Dir));
-        if !takes("query") && (!takes("path") || takes_dir) && takes("target") && target.is_none() && !query.is_empty()
-        {
-            target = Some(std::mem::take(&mut query));
-        }
-        // grep-style flags: `{"-i": true}`, `{"flags": "i"}`.
-        let flags = get("flags").map(|v| match v {
-            Value::Bool(b) => {
-                if *b {
-                    "i".to_string()
-                } else {
-                    String::new()
-                }
-            }
-            other => text_of(other).to_lowercase(),
-        });
-        let flag_ignore = flags.as_deref().map(|f| f.contains('i'));
-        let case_sensitive =
-            match (get("case_sensitive").and_then(bool_of), get("ignore_case").and_then(bool_of), flag_ignore) {
-                (Some(sensitive), _, _) => sensitive,
-                (None, Some(ignore), _) => !ignore,
-                (None, None, Some(ignore)) => !ignore,
-                (None, None, None) => true,
-            };
-        let mut range = get("lines").map(line_range_of).unwrap_or((None, None));
-        // `a.py#L20-L30`, `a.py:20-30`: the lines of a link or a compiler message.
-        let suffix = path.as_deref().and_then(|p| p.rsplit_once("#L").or_else(|| p.rsplit_once(':')));
-        if let Some((file, lines)) = suffix.filter(|(_, l)| l.chars().next().is_some_and(|c| c.is_ascii_digit())) {
-            let (start, end) = line_range_of(&Value::String(lines.to_string()));
-            if start.is_some() {
-                range = (start, end.or(start));
-                path = Some(file.to_string());
-            }
-        }
-        // `{"start_line": 3, "num_lines": 5}`: lines 3-7.
-        if let (Some(count), None) = (get("line_count").and_then(line_of), get("end_line")) {
-            let start = get("start_line").and_then(line_of).or(range.0).unwrap_or(1);
-            range = (Some(start), Some(start + count - 1));
-        }
-        // A tool that returns lines and has no pages: `offset` is the first
-        // line and `limit` (or `head`) the number of lines, as file readers
-        // (Claude Code's Read) send them.
-        let line_tool = takes("start_line") && !takes("offset");
-        let mut limit = get("limit").map(limit_of).unwrap_or(DEFAULT_LIMIT);
-        // `page` (1-based) of `limit` results.
-        let page_offset =
-            get("page").and_then(line_of).map(|page| ((page - 1) * limit as u64).min(MAX_OFFSET as u64) as u32);
-        if line_tool {
-            let first = get("offset").and_then(line_of);
-            let count = get("limit").or_else(|| get("head")).and_then(line_of);
-            if first.is_some() || count.is_some() {
-                let start = first.unwrap_or(1);
-                range = (Some(start), count.map(|n| start + n - 1));
-                limit = DEFAULT_LIMIT;
-            }
-        }
-        let lower = |role: &str| get(role).map(text_of).map(|l| l.to_lowercase()).filter(|l| !l.is_empty());
+        let sent = Sent::read(raw, tool);
+        let (mut query, regex) = query_and_regex(&sent, tool);
+        let leftover_path = lone_leftover(&sent, tool, &mut query);
+        let (target, mut path) = target_and_path(&sent, tool, leftover_path, &mut query);
+        let mut range = line_range(&sent, &mut path);
+        let (limit, offset) = paging(&sent, tool, &mut range);
+        let lower = |role: &str| sent.get(role).map(text_of).map(|l| l.to_lowercase()).filter(|l| !l.is_empty());
         let exact = tool.is_some_and(|t| t.run == Run::Text) && !query.trim().is_empty();
         // A file tool that takes a symbol: the query names it once the path names the file.
         let symbol = (tool.is_some_and(|t| t.takes("symbol")) && path.is_some() && !query.trim().is_empty())
@@ -292,23 +145,168 @@ impl Args {
             target: target.filter(|t| !is_all_target(t)),
             path,
             limit,
-            start_line: get("start_line").and_then(line_of).or(range.0),
-            end_line: get("end_line").and_then(line_of).or(range.1),
-            offset: match (line_tool, tool.is_some_and(|t| t.params.contains(&Param::ListOffset))) {
-                (true, _) => 0,
-                (false, true) => get("offset").and_then(list_offset_of).unwrap_or(0),
-                (false, false) => get("offset").and_then(offset_of).or(page_offset).unwrap_or(0),
-            },
+            start_line: sent.get("start_line").and_then(line_of).or(range.0),
+            end_line: sent.get("end_line").and_then(line_of).or(range.1),
+            offset,
             regex: regex.unwrap_or(false),
-            case_sensitive,
+            case_sensitive: case_sensitive(&sent),
             language: lower("language"),
             kind: lower("kind"),
             direction: lower("direction"),
             symbol,
-            depth: get("depth").and_then(line_of).map(|d| d.min(u32::MAX as u64) as u32),
-            start_char: get("start_char").and_then(line_of),
+            depth: sent.get("depth").and_then(line_of).map(|d| d.min(u32::MAX as u64) as u32),
+            start_char: sent.get("start_char").and_then(line_of),
         }
     }
+}
+
+/// The query, and whether it is a regex when the call says so.
+fn query_and_regex(sent: &Sent, tool: Option<&ToolSpec>) -> (String, Option<bool>) {
+    // A text search keeps the spaces around its query (`" = "`, `"fn "`):
+    // they are part of what is searched for.
+    let spaced = |v: &Value| match v {
+        Value::String(s) if tool.is_some_and(|t| t.run == Run::Text) && !s.trim().is_empty() => s.clone(),
+        other => text_of(other),
+    };
+    let mut query = sent.get("query").map(spaced).unwrap_or_default();
+    // `{"regex": "a.*b"}`: the pattern itself.
+    let mut regex = None;
+    if let Some(Value::String(pattern)) = sent.get("regex") {
+        if bool_of(&Value::String(pattern.clone())).is_none() && query.is_empty() {
+            query = pattern.trim().to_string();
+            regex = Some(true);
+        }
+    }
+    let regex_flag = sent.get("regex").and_then(bool_of);
+    let mut regex = regex.or(regex_flag);
+    // A `pattern` written in regex syntax (`def \w+\(`, `foo.*bar`) is one.
+    let pattern_key = sent.keyed.iter().any(|(k, v)| {
+        k.split('_').any(|w| matches!(w, "pattern" | "regex" | "regexp")) && v.as_str().is_some_and(looks_like_regex)
+    });
+    if regex.is_none() && pattern_key {
+        regex = Some(true);
+    }
+    (query, regex)
+}
+
+/// A lone unknown string is the query, or the path (returned) of a tool that reads a file.
+fn lone_leftover(sent: &Sent, tool: Option<&ToolSpec>, query: &mut String) -> Option<String> {
+    if sent.leftover.len() == 1 {
+        if takes(tool, "query") && query.is_empty() {
+            *query = text_of(sent.leftover[0]);
+        } else if !takes(tool, "query") && takes(tool, "path") && sent.get("path").is_none() {
+            return Some(text_of(sent.leftover[0]));
+        }
+    }
+    None
+}
+
+/// The target and the path; a path or a query that names the project moves to the target.
+fn target_and_path(
+    sent: &Sent,
+    tool: Option<&ToolSpec>,
+    leftover_path: Option<String>,
+    query: &mut String,
+) -> (Option<String>, Option<String>) {
+    let textual = |v: &&Value| !v.is_boolean();
+    let mut target = sent
+        .get("target")
+        .filter(textual)
+        .map(text_of)
+        .map(|t| strip_file_uri(&t))
+        .map(|t| truncate_chars(&t, MAX_QUERY_CHARS));
+    let mut path = sent
+        .get("path")
+        .filter(textual)
+        .map(nested_path)
+        .or(leftover_path)
+        .map(|p| normalize_path(&truncate_chars(&strip_file_uri(&p), MAX_PATH_CHARS)))
+        .filter(|p| !p.is_empty());
+    let takes = |param: &str| takes(tool, param);
+    // A path sent to a tool that reads no file names its project; so does
+    // an absolute path sent as a search's path glob.
+    // (A relative file path, `src/a.py`, names no project: it is dropped.)
+    let names_project = |p: &str| p.starts_with('/') || !p.rsplit('/').next().unwrap_or_default().contains('.');
+    if takes("target")
+        && target.is_none()
+        && (!takes("path") || (takes_glob(tool) && path.as_deref().is_some_and(|p| p.starts_with('/'))))
+    {
+        target = path.take().filter(|p| names_project(p));
+    }
+    // A name sent to a tool that only takes a project is the project.
+    let takes_dir = tool.is_some_and(|t| t.params.contains(&Param::Dir));
+    if !takes("query") && (!takes("path") || takes_dir) && takes("target") && target.is_none() && !query.is_empty() {
+        target = Some(std::mem::take(query));
+    }
+    (target, path)
+}
+
+/// Whether to match case: `case_sensitive`, `ignore_case`, or grep-style
+/// flags (`{"-i": true}`, `{"flags": "i"}`); true by default.
+fn case_sensitive(sent: &Sent) -> bool {
+    let flags = sent.get("flags").map(|v| match v {
+        Value::Bool(b) => {
+            if *b {
+                "i".to_string()
+            } else {
+                String::new()
+            }
+        }
+        other => text_of(other).to_lowercase(),
+    });
+    let flag_ignore = flags.as_deref().map(|f| f.contains('i'));
+    match (sent.get("case_sensitive").and_then(bool_of), sent.get("ignore_case").and_then(bool_of), flag_ignore) {
+        (Some(sensitive), _, _) => sensitive,
+        (None, Some(ignore), _) => !ignore,
+        (None, None, Some(ignore)) => !ignore,
+        (None, None, None) => true,
+    }
+}
+
+/// The lines asked for by `lines`, a path's suffix (removed from it) or a `line_count`.
+fn line_range(sent: &Sent, path: &mut Option<String>) -> (Option<u64>, Option<u64>) {
+    let mut range = sent.get("lines").map(line_range_of).unwrap_or((None, None));
+    // `a.py#L20-L30`, `a.py:20-30`: the lines of a link or a compiler message.
+    let suffix = path.as_deref().and_then(|p| p.rsplit_once("#L").or_else(|| p.rsplit_once(':')));
+    if let Some((file, lines)) = suffix.filter(|(_, l)| l.chars().next().is_some_and(|c| c.is_ascii_digit())) {
+        let (start, end) = line_range_of(&Value::String(lines.to_string()));
+        if start.is_some() {
+            range = (start, end.or(start));
+            *path = Some(file.to_string());
+        }
+    }
+    // `{"start_line": 3, "num_lines": 5}`: lines 3-7.
+    if let (Some(count), None) = (sent.get("line_count").and_then(line_of), sent.get("end_line")) {
+        let start = sent.get("start_line").and_then(line_of).or(range.0).unwrap_or(1);
+        range = (Some(start), Some(start + count - 1));
+    }
+    range
+}
+
+/// The limit and the offset. A tool that returns lines and has no pages:
+/// `offset` is the first line and `limit` (or `head`) the number of lines,
+/// as file readers (Claude Code's Read) send them; they go into `range`.
+fn paging(sent: &Sent, tool: Option<&ToolSpec>, range: &mut (Option<u64>, Option<u64>)) -> (u32, u32) {
+    let line_tool = takes(tool, "start_line") && !takes(tool, "offset");
+    let mut limit = sent.get("limit").map(limit_of).unwrap_or(DEFAULT_LIMIT);
+    // `page` (1-based) of `limit` results.
+    let page_offset =
+        sent.get("page").and_then(line_of).map(|page| ((page - 1) * limit as u64).min(MAX_OFFSET as u64) as u32);
+    if line_tool {
+        let first = sent.get("offset").and_then(line_of);
+        let count = sent.get("limit").or_else(|| sent.get("head")).and_then(line_of);
+        if first.is_some() || count.is_some() {
+            let start = first.unwrap_or(1);
+            *range = (Some(start), count.map(|n| start + n - 1));
+            limit = DEFAULT_LIMIT;
+        }
+    }
+    let offset = match (line_tool, tool.is_some_and(|t| t.params.contains(&Param::ListOffset))) {
+        (true, _) => 0,
+        (false, true) => sent.get("offset").and_then(list_offset_of).unwrap_or(0),
+        (false, false) => sent.get("offset").and_then(offset_of).or(page_offset).unwrap_or(0),
+    };
+    (limit, offset)
 }
 
 /// Words of a tool name that set an argument the call did not send:

@@ -25,6 +25,7 @@ mod args;
 mod keys;
 pub mod meaning;
 mod names;
+mod sent;
 mod spelling;
 mod values;
 
