@@ -55,161 +55,194 @@ pub fn clean_llm_json(raw: &str) -> String {
         None => return text.trim().to_string(),
     };
     let chars: Vec<char> = text[start..].chars().collect();
-    let mut out = String::with_capacity(chars.len() + 16);
-    let mut stack: Vec<char> = Vec::new();
-    let mut i = 0;
-    let n = chars.len();
+    let mut r = Repair { out: String::with_capacity(chars.len() + 16), chars, stack: Vec::new(), i: 0 };
+    let n = r.chars.len();
+    while r.i < n {
+        let c = r.chars[r.i];
+        match c {
+            '"' | '\'' => r.string(c),
+            '/' if r.comment_at(r.i) => r.i = r.skip_comment(r.i),
+            '{' | '[' => {
+                r.stack.push(c);
+                r.out.push(c);
+                r.i += 1;
+            }
+            '}' | ']' => {
+                if r.close(c) {
+                    // The top-level value is complete: ignore any trailing prose.
+                    break;
+                }
+            }
+            ',' => r.comma(),
+            c if c.is_alphabetic() || c == '_' || c == '$' => r.word(),
+            _ => {
+                r.out.push(c);
+                r.i += 1;
+            }
+        }
+    }
+    r.close_unbalanced();
+    r.out
+}
 
-    // Index of the next significant char (skipping whitespace and comments).
-    let next_significant = |mut j: usize| -> Option<char> {
-        while j < n {
-            let c = chars[j];
+/// The state of [`clean_llm_json`]: the text, where it is, what it wrote and
+/// the brackets and braces open.
+struct Repair {
+    chars: Vec<char>,
+    i: usize,
+    out: String,
+    stack: Vec<char>,
+}
+
+impl Repair {
+    /// Whether a `//` or `/*` comment starts at `j`.
+    fn comment_at(&self, j: usize) -> bool {
+        self.chars[j] == '/' && matches!(self.chars.get(j + 1), Some('/' | '*'))
+    }
+
+    /// Where the comment starting at `j` ends.
+    fn skip_comment(&self, mut j: usize) -> usize {
+        let (chars, n) = (&self.chars, self.chars.len());
+        if chars[j + 1] == '/' {
+            while j < n && chars[j] != '\n' {
+                j += 1;
+            }
+        } else {
+            j += 2;
+            while j + 1 < n && !(chars[j] == '*' && chars[j + 1] == '/') {
+                j += 1;
+            }
+            j += 2;
+        }
+        j
+    }
+
+    /// The next significant char from `j` (skipping whitespace and comments).
+    fn next_significant(&self, mut j: usize) -> Option<char> {
+        while j < self.chars.len() {
+            let c = self.chars[j];
             if c.is_whitespace() {
                 j += 1;
-            } else if c == '/' && j + 1 < n && chars[j + 1] == '/' {
-                while j < n && chars[j] != '\n' {
-                    j += 1;
-                }
-            } else if c == '/' && j + 1 < n && chars[j + 1] == '*' {
-                j += 2;
-                while j + 1 < n && !(chars[j] == '*' && chars[j + 1] == '/') {
-                    j += 1;
-                }
-                j += 2;
+            } else if self.comment_at(j) {
+                j = self.skip_comment(j);
             } else {
                 return Some(c);
             }
         }
         None
-    };
+    }
 
-    while i < n {
-        let c = chars[i];
-        match c {
-            '"' | '\'' => {
-                // A string; single quotes become double quotes.
-                let quote = c;
+    /// A string opened by `quote`; single quotes become double quotes, an
+    /// unclosed string is closed.
+    fn string(&mut self, quote: char) {
+        let (chars, n, out) = (&self.chars, self.chars.len(), &mut self.out);
+        let mut i = self.i;
+        out.push('"');
+        i += 1;
+        let mut closed = false;
+        while i < n {
+            let d = chars[i];
+            if d == '\\' && i + 1 < n {
+                if quote == '\'' && chars[i + 1] == '\'' {
+                    out.push('\'');
+                } else {
+                    out.push(d);
+                    out.push(chars[i + 1]);
+                }
+                i += 2;
+                continue;
+            }
+            if d == quote {
+                closed = true;
                 out.push('"');
                 i += 1;
-                let mut closed = false;
-                while i < n {
-                    let d = chars[i];
-                    if d == '\\' && i + 1 < n {
-                        if quote == '\'' && chars[i + 1] == '\'' {
-                            out.push('\'');
-                        } else {
-                            out.push(d);
-                            out.push(chars[i + 1]);
-                        }
-                        i += 2;
-                        continue;
-                    }
-                    if d == quote {
-                        closed = true;
-                        out.push('"');
-                        i += 1;
-                        break;
-                    }
-                    match d {
-                        '"' => out.push_str("\\\""),
-                        '\n' => out.push_str("\\n"),
-                        '\r' => {}
-                        '\t' => out.push_str("\\t"),
-                        _ => out.push(d),
-                    }
-                    i += 1;
-                }
-                if !closed {
-                    if out.ends_with('\\') {
-                        out.pop();
-                    }
-                    out.push('"');
-                }
+                break;
             }
-            '/' if i + 1 < n && chars[i + 1] == '/' => {
-                while i < n && chars[i] != '\n' {
-                    i += 1;
-                }
+            match d {
+                '"' => out.push_str("\\\""),
+                '\n' => out.push_str("\\n"),
+                '\r' => {}
+                '\t' => out.push_str("\\t"),
+                _ => out.push(d),
             }
-            '/' if i + 1 < n && chars[i + 1] == '*' => {
-                i += 2;
-                while i + 1 < n && !(chars[i] == '*' && chars[i + 1] == '/') {
-                    i += 1;
-                }
-                i += 2;
+            i += 1;
+        }
+        if !closed {
+            if out.ends_with('\\') {
+                out.pop();
             }
-            '{' | '[' => {
-                stack.push(c);
-                out.push(c);
-                i += 1;
-            }
-            '}' | ']' => {
-                let open = if c == '}' { '{' } else { '[' };
-                if stack.contains(&open) {
-                    // Close whatever was left open inside first.
-                    while let Some(top) = stack.pop() {
-                        trim_trailing_comma(&mut out);
-                        out.push(if top == '{' { '}' } else { ']' });
-                        if top == open {
-                            break;
-                        }
-                    }
-                }
-                // A stray closer is dropped.
-                i += 1;
-                if stack.is_empty() {
-                    // The top-level value is complete: ignore any trailing prose.
+            out.push('"');
+        }
+        self.i = i;
+    }
+
+    /// A closing `}` or `]`: closes whatever was left open inside first; a
+    /// stray one is dropped. Returns whether the top-level value is complete.
+    fn close(&mut self, c: char) -> bool {
+        let open = if c == '}' { '{' } else { '[' };
+        if self.stack.contains(&open) {
+            while let Some(top) = self.stack.pop() {
+                trim_trailing_comma(&mut self.out);
+                self.out.push(if top == '{' { '}' } else { ']' });
+                if top == open {
                     break;
                 }
             }
-            ',' => {
-                match next_significant(i + 1) {
-                    Some('}') | Some(']') | None => {}
-                    Some(',') => {}
-                    _ => out.push(','),
-                }
-                i += 1;
-            }
-            c if c.is_alphabetic() || c == '_' || c == '$' => {
-                let begin = i;
-                while i < n && (chars[i].is_alphanumeric() || matches!(chars[i], '_' | '$' | '-' | '.')) {
-                    i += 1;
-                }
-                let word: String = chars[begin..i].iter().collect();
-                let in_object = stack.last() == Some(&'{');
-                if in_object && next_significant(i) == Some(':') {
-                    out.push('"');
-                    out.push_str(&word);
-                    out.push('"');
-                } else {
-                    match word.as_str() {
-                        "True" => out.push_str("true"),
-                        "False" => out.push_str("false"),
-                        "None" | "undefined" => out.push_str("null"),
-                        _ => out.push_str(&word),
-                    }
-                }
-            }
-            _ => {
-                out.push(c);
-                i += 1;
+        }
+        self.i += 1;
+        self.stack.is_empty()
+    }
+
+    /// A comma, dropped before a closer, another comma or the end.
+    fn comma(&mut self) {
+        match self.next_significant(self.i + 1) {
+            Some('}') | Some(']') | None => {}
+            Some(',') => {}
+            _ => self.out.push(','),
+        }
+        self.i += 1;
+    }
+
+    /// A bare word: a key is quoted, Python's and JavaScript's constants become JSON's.
+    fn word(&mut self) {
+        let begin = self.i;
+        while self.i < self.chars.len()
+            && (self.chars[self.i].is_alphanumeric() || matches!(self.chars[self.i], '_' | '$' | '-' | '.'))
+        {
+            self.i += 1;
+        }
+        let word: String = self.chars[begin..self.i].iter().collect();
+        let in_object = self.stack.last() == Some(&'{');
+        if in_object && self.next_significant(self.i) == Some(':') {
+            self.out.push('"');
+            self.out.push_str(&word);
+            self.out.push('"');
+        } else {
+            match word.as_str() {
+                "True" => self.out.push_str("true"),
+                "False" => self.out.push_str("false"),
+                "None" | "undefined" => self.out.push_str("null"),
+                _ => self.out.push_str(&word),
             }
         }
     }
 
-    // Unbalanced: drop a dangling comma or key, then close what is open.
-    if !stack.is_empty() {
+    /// Unbalanced: drop a dangling comma or key, then close what is open.
+    fn close_unbalanced(&mut self) {
+        if self.stack.is_empty() {
+            return;
+        }
+        let out = &mut self.out;
         let trimmed = out.trim_end().len();
         out.truncate(trimmed);
         if out.ends_with(':') {
             out.push_str("null");
         }
-        while let Some(top) = stack.pop() {
-            trim_trailing_comma(&mut out);
+        while let Some(top) = self.stack.pop() {
+            trim_trailing_comma(out);
             out.push(if top == '{' { '}' } else { ']' });
         }
     }
-    out
 }
 
 fn trim_trailing_comma(out: &mut String) {
