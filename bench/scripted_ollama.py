@@ -7,7 +7,7 @@ Answers `GET /`, `GET /api/tags` (lists the model) and `POST /api/generate`
 the JSON the model is asked for, {"files": [{path, description, tags}]}, with
 each listed file's description and tags taken from FILE (a JSON object:
 path relative to the project -> {"description", "tags"}); a file FILE does
-not list gets an empty description and no tags. Any other prompt (the
+not list gets a plain English one naming it ("Source file a/b.py.", tag "b"). Any other prompt (the
 warm-up, the project summary) gets a fixed sentence.
 """
 
@@ -19,6 +19,11 @@ import re
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 FILE_LINE = re.compile(r"^=== FILE (.+?)(?: \([^()]*\))? ===$", re.M)
+
+
+def fallback(path: str) -> dict:
+    stem = path.rsplit("/", 1)[-1].split(".")[0]
+    return {"description": f"Source file {path}.", "tags": [stem.lower() or "file"]}
 
 
 def handler(answers: dict, model: str):
@@ -49,8 +54,7 @@ def handler(answers: dict, model: str):
             prompt = body.get("prompt", "")
             paths = FILE_LINE.findall(prompt)
             if paths:
-                files = [{"path": p, "description": answers.get(p, {}).get("description", ""),
-                          "tags": answers.get(p, {}).get("tags", [])} for p in paths]
+                files = [{"path": p, **answers.get(p, fallback(p))} for p in paths]
                 text = json.dumps({"files": files}, ensure_ascii=False)
             else:
                 text = "A project indexed for a benchmark."

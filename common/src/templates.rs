@@ -24,7 +24,7 @@ use crate::search::{Search, SearchError};
 pub const TEMPLATE_VERSION: u64 = 11;
 
 /// [`templates_fingerprint`] of the templates [`TEMPLATE_VERSION`] was set for.
-pub const TEMPLATES_FINGERPRINT: &str = "483b688419c65399";
+pub const TEMPLATES_FINGERPRINT: &str = "2832b981f690aa09";
 
 #[derive(RustEmbed)]
 #[folder = "../opensearch-templates"]

@@ -168,8 +168,16 @@ const INNER_SCORE_CUTOFF: f64 = 0.9;
 /// `{name, kind, owner?, lines, signature, doc?}`.
 fn symbol_result(hit: &Value, all: bool) -> Value {
     let mut out = file_header(hit);
-    let inner = hit["inner_hits"]["symbols"]["hits"]["hits"].as_array().cloned().unwrap_or_default();
-    let found = hit["inner_hits"]["symbols"]["hits"]["total"]["value"].as_u64().unwrap_or(inner.len() as u64);
+    // A file found by its description or words alone: its first elements
+    // of the tool's kinds (`elements`) stand for it.
+    let matched = &hit["inner_hits"]["symbols"]["hits"];
+    let source = if matched["hits"].as_array().is_some_and(|h| !h.is_empty()) {
+        matched
+    } else {
+        &hit["inner_hits"]["elements"]["hits"]
+    };
+    let inner = source["hits"].as_array().cloned().unwrap_or_default();
+    let found = source["total"]["value"].as_u64().unwrap_or(inner.len() as u64);
     let best = inner.iter().filter_map(|h| h["_score"].as_f64()).fold(0.0_f64, f64::max);
     let keep = if all { inner.len() } else { SYMBOL_MATCHES_PER_FILE };
     let matches: Vec<Value> = inner
