@@ -7,7 +7,7 @@ use super::model::{
     DEFAULT_OLLAMA_MODEL, DEFAULT_OPENSEARCH_HOST, MAX_CHUNK_CHARS_RANGE,
 };
 use super::paths::{absolute, normalize, same_path};
-use super::{Config, DevConfig, OllamaHost, CONFIG_VERSION};
+use super::{Config, DevConfig, McpConfig, OllamaHost, OpenSearchConfig, CONFIG_VERSION};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -19,152 +19,162 @@ impl Config {
         let mut w = Vec::new();
         let config_dir = absolute(config_dir);
         self.version = CONFIG_VERSION.to_string();
-
-        // opensearch
-        let os = &mut self.opensearch;
-        let mut hosts = Vec::new();
-        for host in &os.hosts {
-            let trimmed = host.trim().trim_end_matches('/').to_string();
-            let ok = url::Url::parse(&trimmed)
-                .map(|u| matches!(u.scheme(), "http" | "https") && u.host_str().is_some())
-                .unwrap_or(false);
-            if !ok {
-                w.push(format!("opensearch.hosts: {host:?} is not an http(s) URL, left out"));
-            } else if !hosts.contains(&trimmed) {
-                hosts.push(trimmed);
-            }
-        }
-        if hosts.is_empty() {
-            w.push(format!("opensearch.hosts has no usable URL, using {DEFAULT_OPENSEARCH_HOST}"));
-            hosts.push(DEFAULT_OPENSEARCH_HOST.to_string());
-        }
-        os.hosts = hosts;
-        if os.shards == 0 {
-            w.push("opensearch.shards 0 is not allowed, using 1".to_string());
-            os.shards = 1;
-        }
-        empty_to_none(&mut os.username);
-        empty_to_none(&mut os.password);
-        if let Some(ca) = &os.ca_cert {
-            if ca.as_os_str().is_empty() {
-                os.ca_cert = None;
-            } else {
-                os.ca_cert = Some(normalize(&config_dir.join(ca)));
-            }
-        }
-        let prefix = os.index_prefix.trim().to_lowercase();
-        if is_valid_index_prefix(&prefix) {
-            if prefix != os.index_prefix {
-                w.push(format!("opensearch.index_prefix {:?} lowercased to {prefix:?}", os.index_prefix));
-            }
-            os.index_prefix = prefix;
-        } else {
-            w.push(format!(
-                "opensearch.index_prefix {:?} is not a valid index name prefix, using {DEFAULT_INDEX_PREFIX:?}",
-                os.index_prefix
-            ));
-            os.index_prefix = DEFAULT_INDEX_PREFIX.to_string();
-        }
-
-        // mcp
-        let mcp = &mut self.mcp;
-        let host = mcp.host.trim().to_string();
-        if host.is_empty() {
-            w.push(format!("mcp.host is empty, using {DEFAULT_MCP_HOST}"));
-            mcp.host = DEFAULT_MCP_HOST.to_string();
-        } else {
-            mcp.host = host;
-        }
-        if mcp.port == 0 {
-            w.push(format!("mcp.port 0 is not allowed, using {DEFAULT_MCP_PORT}"));
-            mcp.port = DEFAULT_MCP_PORT;
-        }
-        clean_list(&mut mcp.allowed_hosts);
-        clean_list(&mut mcp.allowed_origins);
-        empty_to_none(&mut mcp.token);
-        let budget = mcp.answer_budget.clamp(*ANSWER_BUDGET_RANGE.start(), *ANSWER_BUDGET_RANGE.end());
-        if budget != mcp.answer_budget {
-            w.push(format!("mcp.answer_budget {} is out of range, using {budget}", mcp.answer_budget));
-            mcp.answer_budget = budget;
-        }
-
-        // ollama
-        let defaults = OllamaHost::default();
+        validate_opensearch(&mut self.opensearch, &config_dir, &mut w);
+        validate_mcp(&mut self.mcp, &mut w);
         for (i, o) in self.ollama.iter_mut().enumerate() {
-            let name = format!("ollama[{i}]");
-            let host = o.host.trim().trim_end_matches('/').to_string();
-            if host.is_empty() {
-                w.push(format!("{name}.host is empty, using {DEFAULT_OLLAMA_HOST}"));
-                o.host = DEFAULT_OLLAMA_HOST.to_string();
-            } else {
-                o.host = host;
-            }
-            if o.model.trim().is_empty() {
-                w.push(format!("{name}.model is empty, using {DEFAULT_OLLAMA_MODEL}"));
-                o.model = DEFAULT_OLLAMA_MODEL.to_string();
-            }
-            let range = MAX_CHUNK_CHARS_RANGE;
-            let clamped = o.max_chunk_chars.clamp(*range.start(), *range.end());
-            if clamped != o.max_chunk_chars {
-                w.push(format!(
-                    "{name}.max_chunk_chars {} clamped to {clamped} (allowed {}..={})",
-                    o.max_chunk_chars,
-                    range.start(),
-                    range.end()
-                ));
-                o.max_chunk_chars = clamped;
-            }
-            if o.max_chunk_files == 0 {
-                w.push(format!("{name}.max_chunk_files 0 raised to 1"));
-                o.max_chunk_files = 1;
-            }
-            if o.timeout_secs == 0 {
-                w.push(format!("{name}.timeout_secs 0 replaced by {}", defaults.timeout_secs));
-                o.timeout_secs = defaults.timeout_secs;
-            }
-            if !o.temperature.is_finite() {
-                w.push(format!("{name}.temperature is not a number, using {}", defaults.temperature));
-                o.temperature = defaults.temperature;
-            } else if !(0.0..=1.0).contains(&o.temperature) {
-                let clamped = o.temperature.clamp(0.0, 1.0);
-                w.push(format!("{name}.temperature {} clamped to {clamped}", o.temperature));
-                o.temperature = clamped;
-            }
-            if o.num_ctx == 0 {
-                w.push(format!("{name}.num_ctx 0 replaced by {}", defaults.num_ctx));
-                o.num_ctx = defaults.num_ctx;
-            }
-            if o.num_predict == 0 || o.num_predict < -2 {
-                w.push(format!("{name}.num_predict {} replaced by {}", o.num_predict, defaults.num_predict));
-                o.num_predict = defaults.num_predict;
-            }
+            validate_ollama(o, &format!("ollama[{i}]"), &mut w);
         }
-
-        // sources: absolute against the config dir, normalized, deduped.
-        let mut sources: Vec<PathBuf> = Vec::with_capacity(self.sources.len());
-        for s in &self.sources {
-            if s.as_os_str().is_empty() {
-                w.push("empty entry in sources removed".to_string());
-                continue;
-            }
-            let abs = normalize(&config_dir.join(s));
-            if sources.iter().any(|existing| same_path(existing, &abs)) {
-                w.push(format!("duplicate source {} removed", abs.display()));
-                continue;
-            }
-            if !abs.exists() {
-                w.push(format!("source {} does not exist", abs.display()));
-            }
-            sources.push(abs);
-        }
-        self.sources = sources;
-
-        // dev
+        self.sources = validated_sources(&self.sources, &config_dir, &mut w);
         if let Some(dev) = &mut self.dev {
             empty_to_none(&mut dev.log_level);
         }
         w
     }
+}
+
+fn validate_opensearch(os: &mut OpenSearchConfig, config_dir: &Path, w: &mut Vec<String>) {
+    let mut hosts = Vec::new();
+    for host in &os.hosts {
+        let trimmed = host.trim().trim_end_matches('/').to_string();
+        let ok = url::Url::parse(&trimmed)
+            .map(|u| matches!(u.scheme(), "http" | "https") && u.host_str().is_some())
+            .unwrap_or(false);
+        if !ok {
+            w.push(format!("opensearch.hosts: {host:?} is not an http(s) URL, left out"));
+        } else if !hosts.contains(&trimmed) {
+            hosts.push(trimmed);
+        }
+    }
+    if hosts.is_empty() {
+        w.push(format!("opensearch.hosts has no usable URL, using {DEFAULT_OPENSEARCH_HOST}"));
+        hosts.push(DEFAULT_OPENSEARCH_HOST.to_string());
+    }
+    os.hosts = hosts;
+    if os.shards == 0 {
+        w.push("opensearch.shards 0 is not allowed, using 1".to_string());
+        os.shards = 1;
+    }
+    empty_to_none(&mut os.username);
+    empty_to_none(&mut os.password);
+    if let Some(ca) = &os.ca_cert {
+        if ca.as_os_str().is_empty() {
+            os.ca_cert = None;
+        } else {
+            os.ca_cert = Some(normalize(&config_dir.join(ca)));
+        }
+    }
+    let prefix = os.index_prefix.trim().to_lowercase();
+    if is_valid_index_prefix(&prefix) {
+        if prefix != os.index_prefix {
+            w.push(format!("opensearch.index_prefix {:?} lowercased to {prefix:?}", os.index_prefix));
+        }
+        os.index_prefix = prefix;
+    } else {
+        w.push(format!(
+            "opensearch.index_prefix {:?} is not a valid index name prefix, using {DEFAULT_INDEX_PREFIX:?}",
+            os.index_prefix
+        ));
+        os.index_prefix = DEFAULT_INDEX_PREFIX.to_string();
+    }
+}
+
+fn validate_mcp(mcp: &mut McpConfig, w: &mut Vec<String>) {
+    let host = mcp.host.trim().to_string();
+    if host.is_empty() {
+        w.push(format!("mcp.host is empty, using {DEFAULT_MCP_HOST}"));
+        mcp.host = DEFAULT_MCP_HOST.to_string();
+    } else {
+        mcp.host = host;
+    }
+    if mcp.port == 0 {
+        w.push(format!("mcp.port 0 is not allowed, using {DEFAULT_MCP_PORT}"));
+        mcp.port = DEFAULT_MCP_PORT;
+    }
+    clean_list(&mut mcp.allowed_hosts);
+    clean_list(&mut mcp.allowed_origins);
+    empty_to_none(&mut mcp.token);
+    let budget = mcp.answer_budget.clamp(*ANSWER_BUDGET_RANGE.start(), *ANSWER_BUDGET_RANGE.end());
+    if budget != mcp.answer_budget {
+        w.push(format!("mcp.answer_budget {} is out of range, using {budget}", mcp.answer_budget));
+        mcp.answer_budget = budget;
+    }
+}
+
+/// One Ollama host (`name` is `ollama[i]`); the request settings are in [`validate_llm_request`].
+fn validate_ollama(o: &mut OllamaHost, name: &str, w: &mut Vec<String>) {
+    let host = o.host.trim().trim_end_matches('/').to_string();
+    if host.is_empty() {
+        w.push(format!("{name}.host is empty, using {DEFAULT_OLLAMA_HOST}"));
+        o.host = DEFAULT_OLLAMA_HOST.to_string();
+    } else {
+        o.host = host;
+    }
+    if o.model.trim().is_empty() {
+        w.push(format!("{name}.model is empty, using {DEFAULT_OLLAMA_MODEL}"));
+        o.model = DEFAULT_OLLAMA_MODEL.to_string();
+    }
+    let range = MAX_CHUNK_CHARS_RANGE;
+    let clamped = o.max_chunk_chars.clamp(*range.start(), *range.end());
+    if clamped != o.max_chunk_chars {
+        w.push(format!(
+            "{name}.max_chunk_chars {} clamped to {clamped} (allowed {}..={})",
+            o.max_chunk_chars,
+            range.start(),
+            range.end()
+        ));
+        o.max_chunk_chars = clamped;
+    }
+    if o.max_chunk_files == 0 {
+        w.push(format!("{name}.max_chunk_files 0 raised to 1"));
+        o.max_chunk_files = 1;
+    }
+    validate_llm_request(o, name, w);
+}
+
+/// An Ollama host's timeout and generation options.
+fn validate_llm_request(o: &mut OllamaHost, name: &str, w: &mut Vec<String>) {
+    let defaults = OllamaHost::default();
+    if o.timeout_secs == 0 {
+        w.push(format!("{name}.timeout_secs 0 replaced by {}", defaults.timeout_secs));
+        o.timeout_secs = defaults.timeout_secs;
+    }
+    if !o.temperature.is_finite() {
+        w.push(format!("{name}.temperature is not a number, using {}", defaults.temperature));
+        o.temperature = defaults.temperature;
+    } else if !(0.0..=1.0).contains(&o.temperature) {
+        let clamped = o.temperature.clamp(0.0, 1.0);
+        w.push(format!("{name}.temperature {} clamped to {clamped}", o.temperature));
+        o.temperature = clamped;
+    }
+    if o.num_ctx == 0 {
+        w.push(format!("{name}.num_ctx 0 replaced by {}", defaults.num_ctx));
+        o.num_ctx = defaults.num_ctx;
+    }
+    if o.num_predict == 0 || o.num_predict < -2 {
+        w.push(format!("{name}.num_predict {} replaced by {}", o.num_predict, defaults.num_predict));
+        o.num_predict = defaults.num_predict;
+    }
+}
+
+/// The sources: absolute against the config dir, normalized, deduped.
+fn validated_sources(sources: &[PathBuf], config_dir: &Path, w: &mut Vec<String>) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = Vec::with_capacity(sources.len());
+    for s in sources {
+        if s.as_os_str().is_empty() {
+            w.push("empty entry in sources removed".to_string());
+            continue;
+        }
+        let abs = normalize(&config_dir.join(s));
+        if out.iter().any(|existing| same_path(existing, &abs)) {
+            w.push(format!("duplicate source {} removed", abs.display()));
+            continue;
+        }
+        if !abs.exists() {
+            w.push(format!("source {} does not exist", abs.display()));
+        }
+        out.push(abs);
+    }
+    out
 }
 
 /// Dotted keys present in `value` but unknown to [`Config`].
