@@ -54,18 +54,7 @@ pub fn answer(s: &Value, args: &Args, budget: usize) -> Result<Value, ToolError>
     let total = elements.len();
     let offset = (args.offset as usize).min(total);
     answer["total_elements"] = json!(total);
-    let room = budget.saturating_sub(json_len(&answer) + RESERVE);
-    let mut used = 0;
-    let mut page = Vec::new();
-    for e in &elements[offset..] {
-        let entry = outline_entry(e);
-        let size = json_len(&entry) + 1;
-        if used + size > room && !page.is_empty() {
-            break;
-        }
-        used += size;
-        page.push(entry);
-    }
+    let page = outline_page(&elements[offset..], budget.saturating_sub(json_len(&answer) + RESERVE));
     let next = offset + page.len();
     answer["elements"] = Value::Array(page);
     answer["truncated"] = json!(next < total);
@@ -128,6 +117,23 @@ fn doc(e: &Value) -> String {
 }
 
 /// `{name, kind, owner?, level?, lines, signature?, doc?}`, short.
+/// The outline entries of `items`, from the first, while they fit in
+/// `room` bytes (at least one, so a page always moves on).
+fn outline_page<'a>(items: impl IntoIterator<Item = &'a Value>, room: usize) -> Vec<Value> {
+    let mut used = 0;
+    let mut page = Vec::new();
+    for item in items {
+        let entry = outline_entry(item);
+        let size = json_len(&entry) + 1;
+        if used + size > room && !page.is_empty() {
+            break;
+        }
+        used += size;
+        page.push(entry);
+    }
+    page
+}
+
 fn outline_entry(e: &Value) -> Value {
     let mut out = Map::new();
     out.insert("name".into(), e["name"].clone());
@@ -230,17 +236,7 @@ fn symbol_answer(
     if !members.is_empty() {
         let offset = offset.min(members.len());
         answer["total_members"] = json!(members.len());
-        let room = budget.saturating_sub(json_len(&answer) + RESERVE);
-        let (mut used, mut page) = (0, Vec::new());
-        for m in &members[offset..] {
-            let entry = outline_entry(m);
-            let size = json_len(&entry) + 1;
-            if used + size > room && !page.is_empty() {
-                break;
-            }
-            used += size;
-            page.push(entry);
-        }
+        let page = outline_page(members[offset..].iter().copied(), budget.saturating_sub(json_len(&answer) + RESERVE));
         let next = offset + page.len();
         answer["members"] = Value::Array(page);
         answer["truncated"] = json!(next < members.len());
