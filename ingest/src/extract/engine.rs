@@ -94,15 +94,49 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
     direct::for_each_match(&compiled.query, compiled.plan.as_ref(), tree.root_node(), bytes, &mut |pattern, caps| {
         found.take(compiled, pattern, caps, bytes)
     });
-    let Gathered { mut defs, mut imports, scopes, local_scopes, mut headers, doc_nodes, attribute_nodes, uses, .. } =
-        found;
+    let Gathered { mut defs, imports, scopes, local_scopes, mut headers, doc_nodes, attribute_nodes, uses, .. } = found;
 
     defs.sort_by_key(|d| d.node.start_byte());
     let names: Vec<Option<String>> =
         defs.iter().map(|d| d.name.map(|n| bare_name(text(n, bytes))).or(d.default_name.map(str::to_string))).collect();
-    let spans: Vec<Span> = defs
-        .iter()
-        .zip(&names)
+    let nesting = nesting::nest(&spans_of(&defs, &names), &scopes, &local_scopes);
+    let def_ids: IdSet = defs.iter().map(|d| d.node.id()).collect();
+    let marked = Marked { docs: &doc_nodes, attributes: &attribute_nodes, defs: &def_ids };
+    let family = Family::new(tree.root_node(), &doc_targets(&defs, &nesting, &headers, !doc_nodes.is_empty()));
+    let file = FileText { lang, source, family: &family, marked: &marked };
+    let mut ast = AstData::default();
+    let (used_docs, mut containers) = add_definitions(&mut ast, &file, &defs, &names, nesting);
+    add_imports(&mut ast, imports);
+    // A doc comment that documents the first definition is not also a header.
+    headers.retain(|h| !used_docs.contains(&h.id()));
+    (ast.license, ast.header_comments) =
+        license_header::split(header_blocks(lang, &headers, &family, &attribute_nodes, source));
+    if !uses.is_empty() {
+        containers.extend(scopes.iter().map(|(node, name, namespace)| Container {
+            start: node.start_byte(),
+            end: node.end_byte(),
+            qualified: None,
+            name: name.clone(),
+            namespace: *namespace,
+        }));
+        let def_names = defs.iter().filter_map(|d| d.name).map(|n| (n.start_byte(), n.end_byte())).collect();
+        (ast.references, ast.references_omitted) = references::collect(uses, containers, def_names, bytes);
+    }
+    Ok(ast)
+}
+
+/// A file's text and what its doc comments are looked up in.
+struct FileText<'a, 't> {
+    lang: &'static Language,
+    source: &'a str,
+    family: &'a Family<'t>,
+    marked: &'a Marked<'a>,
+}
+
+/// The definitions' spans, for nesting.
+fn spans_of<'n>(defs: &[Definition], names: &'n [Option<String>]) -> Vec<Span<'n>> {
+    defs.iter()
+        .zip(names)
         .map(|(d, name)| Span {
             start: d.node.start_byte(),
             end: d.node.end_byte(),
@@ -113,25 +147,39 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
             },
             name: name.as_deref(),
         })
-        .collect();
-    let nesting = nesting::nest(&spans, &scopes, &local_scopes);
-    let def_ids: IdSet = defs.iter().map(|d| d.node.id()).collect();
-    let marked = Marked { docs: &doc_nodes, attributes: &attribute_nodes, defs: &def_ids };
-    // Locals are never output: their family is never needed; nor is any
-    // definition's when the file has no doc comment to look for.
-    let docs_to_find = !doc_nodes.is_empty();
-    let targets: Vec<Node> = defs
-        .iter()
-        .zip(&nesting)
+        .collect()
+}
+
+/// The nodes whose kin doc comments are looked for in: the file's headers
+/// and, when it has doc comments, the definitions that are output (locals
+/// never are).
+fn doc_targets<'t>(
+    defs: &[Definition<'t>],
+    nesting: &[(Place, Option<String>)],
+    headers: &[Node<'t>],
+    docs_to_find: bool,
+) -> Vec<Node<'t>> {
+    defs.iter()
+        .zip(nesting)
         .filter(|(_, (place, _))| docs_to_find && *place != Place::Local)
         .map(|(d, _)| d.node)
         .chain(headers.iter().copied())
-        .collect();
-    let family = Family::new(tree.root_node(), &targets);
-    let mut ast = AstData::default();
+        .collect()
+}
+
+/// Add the definitions (but locals) to `ast`, each once; returns the doc
+/// comments they used and the containers of named, non-value ones.
+fn add_definitions(
+    ast: &mut AstData,
+    file: &FileText,
+    defs: &[Definition],
+    names: &[Option<String>],
+    nesting: Vec<(Place, Option<String>)>,
+) -> (IdSet, Vec<Container>) {
+    let bytes = file.source.as_bytes();
     let mut used_docs: IdSet = IdSet::default();
     let mut containers: Vec<Container> = Vec::new();
-    for ((d, name), (place, chain)) in defs.iter().zip(&names).zip(nesting) {
+    for ((d, name), (place, chain)) in defs.iter().zip(names).zip(nesting) {
         let kind = match place {
             Place::Local => continue,
             Place::Member if d.kind == Kind::Variable => Kind::Field,
@@ -148,11 +196,11 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
                 namespace: false,
             });
         }
-        let (comments, doc_ids) = doc_comments(lang, d.node, &d.docs, source, &family, &marked);
+        let (comments, doc_ids) = doc_comments(file.lang, d.node, &d.docs, file.source, file.family, file.marked);
         let element = AstElement {
             name: name.clone().unwrap_or_default(),
             kind: kind.name().to_string(),
-            signature: signature(d.node, d.body, source, &attribute_nodes),
+            signature: signature(d.node, d.body, file.source, file.marked.attributes),
             comments,
             owner,
             line: Some(line_range(d.node)),
@@ -165,30 +213,17 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
             list.push(element);
         }
     }
+    (used_docs, containers)
+}
 
+/// Add the imports in source order, each once.
+fn add_imports(ast: &mut AstData, mut imports: Vec<(usize, String)>) {
     imports.sort_by_key(|(pos, _)| *pos);
     for (_, imp) in imports {
         if !imp.is_empty() && !ast.imports.contains(&imp) {
             ast.imports.push(imp);
         }
     }
-    // A doc comment that documents the first definition is not also a header.
-    headers.retain(|h| !used_docs.contains(&h.id()));
-    let (license, header) = license_header::split(header_blocks(lang, &headers, &family, &attribute_nodes, source));
-    ast.license = license;
-    ast.header_comments = header;
-    if !uses.is_empty() {
-        containers.extend(scopes.iter().map(|(node, name, namespace)| Container {
-            start: node.start_byte(),
-            end: node.end_byte(),
-            qualified: None,
-            name: name.clone(),
-            namespace: *namespace,
-        }));
-        let def_names = defs.iter().filter_map(|d| d.name).map(|n| (n.start_byte(), n.end_byte())).collect();
-        (ast.references, ast.references_omitted) = references::collect(uses, containers, def_names, bytes);
-    }
-    Ok(ast)
 }
 
 /// Whether the match's captures `a` and `b` touch: `a` ends where `b` starts.
