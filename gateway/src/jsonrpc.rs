@@ -46,96 +46,86 @@ fn reject(status: StatusCode, id: Value, code: ErrorCode, message: impl Into<Str
     Verdict::Reject { status, id, code, message: message.into() }
 }
 
+/// HTTP 400, `-32600`.
+fn invalid_request(id: Value, message: &str) -> Verdict {
+    reject(StatusCode::BAD_REQUEST, id, ErrorCode::INVALID_REQUEST, format!("Invalid Request: {message}"))
+}
+
+/// `-32602` for that request id.
+fn invalid_params(id: Value, message: &str) -> Verdict {
+    reject(StatusCode::OK, id, ErrorCode::INVALID_PARAMS, format!("Invalid params: {message}"))
+}
+
 /// Checks (and possibly repairs) one POSTed body.
 pub fn check(body: &[u8]) -> Verdict {
-    let message: Value = match serde_json::from_slice(body) {
-        Ok(v) => v,
-        Err(e) => {
-            return reject(StatusCode::BAD_REQUEST, Value::Null, ErrorCode::PARSE_ERROR, format!("Parse error: {e}"))
-        }
+    let obj = match parse_object(body) {
+        Ok(obj) => obj,
+        Err(verdict) => return verdict,
     };
-    let Value::Object(obj) = message else {
-        let what =
-            if message.is_array() { "batch requests are not supported" } else { "a message must be a JSON object" };
-        return reject(
-            StatusCode::BAD_REQUEST,
+    let (id, method) = match envelope(&obj) {
+        Ok(found) => found,
+        Err(verdict) => return verdict,
+    };
+    if method != "tools/call" {
+        return Verdict::Pass;
+    }
+    let Some(id) = id else {
+        return Verdict::Pass;
+    };
+    check_tool_call(obj, id)
+}
+
+/// The message as a JSON object.
+fn parse_object(body: &[u8]) -> Result<Map<String, Value>, Verdict> {
+    let message: Value = serde_json::from_slice(body).map_err(|e| {
+        reject(StatusCode::BAD_REQUEST, Value::Null, ErrorCode::PARSE_ERROR, format!("Parse error: {e}"))
+    })?;
+    match message {
+        Value::Object(obj) => Ok(obj),
+        other => Err(invalid_request(
             Value::Null,
-            ErrorCode::INVALID_REQUEST,
-            format!("Invalid Request: {what}"),
-        );
-    };
+            if other.is_array() { "batch requests are not supported" } else { "a message must be a JSON object" },
+        )),
+    }
+}
+
+/// The JSON-RPC 2.0 envelope of a request or notification: its `id` and
+/// `method`, once `params` is known to be an object (or absent). A response
+/// to a server request passes (`Err(Verdict::Pass)`).
+fn envelope(obj: &Map<String, Value>) -> Result<(Option<Value>, String), Verdict> {
     let id = obj.get("id").cloned();
     if let Some(id) = &id {
         if !(id.is_string() || id.is_i64() || id.is_u64()) {
-            return reject(
-                StatusCode::BAD_REQUEST,
-                Value::Null,
-                ErrorCode::INVALID_REQUEST,
-                "Invalid Request: `id` must be a string or an integer",
-            );
+            return Err(invalid_request(Value::Null, "`id` must be a string or an integer"));
         }
     }
     let id_or_null = id.clone().unwrap_or(Value::Null);
     if obj.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
-        return reject(
-            StatusCode::BAD_REQUEST,
-            id_or_null,
-            ErrorCode::INVALID_REQUEST,
-            "Invalid Request: `jsonrpc` must be \"2.0\"",
-        );
+        return Err(invalid_request(id_or_null, "`jsonrpc` must be \"2.0\""));
     }
     let method = match obj.get("method") {
-        Some(Value::String(m)) => m.as_str(),
-        Some(_) => {
-            return reject(
-                StatusCode::BAD_REQUEST,
-                id_or_null,
-                ErrorCode::INVALID_REQUEST,
-                "Invalid Request: `method` must be a string",
-            )
-        }
+        Some(Value::String(m)) => m.clone(),
+        Some(_) => return Err(invalid_request(id_or_null, "`method` must be a string")),
         // A response to a server request.
-        None if id.is_some() && (obj.contains_key("result") || obj.contains_key("error")) => return Verdict::Pass,
-        None => {
-            return reject(
-                StatusCode::BAD_REQUEST,
-                id_or_null,
-                ErrorCode::INVALID_REQUEST,
-                "Invalid Request: no `method`",
-            )
-        }
+        None if id.is_some() && (obj.contains_key("result") || obj.contains_key("error")) => return Err(Verdict::Pass),
+        None => return Err(invalid_request(id_or_null, "no `method`")),
     };
     if let Some(params) = obj.get("params") {
         if !(params.is_object() || params.is_null()) {
-            return reject(
-                StatusCode::OK,
-                id_or_null,
-                ErrorCode::INVALID_PARAMS,
-                "Invalid params: `params` must be an object",
-            );
+            return Err(invalid_params(id_or_null, "`params` must be an object"));
         }
     }
-    if method != "tools/call" || id.is_none() {
-        return Verdict::Pass;
-    }
+    Ok((id, method))
+}
+
+/// A `tools/call` request: `params` names a tool; `arguments` sent as a
+/// string is repaired.
+fn check_tool_call(mut obj: Map<String, Value>, id: Value) -> Verdict {
     let Some(params) = obj.get("params").and_then(Value::as_object) else {
-        return reject(
-            StatusCode::OK,
-            id_or_null,
-            ErrorCode::INVALID_PARAMS,
-            "Invalid params: tools/call needs `params` with the tool `name`",
-        );
+        return invalid_params(id, "tools/call needs `params` with the tool `name`");
     };
-    match params.get("name") {
-        Some(Value::String(_)) => {}
-        _ => {
-            return reject(
-                StatusCode::OK,
-                id_or_null,
-                ErrorCode::INVALID_PARAMS,
-                "Invalid params: `params.name` must be a string, the name of a tool (see tools/list)",
-            )
-        }
+    if !matches!(params.get("name"), Some(Value::String(_))) {
+        return invalid_params(id, "`params.name` must be a string, the name of a tool (see tools/list)");
     }
     let repaired = match params.get("arguments") {
         None | Some(Value::Null) | Some(Value::Object(_)) => return Verdict::Pass,
@@ -148,15 +138,9 @@ pub fn check(body: &[u8]) -> Verdict {
             }
         },
         Some(_) => {
-            return reject(
-                StatusCode::OK,
-                id_or_null,
-                ErrorCode::INVALID_PARAMS,
-                "Invalid params: `params.arguments` must be an object, e.g. {\"query\": \"...\"}",
-            )
+            return invalid_params(id, "`params.arguments` must be an object, e.g. {\"query\": \"...\"}");
         }
     };
-    let mut obj = obj;
     if let Some(Value::Object(params)) = obj.get_mut("params") {
         params.insert("arguments".into(), repaired);
     }
