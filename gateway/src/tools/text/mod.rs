@@ -56,6 +56,10 @@ const MAX_WINDOW: u32 = 10_000;
 /// this many; a deeper page counts from its offset on.
 pub const RECOUNT_MAX: u32 = 200;
 
+/// Candidates the first request fetches past the page: a few hold the
+/// query's grams but no matching line.
+pub const SPARE_CANDIDATES: u32 = 10;
+
 pub async fn search(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
     if args.query.is_empty() {
         return Err(ToolError::Invalid(
@@ -63,18 +67,7 @@ pub async fn search(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
         ));
     }
     let pattern = Pattern::new(&args.query, args.regex, !args.case_sensitive)?;
-
-    // An absolute glob under a project root names the project too.
-    let mut scope = gw.resolve(args.target.as_deref()).await?;
-    let mut glob = args.path.clone();
-    if let Some(g) = glob.clone().filter(|g| g.starts_with('/')) {
-        if let Some((project, rel)) = gw.split_absolute(&g).await? {
-            if scope.project().is_none() || scope.project() == Some(&project) {
-                scope = Scope::One(project);
-                glob = Some(rel);
-            }
-        }
-    }
+    let (scope, glob) = scope_and_glob(gw, args).await?;
     let path_regexp = match glob.as_deref().map(str::trim).filter(|g| !g.is_empty() && *g != "**" && *g != "/") {
         Some(g) => Some(glob_regexp(g).map_err(|e| ToolError::Invalid(format!("invalid path glob {g:?}: {e}")))?),
         None => None,
@@ -92,21 +85,53 @@ pub async fn search(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
     let start = if offset <= RECOUNT_MAX { 0 } else { offset };
     let mut check = Check { offset, limit, ..Check::default() };
     check.from = start;
-    let mut size = (offset - start) + limit as u32 + 10;
+    let size = (offset - start) + limit as u32 + SPARE_CANDIDATES;
+    let filters = (path_regexp.as_deref(), language.as_deref());
+    check_candidates(gw, &pattern, filters, &index, &mut check, size).await?;
+    Ok(answer(args, &scope, check, start))
+}
+
+/// The scope and the path glob; an absolute glob under a project root names
+/// the project too.
+async fn scope_and_glob(gw: &Gateway, args: &Args) -> Result<(Scope, Option<String>), ToolError> {
+    let mut scope = gw.resolve(args.target.as_deref()).await?;
+    let mut glob = args.path.clone();
+    if let Some(g) = glob.clone().filter(|g| g.starts_with('/')) {
+        if let Some((project, rel)) = gw.split_absolute(&g).await? {
+            if scope.project().is_none() || scope.project() == Some(&project) {
+                scope = Scope::One(project);
+                glob = Some(rel);
+            }
+        }
+    }
+    Ok((scope, glob))
+}
+
+/// Fetch and check candidates in growing batches of the first `size` until
+/// the page and the count are done, the candidates or the budget run out,
+/// or OpenSearch's window ends.
+async fn check_candidates(
+    gw: &Gateway,
+    pattern: &Pattern,
+    (path_regexp, language): (Option<&str>, Option<&str>),
+    index: &str,
+    check: &mut Check,
+    mut size: u32,
+) -> Result<(), ToolError> {
     loop {
-        let p = params::text(&pattern.clauses, path_regexp.as_deref(), language.as_deref(), size, check.from);
-        let response = gw.backend().run(TEMPLATE, &index, p).await?;
+        let p = params::text(&pattern.clauses, path_regexp, language, size, check.from);
+        let response = gw.backend().run(TEMPLATE, index, p).await?;
         check.candidates = response["hits"]["total"]["value"].as_u64().unwrap_or(0);
         let found = hits(&response);
         if !check.batch(&found, &pattern.matcher) {
-            break;
+            return Ok(());
         }
         if (found.len() as u32) < size || check.from as u64 >= check.candidates {
             check.exhausted = true;
-            break;
+            return Ok(());
         }
         if check.checked_bytes >= CHECK_BUDGET_BYTES {
-            break;
+            return Ok(());
         }
         size = (2 * size).clamp(BATCH, params::TEXT_MAX_SIZE);
         // OpenSearch pages up to `index.max_result_window` (10,000) candidates.
@@ -114,11 +139,15 @@ pub async fn search(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
             size = MAX_WINDOW.saturating_sub(check.from);
             if size == 0 {
                 check.window_end = true;
-                break;
+                return Ok(());
             }
         }
     }
+}
 
+/// The answer: the page, `total`, where to page on, and why the count may
+/// be partial.
+fn answer(args: &Args, scope: &Scope, check: Check, start: u32) -> Value {
     let Check {
         results, matched, after_page, page_end, exhausted, from, candidates, checked_bytes, window_end, ..
     } = check;
@@ -156,7 +185,7 @@ pub async fn search(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
     if !notes.is_empty() {
         answer["note"] = json!(notes.join("; "));
     }
-    Ok(answer)
+    answer
 }
 
 /// Candidates checked so far, and the page they gave.
