@@ -51,75 +51,12 @@ fn glob_part(chars: &[char], i: &mut usize, out: &mut String, depth: usize) -> R
         match c {
             ',' | '}' if depth > 0 => return Ok(()),
             '*' => {
-                let start = *i;
-                while *i < chars.len() && chars[*i] == '*' {
-                    *i += 1;
-                }
-                let stars = *i - start;
-                let at_segment_start = start == 0 || chars[start - 1] == '/';
-                let at_segment_end = *i == chars.len() || chars[*i] == '/';
-                if stars >= 2 && at_segment_start && at_segment_end {
-                    if *i < chars.len() {
-                        // `**/`: any number of directories, none included.
-                        *i += 1;
-                        out.push_str("(.*/)?");
-                    } else {
-                        out.push_str(".*");
-                    }
-                } else {
-                    out.push_str("[^/]*");
-                }
+                stars(chars, i, out);
                 continue;
             }
             '?' => out.push_str("[^/]"),
-            '[' => {
-                *i += 1;
-                let negate = matches!(chars.get(*i), Some('!' | '^'));
-                if negate {
-                    *i += 1;
-                }
-                out.push('[');
-                if negate {
-                    out.push_str("^/");
-                }
-                let mut first = true;
-                loop {
-                    let Some(&c) = chars.get(*i) else { return Err("unclosed [".into()) };
-                    if c == ']' && !first {
-                        break;
-                    }
-                    first = false;
-                    if c == '/' && !negate {
-                        return Err("a character class cannot hold /".into());
-                    }
-                    literal_char(c, out);
-                    if chars.get(*i + 1) == Some(&'-') && chars.get(*i + 2).is_some_and(|&e| e != ']') {
-                        let e = chars[*i + 2];
-                        if e < c {
-                            return Err(format!("bad range {c}-{e}"));
-                        }
-                        out.push('-');
-                        literal_char(e, out);
-                        *i += 2;
-                    }
-                    *i += 1;
-                }
-                out.push(']');
-            }
-            '{' => {
-                *i += 1;
-                out.push('(');
-                loop {
-                    glob_part(chars, i, out, depth + 1)?;
-                    match chars.get(*i) {
-                        Some(',') => out.push('|'),
-                        Some('}') => break,
-                        _ => return Err("unclosed {".into()),
-                    }
-                    *i += 1;
-                }
-                out.push(')');
-            }
+            '[' => char_class(chars, i, out)?,
+            '{' => alternatives(chars, i, out, depth)?,
             '\\' => {
                 *i += 1;
                 let Some(&e) = chars.get(*i) else { return Err("trailing \\".into()) };
@@ -132,6 +69,83 @@ fn glob_part(chars: &[char], i: &mut usize, out: &mut String, depth: usize) -> R
     if depth > 0 {
         return Err("unclosed {".into());
     }
+    Ok(())
+}
+
+/// The `*`s at `*i` (left after them): `**` as a whole segment spans
+/// directories, otherwise they stay within one.
+fn stars(chars: &[char], i: &mut usize, out: &mut String) {
+    let start = *i;
+    while *i < chars.len() && chars[*i] == '*' {
+        *i += 1;
+    }
+    let stars = *i - start;
+    let at_segment_start = start == 0 || chars[start - 1] == '/';
+    let at_segment_end = *i == chars.len() || chars[*i] == '/';
+    if stars >= 2 && at_segment_start && at_segment_end {
+        if *i < chars.len() {
+            // `**/`: any number of directories, none included.
+            *i += 1;
+            out.push_str("(.*/)?");
+        } else {
+            out.push_str(".*");
+        }
+    } else {
+        out.push_str("[^/]*");
+    }
+}
+
+/// The character class opened at `*i` (`[abc]`, `[!a-z]`), up to its `]`.
+fn char_class(chars: &[char], i: &mut usize, out: &mut String) -> Result<(), String> {
+    *i += 1;
+    let negate = matches!(chars.get(*i), Some('!' | '^'));
+    if negate {
+        *i += 1;
+    }
+    out.push('[');
+    if negate {
+        out.push_str("^/");
+    }
+    let mut first = true;
+    loop {
+        let Some(&c) = chars.get(*i) else { return Err("unclosed [".into()) };
+        if c == ']' && !first {
+            break;
+        }
+        first = false;
+        if c == '/' && !negate {
+            return Err("a character class cannot hold /".into());
+        }
+        literal_char(c, out);
+        if chars.get(*i + 1) == Some(&'-') && chars.get(*i + 2).is_some_and(|&e| e != ']') {
+            let e = chars[*i + 2];
+            if e < c {
+                return Err(format!("bad range {c}-{e}"));
+            }
+            out.push('-');
+            literal_char(e, out);
+            *i += 2;
+        }
+        *i += 1;
+    }
+    out.push(']');
+    Ok(())
+}
+
+/// The alternatives opened at `*i` (`{rs,toml}`), up to their `}`.
+fn alternatives(chars: &[char], i: &mut usize, out: &mut String, depth: usize) -> Result<(), String> {
+    *i += 1;
+    out.push('(');
+    loop {
+        glob_part(chars, i, out, depth + 1)?;
+        match chars.get(*i) {
+            Some(',') => out.push('|'),
+            Some('}') => break,
+            _ => return Err("unclosed {".into()),
+        }
+        *i += 1;
+    }
+    out.push(')');
     Ok(())
 }
 
