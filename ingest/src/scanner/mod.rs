@@ -413,7 +413,7 @@ pub fn try_scan(
         0 => std::thread::available_parallelism().map_or(2, |n| n.get()),
         n => n,
     };
-    let (tx, rx) = crossbeam_channel::bounded::<Msg>(threads * 4);
+    let (tx, rx) = crossbeam_channel::bounded::<Msg>(threads * QUEUED_PER_THREAD);
     let quit = AtomicBool::new(false);
     let mut report = ScanReport::default();
     let mut failure: Option<ScanError> = None;
@@ -429,57 +429,12 @@ pub fn try_scan(
                     if quit.load(Ordering::Relaxed) {
                         return ignore::WalkState::Quit;
                     }
-                    let msg = match res {
-                        Ok(entry) => {
-                            if let Some(err) = entry.error() {
-                                let path = rel_path(root, entry.path());
-                                let w = ScanError::Walk { path, source: err.clone() };
-                                if tx.send(Msg::Warning(w)).is_err() {
-                                    return ignore::WalkState::Quit;
-                                }
-                            }
-                            if entry.file_type().is_some_and(|t| t.is_dir()) {
-                                return ignore::WalkState::Continue;
-                            }
-                            let (file, err) = scan_file(root, entry.path(), opts);
-                            Msg::File(Box::new(file), err)
-                        }
-                        Err(err) => {
-                            let path = walk_error_path(&err).map(|p| rel_path(root, &p)).unwrap_or_default();
-                            Msg::WalkError(ScanError::Walk { path, source: err })
-                        }
-                    };
-                    match tx.send(msg) {
-                        Ok(()) => ignore::WalkState::Continue,
-                        Err(_) => ignore::WalkState::Quit,
-                    }
+                    visit(root, opts, res, &tx)
                 })
             });
             drop(tx);
         });
-
-        for msg in rx.iter() {
-            match msg {
-                Msg::File(file, err) => {
-                    report.record(&file);
-                    if let Some(e) = err {
-                        report.errors.push(e.report_line());
-                    }
-                    let path = file.rel_path.clone();
-                    if let Err(e) = sink(*file) {
-                        failure = Some(ScanError::Consumer { path, source: e.into() });
-                        quit.store(true, Ordering::Relaxed);
-                        break;
-                    }
-                }
-                Msg::Warning(e) => report.errors.push(e.report_line()),
-                Msg::WalkError(e) => {
-                    report.files_seen += 1;
-                    *report.skipped.entry(SkipReason::WalkError).or_default() += 1;
-                    report.errors.push(e.report_line());
-                }
-            }
-        }
+        failure = receive(&rx, &mut report, &mut sink, quit);
         // Dropping the receiver makes pending sends fail, so the walker quits.
         drop(rx);
     });
@@ -490,6 +445,74 @@ pub fn try_scan(
         Some(e) => Err(e),
         None => Ok(report),
     }
+}
+
+/// Messages queued per walker thread before the walk waits for the consumer.
+const QUEUED_PER_THREAD: usize = 4;
+
+/// One entry of the walk (on a walker thread): a file is scanned and sent.
+fn visit(
+    root: &Path,
+    opts: &ScanOptions,
+    res: Result<ignore::DirEntry, ignore::Error>,
+    tx: &crossbeam_channel::Sender<Msg>,
+) -> ignore::WalkState {
+    let msg = match res {
+        Ok(entry) => {
+            if let Some(err) = entry.error() {
+                let path = rel_path(root, entry.path());
+                let w = ScanError::Walk { path, source: err.clone() };
+                if tx.send(Msg::Warning(w)).is_err() {
+                    return ignore::WalkState::Quit;
+                }
+            }
+            if entry.file_type().is_some_and(|t| t.is_dir()) {
+                return ignore::WalkState::Continue;
+            }
+            let (file, err) = scan_file(root, entry.path(), opts);
+            Msg::File(Box::new(file), err)
+        }
+        Err(err) => {
+            let path = walk_error_path(&err).map(|p| rel_path(root, &p)).unwrap_or_default();
+            Msg::WalkError(ScanError::Walk { path, source: err })
+        }
+    };
+    match tx.send(msg) {
+        Ok(()) => ignore::WalkState::Continue,
+        Err(_) => ignore::WalkState::Quit,
+    }
+}
+
+/// Count what the walkers send into `report` and hand the files to `sink`;
+/// returns the consumer's failure, after which `quit` stops the walk.
+fn receive(
+    rx: &crossbeam_channel::Receiver<Msg>,
+    report: &mut ScanReport,
+    sink: &mut impl FnMut(ScannedFile) -> anyhow::Result<()>,
+    quit: &AtomicBool,
+) -> Option<ScanError> {
+    for msg in rx.iter() {
+        match msg {
+            Msg::File(file, err) => {
+                report.record(&file);
+                if let Some(e) = err {
+                    report.errors.push(e.report_line());
+                }
+                let path = file.rel_path.clone();
+                if let Err(e) = sink(*file) {
+                    quit.store(true, Ordering::Relaxed);
+                    return Some(ScanError::Consumer { path, source: e.into() });
+                }
+            }
+            Msg::Warning(e) => report.errors.push(e.report_line()),
+            Msg::WalkError(e) => {
+                report.files_seen += 1;
+                *report.skipped.entry(SkipReason::WalkError).or_default() += 1;
+                report.errors.push(e.report_line());
+            }
+        }
+    }
+    None
 }
 
 #[cfg(test)]
