@@ -8,13 +8,15 @@ cd "$(dirname "$0")/.."
 bash tests/opensearch/start.sh start
 export VIBE_OPENSEARCH_URL="${VIBE_OPENSEARCH_URL:-http://127.0.0.1:${OPENSEARCH_PORT:-9200}}"
 
-echo "== cargo fmt --check, cargo clippy, file sizes =="
+echo "== cargo fmt --check, cargo clippy, file and function sizes =="
 cargo fmt --all --check
 cargo clippy --workspace --all-targets -q -- -D warnings
 # No source file over 600 lines (issue 15): split it instead.
 long="$(find common gateway ingest bench scripts tests -type f \( -name '*.rs' -o -name '*.py' -o -name '*.sh' \) \
   -not -path '*/.venv/*' -not -path '*/fixtures/*' -print0 | xargs -0 wc -l | awk '$2 != "total" && $1 > 600')"
 [ -z "$long" ] || { echo "source files over 600 lines:"; echo "$long"; exit 1; }
+# No function in common/, gateway/ or ingest/ source over 80 lines (issue 26): split it along its steps.
+long_fns="$(python3 scripts/long_functions.py 80)" || { echo "functions over 80 lines:"; echo "$long_fns"; exit 1; }
 
 echo "== cargo test (workspace) =="
 cargo test --workspace --no-fail-fast
