@@ -118,12 +118,13 @@ const WORDS_SCORE_CUTOFF: f64 = 0.5;
 
 const NOTHING_NOTE: &str = "no definition matches this name or these words; search_code_text finds exact text";
 
-const WEAK_MATCH_NOTE: &str = "no definition's name or doc holds most of these words: the matches may be unrelated; \
-     search_code_text finds exact text";
+const WEAK_MATCH_NOTE: &str = "no definition's name or doc holds these words (they are only in code or comments \
+     near it): the matches may be unrelated; search_code_text finds exact text";
 
-/// Whether fewer than half of the query's words (3+ letters, not question
-/// words) show in the best result's first element (name, owner, signature,
-/// doc) or path: the ranking then rests on a few words of bodies or files.
+/// Whether none of the query's words (3+ letters, not question words; their
+/// first letters, for inflections) shows in the best result's first element
+/// (name, owner, signature, doc) or path: the ranking then rests on words of
+/// bodies or of the file only.
 fn weak_match(query: &str, result: &Value) -> bool {
     let words = params::analyze(query).words;
     if words.len() < 2 {
@@ -138,8 +139,7 @@ fn weak_match(query: &str, result: &Value) -> bool {
         .join(" ")
         .to_lowercase();
     let stem = |w: &str| w.chars().take(STEM_CHARS).collect::<String>();
-    let shown = words.iter().filter(|w| text.contains(&stem(&w.word))).count();
-    shown * 2 < words.len()
+    !words.iter().any(|w| text.contains(&stem(&w.word)))
 }
 
 /// Leading characters of a word that stand for its inflections in [`weak_match`].
