@@ -34,7 +34,7 @@ fn flag() -> Value {
 
 /// A string, or `null` where the index has none (a file of no known language).
 fn string_or_null() -> Value {
-    json!({ "type": ["string", "null"] })
+    json!({ "anyOf": [{ "type": "string" }, { "type": "null" }] })
 }
 
 fn list(item: Value) -> Value {
