@@ -1,3 +1,16 @@
+"""Runs a search_code_symbols template FILE (mustache, as in search-templates/)
+directly against the index kept by `CONCEPTS_KEEP=1 bash bench/concepts.sh`
+(prefix vibebench-concepts on 127.0.0.1:9200), for the look-ups of SETS, with
+the parameters the gateway would send: hit@1, hit@3, MRR over 10 and
+OpenSearch's `took`. For tuning on the DEV set only (bench/concepts/dev.jsonl):
+the test sets are measured by concepts.sh and never tuned on.
+
+  python3 bench/concepts_tune.py FILE bench/concepts/dev.jsonl[,MORE.jsonl] [target] [-v]
+
+`target` searches each look-up's own project only; `-v` lists the misses;
+PAD_CUT=0.5 drops results under that share of the best score, as the
+gateway does for questions in words.
+"""
 import json, sys, time, urllib.request, statistics, re
 from pathlib import Path
 tpl = Path(sys.argv[1]).read_text()
@@ -16,14 +29,19 @@ by = {}
 tooks = []
 for q in qs:
     p = {"query": q["query"], "name": q["query"], "lower": q["query"].lower(), "owner": None, "words": q["query"],
-         "kinds": KINDS[q["tool"]], "all": False, "fuzzy": False, "names_only": False, "limit": 10, "offset": 0, "inner_limit": 5}
+         "kinds": KINDS[q["tool"]], "all": False, "fuzzy": False, "names_only": False, "cjk": False, "limit": 10, "offset": 0, "inner_limit": 5}
     idx = "vibebench-concepts_files_analysis_*"
     if target:
         idx = "vibebench-concepts_files_analysis_" + [h["_id"] for h in meta["hits"]["hits"] if h["_source"]["name"] == PROJECT[q["lang"]]][0]
     r = post(f"/{idx}/_search/template", {"source": tpl, "params": p})
     tooks.append(r["took"])
     files = []
-    for h in r["hits"]["hits"]:
+    hs = r["hits"]["hits"]
+    cut = float(__import__("os").environ.get("PAD_CUT", "0"))
+    if hs:
+        top = (hs[0].get("sort") or [hs[0]["_score"]])[0]
+        hs = [h for h in hs if (h.get("sort") or [h["_score"]])[0] >= cut * top]
+    for h in hs:
         s = h["_source"]; files.append(Path(s["root"]).name + "/" + s["path"])
     exp = {PROJECT[q["lang"]] + "/" + e for e in q["expected"]}
     rank = next((i + 1 for i, f in enumerate(files) if f in exp), 0)
