@@ -8,11 +8,11 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use serde_json::{json, Value};
+use serde_json::json;
 use vibe_common::search::Search;
 use vibe_gateway::ServeOptions;
 
-use crate::common::{answer, load_fixture_at, repo_root, McpClient};
+use crate::common::{answer, cluster_calls, load_fixture_at, repo_root, McpClient};
 
 const PORT: u16 = 9260;
 
@@ -39,18 +39,6 @@ fn kill_node(port: u16) {
     assert!(Command::new("kill").args(["-9", pid.trim()]).status().unwrap().success());
 }
 
-fn calls() -> Vec<(&'static str, Value)> {
-    vec![
-        ("search_by_code_functions", json!({ "query": "add" })),
-        ("search_documentation", json!({ "query": "Who is Kirikur?" })),
-        ("get_file_content", json!({ "path": "calculator.py" })),
-        ("search_code_text", json!({ "query": "def " })),
-        ("find_references", json!({ "query": "multiply" })),
-        ("search_by_code_classes", json!({ "query": "Calculator" })),
-        ("show_stats", json!({})),
-    ]
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_node_killed_mid_queries_costs_no_failed_call() -> anyhow::Result<()> {
     assert!(tokio::task::spawn_blocking(|| cluster("start")).await?, "the two-node cluster did not start");
@@ -67,13 +55,13 @@ async fn a_node_killed_mid_queries_costs_no_failed_call() -> anyhow::Result<()> 
     let server =
         vibe_gateway::spawn(&config, ServeOptions { host: "127.0.0.1".into(), port: 0, ..Default::default() }).await?;
     let (mut client, _) = McpClient::connect(&server.url(), "2025-11-25").await?;
-    let expected = client.answers(calls()).await?;
+    let expected = client.answers(cluster_calls()).await?;
 
     // Kill the second node while calls keep coming, and go on for a while.
     let (mut done, mut killed_at) = (0, None);
     let start = Instant::now();
     while start.elapsed() < Duration::from_secs(12) {
-        for ((tool, args), before) in calls().into_iter().zip(&expected) {
+        for ((tool, args), before) in cluster_calls().into_iter().zip(&expected) {
             let r = client.call_tool(tool, args).await?;
             assert_eq!(r["isError"], json!(false), "{tool} after {done} calls (node killed: {killed_at:?}): {r}");
             if tool != "show_stats" {

@@ -15,7 +15,7 @@ use serde_json::json;
 use vibe_common::search::Search;
 use vibe_gateway::ServeOptions;
 
-use crate::common::{answer, load_fixture_at, repo_root, McpClient};
+use crate::common::{answer, cluster_calls, load_fixture_at, repo_root, McpClient};
 
 const NODES: u16 = 3;
 const PREFIX: &str = "gwt_failover3";
@@ -55,18 +55,6 @@ async fn kill_manager(search: &Search) -> anyhow::Result<String> {
     Ok(name)
 }
 
-fn calls() -> Vec<(&'static str, serde_json::Value)> {
-    vec![
-        ("search_by_code_functions", json!({ "query": "add" })),
-        ("search_documentation", json!({ "query": "Who is Kirikur?" })),
-        ("get_file_content", json!({ "path": "calculator.py" })),
-        ("search_code_text", json!({ "query": "def " })),
-        ("find_references", json!({ "query": "multiply" })),
-        ("search_by_code_classes", json!({ "query": "Calculator" })),
-        ("show_stats", json!({})),
-    ]
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "three OpenSearch nodes: bench/failover3.sh"]
 async fn the_manager_killed_mid_queries_costs_no_failed_call() -> anyhow::Result<()> {
@@ -81,12 +69,12 @@ async fn the_manager_killed_mid_queries_costs_no_failed_call() -> anyhow::Result
     let server =
         vibe_gateway::spawn(&config, ServeOptions { host: "127.0.0.1".into(), port: 0, ..Default::default() }).await?;
     let (mut client, _) = McpClient::connect(&server.url(), "2025-11-25").await?;
-    let expected = client.answers(calls()).await?;
+    let expected = client.answers(cluster_calls()).await?;
 
     let (mut done, mut failed, mut slowest, mut killed) = (0u32, 0u32, Duration::ZERO, None);
     let start = Instant::now();
     while start.elapsed() < Duration::from_secs(30) {
-        for ((tool, args), before) in calls().into_iter().zip(&expected) {
+        for ((tool, args), before) in cluster_calls().into_iter().zip(&expected) {
             let t = Instant::now();
             let r = client.call_tool(tool, args).await;
             let took = t.elapsed();

@@ -342,6 +342,20 @@ pub fn check(expect: &Value, answer: &Value, is_error: bool) -> Vec<String> {
 }
 
 /// Removes a test's data (best effort; kept when a test fails before it).
+/// The calls the cluster tests repeat while a node dies: one of each kind
+/// of tool over the fixture projects.
+pub fn cluster_calls() -> Vec<(&'static str, Value)> {
+    vec![
+        ("search_by_code_functions", json!({ "query": "add" })),
+        ("search_documentation", json!({ "query": "Who is Kirikur?" })),
+        ("get_file_content", json!({ "path": "calculator.py" })),
+        ("search_code_text", json!({ "query": "def " })),
+        ("find_references", json!({ "query": "multiply" })),
+        ("search_by_code_classes", json!({ "query": "Calculator" })),
+        ("show_stats", json!({})),
+    ]
+}
+
 pub async fn cleanup(config: &Config) {
     if std::env::var("VIBE_TEST_KEEP").as_deref() == Ok("1") {
         return;
