@@ -138,7 +138,7 @@ pub fn index_templates(names: &IndexNames) -> Vec<IndexTemplate> {
     out
 }
 
-/// A token filter's word list written as `"@<file>"` (`"synonyms":
+/// A synonym filter's list written as `"@<file>"` (`"synonyms":
 /// "@code-synonyms.txt"`) is the shipped file's lines, without comments and
 /// blank lines: the data stays a plain text file in `opensearch-templates/`,
 /// and OpenSearch gets the list inline (no file on the nodes).
@@ -147,19 +147,17 @@ fn inline_word_lists(body: &mut Value) {
         return;
     };
     for filter in filters.values_mut() {
-        for key in ["synonyms", "stopwords"] {
-            let Some(file) = filter[key].as_str().and_then(|v| v.strip_prefix('@')).map(str::to_string) else {
-                continue;
-            };
-            let data = IndexTemplateFiles::get(&file).expect("a word list named by a shipped template is shipped");
-            let lines: Vec<Value> = String::from_utf8_lossy(&data.data)
-                .lines()
-                .map(str::trim)
-                .filter(|l| !l.is_empty() && !l.starts_with('#'))
-                .map(|l| json!(l))
-                .collect();
-            filter[key] = Value::Array(lines);
-        }
+        let Some(file) = filter["synonyms"].as_str().and_then(|v| v.strip_prefix('@')).map(str::to_string) else {
+            continue;
+        };
+        let data = IndexTemplateFiles::get(&file).expect("a word list named by a shipped template is shipped");
+        let lines: Vec<Value> = String::from_utf8_lossy(&data.data)
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(|l| json!(l))
+            .collect();
+        filter["synonyms"] = Value::Array(lines);
     }
 }
 

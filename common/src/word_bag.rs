@@ -11,12 +11,37 @@
 
 use std::collections::HashMap;
 
+use crate::ast::{AstData, LineRange};
+
 /// Times one token may appear in the bag.
 pub const MAX_REPEATS: u32 = 3;
 /// Longest token kept, in characters (longer ones are data, not words).
 pub const MAX_TOKEN_CHARS: usize = 64;
 /// Largest bag, in bytes.
 pub const MAX_BAG_BYTES: usize = 64 * 1024;
+
+/// Largest word bag of one definition's body (its own lines), in bytes.
+pub const MAX_BODY_BYTES: usize = 1024;
+
+/// The word bag of each element's own lines, in [`AstData::elements`] order
+/// (empty for an element without lines), at most [`MAX_BODY_BYTES`] each:
+/// the `symbols.body` the word ranking reads. Computed with the grams, on
+/// the scanner's threads.
+pub fn element_bodies(ast: &AstData, text: &str) -> Vec<String> {
+    let starts: Vec<usize> = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+    ast.elements()
+        .map(|e| {
+            e.line.map_or_else(String::new, |range| word_bag_within(lines_text(text, &starts, range), MAX_BODY_BYTES))
+        })
+        .collect()
+}
+
+/// The text of lines `range` (1-based, inclusive), given where each line starts.
+fn lines_text<'a>(text: &'a str, starts: &[usize], range: LineRange) -> &'a str {
+    let from = starts.get(range.start.saturating_sub(1) as usize).copied().unwrap_or(text.len());
+    let to = starts.get(range.end as usize).copied().unwrap_or(text.len()).max(from);
+    &text[from..to]
+}
 
 /// The bag of `text`: tokens (runs of letters, digits and `_`) that hold a
 /// letter, each at most [`MAX_REPEATS`] times, separated by spaces, at most
@@ -58,6 +83,22 @@ mod tests {
         let text = "def retry_delay(n):\n    # Compute the delay: 2 ** n\n    return n * n * n * n + retryDelay";
         assert_eq!(word_bag(text), "def retry_delay n Compute the delay n return n retryDelay");
         assert_eq!(word_bag("x x x x x"), "x x x");
+    }
+
+    #[test]
+    fn each_element_gets_the_words_of_its_own_lines() {
+        use crate::ast::AstElement;
+        let text = "def a():\n    return alpha\n\ndef b():\n    return beta\n";
+        let element = |name: &str, start, end| AstElement {
+            name: name.into(),
+            line: Some(LineRange { start, end }),
+            ..Default::default()
+        };
+        let ast = AstData {
+            functions: vec![element("a", 1, 2), element("b", 4, 5), AstElement::default()],
+            ..Default::default()
+        };
+        assert_eq!(element_bodies(&ast, text), vec!["def a return alpha", "def b return beta", ""]);
     }
 
     #[test]

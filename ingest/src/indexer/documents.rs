@@ -4,9 +4,8 @@ use std::collections::HashMap;
 
 use serde_json::{json, Value};
 
-use vibe_common::ast::{AstData, LineRange};
+use vibe_common::ast::AstData;
 use vibe_common::summary;
-use vibe_common::word_bag;
 
 use super::tags::deterministic_tags;
 use crate::scanner::{ScannedFile, SourceInfo};
@@ -57,7 +56,7 @@ pub fn analysis_doc(source: &SourceInfo, file: &ScannedFile, enrichment: Option<
         "description": enrichment.map(|e| e.description.clone()).filter(|d| !d.is_empty()),
         "tags": tags,
         "llm_tags": llm_tags,
-        "symbols": ast.map(|a| symbols(a, file.content.as_deref())).unwrap_or_default(),
+        "symbols": ast.map(|a| symbols(a, &file.bodies)).unwrap_or_default(),
         // What the file is about and its words, for questions in words.
         "about": file_about(&file.rel_path, ast, enrichment),
         "words": file.words,
@@ -84,8 +83,6 @@ const MAX_ABOUT_DOC_CHARS: usize = 600;
 const MAX_CONTEXT_DOC_CHARS: usize = 300;
 /// Longest header comment text in a file's `about`, in characters.
 const MAX_FILE_ABOUT_CHARS: usize = 800;
-/// Largest word bag of a definition's body (its own lines), in bytes.
-const MAX_BODY_BYTES: usize = 1024;
 
 /// What a file is about: its path, its header comments (a module docstring,
 /// a class Javadoc at the top, licences left out) and, after enrichment, the
@@ -122,18 +119,6 @@ fn member_summaries(ast: &AstData) -> HashMap<String, String> {
     out
 }
 
-/// Byte offsets where each line of `text` starts.
-fn line_starts(text: &str) -> Vec<usize> {
-    std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect()
-}
-
-/// The text of lines `range` (1-based, inclusive).
-fn lines_text<'a>(text: &'a str, starts: &[usize], range: LineRange) -> &'a str {
-    let from = starts.get(range.start.saturating_sub(1) as usize).copied().unwrap_or(text.len());
-    let to = starts.get(range.end as usize).copied().unwrap_or(text.len()).max(from);
-    &text[from..to]
-}
-
 /// The doc paragraph of each class-like element, by its qualified name
 /// (`Outer.Inner`): the `context` of its members.
 fn owner_docs(ast: &AstData) -> HashMap<String, String> {
@@ -153,15 +138,16 @@ fn owner_docs(ast: &AstData) -> HashMap<String, String> {
 /// The search form of a file's code elements: one flat entry per element
 /// with its bare name, kind, owner and lines, the signature cut to a budget
 /// and the doc comment's first sentence (full texts stay in `ast`). `about`
-/// (name, owner and the doc's first paragraph) and `context` (the owner's
+/// (name, owner and the doc's first paragraph), `body` (the word bag of its
+/// own lines, `bodies`, computed by the scanner) and `context` (the owner's
 /// name and doc) are what questions in words are ranked on.
-pub fn symbols(ast: &AstData, content: Option<&str>) -> Vec<Value> {
+pub fn symbols(ast: &AstData, bodies: &[String]) -> Vec<Value> {
     let owner_docs = owner_docs(ast);
     let members = member_summaries(ast);
-    let lines = content.map(line_starts);
     ast.elements()
-        .filter(|e| !e.name.is_empty())
-        .map(|e| {
+        .zip(bodies.iter().map(String::as_str).chain(std::iter::repeat("")))
+        .filter(|(e, _)| !e.name.is_empty())
+        .map(|(e, body)| {
             let mut s = json!({
                 "name": e.name,
                 "kind": e.kind,
@@ -180,8 +166,8 @@ pub fn symbols(ast: &AstData, content: Option<&str>) -> Vec<Value> {
             let paragraph = summary::doc_paragraph(&e.comments, MAX_ABOUT_DOC_CHARS);
             s["about"] =
                 json!([e.name.as_str(), e.owner.as_deref().unwrap_or(""), paragraph.as_str()].join(" ").trim());
-            if let (Some(text), Some(starts), Some(range)) = (content, &lines, e.line) {
-                s["body"] = json!(word_bag::word_bag_within(lines_text(text, starts, range), MAX_BODY_BYTES));
+            if !body.is_empty() {
+                s["body"] = json!(body);
             }
             let qualified = e.owner.as_ref().map_or_else(|| e.name.clone(), |o| format!("{o}.{}", e.name));
             let owner_doc = e.owner.as_ref().map(|o| format!("{o} {}", owner_docs.get(o).map_or("", String::as_str)));

@@ -161,6 +161,10 @@ pub struct ScannedFile {
     /// analysis index's word search; computed with the grams.
     #[serde(skip)]
     pub words: Option<String>,
+    /// The word bag of each AST element's own lines
+    /// ([`vibe_common::word_bag::element_bodies`]), computed with the grams.
+    #[serde(skip)]
+    pub bodies: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ast: Option<AstData>,
     #[serde(skip_serializing_if = "Option::is_none")]
