@@ -20,7 +20,7 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from mcp import Client
+from benchlib import McpSession, pct, quiet_mcp_logs
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "mcp"))
@@ -31,21 +31,20 @@ CUT: dict[str, int] = defaultdict(int)
 FOLLOW: dict[str, list[bool]] = defaultdict(list)
 
 
-def pct(values: list[int], p: float) -> int:
-    s = sorted(values)
-    return s[min(len(s) - 1, int(round(p * (len(s) - 1))))]
-
-
-def make_call(client: Client, budget: int, label: str = ""):
+def make_call(mcp: McpSession, label: str = ""):
+    """A `call(tool, args) -> (text, structured content)` that counts each
+    answer's bytes and cuts under the tool's name (+ label); a failed call
+    (not an isError answer) stops the run."""
     async def call(tool: str, args: dict):
-        r = await client.call_tool(tool, args)
-        text = "".join(getattr(c, "text", "") for c in r.content)
-        key = tool + (" (error)" if r.is_error else label)
-        SIZES[key].append(len(text.encode()))
-        sc = r.structured_content or {}
+        c = await mcp.call(tool, args, parse=False)
+        if c.error is not None and not c.error.startswith("isError"):
+            raise RuntimeError(f"{tool} {args}: {c.error}")
+        key = tool + (" (error)" if c.error else label)
+        SIZES[key].append(c.bytes)
+        sc = c.structured or {}
         if sc.get("truncated") is True:
             CUT[key] += 1
-        return text, sc
+        return c.text, sc
     return call
 
 
@@ -76,10 +75,10 @@ async def kb_recall(call) -> dict[str, tuple[int, int]]:
 
 async def run(url: str, projects: list[str], big: str, files_per_project: int, seed: int, budget: int) -> None:
     rnd = random.Random(seed)
-    async with Client(url) as client:
-        call = make_call(client, budget)
+    async with McpSession(url) as mcp:
+        call = make_call(mcp)
         # The pages read while following a cut answer to its end, counted apart.
-        pages = make_call(client, budget, " (all pages followed)")
+        pages = make_call(mcp, " (all pages followed)")
         # Files: a sample of every real tree, and every large generated file.
         samples: list[tuple[str, str, Path]] = []
         for p in projects:
@@ -140,7 +139,7 @@ def print_table(budget: int, recall: dict[str, tuple[int, int]]) -> None:
         over = sum(1 for x in s if x > budget)
         f = FOLLOW.get(tool.split(" ")[0]) if tool.endswith("followed)") else None
         followed = f"{sum(f)}/{len(f)} whole" if f else ""
-        print(f"| {tool} | {len(s)} | {int(statistics.median(s))} | {pct(s, 0.95)} | {max(s)} | {over} | {CUT[tool]} | {followed} |")
+        print(f"| {tool} | {len(s)} | {int(statistics.median(s))} | {pct(s, 95)} | {max(s)} | {over} | {CUT[tool]} | {followed} |")
     print("\nKB R@3 (documentation scenarios): "
           + ", ".join(f"{k} {h}/{n} = {h / n:.2f}" for k, (h, n) in sorted(recall.items())))
 
@@ -154,6 +153,7 @@ def main() -> None:
     ap.add_argument("--budget", type=int, default=12_000)
     ap.add_argument("projects", nargs="*")
     a = ap.parse_args()
+    quiet_mcp_logs()
     asyncio.run(run(a.url, a.projects, a.big, a.files, a.seed, a.budget))
 
 

@@ -1,10 +1,19 @@
 """Helpers shared by the Python benches: OpenSearch requests, percentiles,
-logging, and one MCP runner (`McpSession`, `run_mcp_calls`)."""
+logging, the stdlib corpus (lib.sh's, not a copy of it), and one MCP runner
+(`McpSession`, `run_mcp_calls`)."""
 
 from __future__ import annotations
 
 import json
+import logging
+import os
+import shutil
+import subprocess
+import sys
 import urllib.request
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
 
 
 def pct(values: list[float], p: float) -> float:
@@ -13,6 +22,24 @@ def pct(values: list[float], p: float) -> float:
         return float("nan")
     s = sorted(values)
     return s[min(len(s) - 1, max(0, round(p / 100 * (len(s) - 1))))]
+
+
+def opensearch_url() -> str:
+    """$VIBE_OPENSEARCH_URL, else the local test node."""
+    return os.environ.get("VIBE_OPENSEARCH_URL", "http://127.0.0.1:9200").rstrip("/")
+
+
+def ast_aliases(prefix: str) -> str:
+    """Every project's AST alias under a bench prefix: `<p>_ast_<h>`, named
+    `<p>_files_analysis_<h>` up to template version 11 (both spelled, so that
+    a bench reads an index of either binary)."""
+    return f"{prefix}_ast_*,{prefix}_files_analysis_*"
+
+
+def files_aliases(prefix: str) -> str:
+    """Every project's files alias under a bench prefix (without the AST
+    aliases' old name, which shares its start)."""
+    return f"{prefix}_files_*,-{prefix}_files_analysis_*"
 
 
 def os_json(base: str, path: str, body: dict | None = None, method: str | None = None, timeout: int = 600) -> dict:
@@ -25,18 +52,62 @@ def os_json(base: str, path: str, body: dict | None = None, method: str | None =
         return json.loads(raw) if raw else {}
 
 
-def log(msg: str) -> None:
-    import sys
-    print(f"[bench] {msg}", file=sys.stderr, flush=True)
+def os_scroll(base: str, index: str, body: dict, keep: str = "1m"):
+    """Every hit of a search on `index` (a name, alias or pattern), page by
+    page through a scroll, which is cleared at the end."""
+    page = os_json(base, f"/{index}/_search?scroll={keep}", body)
+    try:
+        while page["hits"]["hits"]:
+            yield from page["hits"]["hits"]
+            page = os_json(base, "/_search/scroll", {"scroll": keep, "scroll_id": page["_scroll_id"]})
+    finally:
+        if page.get("_scroll_id"):
+            os_json(base, "/_search/scroll", {"scroll_id": page["_scroll_id"]}, method="DELETE")
+
+
+def logger(tag: str):
+    """A `log(*parts)` that prints `[tag] parts...` to stderr."""
+    def log(*parts) -> None:
+        print(f"[{tag}]", *parts, file=sys.stderr, flush=True)
+    return log
+
+
+log = logger("bench")
+
+
+def quiet_mcp_logs() -> None:
+    """Only errors from the MCP SDK (it warns when it cannot validate an
+    alias name) and warnings from its HTTP client."""
+    logging.getLogger("mcp").setLevel(logging.ERROR)
+    logging.getLogger("client").setLevel(logging.ERROR)
+    logging.getLogger("httpx2").setLevel(logging.WARNING)
+
+
+def stdlib_copy(dst: Path, *find_tests: str) -> Path:
+    """The Python standard library copied to dst by bench/lib.sh's
+    `stdlib_copy_to` (no site-packages, no __pycache__; find tests such as
+    "-name", "*.py" keep only the files passing them). An existing dst is
+    kept as it is (incremental reruns)."""
+    if dst.is_dir():
+        return dst
+    tmp = dst.with_name(dst.name + ".tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    subprocess.run(["bash", "-c", 'source "$0" && stdlib_copy_to "$@"', str(BENCH / "lib.sh"), str(tmp), *find_tests],
+                   check=True)
+    tmp.rename(dst)
+    return dst
 
 
 class McpCall:
-    """One tool call's outcome: the parsed answer, its text size in bytes,
-    the client-side latency, and the error (exception or isError) if any."""
+    """One tool call's outcome: the parsed answer, its text and size in
+    bytes, the structured content, the client-side latency, and the error
+    (exception or isError) if any."""
 
     def __init__(self, tool: str, args: dict):
         self.tool, self.args = tool, args
         self.answer = None
+        self.text = ""
+        self.structured = None
         self.bytes = 0
         self.latency_ms = float("nan")
         self.error: str | None = None
@@ -50,8 +121,8 @@ class McpSession:
             c = await mcp.call("search_code_text", {"query": "TODO"})
     """
 
-    def __init__(self, url: str, timeout_s: float = 60):
-        self.url, self.timeout_s = url, timeout_s
+    def __init__(self, url: str, timeout_s: float = 60, token: str | None = None):
+        self.url, self.timeout_s, self.token = url, timeout_s, token
         self.client = None
 
     async def __aenter__(self) -> "McpSession":
@@ -59,7 +130,9 @@ class McpSession:
         from mcp import Client
         from mcp.client.streamable_http import streamable_http_client
 
-        transport = streamable_http_client(self.url, http_client=httpx2.AsyncClient(timeout=httpx2.Timeout(self.timeout_s)))
+        headers = {"Authorization": f"Bearer {self.token}"} if self.token else {}
+        http = httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(self.timeout_s))
+        transport = streamable_http_client(self.url, http_client=http)
         self._client = Client(transport, mode="legacy")
         self.client = await self._client.__aenter__()
         return self
@@ -71,9 +144,10 @@ class McpSession:
         listed = await self.client.list_tools()
         return {t.name for t in getattr(listed, "tools", listed)}
 
-    async def call(self, tool: str, args: dict, error_chars: int = 200) -> McpCall:
+    async def call(self, tool: str, args: dict, error_chars: int = 200, parse: bool = True) -> McpCall:
         """One call, measured: its answer (the text parsed, else the
-        structured content), bytes, latency and error."""
+        structured content; not parsed with parse=False), bytes, latency
+        and error."""
         import time
 
         c = McpCall(tool, dict(args))
@@ -86,9 +160,12 @@ class McpSession:
             return c
         c.latency_ms = (time.perf_counter() - t) * 1000
         text = "".join(getattr(x, "text", "") or "" for x in (r.content or []))
+        c.text, c.structured = text, r.structured_content
         c.bytes = len(text.encode("utf-8"))
         if r.is_error:
             c.error = f"isError: {text[:error_chars]}"
+            return c
+        if not parse:
             return c
         try:
             c.answer = json.loads(text)

@@ -14,6 +14,7 @@
 # venv, ...) are renamed on the way, so that the scanner and ctags see the same
 # files. Downloads (Maven sources jars, an npm tree) are kept in .downloads/.
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" # (STDLIB, stdlib_files)
 
 DIR="${VIBE_CORPORA:-$HOME/.cache/vibe-bench/corpora}"
 DL="$DIR/.downloads"
@@ -123,16 +124,16 @@ fetch_npm() {
     npm install --prefix "$DL/npm" --no-audit --no-fund --ignore-scripts --loglevel=error "${NPM_PKGS[@]}" >&2
 }
 
-STDLIB="$(python3 -c 'import sysconfig;print(sysconfig.get_paths()["stdlib"])')"
 GOSRC="$(go env GOROOT 2>/dev/null || echo /usr/local/go)/src"
 SYSTEM_ROOTS=(/usr /etc "$HOME/.pyenv" "$HOME/.cargo/registry/src" "$NM")
 
-build() {
+build_corpus() {
     local lang="$1"
     case "$lang" in
     python)
-        under "$STDLIB" "" -name '*.py' -not -path './site-packages/*' -not -path '*/test/*' \
-            -not -path '*/tests/*' -not -path '*/idle_test/*' -not -path './venv/*' \
+        # The stdlib's files as lib.sh lists them (the one stdlib source of the benches).
+        stdlib_files -name '*.py' -not -path '*/test/*' -not -path '*/tests/*' -not -path '*/idle_test/*' \
+            -not -path './venv/*' | awk -v r="$STDLIB" '{ print r "/" $0 "\t" $0 }' \
             | fill python "CPython $(python3 -c 'import platform;print(platform.python_version())') stdlib, no site-packages/tests"
         ;;
     go)
@@ -217,7 +218,7 @@ for lang in "${LANGS[@]}"; do
     if [ -n "${CORPORA_REBUILD:-}" ] || [ ! -f "$DIR/$lang.origin" ] || [ ! -d "$DIR/$lang" ]; then
         log "building $lang"
         rm -f "$DIR/$lang.origin"
-        build "$lang" # (exits here when a step of it fails)
+        build_corpus "$lang" # (exits here when a step of it fails)
         rm -rf "${DIR:?}/$lang"; mv "$DIR/$lang.tmp" "$DIR/$lang"; mv "$DIR/$lang.tmp.origin" "$DIR/$lang.origin"
     fi
 done

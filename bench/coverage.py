@@ -276,7 +276,7 @@ def source_lines(path):
         return f.read().split("\n")
 
 
-def pct(found, total):
+def percent(found, total):
     return f"{100 * found / total:5.1f} %" if total else "    -  "
 
 
@@ -294,12 +294,12 @@ def main():
         print(f"\n== {lang}: {r['ctags']} ctags definitions, {r['files_with_ast']} files with an AST")
         print(f"{'ctags kind':<20} {'ctags':>7} {'found':>7} {'coverage':>9}")
         for kind, v in r["kinds"].items():
-            print(f"{kind:<20} {v['ctags']:>7} {v['found']:>7} {pct(v['found'], v['ctags']):>9}")
+            print(f"{kind:<20} {v['ctags']:>7} {v['found']:>7} {percent(v['found'], v['ctags']):>9}")
             if len(v["scopes"]) > 1:  # split by the ctags scope kind
                 for scope, w in v["scopes"].items():
                     label = scope if scope == "top level" else f"in {scope}"
-                    print(f"  {label:<18} {w['ctags']:>7} {w['found']:>7} {pct(w['found'], w['ctags']):>9}")
-        print(f"{'all':<20} {r['ctags']:>7} {r['found']:>7} {pct(r['found'], r['ctags']):>9}")
+                    print(f"  {label:<18} {w['ctags']:>7} {w['found']:>7} {percent(w['found'], w['ctags']):>9}")
+        print(f"{'all':<20} {r['ctags']:>7} {r['found']:>7} {percent(r['found'], r['ctags']):>9}")
         if r["in_shell_text"]["ctags"]:
             t = r["in_shell_text"]
             print(f"not counted: {t['ctags']} ctags definitions inside heredocs or multi-line strings "
@@ -317,8 +317,8 @@ def main():
         split = {}
         for data in (False, True):
             ks = [v for k, v in r["kinds"].items() if is_data(lang, k) == data]
-            split[data] = pct(sum(v["found"] for v in ks), sum(v["ctags"] for v in ks))
-        print(f"{lang:<11} {r['ctags']:>7} {r['found']:>7} {pct(r['found'], r['ctags']):>9} "
+            split[data] = percent(sum(v["found"] for v in ks), sum(v["ctags"] for v in ks))
+        print(f"{lang:<11} {r['ctags']:>7} {r['found']:>7} {percent(r['found'], r['ctags']):>9} "
               f"{split[False]:>9} {split[True]:>9}")
     if args.json:
         with open(args.json, "w") as f:

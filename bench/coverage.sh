@@ -35,10 +35,7 @@ if [ -n "$BUILD" ] || [ ! -x "$BIN" ]; then
     log "building $BIN"
     (cd "$ROOT" && cargo build --release -q -p vibe-analyzer --bin vibe-analyzer)
 fi
-# A copy, so that a rebuild by someone else mid-run does not mix two binaries.
-BUILT="$(date -u -r "$BIN" +%Y-%m-%dT%H:%MZ)"
-cp "$BIN" "$WORK/vibe-analyzer"
-BIN="$WORK/vibe-analyzer"
+binary_copy
 bash "$ROOT/bench/corpora.sh" "${LANG_LIST[@]}" >"$WORK/corpora.txt"
 CORPORA="${VIBE_CORPORA:-$HOME/.cache/vibe-bench/corpora}"
 

@@ -12,28 +12,12 @@ number of documents.
 import json
 import os
 import sys
-import urllib.request
 
-
-def call(url, method="GET", body=None):
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req) as resp:
-        return json.load(resp)
+from benchlib import os_scroll
 
 
 def scroll(base, index):
-    page = call(f"{base}/{index}/_search?scroll=2m", "POST", {"size": 2000, "sort": ["_doc"]})
-    out = {}
-    while True:
-        hits = page["hits"]["hits"]
-        if not hits:
-            break
-        for h in hits:
-            out[h["_id"]] = h["_source"]
-        page = call(f"{base}/_search/scroll", "POST", {"scroll": "2m", "scroll_id": page["_scroll_id"]})
-    call(f"{base}/_search/scroll", "DELETE", {"scroll_id": page["_scroll_id"]})
-    return out
+    return {h["_id"]: h["_source"] for h in os_scroll(base, index, {"size": 2000, "sort": ["_doc"]}, keep="2m")}
 
 
 def main():

@@ -34,14 +34,32 @@ build() {
     (cd "$ROOT" && cargo build --release -q -p vibe-analyzer --bin vibe-analyzer --example parse_only)
 }
 
-# The Python standard library, copied to $WORK/$1 without site-packages and
-# __pycache__ (so that every tool sees the same files). Echoes the path.
-stdlib_copy() {
-    local dst="$WORK/$1" src
-    src="$(python3 -c 'import sysconfig;print(sysconfig.get_paths()["stdlib"])')"
+# The Python standard library: the one source of every stdlib corpus of the
+# benches (the copies below, corpora.sh's python corpus, benchlib.stdlib_copy).
+STDLIB="$(python3 -c 'import sysconfig;print(sysconfig.get_paths()["stdlib"])')"
+
+# stdlib_files [FIND-TEST...]: the stdlib's files, relative to $STDLIB and
+# sorted (C locale), without site-packages and __pycache__; with tests (e.g.
+# -name '*.py' -not -path '*/test/*'), only the files that pass them.
+stdlib_files() {
+    local tests=()
+    [ $# -eq 0 ] || tests=(\( "$@" \))
+    (cd "$STDLIB" && find . \( -path ./site-packages -o -name __pycache__ \) -prune -o -type f "${tests[@]}" -print) \
+        | sed 's#^\./##' | LC_ALL=C sort
+}
+
+# stdlib_copy_to DIR [FIND-TEST...]: copies those files into DIR (modes and
+# times kept).
+stdlib_copy_to() {
+    local dst="$1"; shift
     mkdir -p "$dst"
-    tar -C "$src" --exclude=./site-packages --exclude=__pycache__ -cf - . | tar -C "$dst" -xf -
-    echo "$dst"
+    stdlib_files "$@" | tar -C "$STDLIB" --no-recursion --verbatim-files-from -T - -cf - | tar -C "$dst" -xf -
+}
+
+# stdlib_copy NAME [FIND-TEST...]: the same into $WORK/NAME. Echoes the path.
+stdlib_copy() {
+    stdlib_copy_to "$WORK/$1" "${@:2}"
+    echo "$WORK/$1"
 }
 
 # A tree of four copies of $1, as $WORK/$2/{1,2,3,4}. Echoes the path.
@@ -177,10 +195,16 @@ private_binary() {
         log "building the release binary"
         (cd "$ROOT" && cargo build --release -q -p vibe-analyzer --bin vibe-analyzer)
     fi
+    binary_copy
+    log "binary built $BUILT"
+}
+
+# BIN becomes a copy in WORK, so that a rebuild by someone else mid-run does
+# not mix two binaries. Sets BUILT (the binary's build time).
+binary_copy() {
     BUILT="$(date -u -r "$BIN" +%Y-%m-%dT%H:%MZ)"
     cp "$BIN" "$WORK/vibe-analyzer"
     BIN="$WORK/vibe-analyzer"
-    log "binary built $BUILT"
 }
 
 # VENV: the MCP tests' virtualenv, created with the Python MCP SDK if absent.

@@ -14,11 +14,12 @@ most 600 s, every call times out after 30 s, and only 127.0.0.1 / localhost
     tests/mcp/.venv/bin/python bench/load_test.py --url http://127.0.0.1:9020/mcp [--token T]
 
 Without --url it prepares everything itself: a copy of the standard library
-(without site-packages and __pycache__) and a config under --work (default
-$TMPDIR/vibe-bench-load, kept for incremental reruns; --wipe removes the
-indices afterwards), index prefix `benchload`, `vibe-analyzer scan index
---no-llm` (release build), `serve start` on a free loopback port, and
-`serve stop` at the end. OpenSearch must run (bash tests/opensearch/start.sh).
+(benchlib.stdlib_copy, i.e. bench/lib.sh's: without site-packages and
+__pycache__) and a config under --work (default $TMPDIR/vibe-bench-load, kept
+for incremental reruns; --wipe removes the indices afterwards), index prefix
+`benchload`, `vibe-analyzer scan index --no-llm` (release build, or $VIBE_BIN
+as it is), `serve start` on a free loopback port, and `serve stop` at the
+end. OpenSearch must run (bash tests/opensearch/start.sh).
 Needs the `mcp` package (tests/mcp/.venv, see tests/mcp/README.md).
 """
 
@@ -27,23 +28,18 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import logging
 import os
 import random
-import shutil
 import socket
 import statistics
 import subprocess
 import sys
 import time
 import urllib.parse
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import httpx2
-from mcp import Client
-from mcp.client.streamable_http import streamable_http_client
+from benchlib import McpCall, McpSession, logger, opensearch_url, os_json, pct, quiet_mcp_logs, stdlib_copy
 
 REPO = Path(__file__).resolve().parents[1]
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
@@ -83,16 +79,20 @@ class Stats:
     errors: list[str] = field(default_factory=list)
     syncs: list[str] = field(default_factory=list)
 
-    def add(self, tool: str, seconds: float) -> None:
-        self.latencies.setdefault(tool, []).append(seconds)
+    def add(self, who: str, c: McpCall) -> None:
+        """A call's latency (when it was answered) and its error."""
+        if c.error is None or c.error.startswith("isError"):
+            self.latencies.setdefault(c.tool, []).append(c.latency_ms / 1000)
+        if c.error is not None:
+            self.errors.append(f"{who} {c.tool}: {c.error}"[:300])
 
 
-def pct(values: list[float], p: float) -> float:
-    if not values:
-        return float("nan")
-    s = sorted(values)
-    k = min(len(s) - 1, max(0, round(p / 100 * (len(s) - 1))))
-    return s[k] * 1000
+log = logger("load")
+
+
+def ms(values: list[float], p: float) -> float:
+    """The p-th percentile of latencies in seconds, in ms."""
+    return pct(values, p) * 1000
 
 
 def check_loopback(url: str) -> None:
@@ -101,47 +101,38 @@ def check_loopback(url: str) -> None:
         sys.exit(f"refusing {url}: the load test only runs against loopback (127.0.0.1, localhost, ::1)")
 
 
-def http_client(token: str | None) -> httpx2.AsyncClient:
-    headers = {"Authorization": f"Bearer {token}"} if token else {}
-    return httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(CALL_TIMEOUT))
+async def bounded_call(mcp: McpSession, tool: str, args: dict, parse: bool = False) -> McpCall:
+    """benchlib's measured call, given up after CALL_TIMEOUT (an error)."""
+    try:
+        return await asyncio.wait_for(mcp.call(tool, args, parse=parse), CALL_TIMEOUT)
+    except asyncio.TimeoutError:
+        c = McpCall(tool, args)
+        c.error = f"TimeoutError: no answer in {CALL_TIMEOUT:.0f} s"
+        return c
 
 
 async def worker(n: int, url: str, token: str | None, deadline: float, stats: Stats, started: asyncio.Event) -> None:
     rng = random.Random(n)
     try:
-        async with Client(streamable_http_client(url, http_client=http_client(token)), mode="legacy") as client:
+        async with McpSession(url, CALL_TIMEOUT, token) as mcp:
             started.set()
             while time.monotonic() < deadline:
                 tool, args = rng.choice(WORKLOAD)
-                t = time.perf_counter()
-                try:
-                    r = await asyncio.wait_for(client.call_tool(tool, args), CALL_TIMEOUT)
-                except Exception as e:  # noqa: BLE001 - every failure counts
-                    stats.errors.append(f"client {n} {tool}: {type(e).__name__}: {e}"[:300])
-                    continue
-                stats.add(tool, time.perf_counter() - t)
-                if r.is_error:
-                    stats.errors.append(f"client {n} {tool}: isError: {r.content[0].text[:200] if r.content else ''}")
-    except Exception as e:  # noqa: BLE001
+                stats.add(f"client {n}", await bounded_call(mcp, tool, args))
+    except Exception as e:  # noqa: BLE001 - every failure counts
         stats.errors.append(f"client {n} session: {type(e).__name__}: {e}"[:300])
 
 
 async def syncer(url: str, token: str | None, start: float, duration: float, count: int, stats: Stats) -> None:
-    async with Client(streamable_http_client(url, http_client=http_client(token)), mode="legacy") as client:
+    async with McpSession(url, CALL_TIMEOUT, token) as mcp:
         for i in range(count):
             at = start + duration * (i + 1) / (count + 1)
             await asyncio.sleep(max(0.0, at - time.monotonic()))
-            t = time.perf_counter()
-            try:
-                r = await asyncio.wait_for(client.call_tool("admin_sync", {}), CALL_TIMEOUT)
-            except Exception as e:  # noqa: BLE001
-                stats.errors.append(f"admin_sync: {type(e).__name__}: {e}"[:300])
-                continue
-            stats.add("admin_sync", time.perf_counter() - t)
-            result = (r.structured_content or {}).get("result", "?")
-            stats.syncs.append(f"t={time.monotonic() - start:.1f}s {result}")
-            if r.is_error:
-                stats.errors.append(f"admin_sync: isError: {r.content[0].text[:200]}")
+            c = await bounded_call(mcp, "admin_sync", {}, parse=True)
+            stats.add("sync", c)
+            if c.error is None or c.error.startswith("isError"):
+                result = (c.structured or {}).get("result", "?")
+                stats.syncs.append(f"t={time.monotonic() - start:.1f}s {result}")
 
 
 async def run(url: str, token: str | None, clients: int, duration: float, syncs: int) -> dict:
@@ -159,15 +150,15 @@ async def run(url: str, token: str | None, clients: int, duration: float, syncs:
         "duration_s": round(elapsed, 1),
         "requests": len(every),
         "req_per_s": round(len(every) / elapsed, 1),
-        "p50_ms": round(pct(every, 50), 2),
-        "p90_ms": round(pct(every, 90), 2),
-        "p99_ms": round(pct(every, 99), 2),
+        "p50_ms": round(ms(every, 50), 2),
+        "p90_ms": round(ms(every, 90), 2),
+        "p99_ms": round(ms(every, 99), 2),
         "max_ms": round(max(every) * 1000, 2) if every else None,
         "mean_ms": round(statistics.fmean(every) * 1000, 2) if every else None,
         "errors": len(stats.errors),
         "admin_sync": stats.syncs,
         "per_tool": {
-            tool: {"n": len(v), "p50_ms": round(pct(v, 50), 2), "p99_ms": round(pct(v, 99), 2)}
+            tool: {"n": len(v), "p50_ms": round(ms(v, 50), 2), "p99_ms": round(ms(v, 99), 2)}
             for tool, v in sorted(stats.latencies.items())
         },
     }
@@ -187,35 +178,23 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def stdlib_copy(dst: Path) -> Path:
-    if dst.is_dir():
-        return dst
-    import sysconfig
-
-    src = Path(sysconfig.get_paths()["stdlib"])
-    tmp = dst.with_name(dst.name + ".tmp")
-    shutil.rmtree(tmp, ignore_errors=True)
-    shutil.copytree(src, tmp, ignore=shutil.ignore_patterns("site-packages", "__pycache__", "*.pyc"), symlinks=True)
-    tmp.rename(dst)
-    return dst
-
-
-def opensearch_url() -> str:
-    return os.environ.get("VIBE_OPENSEARCH_URL", "http://127.0.0.1:9200").rstrip("/")
-
-
 def wipe() -> None:
-    req = urllib.request.Request(f"{opensearch_url()}/{PREFIX}_data_*,{PREFIX}_meta*?expand_wildcards=all", method="DELETE")
     try:
-        urllib.request.urlopen(req, timeout=60).read()
+        os_json(opensearch_url(), f"/{PREFIX}_data_*,{PREFIX}_meta*?expand_wildcards=all", method="DELETE", timeout=60)
     except OSError as e:
-        print(f"wipe: {e}", file=sys.stderr)
+        log(f"wipe: {e}")
+
+
+def release_binary() -> Path:
+    """$VIBE_BIN as it is, else a fresh release build."""
+    if os.environ.get("VIBE_BIN"):
+        return Path(os.environ["VIBE_BIN"])
+    subprocess.run(["cargo", "build", "-q", "--release", "-p", "vibe-analyzer"], cwd=REPO, check=True)
+    return Path(os.environ.get("CARGO_TARGET_DIR", REPO / "target")) / "release" / "vibe-analyzer"
 
 
 def prepare(work: Path) -> tuple[Path, Path, int]:
-    subprocess.run(["cargo", "build", "-q", "--release", "-p", "vibe-analyzer"], cwd=REPO, check=True)
-    target = Path(os.environ.get("CARGO_TARGET_DIR", REPO / "target"))
-    binary = target / "release" / "vibe-analyzer"
+    binary = release_binary()
     work.mkdir(parents=True, exist_ok=True)
     tree = stdlib_copy(work / "python-stdlib")
     port = free_port()
@@ -228,12 +207,12 @@ def prepare(work: Path) -> tuple[Path, Path, int]:
     }
     (work / "config.json5").write_text(json.dumps(config, indent=2), encoding="utf-8")
     files = sum(1 for _ in tree.rglob("*") if _.is_file())
-    print(f"indexing {tree} ({files} files) with --no-llm ...", file=sys.stderr)
+    log(f"indexing {tree} ({files} files) with --no-llm ...")
     t = time.monotonic()
     out = subprocess.run([str(binary), "--config-dir", str(work), "scan", "index", "--no-llm"], capture_output=True, text=True, timeout=3600)
     if out.returncode != 0:
         sys.exit(f"scan index failed:\n{out.stderr[-3000:]}")
-    print(f"  {out.stdout.strip().splitlines()[-1] if out.stdout.strip() else ''} ({time.monotonic() - t:.0f} s)", file=sys.stderr)
+    log(f"  {out.stdout.strip().splitlines()[-1] if out.stdout.strip() else ''} ({time.monotonic() - t:.0f} s)")
     return binary, work, port
 
 
@@ -262,8 +241,7 @@ def proc_cpu(pid: int) -> tuple[float, float]:
 def opensearch_cpu() -> float:
     """CPU seconds used so far by the local OpenSearch node (its own process stats)."""
     try:
-        with urllib.request.urlopen(f"{opensearch_url()}/_nodes/_local/stats/process", timeout=10) as r:
-            nodes = json.loads(r.read())["nodes"]
+        nodes = os_json(opensearch_url(), "/_nodes/_local/stats/process", timeout=10)["nodes"]
         return sum(n["process"]["cpu"]["total_in_millis"] for n in nodes.values()) / 1000
     except (OSError, KeyError, ValueError):
         return float("nan")
@@ -291,25 +269,23 @@ def main() -> None:
         sys.exit(f"--clients must be 1..{MAX_CLIENTS}")
     if not 1 <= args.duration <= MAX_DURATION:
         sys.exit(f"--duration must be 1..{MAX_DURATION:.0f} s")
-    logging.getLogger("mcp").setLevel(logging.ERROR)
-    logging.getLogger("client").setLevel(logging.ERROR)  # the SDK warns when it cannot validate an alias name
-    logging.getLogger("httpx2").setLevel(logging.WARNING)
+    quiet_mcp_logs()
 
     server = None
     binary = work = None
     url = args.url
     if url is None:
         binary, work, port = prepare(args.work)
-        log = open(work / "serve.log", "wb")
+        serve_log = open(work / "serve.log", "wb")
         env = dict(os.environ, RUST_LOG=os.environ.get("RUST_LOG", "warn"))
         if args.token:
             env["VIBE_MCP_TOKEN"] = args.token
-        server = subprocess.Popen([str(binary), "--config-dir", str(work), "serve", "start"], stdout=log, stderr=log, env=env)
+        server = subprocess.Popen([str(binary), "--config-dir", str(work), "serve", "start"], stdout=serve_log, stderr=serve_log, env=env)
         wait_port(port, server)
         url = f"http://127.0.0.1:{port}/mcp"
     check_loopback(url)
     try:
-        print(f"{args.clients} clients x {args.duration:.0f} s against {url}, admin_sync x{args.syncs} ...", file=sys.stderr)
+        log(f"{args.clients} clients x {args.duration:.0f} s against {url}, admin_sync x{args.syncs} ...")
         before = (proc_cpu(server.pid) if server else None, opensearch_cpu(), client_cpu())
         summary = asyncio.run(run(url, args.token, args.clients, args.duration, args.syncs))
         after = (proc_cpu(server.pid) if server else None, opensearch_cpu(), client_cpu())

@@ -5,10 +5,11 @@ Two subcommands:
 
   corpus --out DIR [--cap N] [PROJECT...]
       Copies a deterministic subset (at most --cap source files each) of each
-      project to DIR/<name>/ and prints the copies, one a line (the copy of
-      relevance.py). Without PROJECT: $REFS_LANGS (default python, java,
-      javascript, typescript, go, rust, kotlin, csharp) under $VIBE_CORPORA
-      (default ~/.cache/vibe-bench/corpora, built by bench/corpora.sh).
+      project to DIR/<name>/ and prints the copies, one a line (relevance.py's
+      copy, bench/relevance_corpus.py). Without PROJECT: $REFS_LANGS (default
+      python, java, javascript, typescript, go, rust, kotlin, csharp) under
+      $VIBE_CORPORA (default ~/.cache/vibe-bench/corpora), a missing one built
+      by bench/corpora.sh.
 
   run --opensearch URL --prefix P PROJECT...
       The oracle, per language: function and method names that
@@ -48,7 +49,6 @@ import os
 import random
 import re
 import statistics
-import subprocess
 import sys
 import time
 import urllib.parse
@@ -56,10 +56,10 @@ from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from benchlib import McpSession, pct
+from benchlib import McpSession, ast_aliases, logger, opensearch_url, pct, quiet_mcp_logs
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import relevance_corpus  # noqa: E402
+from relevance_corpus import add_corpus_parser, cmd_corpus  # noqa: E402
 from references_strip import strip_code  # noqa: E402
 import relevance  # noqa: E402  (the corpus copy, the index listing, ctags kinds)
 
@@ -72,7 +72,7 @@ FUNC_KINDS["Python"] = {"function", "member"}
 FUNC_KINDS["C#"] = {"method"}
 FUNC_KINDS["Kotlin"] = {"method"}
 
-log = lambda *a: print("[references]", *a, file=sys.stderr, flush=True)  # noqa: E731
+log = logger("references")
 
 
 # ---------------------------------------------------------------------------
@@ -133,22 +133,10 @@ def file_facts(text: str, lang: str, def_lines: dict[str, set[int]]) -> FileFact
 def ctags_functions(root: Path, files: set[str], lang: str, work: Path):
     """{path: {name: {lines}}} of ctags' function and method definitions, and
     the same of every definition (for the definition exclusion)."""
-    lst = work / f"ctags-{root.name}.lst"
-    lst.write_text("".join(p + "\n" for p in sorted(files)), encoding="utf-8")
-    r = subprocess.run(["ctags", "--fields=+nK", "--sort=no", "--output-format=json", "-f", "-", "-L", str(lst)],
-                       cwd=root, capture_output=True, text=True, errors="replace")
-    if r.returncode != 0:
-        sys.exit(f"ctags failed on {root}: {r.stderr[-1000:]}")
     kinds = FUNC_KINDS.get(CTAGS_LANG[lang], set())
     out: dict[str, dict[str, set[int]]] = defaultdict(lambda: defaultdict(set))
     defined: dict[str, dict[str, set[int]]] = defaultdict(lambda: defaultdict(set))
-    for line in r.stdout.splitlines():
-        try:
-            t = json.loads(line)
-        except ValueError:
-            continue
-        if t.get("_type") != "tag":
-            continue
+    for t in relevance.ctags_tags(root, files, "+nK", work / f"ctags-{root.name}.lst"):
         path = t["path"].removeprefix("./")
         # Every definition line counts for the definition exclusion.
         defined[path][t.get("name", "")].add(t.get("line", 0))
@@ -201,7 +189,7 @@ class OpenSearch:
 def project_aliases(os_: OpenSearch, prefix: str) -> dict[str, str]:
     """{root: alias} of every project's analysis alias."""
     out = {}
-    for index, v in os_.get(f"/_alias/{prefix}_files_analysis_*").items():
+    for index, v in os_.get(f"/_alias/{ast_aliases(prefix)}").items():
         for alias in v.get("aliases", {}):
             r, _ = os_.post(f"/{alias}/_search", {"size": 1, "_source": ["root"]})
             hits = r["hits"]["hits"]
@@ -265,42 +253,35 @@ def score(qs: list[Lookup], facts: dict[tuple[str, str], FileFacts], attr: str) 
             "precision": using / returned if returned else float("nan"), "returned": returned, "never_uses": never}
 
 
-def cmd_run(args: argparse.Namespace) -> None:
-    work: Path = args.work
-    work.mkdir(parents=True, exist_ok=True)
-    os_ = OpenSearch(args.opensearch)
-    roots = {Path(p).name: Path(p).resolve() for p in args.projects}
-    indexed = relevance.indexed_files(args.opensearch, args.prefix, roots)
-    aliases = project_aliases(os_, args.prefix)
-    template = f"{args.prefix}_find_references_v{args.version}"
-    lookups: list[Lookup] = []
-    facts: dict[tuple[str, str], FileFacts] = {}
-    for proj, root in roots.items():
-        lang = next((l for l in DEFAULT_LANGS if proj == l or proj.startswith(l + "-")), None)
-        if lang is None:
-            log(f"{proj}: no language known for it, skipped")
+def project_lookups(proj: str, root: Path, lang: str, files: set[str], work: Path, args: argparse.Namespace,
+                    facts: dict[tuple[str, str], FileFacts]) -> list[Lookup]:
+    """The oracle of one project: each file's facts (into `facts`), then
+    $REFS_N sampled function names that some file calls."""
+    t0 = time.monotonic()
+    funcs, defined = ctags_functions(root, files, lang, work)
+    calling: dict[str, set[str]] = defaultdict(set)
+    for path in sorted(files):
+        try:
+            text = (root / path).read_text(encoding="utf-8", errors="replace")
+        except OSError:
             continue
-        t0 = time.monotonic()
-        funcs, defined = ctags_functions(root, indexed[proj], lang, work)
-        calling: dict[str, set[str]] = defaultdict(set)
-        for path in sorted(indexed[proj]):
-            try:
-                text = (root / path).read_text(encoding="utf-8", errors="replace")
-            except OSError:
-                continue
-            ff = file_facts(text, lang, defined.get(path, {}))
-            facts[(proj, path)] = ff
-            for name in ff.calls:
-                calling[name].add(path)
-        names = sorted({n for per in funcs.values() for n in per
-                        if len(n) >= 3 and relevance.IDENT.match(n) and calling.get(n)})
-        rng = random.Random(f"{args.seed}/{lang}")
-        picked = rng.sample(names, min(args.n, len(names)))
-        for name in sorted(picked):
-            lookups.append(Lookup(lang, proj, name, sorted(calling[name])))
-        log(f"{proj}: {len(indexed[proj])} files, {len(names)} called function names, {len(picked)} sampled "
-            f"(oracle {time.monotonic() - t0:.1f} s)")
-    # Warm-up, then the look-ups: every kind, then calls only.
+        ff = file_facts(text, lang, defined.get(path, {}))
+        facts[(proj, path)] = ff
+        for name in ff.calls:
+            calling[name].add(path)
+    names = sorted({n for per in funcs.values() for n in per
+                    if len(n) >= 3 and relevance.IDENT.match(n) and calling.get(n)})
+    rng = random.Random(f"{args.seed}/{lang}")
+    picked = rng.sample(names, min(args.n, len(names)))
+    log(f"{proj}: {len(files)} files, {len(names)} called function names, {len(picked)} sampled "
+        f"(oracle {time.monotonic() - t0:.1f} s)")
+    return [Lookup(lang, proj, name, sorted(calling[name])) for name in sorted(picked)]
+
+
+def run_templates(os_: OpenSearch, lookups: list[Lookup], aliases: dict[str, str], roots: dict[str, Path],
+                  template: str) -> None:
+    """Warm-up, then each look-up through the stored template: every kind,
+    then calls only."""
     for q in lookups[:20]:
         find_references(os_, aliases[str(roots[q.project])], template, q.name, None, 10)
     for q in lookups:
@@ -313,83 +294,105 @@ def cmd_run(args: argparse.Namespace) -> None:
     errors = [q for q in lookups if q.error]
     if errors:
         log(f"{len(errors)} look-ups failed, e.g. {errors[0].name}: {errors[0].error}")
-    mcp_done = False
-    if args.mcp:
-        import asyncio
-        mcp_done = asyncio.run(run_mcp(args.mcp, lookups, roots))
 
-    by_lang: dict[str, list[Lookup]] = defaultdict(list)
-    for q in lookups:
-        by_lang[q.lang].append(q)
-    cols = ["language", "names", "calling files", "recall@10", "precision", "never-uses", "recall@10 calls",
-            "precision calls", "p50 ms", "p95 ms", "took p50"]
+
+COLUMNS = ["language", "names", "calling files", "recall@10", "precision", "never-uses", "recall@10 calls",
+           "precision calls", "p50 ms", "p95 ms", "took p50"]
+MCP_COLUMNS = ["MCP recall@10", "MCP p50 ms"]
+
+
+def table_row(label: str, qs: list[Lookup], facts: dict[tuple[str, str], FileFacts], mcp_done: bool) -> list[str]:
+    a, c = score(qs, facts, "results"), score(qs, facts, "results_call")
+    ms = [q.ms for q in qs]
+    row = [label, str(len(qs)), f"{statistics.mean(len(q.calling) for q in qs):.1f}", f"{a['recall@10']:.3f}",
+           f"{a['precision']:.3f}", f"{a['never_uses']}/{a['returned']}", f"{c['recall@10']:.3f}",
+           f"{c['precision']:.3f}", f"{pct(ms, 50):.1f}", f"{pct(ms, 95):.1f}", f"{pct([q.took for q in qs], 50):.0f}"]
     if mcp_done:
-        cols += ["MCP recall@10", "MCP p50 ms"]
-    rows = []
-    all_rec = []
-    for lang in sorted(by_lang):
-        qs = by_lang[lang]
-        a, c = score(qs, facts, "results"), score(qs, facts, "results_call")
-        ms = [q.ms for q in qs]
-        row = [lang, str(len(qs)), f"{statistics.mean(len(q.calling) for q in qs):.1f}", f"{a['recall@10']:.3f}",
-               f"{a['precision']:.3f}", f"{a['never_uses']}/{a['returned']}", f"{c['recall@10']:.3f}",
-               f"{c['precision']:.3f}", f"{pct(ms, 50):.1f}", f"{pct(ms, 95):.1f}", f"{pct([q.took for q in qs], 50):.0f}"]
-        if mcp_done:
-            m = score(qs, facts, "mcp")
-            row += [f"{m['recall@10']:.3f}", f"{pct([q.mcp_ms for q in qs], 50):.1f}"]
-        rows.append(row)
-        all_rec.append((a, c, ms))
-    a, c = score(lookups, facts, "results"), score(lookups, facts, "results_call")
-    ms = [q.ms for q in lookups]
-    total = ["all", str(len(lookups)), f"{statistics.mean(len(q.calling) for q in lookups):.1f}", f"{a['recall@10']:.3f}",
-             f"{a['precision']:.3f}", f"{a['never_uses']}/{a['returned']}", f"{c['recall@10']:.3f}", f"{c['precision']:.3f}",
-             f"{pct(ms, 50):.1f}", f"{pct(ms, 95):.1f}", f"{pct([q.took for q in lookups], 50):.0f}"]
-    if mcp_done:
-        m = score(lookups, facts, "mcp")
-        total += [f"{m['recall@10']:.3f}", f"{pct([q.mcp_ms for q in lookups], 50):.1f}"]
-    rows.append(total)
+        m = score(qs, facts, "mcp")
+        row += [f"{m['recall@10']:.3f}", f"{pct([q.mcp_ms for q in qs], 50):.1f}"]
+    return row
+
+
+def print_table(cols: list[str], rows: list[list[str]], everything: dict) -> None:
     widths = [max(len(c), *(len(r[i]) for r in rows)) for i, c in enumerate(cols)]
     print()
     print("== find_references vs the regex oracle (stored template, limit 10; every kind, then kinds [\"call\"]) ==")
     print("  ".join(c.ljust(w) for c, w in zip(cols, widths)))
     for r in rows:
         print("  ".join(v.ljust(w) for v, w in zip(r, widths)))
-    verdict = "met" if a["recall@10"] >= 0.95 else "MISSED"
-    print(f"recall@10 (every kind) {a['recall@10']:.3f}, target >= 0.95: {verdict}; "
-          f"returned files that never use the name: {a['never_uses']} of {a['returned']}")
-    if args.misses:
-        print()
-        print(f"== missed calling files (first {args.misses} per language; every kind) ==")
-        for lang in sorted(by_lang):
-            shown = 0
-            for q in by_lang[lang]:
-                missed = [p for p in q.calling if p not in q.results]
-                if len(q.calling) > 10 or not missed:
-                    continue
-                for p in missed[:2]:
-                    lines = facts[(q.project, p)].calls.get(q.name, [])
-                    text = ""
-                    if lines:
-                        try:
-                            text = (roots[q.project] / p).read_text(errors="replace").splitlines()[lines[0] - 1].strip()[:120]
-                        except (OSError, IndexError):
-                            pass
-                    print(f"  {lang:<10} {q.name:<24} {p}:{lines[0] if lines else '?'}  {text}")
+    verdict = "met" if everything["recall@10"] >= 0.95 else "MISSED"
+    print(f"recall@10 (every kind) {everything['recall@10']:.3f}, target >= 0.95: {verdict}; "
+          f"returned files that never use the name: {everything['never_uses']} of {everything['returned']}")
+
+
+def print_misses(by_lang: dict[str, list[Lookup]], facts: dict[tuple[str, str], FileFacts], roots: dict[str, Path],
+                 most: int) -> None:
+    print()
+    print(f"== missed calling files (first {most} per language; every kind) ==")
+    for lang in sorted(by_lang):
+        shown = 0
+        for q in by_lang[lang]:
+            missed = [p for p in q.calling if p not in q.results]
+            if len(q.calling) > 10 or not missed:
+                continue
+            for p in missed[:2]:
+                lines = facts[(q.project, p)].calls.get(q.name, [])
+                text = ""
+                if lines:
+                    try:
+                        text = (roots[q.project] / p).read_text(errors="replace").splitlines()[lines[0] - 1].strip()[:120]
+                    except (OSError, IndexError):
+                        pass
+                print(f"  {lang:<10} {q.name:<24} {p}:{lines[0] if lines else '?'}  {text}")
+                shown += 1
+            if shown >= most:
+                break
+    print()
+    print(f"== returned files that never use the name (first {most} per language) ==")
+    for lang in sorted(by_lang):
+        shown = 0
+        for q in by_lang[lang]:
+            for p in q.results[:10]:
+                f = facts.get((q.project, p))
+                if f is None or q.name not in f.words:
+                    print(f"  {lang:<10} {q.name:<24} {p}")
                     shown += 1
-                if shown >= args.misses:
-                    break
-        print()
-        print(f"== returned files that never use the name (first {args.misses} per language) ==")
-        for lang in sorted(by_lang):
-            shown = 0
-            for q in by_lang[lang]:
-                for p in q.results[:10]:
-                    f = facts.get((q.project, p))
-                    if f is None or q.name not in f.words:
-                        print(f"  {lang:<10} {q.name:<24} {p}")
-                        shown += 1
-                if shown >= args.misses:
-                    break
+            if shown >= most:
+                break
+
+
+def cmd_run(args: argparse.Namespace) -> None:
+    """The oracle, the look-ups (stored template, then MCP) and the tables."""
+    work: Path = args.work
+    work.mkdir(parents=True, exist_ok=True)
+    os_ = OpenSearch(args.opensearch)
+    roots = {Path(p).name: Path(p).resolve() for p in args.projects}
+    indexed = relevance.indexed_files(args.opensearch, args.prefix, roots)
+    lookups: list[Lookup] = []
+    facts: dict[tuple[str, str], FileFacts] = {}
+    for proj, root in roots.items():
+        lang = next((l for l in DEFAULT_LANGS if proj == l or proj.startswith(l + "-")), None)
+        if lang is None:
+            log(f"{proj}: no language known for it, skipped")
+            continue
+        lookups += project_lookups(proj, root, lang, indexed[proj], work, args, facts)
+    template = f"{args.prefix}_find_references_v{args.version}"
+    run_templates(os_, lookups, project_aliases(os_, args.prefix), roots, template)
+    mcp_done = False
+    if args.mcp:
+        import asyncio
+        quiet_mcp_logs()
+        mcp_done = asyncio.run(run_mcp(args.mcp, lookups, roots))
+
+    by_lang: dict[str, list[Lookup]] = defaultdict(list)
+    for q in lookups:
+        by_lang[q.lang].append(q)
+    cols = COLUMNS + (MCP_COLUMNS if mcp_done else [])
+    rows = [table_row(lang, by_lang[lang], facts, mcp_done) for lang in sorted(by_lang)]
+    rows.append(table_row("all", lookups, facts, mcp_done))
+    print_table(cols, rows, score(lookups, facts, "results"))
+    if args.misses:
+        print_misses(by_lang, facts, roots, args.misses)
     if args.json:
         args.json.write_text(json.dumps({"lookups": [asdict(q) for q in lookups], "columns": cols, "rows": rows}, indent=1))
 
@@ -444,38 +447,12 @@ def cmd_norefs(args: argparse.Namespace) -> None:
         log(f"{f.name}: {dropped} reference patterns left out")
 
 
-def cmd_corpus(args: argparse.Namespace) -> None:
-    corpora = Path(os.environ.get("VIBE_CORPORA", Path.home() / ".cache/vibe-bench/corpora"))
-    if args.projects:
-        projects = [Path(p) for p in args.projects]
-    else:
-        langs = os.environ.get("REFS_LANGS", " ".join(DEFAULT_LANGS)).split()
-        projects = []
-        for lang in langs:
-            d = corpora / lang
-            if d.is_dir() and (corpora / f"{lang}.origin").is_file():
-                projects.append(d)
-            else:
-                log(f"{d} missing (run bash bench/corpora.sh {lang}): skipped")
-    args.out.mkdir(parents=True, exist_ok=True)
-    for src in projects:
-        lang = src.name
-        exts = relevance_corpus.LANG_EXT.get(lang, relevance_corpus.ALL_EXT)
-        dst = args.out / lang
-        n = relevance_corpus.copy_subset(src, dst, exts, args.cap)
-        log(f"{lang}: {n} files from {src}")
-        print(dst)
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
-    c = sub.add_parser("corpus")
-    c.add_argument("--out", type=Path, required=True)
-    c.add_argument("--cap", type=int, default=int(os.environ.get("REFS_CAP", "600")))
-    c.add_argument("projects", nargs="*")
+    add_corpus_parser(sub, "REFS_CAP", 600, "REFS_LANGS", DEFAULT_LANGS)
     r = sub.add_parser("run")
-    r.add_argument("--opensearch", default=os.environ.get("VIBE_OPENSEARCH_URL", "http://127.0.0.1:9200"))
+    r.add_argument("--opensearch", default=opensearch_url())
     r.add_argument("--prefix", required=True)
     r.add_argument("--version", required=True, help="TEMPLATE_VERSION of the installed templates")
     r.add_argument("--work", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "vibe-references")

@@ -6,7 +6,7 @@
 #
 # 1. Copies up to REFS_CAP (default 600) files of each corpus of
 #    bench/corpora.sh (REFS_LANGS, default python java javascript typescript
-#    go rust kotlin csharp; missing ones are skipped: run corpora.sh first),
+#    go rust kotlin csharp; a missing one is built by corpora.sh first),
 #    indexes them under the prefix vibebench-refs (dropped on exit), and
 #    scores find_references against the oracle of bench/references.py
 #    (recall of the calling files among the first 10 results, target >= 0.95;
@@ -39,7 +39,7 @@ VERSION="$(sed -n 's/^pub const TEMPLATE_VERSION: u64 = \([0-9]*\);/\1/p' "$ROOT
 
 log "preparing the corpus"
 mapfile -t PROJECTS < <(python3 "$ROOT/bench/references.py" corpus --out "$WORK/projects")
-[ "${#PROJECTS[@]}" -gt 0 ] || { log "no corpus: run bash bench/corpora.sh"; exit 1; }
+[ "${#PROJECTS[@]}" -gt 0 ] || { log "no corpus (bench/corpora.sh failed)"; exit 1; }
 
 CFG="$WORK/config"
 index_projects "$CFG" "$PREFIX" "${PROJECTS[@]}"
@@ -47,15 +47,8 @@ index_projects "$CFG" "$PREFIX" "${PROJECTS[@]}"
 # MCP, when a Python with the SDK is there (the gateway may not have the tool yet).
 MCP_ARGS=()
 if [ -x "$VENV/bin/python" ] && "$VENV/bin/python" -c 'import mcp' 2>/dev/null; then
-    PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
-    RUST_LOG="${RUST_LOG:-warn}" "$BIN" --config-dir "$CFG" serve start --host 127.0.0.1 --port "$PORT" >"$WORK/serve.log" 2>&1 &
-    SERVER=$!
-    CLEANUPS=("kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null" "${CLEANUPS[@]}")
-    for _ in $(seq 1 300); do
-        kill -0 "$SERVER" 2>/dev/null || break
-        (echo >"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && { MCP_ARGS=(--mcp "http://127.0.0.1:$PORT/mcp"); break; }
-        sleep 0.1
-    done
+    serve_mcp "$CFG"
+    MCP_ARGS=(--mcp "http://127.0.0.1:$PORT/mcp")
     PY="$VENV/bin/python"
 else
     log "no MCP SDK in $VENV: the template only"

@@ -8,10 +8,10 @@ Two subcommands:
       Copies a deterministic subset (at most --cap source files each, chosen
       by a hash of the relative path) of each project to DIR/<name>/ and
       prints the copies, one a line. Without PROJECT: $RELEVANCE_PROJECTS, else
-      python, java, javascript, go and rust under $VIBE_CORPORA (default
-      ~/.cache/vibe-bench/corpora), with local fallbacks for the ones missing
-      (CPython's stdlib, Go's src, ~/.cargo/registry crates, npm's own tree,
-      Maven Central sources jars fetched with mvn).
+      the corpora of bench/corpora.sh under $VIBE_CORPORA (default
+      ~/.cache/vibe-bench/corpora) for $RELEVANCE_LANGS (default python, java,
+      javascript, go, rust); a missing one is built by corpora.sh
+      (bench/relevance_corpus.py).
 
   run --url URL --opensearch URL --prefix P PROJECT...
       Oracle: universal-ctags on the files the index holds. Samples up to
@@ -32,7 +32,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import logging
 import os
 import random
 import re
@@ -44,8 +43,8 @@ from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from benchlib import McpSession, os_json, pct
-from relevance_corpus import cmd_corpus
+from benchlib import McpSession, ast_aliases, logger, opensearch_url, os_scroll, pct, quiet_mcp_logs
+from relevance_corpus import RELEVANCE, add_corpus_parser, cmd_corpus
 
 TOOLS = ("search_by_code_functions", "search_by_code_classes", "search_by_code_variables")
 SHORT = {"search_by_code_functions": "functions", "search_by_code_classes": "classes", "search_by_code_variables": "variables"}
@@ -77,7 +76,7 @@ IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 # Names ctags makes up for anonymous functions, classes, structs...
 ANON = re.compile(r"(AnonymousFunction|__anon|anon(Func|Class|Object|Struct|Enum|Union|Type)[0-9a-f])")
 
-log = lambda *a: print("[relevance]", *a, file=sys.stderr, flush=True)  # noqa: E731
+log = logger("relevance")
 
 
 # ---------------------------------------------------------------------------
@@ -90,17 +89,11 @@ def indexed_files(base: str, prefix: str, roots: dict[str, Path]) -> dict[str, s
     by_root = {str(p): n for n, p in roots.items()}
     out: dict[str, set[str]] = {n: set() for n in roots}
     body = {"size": 2000, "_source": ["root", "path"], "query": {"match_all": {}}, "sort": ["_doc"]}
-    r = os_json(base, f"/{prefix}_files_analysis_*/_search?scroll=1m", body)
-    while True:
-        hits = r["hits"]["hits"]
-        if not hits:
-            break
-        for h in hits:
-            s = h["_source"]
-            name = by_root.get(str(s.get("root", "")).rstrip("/"))
-            if name is not None:
-                out[name].add(s["path"])
-        r = os_json(base, "/_search/scroll", {"scroll": "1m", "scroll_id": r["_scroll_id"]})
+    for h in os_scroll(base, ast_aliases(prefix), body):
+        s = h["_source"]
+        name = by_root.get(str(s.get("root", "")).rstrip("/"))
+        if name is not None:
+            out[name].add(s["path"])
     return out
 
 
@@ -135,25 +128,30 @@ def js_class_tool(t: dict) -> str:
     return VARS
 
 
+def ctags_tags(root: Path, files: set[str], fields: str, lst: Path):
+    """universal-ctags' tags (JSON objects) of the files, paths relative to
+    root; lst receives the file list."""
+    lst.write_text("".join(p + "\n" for p in sorted(files)), encoding="utf-8")
+    r = subprocess.run(["ctags", f"--fields={fields}", "--sort=no", "--output-format=json", "-f", "-", "-L", str(lst)],
+                       cwd=root, capture_output=True, text=True, errors="replace")
+    if r.returncode != 0:
+        sys.exit(f"ctags failed on {root}: {r.stderr[-1000:]}")
+    for line in r.stdout.splitlines():
+        try:
+            t = json.loads(line)
+        except ValueError:
+            continue
+        if t.get("_type") == "tag":
+            yield t
+
+
 def ctags_definitions(roots: dict[str, Path], files: dict[str, set[str]], work: Path):
     """{(lang, tool): {name}} and {(tool, name): {"project/path": [(line, kind)]}}
     from universal-ctags, on the indexed files only."""
     names: dict[tuple[str, str], set[str]] = defaultdict(set)
     where: dict[tuple[str, str], dict[str, list]] = defaultdict(lambda: defaultdict(list))
     for proj, root in roots.items():
-        lst = work / f"ctags-{proj}.lst"
-        lst.write_text("".join(p + "\n" for p in sorted(files[proj])), encoding="utf-8")
-        r = subprocess.run(["ctags", "--fields=+nKzls", "--sort=no", "--output-format=json", "-f", "-", "-L", str(lst)],
-                           cwd=root, capture_output=True, text=True, errors="replace")
-        if r.returncode != 0:
-            sys.exit(f"ctags failed on {root}: {r.stderr[-1000:]}")
-        for line in r.stdout.splitlines():
-            try:
-                t = json.loads(line)
-            except ValueError:
-                continue
-            if t.get("_type") != "tag":
-                continue
+        for t in ctags_tags(root, files[proj], "+nKzls", work / f"ctags-{proj}.lst"):
             lang, kind, name = t.get("language"), t.get("kind"), t.get("name", "")
             tool = KINDS.get(lang, {}).get(kind)
             if tool is None or len(name) < 3 or not IDENT.match(name) or ANON.match(name):
@@ -467,9 +465,7 @@ def write_json(args: argparse.Namespace, roots, files, k: int, groups, lookups: 
 
 def cmd_run(args: argparse.Namespace) -> None:
     """Samples the look-ups from ctags, runs them through MCP and grep, and prints the tables."""
-    logging.getLogger("mcp").setLevel(logging.ERROR)
-    logging.getLogger("client").setLevel(logging.ERROR)
-    logging.getLogger("httpx2").setLevel(logging.WARNING)
+    quiet_mcp_logs()
     t0 = time.monotonic()
     roots = {Path(p).name: Path(p).resolve() for p in args.projects}
     work = args.work
@@ -515,13 +511,10 @@ def cmd_run(args: argparse.Namespace) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
-    c = sub.add_parser("corpus")
-    c.add_argument("--out", type=Path, required=True)
-    c.add_argument("--cap", type=int, default=int(os.environ.get("RELEVANCE_CAP", "700")))
-    c.add_argument("projects", nargs="*")
+    add_corpus_parser(sub, **RELEVANCE)
     r = sub.add_parser("run")
     r.add_argument("--url", required=True)
-    r.add_argument("--opensearch", default=os.environ.get("VIBE_OPENSEARCH_URL", "http://127.0.0.1:9200"))
+    r.add_argument("--opensearch", default=opensearch_url())
     r.add_argument("--prefix", required=True)
     r.add_argument("--work", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "vibe-relevance")
     r.add_argument("--n", type=int, default=int(os.environ.get("RELEVANCE_N", "100")))

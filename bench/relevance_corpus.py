@@ -1,21 +1,26 @@
-"""The corpus of bench/relevance.py: a deterministic subset of each project
-(at most --cap source files, chosen by a hash of the relative path), with
-local fallbacks for the corpora bench/corpora.sh did not fetch."""
+"""The corpora of bench/relevance.py, references.py and text_search.py: a
+deterministic subset of each project (at most --cap source files, chosen by a
+hash of the relative path). The projects are bench/corpora.sh's corpora (the
+one corpus builder; a missing one is built by it) or the directories given.
+
+    python3 bench/relevance_corpus.py corpus --out DIR [--cap N] [PROJECT...]
+
+does what `relevance.py corpus` does (the same defaults)."""
 
 from __future__ import annotations
 
 import argparse
 import hashlib
 import os
-import re
 import shutil
 import subprocess
 import sys
-import zipfile
 from collections import Counter
 from pathlib import Path
 
-log = lambda *a: print("[relevance]", *a, file=sys.stderr, flush=True)  # noqa: E731
+from benchlib import BENCH, logger
+
+log = logger("corpus")
 
 # Source extensions per corpus language (the directory names of bench/corpora.sh).
 LANG_EXT = {
@@ -30,7 +35,6 @@ LANG_EXT = {
     "csharp": (".cs",),
 }
 ALL_EXT = tuple(e for exts in LANG_EXT.values() for e in exts)
-DEFAULT_LANGS = ("python", "java", "javascript", "go", "rust")
 # The scanner never descends into these (ingest/src/scanner/walk.rs); a copy
 # renames them (`node_modules` -> `node_modules_`) so that npm's bundled code
 # stays in the corpus.
@@ -43,89 +47,22 @@ MAX_FILE_BYTES = 512 * 1024
 # ---------------------------------------------------------------------------
 
 
-def java_fallback(cache: Path) -> Path | None:
-    """Sources jars from Maven Central (mvn dependency:copy), unpacked once."""
-    dst = cache / "java"
-    if dst.is_dir() and any(dst.iterdir()):
-        return dst
-    if not shutil.which("mvn"):
-        return None
-    jars = cache / "java-jars"
-    jars.mkdir(parents=True, exist_ok=True)
-    for art in ("org.apache.commons:commons-lang3:3.12.0", "org.apache.commons:commons-collections4:4.4",
-                "com.google.guava:guava:32.1.3-jre"):
-        log(f"fetching {art} sources with mvn")
-        r = subprocess.run(["mvn", "-q", "-B", "dependency:copy", f"-Dartifact={art}:jar:sources",
-                            f"-DoutputDirectory={jars}"], cwd=cache, capture_output=True, text=True)
-        if r.returncode != 0:
-            log(f"mvn failed for {art}: {r.stdout[-500:]}{r.stderr[-500:]}")
-    tmp = cache / "java.tmp"
-    shutil.rmtree(tmp, ignore_errors=True)
-    for jar in sorted(jars.glob("*-sources.jar")):
-        with zipfile.ZipFile(jar) as z:
-            z.extractall(tmp / jar.name.removesuffix("-sources.jar"))
-    if not tmp.is_dir():
-        return None
-    tmp.rename(dst)
-    return dst
+def corpora_dir() -> Path:
+    return Path(os.environ.get("VIBE_CORPORA", Path.home() / ".cache/vibe-bench/corpora"))
 
 
-# Crates that are mostly generated bindings (thousands of constants a file).
-GENERATED_CRATES = re.compile(r"(windows|linux-raw-sys|libc|web-sys|js-sys|winapi)")
-
-
-def rust_fallback(cache: Path) -> Path | None:
-    """The newest version of each crate in ~/.cargo/registry/src (symlinked)."""
-    regs = sorted((Path.home() / ".cargo/registry/src").glob("*/"))
-    if not regs:
-        return None
-    newest: dict[str, Path] = {}
-    for reg in regs:
-        for d in sorted(reg.iterdir(), key=lambda p: p.name):
-            name = d.name.rsplit("-", 1)[0] if "-" in d.name else d.name
-            if GENERATED_CRATES.match(name):
-                continue
-            newest[name] = d  # sorted: the last is the (lexically) newest
-    dst = cache / "rust-crates"
-    shutil.rmtree(dst, ignore_errors=True)
-    dst.mkdir(parents=True)
-    for name, d in sorted(newest.items()):
-        (dst / d.name).symlink_to(d)
-    return dst
-
-
-def default_projects(cache: Path) -> list[tuple[str, Path, str | None]]:
-    corpora = Path(os.environ.get("VIBE_CORPORA", Path.home() / ".cache/vibe-bench/corpora"))
-    out = []
-    for lang in DEFAULT_LANGS:
-        d = corpora / lang
-        origin = corpora / f"{lang}.origin"  # bench/corpora.sh writes it once the corpus is complete
-        if d.is_dir() and origin.is_file():
-            log(f"{lang}: {d} ({origin.read_text(errors='replace').strip().splitlines()[0][:120]})")
-            out.append((lang, d, lang))
-            continue
-        if d.is_dir():
-            log(f"{d} has no {origin.name} (incomplete?): using a local fallback")
-        src: Path | None = None
-        if lang == "python":
-            import sysconfig
-            src = Path(sysconfig.get_paths()["stdlib"])
-        elif lang == "go":
-            goroot = subprocess.run(["go", "env", "GOROOT"], capture_output=True, text=True).stdout.strip() if shutil.which("go") else ""
-            src = Path(goroot or "/usr/local/go") / "src"
-        elif lang == "javascript":
-            root = subprocess.run(["npm", "root", "-g"], capture_output=True, text=True).stdout.strip() if shutil.which("npm") else ""
-            src = Path(root or "/usr/lib/node_modules") / "npm"
-        elif lang == "rust":
-            src = rust_fallback(cache)
-        elif lang == "java":
-            src = java_fallback(cache)
-        if src is not None and src.is_dir():
-            log(f"{corpora / lang} missing: using {src}")
-            out.append((lang, src, lang))
-        else:
-            log(f"{corpora / lang} missing and no local fallback: skipped")
-    return out
+def corpus(lang: str) -> Path | None:
+    """bench/corpora.sh's corpus of the language, built by it when missing
+    (complete once its <lang>.origin exists); None when it cannot be built."""
+    d, origin = corpora_dir() / lang, corpora_dir() / f"{lang}.origin"
+    if not (d.is_dir() and origin.is_file()):
+        log(f"{d} missing: bash bench/corpora.sh {lang}")
+        r = subprocess.run(["bash", str(BENCH / "corpora.sh"), lang], stdout=sys.stderr)
+        if r.returncode != 0 or not origin.is_file():
+            log(f"{lang}: bench/corpora.sh failed (exit {r.returncode}): skipped")
+            return None
+    log(f"{lang}: {d} ({origin.read_text(errors='replace').strip().splitlines()[0][:120]})")
+    return d
 
 
 def source_files(src: Path, exts: tuple[str, ...]) -> list[str]:
@@ -159,20 +96,23 @@ def copy_subset(src: Path, dst: Path, exts: tuple[str, ...], cap: int) -> int:
     return len(files)
 
 
+def projects(args: argparse.Namespace) -> list[tuple[str, Path, str | None]]:
+    """(name, source, language or None) of the projects to copy: the
+    arguments, else $<projects_env> (a list of directories), else the
+    corpora of $<langs_env> (default: the parser's languages)."""
+    listed = args.projects or os.environ.get(args.projects_env or "", "").split()
+    if listed:
+        return [(Path(p).name, Path(p), Path(p).name if Path(p).name in LANG_EXT else None) for p in listed]
+    langs = os.environ.get(args.langs_env, "").split() or args.langs
+    return [(lang, d, lang) for lang in langs if (d := corpus(lang)) is not None]
+
+
 def cmd_corpus(args: argparse.Namespace) -> None:
-    cache = Path(os.environ.get("RELEVANCE_CACHE", Path.home() / ".cache/vibe-bench/relevance"))
-    cache.mkdir(parents=True, exist_ok=True)
-    if args.projects:
-        projects = [(Path(p).name, Path(p), Path(p).name if Path(p).name in LANG_EXT else None) for p in args.projects]
-    elif os.environ.get("RELEVANCE_PROJECTS", "").strip():
-        projects = [(Path(p).name, Path(p), Path(p).name if Path(p).name in LANG_EXT else None)
-                    for p in os.environ["RELEVANCE_PROJECTS"].split()]
-    else:
-        projects = default_projects(cache)
+    """Copies the subsets to args.out/<name>/ and prints the copies, one a line."""
     args.out.mkdir(parents=True, exist_ok=True)
     seen: Counter[str] = Counter()
     total = 0
-    for name, src, lang in projects:
+    for name, src, lang in projects(args):
         if not src.is_dir():
             sys.exit(f"not a directory: {src}")
         seen[name] += 1
@@ -184,5 +124,29 @@ def cmd_corpus(args: argparse.Namespace) -> None:
         total += n
         log(f"{name}: {n} files from {src}")
         print(dst)
-    if not 2500 <= total <= 4000:
-        log(f"note: {total} files in all (the benchmark aims at 2,500-4,000)")
+    log(f"{total} files in all")
+
+
+# relevance.py's corpus: $RELEVANCE_CAP files of each of $RELEVANCE_LANGS, or of $RELEVANCE_PROJECTS.
+RELEVANCE = {"cap_env": "RELEVANCE_CAP", "cap": 700, "langs_env": "RELEVANCE_LANGS",
+             "langs": ("python", "java", "javascript", "go", "rust"), "projects_env": "RELEVANCE_PROJECTS"}
+
+
+def add_corpus_parser(sub, cap_env: str, cap: int, langs_env: str, langs: tuple[str, ...], projects_env: str | None = None):
+    """The `corpus` subcommand of a bench script: --out DIR [--cap N] [PROJECT...]."""
+    c = sub.add_parser("corpus", help="copy a deterministic subset of each project")
+    c.add_argument("--out", type=Path, required=True)
+    c.add_argument("--cap", type=int, default=int(os.environ.get(cap_env, str(cap))))
+    c.add_argument("projects", nargs="*")
+    c.set_defaults(langs=list(langs), langs_env=langs_env, projects_env=projects_env)
+    return c
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_corpus_parser(ap.add_subparsers(dest="cmd", required=True), **RELEVANCE)
+    cmd_corpus(ap.parse_args())
+
+
+if __name__ == "__main__":
+    main()

@@ -38,7 +38,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import logging
 import os
 import random
 import re
@@ -50,7 +49,7 @@ from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from benchlib import McpSession, os_json, pct
+from benchlib import McpSession, files_aliases, logger, opensearch_url, os_json, os_scroll, pct, quiet_mcp_logs
 
 ROOT = Path(__file__).resolve().parent.parent
 LIMIT = 10
@@ -87,8 +86,7 @@ REGEXES = [
 ]
 
 
-def log(msg: str) -> None:
-    print(f"[text-bench] {msg}", file=sys.stderr, flush=True)
+log = logger("text-bench")
 
 
 # ---------------------------------------------------------------------------
@@ -112,16 +110,8 @@ def cmd_old_template(args: argparse.Namespace) -> None:
 
 def indexed(base: str, prefix: str) -> list[dict]:
     """root, path, language of every document in the files aliases."""
-    out = []
     body = {"size": 2000, "_source": ["root", "path", "language"], "query": {"match_all": {}}, "sort": ["_doc"]}
-    r = os_json(base, f"/{prefix}_files_*,-{prefix}_files_analysis_*/_search?scroll=1m", body)
-    while True:
-        hits = r["hits"]["hits"]
-        if not hits:
-            break
-        out.extend(h["_source"] for h in hits)
-        r = os_json(base, "/_search/scroll", {"scroll": "1m", "scroll_id": r["_scroll_id"]})
-    return out
+    return [h["_source"] for h in os_scroll(base, files_aliases(prefix), body)]
 
 
 def segments(base: str, pattern: str) -> tuple[int, int, int]:
@@ -444,8 +434,7 @@ def table(groups: list[tuple[str, dict]]) -> str:
 
 
 def cmd_run(args: argparse.Namespace) -> None:
-    logging.getLogger("mcp").setLevel(logging.ERROR)
-    logging.getLogger("httpx2").setLevel(logging.WARNING)
+    quiet_mcp_logs()
     base = args.opensearch.rstrip("/")
     roots = [str(Path(p).resolve()) for p in args.projects]
     # Sorted, so that a seed samples the same queries whatever the index's order.
@@ -506,11 +495,11 @@ def main() -> None:
     t.add_argument("--prefix", required=True)
     t.add_argument("--out", required=True)
     s = sub.add_parser("store")
-    s.add_argument("--opensearch", default=os.environ.get("VIBE_OPENSEARCH_URL", "http://127.0.0.1:9200"))
+    s.add_argument("--opensearch", default=opensearch_url())
     s.add_argument("--prefix", required=True)
     r = sub.add_parser("run")
     r.add_argument("--url", required=True)
-    r.add_argument("--opensearch", default=os.environ.get("VIBE_OPENSEARCH_URL", "http://127.0.0.1:9200"))
+    r.add_argument("--opensearch", default=opensearch_url())
     r.add_argument("--prefix", required=True)
     r.add_argument("--n", type=int, default=int(os.environ.get("TEXT_N", "320")), help="literal snippets")
     r.add_argument("--seed", type=int, default=int(os.environ.get("TEXT_SEED", "1")))
