@@ -85,28 +85,33 @@ mvn_copy() { # ARTIFACT DIR
         || { cat "$DL/mvn.log" >&2; return 1; }
 }
 jar_dir() { local a="${1#*:}"; echo "$DL/mvn/${a/:/-}"; }
+# mvn_unzip GAV DIR ARCHIVE [MEMBER...]: unless DIR exists, copies GAV from
+# Maven into ARCHIVE's directory and unzips ARCHIVE (its MEMBER patterns only,
+# when given) into DIR.
+mvn_unzip() {
+    local gav="$1" d="$2" archive="$3"; shift 3
+    [ -d "$d" ] && return 0
+    log "mvn: $gav"
+    mvn_copy "$gav" "$(dirname "$archive")"
+    mkdir -p "$d.tmp"
+    unzip -q -o "$archive" "$@" -d "$d.tmp" 2>/dev/null || [ $? -eq 11 ] # 11: a pattern matched nothing
+    mv "$d.tmp" "$d"
+}
 fetch_jars() {
     local gav d
     for gav in "$@"; do
         d="$(jar_dir "$gav")"
-        [ -d "$d" ] && continue
-        log "mvn: $gav sources"
-        mvn_copy "$gav:jar:sources" "$DL/mvn"
-        mkdir -p "$d.tmp" && unzip -q -o "$DL/mvn/$(basename "$d")-sources.jar" -d "$d.tmp" && mv "$d.tmp" "$d"
+        mvn_unzip "$gav:jar:sources" "$d" "$d-sources.jar"
     done
 }
 # Distribution zips with Windows launch scripts (only their .bat/.cmd are kept).
 BATCH_ZIPS=(org.apache.tomcat:tomcat:10.1.59:zip org.apache.maven:apache-maven:3.9.16:zip:bin)
 fetch_zips() {
-    local gav d
+    local gav d classifier
     for gav in "${BATCH_ZIPS[@]}"; do
         d="$DL/mvn/$(cut -d: -f2,3 <<<"$gav" | tr : -)"
-        [ -d "$d" ] && continue
-        log "mvn: $gav"
-        mvn_copy "$gav" "$DL/zip"
-        mkdir -p "$d.tmp"
-        unzip -q -o "$DL/zip/$(basename "$d")"*.zip '*.bat' '*.cmd' -d "$d.tmp" 2>/dev/null || [ $? -eq 11 ] # 11: a pattern matched nothing
-        mv "$d.tmp" "$d"
+        classifier="$(cut -d: -f5 <<<"$gav")"
+        mvn_unzip "$gav" "$d" "$DL/zip/$(basename "$d")${classifier:+-$classifier}.zip" '*.bat' '*.cmd'
     done
 }
 from_jars() { # EXT_REGEX JAR...

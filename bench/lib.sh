@@ -1,6 +1,7 @@
 # Shared helpers of the bench scripts (sourced, never run).
 #
-# Provides: ROOT (the workspace), BIN / PARSE_ONLY (release binaries), WORK
+# Provides: ROOT (the workspace), BIN / PARSE_ONLY (release binaries), STDLIB
+# (the Python standard library every stdlib corpus is copied from), WORK
 # (a temp dir removed on exit), and the functions below.
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
