@@ -7,9 +7,10 @@
 #
 #   bash bench/relevance.sh [--json out.json] [--misses N] [--show-answer]
 #
-# Env: RELEVANCE_PROJECTS="dir1 dir2 ..." (default: python, java, javascript,
-# go, rust under ${VIBE_CORPORA:-~/.cache/vibe-bench/corpora}, with local
-# fallbacks, see relevance.py), RELEVANCE_CAP (files per project, default 700),
+# Env: RELEVANCE_PROJECTS="dir1 dir2 ..." (default: the corpora of
+# RELEVANCE_LANGS, default python java javascript go rust, under
+# ${VIBE_CORPORA:-~/.cache/vibe-bench/corpora}; a missing one is built by
+# bench/corpora.sh), RELEVANCE_CAP (files per project, default 700),
 # RELEVANCE_N (names per tool and language, default 100), RELEVANCE_SEED
 # (default 1), RELEVANCE_LIMIT (a limit to pass; default: the tool's own),
 # VIBE_BIN (a built vibe-analyzer: no cargo build, e.g. while others hold the
