@@ -30,16 +30,14 @@ def opensearch_url() -> str:
 
 
 def ast_aliases(prefix: str) -> str:
-    """Every project's AST alias under a bench prefix: `<p>_ast_<h>`, named
-    `<p>_files_analysis_<h>` up to template version 11 (both spelled, so that
-    a bench reads an index of either binary)."""
-    return f"{prefix}_ast_*,{prefix}_files_analysis_*"
+    """Every project's AST alias under a bench prefix: `<p>_ast_<h>` (an
+    index of an older binary is renamed so when this one installs templates)."""
+    return f"{prefix}_ast_*"
 
 
 def files_aliases(prefix: str) -> str:
-    """Every project's files alias under a bench prefix (without the AST
-    aliases' old name, which shares its start)."""
-    return f"{prefix}_files_*,-{prefix}_files_analysis_*"
+    """Every project's files alias under a bench prefix."""
+    return f"{prefix}_files_*"
 
 
 def os_json(base: str, path: str, body: dict | None = None, method: str | None = None, timeout: int = 600) -> dict:

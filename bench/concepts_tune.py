@@ -30,9 +30,9 @@ tooks = []
 for q in qs:
     p = {"query": q["query"], "name": q["query"], "lower": q["query"].lower(), "owner": None, "words": q["query"],
          "kinds": KINDS[q["tool"]], "all": False, "fuzzy": False, "names_only": False, "cjk": False, "limit": 10, "offset": 0, "inner_limit": 5}
-    idx = "vibebench-concepts_files_analysis_*"
+    idx = "vibebench-concepts_ast_*"
     if target:
-        idx = "vibebench-concepts_files_analysis_" + [h["_id"] for h in meta["hits"]["hits"] if h["_source"]["name"] == PROJECT[q["lang"]]][0]
+        idx = "vibebench-concepts_ast_" + [h["_id"] for h in meta["hits"]["hits"] if h["_source"]["name"] == PROJECT[q["lang"]]][0]
     r = post(f"/{idx}/_search/template", {"source": tpl, "params": p})
     tooks.append(r["took"])
     files = []

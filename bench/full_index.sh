@@ -58,7 +58,7 @@ log "exporting the indexed documents"
 HASH="$(curl -s "$OS_URL/_alias/${PREFIX}_files_*" | python3 -c 'import json,sys; a=json.load(sys.stdin); print(next(iter(next(iter(a.values()))["aliases"])).rsplit("_",1)[1])')"
 RAW_FILES="${PREFIX}_data_files_rawbench_g0"
 RAW_ANALYSIS="${PREFIX}_data_analysis_rawbench_g0"
-RAW_DOCS="$(python3 "$HERE/export_bulk.py" "$OS_URL" "${PREFIX}_files_$HASH" "${PREFIX}_files_analysis_$HASH" \
+RAW_DOCS="$(python3 "$HERE/export_bulk.py" "$OS_URL" "${PREFIX}_files_$HASH" "${PREFIX}_ast_$HASH" \
     "$RAW_FILES" "$RAW_ANALYSIS" "$WORK/chunks" "$MAX_BULK_BYTES")"
 CHUNKS="$(ls "$WORK/chunks"/chunk-*.ndjson | wc -l)"
 BYTES="$(cat "$WORK/chunks"/chunk-*.ndjson | wc -c)"

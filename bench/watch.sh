@@ -47,7 +47,7 @@ python3 - "$OS_URL" "$PREFIX" "$TREE" "$WORK/watch.out" "${BENCH_WATCH_OPS:-10}"
 import json, os, re, statistics, sys, time, urllib.request
 
 url, prefix, tree, log, rounds = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
-# The physical files index (the alias pattern `_files_*` would match `_files_analysis_*` too).
+# The physical files indices (every generation).
 files = f"{prefix}_data_files_*"
 
 def post(path, body):

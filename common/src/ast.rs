@@ -1,6 +1,6 @@
 //! The AST document model (`AstData`): what the scanner extracts from one file.
 //!
-//! This is a contract: it is exported by `scan ast`, stored in the analysis
+//! This is a contract: it is exported by `scan ast`, stored in the AST
 //! index and returned by `get_file_ast`. Empty collections are omitted when
 //! serialized so that answers stay small.
 

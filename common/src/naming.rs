@@ -30,9 +30,18 @@ impl IndexNames {
         format!("{}_files_{hash}", self.prefix)
     }
 
-    /// Alias readers use for a project's analysis documents.
-    pub fn analysis_alias(&self, hash: &str) -> String {
-        format!("{}_files_analysis_{hash}", self.prefix)
+    /// Alias readers use for a project's AST documents (one per file: its
+    /// AST, flat symbols and references, tags and descriptions). Its prefix
+    /// `<p>_ast_` shares nothing with `<p>_files_`, so neither wildcard
+    /// needs an exclusion.
+    pub fn ast_alias(&self, hash: &str) -> String {
+        format!("{}_ast_{hash}", self.prefix)
+    }
+
+    /// The AST alias's name up to template version 11, renamed in place by
+    /// `vibe_common::alias_migration` when templates are installed.
+    pub fn legacy_ast_alias_prefix(&self) -> String {
+        format!("{}_files_analysis_", self.prefix)
     }
 
     /// Physical index of one generation of a project's file contents.
@@ -40,8 +49,9 @@ impl IndexNames {
         format!("{}_data_files_{hash}_{generation}", self.prefix)
     }
 
-    /// Physical index of one generation of a project's analysis documents.
-    pub fn analysis_index(&self, hash: &str, generation: &str) -> String {
+    /// Physical index of one generation of a project's AST documents (named
+    /// `data_analysis` since the first release; only aliases are read).
+    pub fn ast_index(&self, hash: &str, generation: &str) -> String {
         format!("{}_data_analysis_{hash}_{generation}", self.prefix)
     }
 
@@ -50,9 +60,14 @@ impl IndexNames {
         format!("{p}_data_files_{hash}_*,{p}_data_analysis_{hash}_*", p = self.prefix)
     }
 
-    /// Wildcard over every project's analysis alias.
-    pub fn all_analysis(&self) -> String {
-        format!("{}_files_analysis_*", self.prefix)
+    /// Wildcard over every project's AST alias.
+    pub fn all_ast(&self) -> String {
+        format!("{}_ast_*", self.prefix)
+    }
+
+    /// Wildcard over every project's files alias.
+    pub fn all_files(&self) -> String {
+        format!("{}_files_*", self.prefix)
     }
 
     /// Wildcard over every physical index of every project.
@@ -77,7 +92,11 @@ mod tests {
     fn names_follow_the_prefix() {
         let n = IndexNames::new("t1");
         assert_eq!(n.meta(), "t1_meta");
-        assert_eq!(n.analysis_alias("ab"), "t1_files_analysis_ab");
+        assert_eq!(n.ast_alias("ab"), "t1_ast_ab");
+        assert_eq!(n.files_alias("ab"), "t1_files_ab");
+        // Neither alias wildcard matches the other's names.
+        assert!(!n.ast_alias("ab").starts_with(n.all_files().trim_end_matches('*')));
+        assert!(!n.files_alias("ab").starts_with(n.all_ast().trim_end_matches('*')));
         assert_eq!(n.files_index("ab", "g1"), "t1_data_files_ab_g1");
         assert_eq!(n.rename("vibe_files_analysis"), "t1_files_analysis");
         assert_eq!(project_hash(Path::new("/a")).len(), 16);

@@ -15,6 +15,7 @@ use std::collections::{BTreeMap, HashMap};
 use rust_embed::RustEmbed;
 use serde_json::{json, Value};
 
+use crate::alias_migration;
 use crate::naming::IndexNames;
 use crate::search::{Search, SearchError};
 
@@ -41,9 +42,17 @@ struct SearchTemplateFiles;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Action {
     Installed,
-    Upgraded { from: u64 },
+    Upgraded {
+        from: u64,
+    },
     UpToDate,
-    KeptNewer { installed: u64 },
+    KeptNewer {
+        installed: u64,
+    },
+    /// An alias of an older release moved to its current name.
+    Renamed {
+        from: String,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,6 +72,7 @@ impl std::fmt::Display for InstallAction {
             Action::KeptNewer { installed } => {
                 write!(f, "{kind} {name}: kept installed v{installed}, newer than this build's v{TEMPLATE_VERSION}")
             }
+            Action::Renamed { from } => write!(f, "{kind} {name}: renamed from {from}"),
         }
     }
 }
@@ -238,7 +248,8 @@ async fn installed_scripts(search: &Search) -> Result<BTreeMap<String, (String, 
     Ok(out)
 }
 
-/// Install or upgrade every shipped template; report what was done to each.
+/// Install or upgrade every shipped template, move aliases an older release
+/// named otherwise ([`alias_migration`]); report what was done to each.
 /// What is installed is read in three concurrent round trips' time.
 pub async fn install(search: &Search) -> Result<Vec<InstallAction>, SearchError> {
     let (components, indices, scripts) = tokio::try_join!(
@@ -279,6 +290,9 @@ pub async fn install(search: &Search) -> Result<Vec<InstallAction>, SearchError>
                 .await?;
         }
         report.push(InstallAction { kind: "search template", name: id, action });
+    }
+    for moved in alias_migration::rename_legacy_aliases(search).await? {
+        report.push(InstallAction { kind: "alias", name: moved.to, action: Action::Renamed { from: moved.from } });
     }
     Ok(report)
 }

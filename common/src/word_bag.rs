@@ -1,6 +1,6 @@
 //! A file's words for search by meaning (issue 23).
 //!
-//! Each analysis document carries `words`: the file's tokens (identifiers as
+//! Each AST document carries `words`: the file's tokens (identifiers as
 //! written, words of comments and strings), each at most [`MAX_REPEATS`]
 //! times, in order of first use. The analyzer `vibe_about` splits the
 //! identifiers into words and stems them; BM25 over this field is the

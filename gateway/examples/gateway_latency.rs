@@ -113,7 +113,7 @@ async fn main() -> Result<()> {
 
     // The index expression the gateway uses for the target.
     let index = match &o.target {
-        None => names.all_analysis(),
+        None => names.all_ast(),
         Some(t) => {
             let r = mcp.call("show_projects", &json!({})).await?;
             let p = r["structuredContent"]["projects"].as_array().cloned().unwrap_or_default();
@@ -121,7 +121,7 @@ async fn main() -> Result<()> {
                 .as_str()
                 .unwrap()
                 .to_string();
-            names.analysis_alias(&vibe_common::naming::project_hash(std::path::Path::new(&root)))
+            names.ast_alias(&vibe_common::naming::project_hash(std::path::Path::new(&root)))
         }
     };
     let direct_url = format!(

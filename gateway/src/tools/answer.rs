@@ -7,12 +7,12 @@ use crate::gateway::Gateway;
 use crate::normalize::Args;
 use crate::target::Scope;
 
-/// The index expression a scope searches (analysis documents).
+/// The index expression a scope searches (AST documents).
 pub fn scope_index(gw: &Gateway, scope: &Scope) -> String {
     let names = gw.backend().names();
     match scope.project() {
-        Some(p) => names.analysis_alias(&p.hash),
-        None => names.all_analysis(),
+        Some(p) => names.ast_alias(&p.hash),
+        None => names.all_ast(),
     }
 }
 

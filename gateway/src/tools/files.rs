@@ -95,17 +95,11 @@ async fn lookup(gw: &Gateway, want: Want, scope: &Scope, path: &str) -> Result<V
     let names = gw.backend().names();
     let (template, index) = match (want, scope.project()) {
         (Want::Content, Some(p)) => ("get_file_content", names.files_alias(&p.hash)),
-        (Want::Content, None) => ("get_file_content", all_files(gw)),
-        (Want::Ast, Some(p)) => ("get_file_ast", names.analysis_alias(&p.hash)),
-        (Want::Ast, None) => ("get_file_ast", names.all_analysis()),
+        (Want::Content, None) => ("get_file_content", names.all_files()),
+        (Want::Ast, Some(p)) => ("get_file_ast", names.ast_alias(&p.hash)),
+        (Want::Ast, None) => ("get_file_ast", names.all_ast()),
     };
     Ok(gw.backend().run(template, &index, params::file(path.trim_start_matches('/'))).await?)
-}
-
-/// Every project's files alias (the analysis aliases share the prefix).
-fn all_files(gw: &Gateway) -> String {
-    let n = gw.backend().names();
-    format!("{p}_files_*,-{p}_files_analysis_*", p = n.prefix)
 }
 
 /// 3 exact, 2 exact but for case, 1 a path suffix, 0 a substring.

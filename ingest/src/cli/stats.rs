@@ -86,7 +86,7 @@ async fn list_projects(search: &Search) -> anyhow::Result<()> {
 async fn info(search: &Search, target: &str) -> anyhow::Result<()> {
     let start = Instant::now();
     let project = resolve(search, target).await?;
-    let stats = project_stats(search, &search.names.analysis_alias(&project.hash)).await?;
+    let stats = project_stats(search, &search.names.ast_alias(&project.hash)).await?;
     print!("{}", stats_table(&stats));
     let meta = search.get_opt(&format!("/{}/_doc/{}", search.names.meta(), project.hash)).await?;
     if let Some(owners) = meta.as_ref().and_then(|m| owners_line(&m["_source"])) {
@@ -130,7 +130,7 @@ pub fn stats_table(stats: &SourceStats) -> String {
 async fn tree(search: &Search, target: &str) -> anyhow::Result<()> {
     let start = Instant::now();
     let project = resolve(search, target).await?;
-    let alias = search.names.analysis_alias(&project.hash);
+    let alias = search.names.ast_alias(&project.hash);
     let hits = crate::indexer::store::scroll_all(
         search,
         &alias,

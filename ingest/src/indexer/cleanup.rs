@@ -130,7 +130,7 @@ pub async fn plan(search: &Search, configured: &[PathBuf], me: &Me<'_>) -> Resul
             plan.indices.extend(indices.iter().filter(|i| store::older_than(i, ORPHAN_GRACE)).cloned());
         } else {
             let names = &search.names;
-            let live = [plan.layout.target(&names.files_alias(hash)), plan.layout.target(&names.analysis_alias(hash))];
+            let live = [plan.layout.target(&names.files_alias(hash)), plan.layout.target(&names.ast_alias(hash))];
             plan.indices.extend(indices.iter().filter(|i| !live.iter().flatten().any(|l| l == *i)).cloned());
         }
     }

@@ -24,8 +24,8 @@ pub fn indexable(file: &ScannedFile) -> bool {
     !matches!(file.skipped, Some(Symlink | Special | Unreadable | WalkError)) && !file.hash.is_empty()
 }
 
-/// The analysis document: AST, metadata and tags.
-pub fn analysis_doc(source: &SourceInfo, file: &ScannedFile, enrichment: Option<&Enrichment>) -> Value {
+/// The AST document: AST, metadata and tags.
+pub fn ast_doc(source: &SourceInfo, file: &ScannedFile, enrichment: Option<&Enrichment>) -> Value {
     let ast = file.ast.as_ref();
     let knowledge = ast
         .and_then(|a| a.frontmatter.as_ref())
@@ -102,10 +102,11 @@ fn file_about(path: &str, ast: Option<&AstData>, enrichment: Option<&Enrichment>
 
 /// The names and doc summaries of each owner's members, by the owner's
 /// qualified name, at most [`MAX_CONTEXT_DOC_CHARS`] characters each: the
-/// `context` of a class (what its methods do says what it is for).
-fn member_summaries(ast: &AstData) -> HashMap<String, String> {
+/// `context` of a class (what its methods do says what it is for). `docs`
+/// holds each element's doc summary, in [`AstData::elements`] order.
+fn member_summaries(ast: &AstData, docs: &[String]) -> HashMap<String, String> {
     let mut out: HashMap<String, String> = HashMap::new();
-    for e in ast.elements().filter(|e| !e.name.is_empty()) {
+    for (e, doc) in ast.elements().zip(docs).filter(|(e, _)| !e.name.is_empty()) {
         let Some(owner) = &e.owner else { continue };
         let text = out.entry(owner.clone()).or_default();
         if text.chars().count() >= MAX_CONTEXT_DOC_CHARS {
@@ -113,7 +114,7 @@ fn member_summaries(ast: &AstData) -> HashMap<String, String> {
         }
         text.push_str(&e.name);
         text.push(' ');
-        text.push_str(&summary::doc_summary(&e.comments));
+        text.push_str(doc);
         text.push_str(". ");
     }
     out
@@ -143,11 +144,13 @@ fn owner_docs(ast: &AstData) -> HashMap<String, String> {
 /// name and doc) are what questions in words are ranked on.
 pub fn symbols(ast: &AstData, bodies: &[String]) -> Vec<Value> {
     let owner_docs = owner_docs(ast);
-    let members = member_summaries(ast);
+    let docs: Vec<String> = ast.elements().map(|e| summary::doc_summary(&e.comments)).collect();
+    let members = member_summaries(ast, &docs);
     ast.elements()
         .zip(bodies.iter().map(String::as_str).chain(std::iter::repeat("")))
-        .filter(|(e, _)| !e.name.is_empty())
-        .map(|(e, body)| {
+        .zip(&docs)
+        .filter(|((e, _), _)| !e.name.is_empty())
+        .map(|((e, body), doc)| {
             let mut s = json!({
                 "name": e.name,
                 "kind": e.kind,
@@ -159,7 +162,6 @@ pub fn symbols(ast: &AstData, bodies: &[String]) -> Vec<Value> {
             if let Some(line) = e.line {
                 s["line"] = json!(line);
             }
-            let doc = summary::doc_summary(&e.comments);
             if !doc.is_empty() {
                 s["doc"] = json!(doc);
             }
@@ -259,7 +261,7 @@ mod tests {
             ast: Some(AstData { references: vec![import, call], references_omitted: 2, ..Default::default() }),
             ..Default::default()
         };
-        let doc = analysis_doc(&source, &file, None);
+        let doc = ast_doc(&source, &file, None);
         assert_eq!(
             doc["references"],
             json!([{ "name": "os", "kind": "import", "line": 1 }, { "name": "f", "kind": "call", "line": 3, "in": "A.g" }])

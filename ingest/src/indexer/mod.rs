@@ -17,21 +17,17 @@ pub mod stats;
 pub mod store;
 pub mod tags;
 
-use std::collections::{HashMap, HashSet};
-use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
+use std::collections::HashMap;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use serde_json::json;
 use thiserror::Error;
 use vibe_common::error::BoxError;
-use vibe_common::naming::project_hash;
 use vibe_common::search::{Search, SearchError};
 use vibe_common::templates::{self, InstallAction};
 
-use crate::scanner::{self, ScanOptions, ScanReport, ScannedFile, SkipReason, SourceInfo};
-use bulk::{BulkBatch, BulkOutcome};
+use crate::scanner::{self, ScanReport, ScannedFile, SourceInfo};
 pub use documents::Enrichment;
 use source::index_source;
 
@@ -96,7 +92,7 @@ pub struct SourceOutcome {
     /// format is older than this build's).
     pub upgraded: Option<String>,
     pub files_written: u64,
-    pub analysis_written: u64,
+    pub ast_written: u64,
     pub deleted: u64,
     pub scan: ScanReport,
     pub errors: Vec<(String, String)>,
@@ -130,15 +126,15 @@ impl IndexReport {
     pub fn files_written(&self) -> u64 {
         self.sources.iter().map(|s| s.files_written).sum()
     }
-    pub fn analysis_written(&self) -> u64 {
-        self.sources.iter().map(|s| s.analysis_written).sum()
+    pub fn ast_written(&self) -> u64 {
+        self.sources.iter().map(|s| s.ast_written).sum()
     }
     pub fn errors(&self) -> Vec<(String, String)> {
         self.failed_sources.iter().cloned().chain(self.sources.iter().flat_map(|s| s.errors.iter().cloned())).collect()
     }
     /// Nothing was written or removed.
     pub fn up_to_date(&self) -> bool {
-        self.sources.iter().all(|s| s.files_written == 0 && s.analysis_written == 0 && s.deleted == 0 && !s.rebuilt)
+        self.sources.iter().all(|s| s.files_written == 0 && s.ast_written == 0 && s.deleted == 0 && !s.rebuilt)
             && self.removed_projects.is_empty()
     }
     /// The closing line of `scan index`.
@@ -150,7 +146,7 @@ impl IndexReport {
                 "Indexing completed. Sources: {}, Files: {}, Analysis: {} (took {:.1}s)",
                 self.sources.len(),
                 self.files_written(),
-                self.analysis_written(),
+                self.ast_written(),
                 self.elapsed.as_secs_f64()
             )
         }

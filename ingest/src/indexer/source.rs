@@ -2,22 +2,35 @@
 //! files from the scanner into bulk writes, delete what left the disk, make
 //! the writes visible and record the project's meta document and owners.
 
-use super::*;
+use std::collections::{HashMap, HashSet};
+use std::io::IsTerminal;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::json;
+use vibe_common::naming::project_hash;
+use vibe_common::search::Search;
+
+use super::bulk::{BulkBatch, BulkOutcome};
+use super::{cleanup, documents, format, stats, store};
+use super::{EnrichFn, IndexError, IndexOptions, SourceOutcome, PROJECT_SUMMARY_KEY};
+use crate::scanner::{self, ScanOptions, ScanReport, ScannedFile, SkipReason, SourceInfo};
 
 /// Where one source's documents go.
 struct Targets {
     files: String,
-    analysis: String,
+    ast: String,
     files_alias: String,
-    analysis_alias: String,
+    ast_alias: String,
 }
 
 impl Targets {
     fn alias_of(&self, index: &str) -> String {
         if index == self.files {
             self.files_alias.clone()
-        } else if index == self.analysis {
-            self.analysis_alias.clone()
+        } else if index == self.ast {
+            self.ast_alias.clone()
         } else {
             index.to_string()
         }
@@ -92,7 +105,7 @@ pub(super) async fn index_source(
         name: info.name.clone(),
     };
     if outcome.rebuilt {
-        store::create_generation(search, &run.targets.files, &run.targets.analysis).await?;
+        store::create_generation(search, &run.targets.files, &run.targets.ast).await?;
     }
     let (seen, mut batch, mut bulk) = run.write_scanned(&info, rx).await?;
     tracing::debug!(source = %info.name, "scan finished");
@@ -107,7 +120,7 @@ pub(super) async fn index_source(
     let drop_old = async { store::drop_generations(search, &old_generations).await.map_err(IndexError::from) };
     // Deletions are counted in `deleted`, not as writes.
     outcome.files_written = bulk.ok_for(&run.targets.files_alias).saturating_sub(outcome.deleted);
-    outcome.analysis_written = bulk.ok_for(&run.targets.analysis_alias).saturating_sub(outcome.deleted);
+    outcome.ast_written = bulk.ok_for(&run.targets.ast_alias).saturating_sub(outcome.deleted);
     outcome.errors = scan.errors.clone();
     outcome.errors.extend(bulk.errors.iter().cloned());
     outcome.scan = scan;
@@ -139,11 +152,11 @@ async fn plan_source(
     opts: &IndexOptions,
 ) -> Result<Plan, IndexError> {
     let names = &search.names;
-    let (files_alias, analysis_alias) = (names.files_alias(hash), names.analysis_alias(hash));
+    let (files_alias, ast_alias) = (names.files_alias(hash), names.ast_alias(hash));
     let live_files = known.layout.target(&files_alias);
-    let live_analysis = known.layout.target(&analysis_alias);
+    let live_ast = known.layout.target(&ast_alias);
     let built_with = known.meta.get(hash).map(|m| &m.index_format);
-    let outdated = live_analysis.is_some() && built_with.is_some_and(|f| f.as_deref() != Some(format::current()));
+    let outdated = live_ast.is_some() && built_with.is_some_and(|f| f.as_deref() != Some(format::current()));
     let upgraded = (outdated && !opts.force).then(|| {
         format!(
             "{}: rebuilding, the index format changed ({} -> {})",
@@ -152,24 +165,22 @@ async fn plan_source(
             format::current()
         )
     });
-    match (live_files, live_analysis) {
-        (Some(files), Some(analysis)) if !opts.force && !outdated => {
-            let (in_files, in_analysis) = tokio::try_join!(
-                store::stored_hashes(search, &files_alias),
-                store::stored_hashes(search, &analysis_alias)
-            )?;
+    match (live_files, live_ast) {
+        (Some(files), Some(ast)) if !opts.force && !outdated => {
+            let (in_files, in_ast) =
+                tokio::try_join!(store::stored_hashes(search, &files_alias), store::stored_hashes(search, &ast_alias))?;
             let mut stored_paths: HashSet<String> = in_files.keys().cloned().collect();
-            stored_paths.extend(in_analysis.keys().cloned());
+            stored_paths.extend(in_ast.keys().cloned());
             let stored: HashMap<String, String> =
-                in_analysis.into_iter().filter(|(p, h)| in_files.get(p) == Some(h)).collect();
-            let targets = Targets { files, analysis, files_alias, analysis_alias };
+                in_ast.into_iter().filter(|(p, h)| in_files.get(p) == Some(h)).collect();
+            let targets = Targets { files, ast, files_alias, ast_alias };
             Ok(Plan { targets, stored, stored_paths, rebuild: false, upgraded })
         }
         _ => {
             // Created once the scan has started.
             let generation = store::new_generation();
-            let (files, analysis) = (names.files_index(hash, &generation), names.analysis_index(hash, &generation));
-            let targets = Targets { files, analysis, files_alias, analysis_alias };
+            let (files, ast) = (names.files_index(hash, &generation), names.ast_index(hash, &generation));
+            let targets = Targets { files, ast, files_alias, ast_alias };
             Ok(Plan { targets, stored: HashMap::new(), stored_paths: HashSet::new(), rebuild: true, upgraded })
         }
     }
@@ -253,7 +264,7 @@ impl SourceRun<'_> {
         let mut deleted = 0;
         for gone in stored_paths.iter().filter(|p| !seen.contains(*p)) {
             batch.delete(&self.targets.files, gone);
-            batch.delete(&self.targets.analysis, gone);
+            batch.delete(&self.targets.ast, gone);
             deleted += 1;
             if batch.is_full() {
                 batch.flush(self.search, bulk, &alias_of).await?;
@@ -269,10 +280,10 @@ impl SourceRun<'_> {
         let targets = &self.targets;
         if rebuilt {
             self.phase("refreshing the new generation and switching readers to it");
-            return Ok(store::swap_aliases(self.search, &self.hash, &targets.files, &targets.analysis).await?);
+            return Ok(store::swap_aliases(self.search, &self.hash, &targets.files, &targets.ast).await?);
         }
         if bulk.ok_total() > 0 {
-            self.search.post(&format!("/{},{}/_refresh", targets.files, targets.analysis), &json!({})).await?;
+            self.search.post(&format!("/{},{}/_refresh", targets.files, targets.ast), &json!({})).await?;
         }
         Ok(Vec::new())
     }
@@ -288,7 +299,7 @@ impl SourceRun<'_> {
         drop_old: impl std::future::Future<Output = Result<(), IndexError>>,
     ) -> Result<(), IndexError> {
         let (search, hash) = (self.search, self.hash.as_str());
-        let changed = outcome.rebuilt || outcome.files_written + outcome.analysis_written + outcome.deleted > 0;
+        let changed = outcome.rebuilt || outcome.files_written + outcome.ast_written + outcome.deleted > 0;
         let (owners, writers, new_owner) = owners_with_me(meta, self.opts);
         if changed || meta.is_none() {
             self.phase("writing the project's statistics, license and README");
@@ -349,11 +360,7 @@ async fn write_files(
     };
     for file in pending.drain(..) {
         batch.index(&targets.files, &file.rel_path, &documents::content_doc(info, &file));
-        batch.index(
-            &targets.analysis,
-            &file.rel_path,
-            &documents::analysis_doc(info, &file, enrichment.get(&file.rel_path)),
-        );
+        batch.index(&targets.ast, &file.rel_path, &documents::ast_doc(info, &file, enrichment.get(&file.rel_path)));
         if batch.is_full() {
             batch.flush(search, bulk, &|i| targets.alias_of(i)).await?;
         }
@@ -369,7 +376,7 @@ async fn write_meta(
     (owners, writers): (&[String], &[store::Writer]),
     enrich: &Option<EnrichFn>,
 ) -> Result<(), IndexError> {
-    let stats = stats::project_stats(search, &targets.analysis_alias).await?;
+    let stats = stats::project_stats(search, &targets.ast_alias).await?;
     let mut summary = info.readme.as_ref().map(|r| documents::readme_summary(&r.content)).unwrap_or_default();
     if let (Some(enrich), Some(_)) = (enrich, &info.readme) {
         let mut answer = enrich(info, &[])
@@ -387,7 +394,7 @@ async fn write_meta(
         "license": info.license,
         "readme": info.readme,
         "stats": stats,
-        "generation": store::generation_of(&targets.analysis),
+        "generation": store::generation_of(&targets.ast),
         "index_format": format::current(),
         "indexed_at": now,
         "owners": owners,

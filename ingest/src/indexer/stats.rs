@@ -1,4 +1,4 @@
-//! Project statistics read back from the analysis index, so they cover
+//! Project statistics read back from the AST index, so they cover
 //! unchanged files too. Used for the meta document and `stats info`.
 
 use serde_json::{json, Value};

@@ -129,7 +129,7 @@ pub async fn set_owners(search: &Search, hash: &str, owners: &[String], writers:
 /// Record `owners` in the `_meta` mapping of a project's live data indices.
 pub async fn tag_indices(search: &Search, hash: &str, owners: &[String]) -> Result<(), SearchError> {
     let names = &search.names;
-    let path = format!("/{},{}/_mapping", names.files_alias(hash), names.analysis_alias(hash));
+    let path = format!("/{},{}/_mapping", names.files_alias(hash), names.ast_alias(hash));
     search.put(&path, &json!({ "_meta": { "owners": owners } })).await?;
     Ok(())
 }
@@ -204,46 +204,41 @@ pub async fn scroll_all(
 }
 
 /// Create the two physical indices of a project's new generation.
-pub async fn create_generation(search: &Search, files: &str, analysis: &str) -> Result<(), SearchError> {
+pub async fn create_generation(search: &Search, files: &str, ast: &str) -> Result<(), SearchError> {
     // The template's refresh interval stays on: the new generation is not
     // aliased yet, so readers cannot see its partial state, and OpenSearch
     // writes segments while the scan still runs instead of all at the end.
     // Shards and replicas come from the config (`opensearch.shards`, `.replicas`).
-    let (files_path, analysis_path) = (format!("/{files}"), format!("/{analysis}"));
+    let (files_path, ast_path) = (format!("/{files}"), format!("/{ast}"));
     let settings = search.generation_settings();
-    tokio::try_join!(search.put(&files_path, settings), search.put(&analysis_path, settings))?;
+    tokio::try_join!(search.put(&files_path, settings), search.put(&ast_path, settings))?;
     Ok(())
 }
 
 /// Refresh a project's new generation and point both aliases at it in one
 /// atomic call, removing them from any other index. Answers the project's
 /// other generations, for [`drop_generations`].
-pub async fn swap_aliases(
-    search: &Search,
-    hash: &str,
-    files: &str,
-    analysis: &str,
-) -> Result<Vec<String>, SearchError> {
+pub async fn swap_aliases(search: &Search, hash: &str, files: &str, ast: &str) -> Result<Vec<String>, SearchError> {
     let names = &search.names;
-    let (files_alias, analysis_alias) = (names.files_alias(hash), names.analysis_alias(hash));
-    search.post(&format!("/{files},{analysis}/_refresh"), &json!({})).await?;
-    wait_for_replicas(search, &format!("{files},{analysis}")).await?;
+    let (files_alias, ast_alias) = (names.files_alias(hash), names.ast_alias(hash));
+    search.post(&format!("/{files},{ast}/_refresh"), &json!({})).await?;
+    wait_for_replicas(search, &format!("{files},{ast}")).await?;
     let old: Vec<String> = Layout::read(search)
         .await?
         .indices
         .remove(hash)
         .unwrap_or_default()
         .into_iter()
-        .filter(|i| i != files && i != analysis)
+        .filter(|i| i != files && i != ast)
         .collect();
     let mut actions = vec![
         json!({ "add": { "index": files, "alias": files_alias } }),
-        json!({ "add": { "index": analysis, "alias": analysis_alias } }),
+        json!({ "add": { "index": ast, "alias": ast_alias } }),
     ];
     // Explicit alias names: a wildcard `remove` with `must_exist: false`
     // silently removes nothing.
     for index in &old {
-        for alias in [&files_alias, &analysis_alias] {
+        for alias in [&files_alias, &ast_alias] {
             actions.push(json!({ "remove": { "index": index, "alias": alias, "must_exist": false } }));
         }
     }
@@ -344,7 +339,7 @@ pub async fn remove_stale_generations(
     layout: &Layout,
     hash: &str,
 ) -> Result<Vec<String>, SearchError> {
-    let live = [layout.target(&search.names.files_alias(hash)), layout.target(&search.names.analysis_alias(hash))];
+    let live = [layout.target(&search.names.files_alias(hash)), layout.target(&search.names.ast_alias(hash))];
     let mut removed = Vec::new();
     for index in layout.indices.get(hash).into_iter().flatten() {
         if !live.iter().flatten().any(|l| l == index) {

@@ -290,7 +290,7 @@ fn batch_line(label: &str, report: &IndexReport, elapsed: Duration) -> String {
         .sources
         .iter()
         .map(|s| {
-            let changed = s.files_written.max(s.analysis_written);
+            let changed = s.files_written.max(s.ast_written);
             if s.rebuilt {
                 format!("{}: built, {changed} files", s.name)
             } else if changed + s.deleted == 0 {
@@ -317,7 +317,7 @@ mod tests {
                 SourceOutcome {
                     name: "samples".into(),
                     files_written: 3,
-                    analysis_written: 3,
+                    ast_written: 3,
                     deleted: 1,
                     ..Default::default()
                 },

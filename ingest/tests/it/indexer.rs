@@ -76,9 +76,9 @@ async fn incremental_run_processes_exactly_the_changed_files() {
 
     let first = indexer::run(&search, &roots, &roots, &opts).await.unwrap();
     assert_eq!(first.files_written(), 5);
-    assert_eq!(first.analysis_written(), 5);
+    assert_eq!(first.ast_written(), 5);
     let hash = project_hash(&root);
-    let (files, analysis) = (search.names.files_alias(&hash), search.names.analysis_alias(&hash));
+    let (files, analysis) = (search.names.files_alias(&hash), search.names.ast_alias(&hash));
     assert_eq!(count(&search, &files).await, 5);
 
     let again = indexer::run(&search, &roots, &roots, &opts).await.unwrap();
@@ -90,7 +90,7 @@ async fn incremental_run_processes_exactly_the_changed_files() {
     std::fs::remove_file(root.join("src/util.py")).unwrap();
     let third = indexer::run(&search, &roots, &roots, &opts).await.unwrap();
     let s = &third.sources[0];
-    assert_eq!((s.files_written, s.analysis_written, s.deleted), (2, 2, 1), "{s:?}");
+    assert_eq!((s.files_written, s.ast_written, s.deleted), (2, 2, 1), "{s:?}");
     assert_eq!(s.scan.unchanged, 3);
     assert_eq!(ids(&search, &files).await, ["README.md", "data.bin", "docs/guide.md", "src/lib.rs", "src/new.rs"]);
     assert_eq!(ids(&search, &analysis).await, ids(&search, &files).await);
@@ -127,7 +127,7 @@ async fn removing_a_source_removes_its_indices_and_meta() {
     let report = indexer::run(&search, only_a, only_a, &IndexOptions::default()).await.unwrap();
     assert_eq!(report.removed_projects, vec![rb.display().to_string()]);
     let hb = project_hash(&rb);
-    assert!(search.get_opt(&format!("/{}", search.names.analysis_alias(&hb))).await.unwrap().is_none());
+    assert!(search.get_opt(&format!("/{}", search.names.ast_alias(&hb))).await.unwrap().is_none());
     assert!(search.get_opt(&format!("/{}", search.names.files_alias(&hb))).await.unwrap().is_none());
     assert_eq!(ids(&search, &search.names.meta()).await, vec![project_hash(&ra)]);
 }
@@ -139,13 +139,13 @@ async fn force_resends_everything_into_a_new_generation() {
     let root = project(dir.path());
     let roots = vec![root.clone()];
     indexer::run(&search, &roots, &roots, &IndexOptions::default()).await.unwrap();
-    let alias = search.names.analysis_alias(&project_hash(&root));
+    let alias = search.names.ast_alias(&project_hash(&root));
     let before = search.get(&format!("/_alias/{alias}")).await.unwrap();
 
     let forced =
         indexer::run(&search, &roots, &roots, &IndexOptions { force: true, ..Default::default() }).await.unwrap();
     assert_eq!(forced.files_written(), 5);
-    assert_eq!(forced.analysis_written(), 5);
+    assert_eq!(forced.ast_written(), 5);
     let after = search.get(&format!("/_alias/{alias}")).await.unwrap();
     assert_ne!(before.as_object().unwrap().keys().next(), after.as_object().unwrap().keys().next());
     assert_eq!(after.as_object().unwrap().len(), 1, "the alias points at exactly one generation");
@@ -196,12 +196,12 @@ async fn a_crashed_run_converges_on_the_next_one() {
     let roots = vec![root.clone()];
     indexer::run(&search, &roots, &roots, &IndexOptions::default()).await.unwrap();
     let hash = project_hash(&root);
-    let (files, analysis) = (search.names.files_alias(&hash), search.names.analysis_alias(&hash));
+    let (files, analysis) = (search.names.files_alias(&hash), search.names.ast_alias(&hash));
 
     // What a run that died half-way leaves behind: a rebuild generation that
     // never got its alias, a document of a file that is gone, and a file whose
-    // content document was written but whose analysis document was not.
-    search.put(&format!("/{}", search.names.analysis_index(&hash, "g1")), &json!({})).await.unwrap();
+    // content document was written but whose AST document was not.
+    search.put(&format!("/{}", search.names.ast_index(&hash, "g1")), &json!({})).await.unwrap();
     search
         .put(&format!("/{files}/_doc/ghost.rs?refresh=true"), &json!({ "path": "ghost.rs", "hash": "x" }))
         .await
@@ -230,7 +230,7 @@ async fn reads_during_a_forced_rebuild_never_come_back_empty() {
     }
     let roots = vec![root.clone()];
     indexer::run(&search, &roots, &roots, &IndexOptions::default()).await.unwrap();
-    let alias = search.names.analysis_alias(&project_hash(&root));
+    let alias = search.names.ast_alias(&project_hash(&root));
 
     // Several readers at once, so that some reads are in flight at the swap
     // and while the old generation is dropped.
@@ -424,7 +424,7 @@ async fn an_outdated_index_format_is_rebuilt_without_force() {
     let meta = search.get(&meta_path).await.unwrap();
     assert_ne!(meta["_source"]["generation"].as_str().unwrap(), old_generation);
     assert_eq!(meta["_source"]["index_format"], json!(indexer::format::current()));
-    assert_eq!(count(&search, &search.names.analysis_alias(&hash)).await, 5);
+    assert_eq!(count(&search, &search.names.ast_alias(&hash)).await, 5);
 
     let again = indexer::run(&search, &roots, &roots, &opts).await.unwrap();
     assert!(again.up_to_date(), "{}", again.summary());

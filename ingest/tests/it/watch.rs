@@ -135,7 +135,7 @@ fn watch_indexes_changes_and_skips_ignored_files() {
 
     let w = start(cfg.path());
     let files = w.search.names.files_alias(&project_hash(&src));
-    let analysis = w.search.names.analysis_alias(&project_hash(&src));
+    let analysis = w.search.names.ast_alias(&project_hash(&src));
     w.wait_for("the watcher starts", |w| w.lines().iter().any(|l| l.starts_with("watch: watching proj")));
     assert!(w.doc(&files, "src/main.py").is_some(), "the initial sync indexes the source");
     let has = |w: &Watcher, rel: &str| w.doc(&files, rel).is_some();

@@ -76,7 +76,7 @@ pub async fn search(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
     let names = gw.backend().names();
     let index = match scope.project() {
         Some(p) => names.files_alias(&p.hash),
-        None => format!("{p}_files_*,-{p}_files_analysis_*", p = names.prefix),
+        None => names.all_files(),
     };
 
     let limit = args.limit.max(1) as usize;

@@ -67,7 +67,7 @@ pub async fn load_fixture_at(prefix: &str, url: &str) -> Result<Config> {
     for project in snapshot["projects"].as_array().ok_or_else(|| anyhow!("bad snapshot"))? {
         let meta = &project["meta"];
         let hash = meta["hash"].as_str().ok_or_else(|| anyhow!("meta without hash"))?;
-        let analysis = names.analysis_index(hash, "g1");
+        let analysis = names.ast_index(hash, "g1");
         let files = names.files_index(hash, "g1");
         search.put(&format!("/{analysis}"), &json!({})).await?;
         search.put(&format!("/{files}"), &json!({})).await?;
@@ -75,7 +75,7 @@ pub async fn load_fixture_at(prefix: &str, url: &str) -> Result<Config> {
             .post(
                 "/_aliases",
                 &json!({ "actions": [
-                    { "add": { "index": analysis, "alias": names.analysis_alias(hash) } },
+                    { "add": { "index": analysis, "alias": names.ast_alias(hash) } },
                     { "add": { "index": files, "alias": names.files_alias(hash) } },
                 ]}),
             )
