@@ -18,6 +18,12 @@ const fn alias_rank(n: usize) -> usize {
 const fn word_rank(i: usize) -> usize {
     alias_rank(ARG_ALIASES.len()) + i
 }
+/// Rank of a key its value moved to another role (an absolute directory
+/// sent as a search's `path` is its `target`): after every key that names
+/// that role itself, in the order of its first rank.
+const fn moved_rank(rank: usize) -> usize {
+    usize::MAX / 2 + rank
+}
 
 /// Whether a tool (any tool when unknown) takes a parameter.
 pub(super) fn takes(tool: Option<&ToolSpec>, param: &str) -> bool {
@@ -80,7 +86,7 @@ fn role_of(key: &str, i: usize, value: &Value, tool: Option<&ToolSpec>) -> Optio
     // A search's path is a glob: an absolute directory sent there is its project.
     match role {
         Some(("path", rank)) if takes_glob(tool) && value.as_str().is_some_and(|v| v.trim_start().starts_with('/')) => {
-            Some(("target", rank + ROLES.len()))
+            Some(("target", moved_rank(rank)))
         }
         other => other,
     }

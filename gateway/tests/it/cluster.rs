@@ -4,45 +4,29 @@
 //! calls keep coming. Not one call may fail: the client skips the dead node
 //! and the live node serves every shard from its copies.
 
-use std::path::PathBuf;
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
 use vibe_common::search::Search;
 use vibe_gateway::ServeOptions;
 
-use crate::common::{answer, cluster_calls, load_fixture_at, repo_root, McpClient};
+use crate::common::{answer, cluster_calls, load_fixture_at, McpClient};
+use crate::test_cluster::TestCluster;
 
 const PORT: u16 = 9260;
 
-fn home() -> PathBuf {
-    std::env::temp_dir().join("vibe-os-gateway-cluster")
-}
-
-fn cluster(cmd: &str) -> bool {
-    Command::new("bash")
-        .arg(repo_root().join("tests/opensearch/start.sh"))
-        .arg(cmd)
-        .env("OPENSEARCH_PORT", PORT.to_string())
-        .env("OPENSEARCH_NODES", "2")
-        .env("OPENSEARCH_HEAP", "512m")
-        .env("VIBE_OS_HOME", home())
-        .env("OPENSEARCH_FRESH", if cmd == "start" { "1" } else { "0" })
-        .status()
-        .map(|s| s.success())
-        .unwrap_or(false)
-}
-
-fn kill_node(port: u16) {
-    let pid = std::fs::read_to_string(home().join(format!("node-{port}.pid"))).expect("pid file of the node");
-    assert!(Command::new("kill").args(["-9", pid.trim()]).status().unwrap().success());
+/// Two nodes of their own, wiped at each start.
+fn two_nodes() -> TestCluster {
+    TestCluster::new(PORT, 2, "vibe-os-gateway-cluster")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_node_killed_mid_queries_costs_no_failed_call() -> anyhow::Result<()> {
-    assert!(tokio::task::spawn_blocking(|| cluster("start")).await?, "the two-node cluster did not start");
-    let hosts: Vec<String> = (PORT..PORT + 2).map(|p| format!("http://127.0.0.1:{p}")).collect();
+    assert!(
+        tokio::task::spawn_blocking(|| two_nodes().run("start", true)).await?,
+        "the two-node cluster did not start"
+    );
+    let hosts = two_nodes().hosts();
     let mut config = load_fixture_at("gwt_cluster", &hosts[0]).await?;
     config.opensearch.hosts = hosts;
     let search = Search::new(&config.opensearch)?;
@@ -69,7 +53,7 @@ async fn a_node_killed_mid_queries_costs_no_failed_call() -> anyhow::Result<()> 
             }
             done += 1;
             if done == 10 {
-                kill_node(PORT + 1);
+                two_nodes().kill(PORT + 1);
                 killed_at = Some(done);
             }
         }
@@ -77,6 +61,6 @@ async fn a_node_killed_mid_queries_costs_no_failed_call() -> anyhow::Result<()> 
     assert!(killed_at.is_some() && done > 30, "{done} calls");
     server.shutdown().await?;
     crate::common::cleanup(&config).await;
-    assert!(tokio::task::spawn_blocking(|| cluster("stop")).await?, "the cluster did not stop");
+    assert!(tokio::task::spawn_blocking(|| two_nodes().run("stop", false)).await?, "the cluster did not stop");
     Ok(())
 }

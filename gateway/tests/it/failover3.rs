@@ -7,50 +7,23 @@
 //! Slow (three JVMs): `#[ignore]`d, run by bench/failover3.sh (alone:
 //! `cargo test -p vibe-gateway --test it failover3 -- --ignored`).
 
-use std::path::PathBuf;
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
 use vibe_common::search::Search;
 use vibe_gateway::ServeOptions;
 
-use crate::common::{answer, cluster_calls, load_fixture_at, repo_root, McpClient};
+use crate::common::{answer, cluster_calls, load_fixture_at, McpClient};
+use crate::test_cluster::TestCluster;
 
-const NODES: u16 = 3;
 const PREFIX: &str = "gwt_failover3";
-
-fn port() -> u16 {
-    std::env::var("VIBE_FAILOVER3_PORT").ok().and_then(|p| p.parse().ok()).unwrap_or(9270)
-}
-
-fn home() -> PathBuf {
-    std::env::var_os("VIBE_FAILOVER3_HOME")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| std::env::temp_dir().join("vibe-os-failover3"))
-}
-
-fn cluster(cmd: &str) -> bool {
-    Command::new("bash")
-        .arg(repo_root().join("tests/opensearch/start.sh"))
-        .arg(cmd)
-        .env("OPENSEARCH_PORT", port().to_string())
-        .env("OPENSEARCH_NODES", NODES.to_string())
-        .env("OPENSEARCH_HEAP", std::env::var("OPENSEARCH_HEAP").unwrap_or_else(|_| "512m".into()))
-        .env("VIBE_OS_HOME", home())
-        .env("OPENSEARCH_FRESH", "0")
-        .status()
-        .map(|s| s.success())
-        .unwrap_or(false)
-}
 
 /// Kills the elected cluster manager; returns its name.
 async fn kill_manager(search: &Search) -> anyhow::Result<String> {
     let manager = search.get("/_cat/cluster_manager?format=json").await?;
     let name = manager[0]["node"].as_str().unwrap_or_default().to_string();
-    let i: u16 = name.trim_start_matches("vibe-node-").parse()?;
-    let pid = std::fs::read_to_string(home().join(format!("node-{}.pid", port() + i - 1)))?;
-    assert!(Command::new("kill").args(["-9", pid.trim()]).status()?.success());
+    let port = TestCluster::three_nodes().port_of(&name).expect("start.sh names nodes vibe-node-<i>");
+    tokio::task::spawn_blocking(move || TestCluster::three_nodes().kill(port)).await?;
     eprintln!("failover3: killed the cluster manager {name}");
     Ok(name)
 }
@@ -58,8 +31,11 @@ async fn kill_manager(search: &Search) -> anyhow::Result<String> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "three OpenSearch nodes: bench/failover3.sh"]
 async fn the_manager_killed_mid_queries_costs_no_failed_call() -> anyhow::Result<()> {
-    assert!(tokio::task::spawn_blocking(|| cluster("start")).await?, "the three-node cluster did not start");
-    let hosts: Vec<String> = (port()..port() + NODES).map(|p| format!("http://127.0.0.1:{p}")).collect();
+    assert!(
+        tokio::task::spawn_blocking(|| TestCluster::three_nodes().run("start", false)).await?,
+        "the three-node cluster did not start"
+    );
+    let hosts = TestCluster::three_nodes().hosts();
     let mut config = load_fixture_at(PREFIX, &hosts[0]).await?;
     config.opensearch.hosts = hosts;
     let search = Search::new(&config.opensearch)?;
@@ -108,7 +84,10 @@ async fn the_manager_killed_mid_queries_costs_no_failed_call() -> anyhow::Result
     server.shutdown().await?;
 
     // The node comes back: green, one replica per primary.
-    assert!(tokio::task::spawn_blocking(|| cluster("start")).await?, "the node did not rejoin");
+    assert!(
+        tokio::task::spawn_blocking(|| TestCluster::three_nodes().run("start", false)).await?,
+        "the node did not rejoin"
+    );
     let health = search
         .get("/_cluster/health?wait_for_status=green&wait_for_nodes=3&wait_for_no_relocating_shards=true&timeout=180s")
         .await?;

@@ -14,5 +14,7 @@ mod scenarios;
 mod secured_backend;
 mod security;
 mod server;
+#[path = "../../../tests/support/test_cluster.rs"]
+mod test_cluster;
 mod text_search;
 mod tools_list;

@@ -4,8 +4,6 @@
 //! the next run, with the node back, converges: every file once, with its
 //! current content, nothing stale.
 
-use std::path::PathBuf;
-use std::process::Command;
 use std::time::Duration;
 
 use vibe_common::config::OpenSearchConfig;
@@ -13,26 +11,13 @@ use vibe_common::search::Search;
 use vibe_ingest::indexer::{self, IndexOptions};
 
 use crate::indexer_backend_crash::{assert_converged, change_tree, write_tree};
+use crate::test_cluster::TestCluster;
 
 const PORT: u16 = 9265;
 
-fn home() -> PathBuf {
-    std::env::temp_dir().join("vibe-os-ingest-cluster")
-}
-
-/// `start.sh <cmd>` for this cluster; `fresh` wipes the nodes' data first.
-fn cluster(cmd: &str, fresh: bool) -> bool {
-    Command::new("bash")
-        .arg(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/opensearch/start.sh"))
-        .arg(cmd)
-        .env("OPENSEARCH_PORT", PORT.to_string())
-        .env("OPENSEARCH_NODES", "2")
-        .env("OPENSEARCH_HEAP", "512m")
-        .env("VIBE_OS_HOME", home())
-        .env("OPENSEARCH_FRESH", if fresh { "1" } else { "0" })
-        .status()
-        .map(|s| s.success())
-        .unwrap_or(false)
+/// Two nodes of their own.
+fn two_nodes() -> TestCluster {
+    TestCluster::new(PORT, 2, "vibe-os-ingest-cluster")
 }
 
 /// The HTTP port of the node that is not the elected cluster manager (with
@@ -40,9 +25,7 @@ fn cluster(cmd: &str, fresh: bool) -> bool {
 async fn follower(search: &Search) -> u16 {
     let manager = search.get("/_cat/cluster_manager?format=json").await.unwrap();
     let name = manager[0]["node"].as_str().unwrap().to_string();
-    // Nodes are named vibe-node-<i>, on HTTP port PORT + i - 1.
-    let i: u16 = name.trim_start_matches("vibe-node-").parse().unwrap();
-    if i == 1 {
+    if two_nodes().port_of(&name) == Some(PORT) {
         PORT + 1
     } else {
         PORT
@@ -51,8 +34,8 @@ async fn follower(search: &Search) -> u16 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_node_killed_mid_run_then_the_next_run_converges() {
-    assert!(tokio::task::spawn_blocking(|| cluster("start", true)).await.unwrap(), "the cluster did not start");
-    let hosts = (PORT..PORT + 2).map(|p| format!("http://127.0.0.1:{p}")).collect();
+    assert!(tokio::task::spawn_blocking(|| two_nodes().run("start", true)).await.unwrap(), "the cluster did not start");
+    let hosts = two_nodes().hosts();
     let search =
         Search::new(&OpenSearchConfig { hosts, index_prefix: "tcluster".into(), ..Default::default() }).unwrap();
     let dir = tempfile::tempdir().unwrap();
@@ -71,19 +54,18 @@ async fn a_node_killed_mid_run_then_the_next_run_converges() {
         tokio::spawn(async move { indexer::run(&search, &roots, &roots, &IndexOptions::default()).await })
     };
     tokio::time::sleep(Duration::from_millis(800)).await;
-    let pid = std::fs::read_to_string(home().join(format!("node-{victim}.pid"))).unwrap();
-    assert!(Command::new("kill").args(["-9", pid.trim()]).status().unwrap().success());
+    tokio::task::spawn_blocking(move || two_nodes().kill(victim)).await.unwrap();
     // Completes through the other node, or fails with a clear error; never hangs or panics.
     match tokio::time::timeout(Duration::from_secs(300), run).await.expect("the run ends").unwrap() {
         Ok(report) => eprintln!("run with a node killed: {} ({} errors)", report.summary(), report.errors().len()),
         Err(e) => eprintln!("run with a node killed failed cleanly: {e}"),
     }
 
-    assert!(tokio::task::spawn_blocking(|| cluster("start", false)).await.unwrap(), "the node did not rejoin");
+    assert!(tokio::task::spawn_blocking(|| two_nodes().run("start", false)).await.unwrap(), "the node did not rejoin");
     let report = indexer::run(&search, &roots, &roots, &IndexOptions::default()).await.unwrap();
     assert!(report.errors().is_empty(), "{:?}", report.errors());
     assert_converged(&search, &root, n - n / 10).await;
     assert!(indexer::run(&search, &roots, &roots, &IndexOptions::default()).await.unwrap().up_to_date());
     search.delete("/tcluster_*?expand_wildcards=all").await.unwrap();
-    assert!(tokio::task::spawn_blocking(|| cluster("stop", false)).await.unwrap());
+    assert!(tokio::task::spawn_blocking(|| two_nodes().run("stop", false)).await.unwrap());
 }

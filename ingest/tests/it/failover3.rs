@@ -9,8 +9,6 @@
 //! which starts the cluster once (the tests start it too when run alone:
 //! `cargo test -p vibe-analyzer --test it failover3 -- --ignored --test-threads 1`).
 
-use std::path::PathBuf;
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
@@ -21,38 +19,10 @@ use vibe_ingest::indexer::{self, IndexOptions};
 use vibe_ingest::watch::{self, WatchOptions};
 
 use crate::indexer_backend_crash::{assert_converged, write_tree};
-
-const NODES: u16 = 3;
-
-/// HTTP port of the first node (`VIBE_FAILOVER3_PORT`, default 9270).
-pub(crate) fn port() -> u16 {
-    std::env::var("VIBE_FAILOVER3_PORT").ok().and_then(|p| p.parse().ok()).unwrap_or(9270)
-}
-
-pub(crate) fn home() -> PathBuf {
-    std::env::var_os("VIBE_FAILOVER3_HOME")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| std::env::temp_dir().join("vibe-os-failover3"))
-}
-
-/// `start.sh <cmd>` for the three-node cluster (start reuses live nodes and
-/// restarts dead ones).
-pub(crate) fn cluster(cmd: &str) -> bool {
-    Command::new("bash")
-        .arg(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/opensearch/start.sh"))
-        .arg(cmd)
-        .env("OPENSEARCH_PORT", port().to_string())
-        .env("OPENSEARCH_NODES", NODES.to_string())
-        .env("OPENSEARCH_HEAP", std::env::var("OPENSEARCH_HEAP").unwrap_or_else(|_| "512m".into()))
-        .env("VIBE_OS_HOME", home())
-        .env("OPENSEARCH_FRESH", "0")
-        .status()
-        .map(|s| s.success())
-        .unwrap_or(false)
-}
+use crate::test_cluster::TestCluster;
 
 fn search(prefix: &str) -> Search {
-    let hosts = (port()..port() + NODES).map(|p| format!("http://127.0.0.1:{p}")).collect();
+    let hosts = TestCluster::three_nodes().hosts();
     Search::new(&OpenSearchConfig { hosts, index_prefix: prefix.into(), ..Default::default() }).unwrap()
 }
 
@@ -60,18 +30,15 @@ fn search(prefix: &str) -> Search {
 async fn kill_manager(search: &Search) -> u16 {
     let manager = search.get("/_cat/cluster_manager?format=json").await.unwrap();
     let name = manager[0]["node"].as_str().unwrap().to_string();
-    // Nodes are named vibe-node-<i>, on HTTP port PORT + i - 1.
-    let i: u16 = name.trim_start_matches("vibe-node-").parse().unwrap();
-    let victim = port() + i - 1;
-    let pid = std::fs::read_to_string(home().join(format!("node-{victim}.pid"))).unwrap();
-    assert!(Command::new("kill").args(["-9", pid.trim()]).status().unwrap().success());
+    let victim = TestCluster::three_nodes().port_of(&name).expect("start.sh names nodes vibe-node-<i>");
+    tokio::task::spawn_blocking(move || TestCluster::three_nodes().kill(victim)).await.unwrap();
     eprintln!("failover3: killed the cluster manager {name} (port {victim})");
     victim
 }
 
 /// Seconds until another node is the elected manager.
 async fn new_manager_after(search: &Search, killed: u16, since: Instant) -> f64 {
-    let old = format!("vibe-node-{}", killed - port() + 1);
+    let old = format!("vibe-node-{}", killed - TestCluster::three_nodes().port + 1);
     loop {
         let now = search.get("/_cat/cluster_manager?format=json").await.ok();
         let name = now.as_ref().and_then(|m| m[0]["node"].as_str()).unwrap_or_default().to_string();
@@ -87,7 +54,10 @@ async fn new_manager_after(search: &Search, killed: u16, since: Instant) -> f64 
 /// assigned (one replica per shard with auto_expand_replicas 0-1).
 pub(crate) async fn restart_and_check_green(search: &Search, prefix: &str) -> f64 {
     let start = Instant::now();
-    assert!(tokio::task::spawn_blocking(|| cluster("start")).await.unwrap(), "the node did not rejoin");
+    assert!(
+        tokio::task::spawn_blocking(|| TestCluster::three_nodes().run("start", false)).await.unwrap(),
+        "the node did not rejoin"
+    );
     let health = search
         .get("/_cluster/health?wait_for_status=green&wait_for_nodes=3&wait_for_no_relocating_shards=true&timeout=180s")
         .await
@@ -109,7 +79,10 @@ pub(crate) async fn restart_and_check_green(search: &Search, prefix: &str) -> f6
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "three OpenSearch nodes, minutes: bench/failover3.sh"]
 async fn full_index_with_the_manager_killed_completes_or_converges() {
-    assert!(tokio::task::spawn_blocking(|| cluster("start")).await.unwrap(), "the cluster did not start");
+    assert!(
+        tokio::task::spawn_blocking(|| TestCluster::three_nodes().run("start", false)).await.unwrap(),
+        "the cluster did not start"
+    );
     let search = search("tfail3idx");
     search.get("/_cluster/health?wait_for_status=green&timeout=120s").await.unwrap();
     search.delete("/tfail3idx_*?expand_wildcards=all").await.unwrap();
@@ -159,7 +132,10 @@ async fn full_index_with_the_manager_killed_completes_or_converges() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "three OpenSearch nodes, minutes: bench/failover3.sh"]
 async fn watch_with_the_manager_killed_indexes_the_change_once_a_new_one_is_elected() {
-    assert!(tokio::task::spawn_blocking(|| cluster("start")).await.unwrap(), "the cluster did not start");
+    assert!(
+        tokio::task::spawn_blocking(|| TestCluster::three_nodes().run("start", false)).await.unwrap(),
+        "the cluster did not start"
+    );
     let search = search("tfail3watch");
     search.get("/_cluster/health?wait_for_status=green&timeout=120s").await.unwrap();
     search.delete("/tfail3watch_*?expand_wildcards=all").await.unwrap();

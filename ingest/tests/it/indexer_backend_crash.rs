@@ -5,7 +5,6 @@
 //! disturbed.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Duration;
 
 use serde_json::json;
@@ -14,39 +13,15 @@ use vibe_common::naming::project_hash;
 use vibe_common::search::Search;
 use vibe_ingest::indexer::{self, IndexOptions};
 
-const PORT: &str = "9251";
+use crate::test_cluster::TestCluster;
 
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+const PORT: u16 = 9251;
 
-fn home() -> PathBuf {
-    std::env::temp_dir().join("vibe-os-crash-test")
-}
-
-fn node(cmd: &str) -> std::process::ExitStatus {
-    Command::new("bash")
-        .arg(repo().join("tests/opensearch/start.sh"))
-        .arg(cmd)
-        .env("OPENSEARCH_PORT", PORT)
-        .env("OPENSEARCH_TRANSPORT_PORT", "9451-9499")
-        .env("OPENSEARCH_HEAP", "512m")
-        .env("VIBE_OS_HOME", home())
-        .status()
-        .unwrap()
-}
-
-fn kill_node() {
-    let pid = std::fs::read_to_string(home().join(format!("node-{PORT}.pid"))).unwrap();
-    assert!(Command::new("kill").args(["-9", pid.trim()]).status().unwrap().success());
-    // Wait until the port no longer answers.
-    for _ in 0..100 {
-        if std::net::TcpStream::connect(format!("127.0.0.1:{PORT}")).is_err() {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    panic!("node did not die");
+/// One node of its own, killed mid-run.
+fn node() -> TestCluster {
+    let mut node = TestCluster::new(PORT, 1, "vibe-os-crash-test");
+    node.env.push(("OPENSEARCH_TRANSPORT_PORT", "9451-9499".into()));
+    node
 }
 
 /// The `i`-th module of [`write_tree`].
@@ -76,7 +51,7 @@ pub(crate) fn change_tree(root: &Path, n: usize) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn killed_backend_mid_run_converges_on_the_next_run() {
-    assert!(node("start").success(), "second OpenSearch node did not start");
+    assert!(node().run("start", false), "second OpenSearch node did not start");
     let search = Search::new(&OpenSearchConfig {
         hosts: vec![format!("http://127.0.0.1:{PORT}")],
         index_prefix: "tkill".into(),
@@ -99,25 +74,25 @@ async fn killed_backend_mid_run_converges_on_the_next_run() {
         tokio::spawn(async move { indexer::run(&search, &roots, &roots, &IndexOptions::default()).await })
     };
     tokio::time::sleep(Duration::from_millis(1500)).await;
-    tokio::task::spawn_blocking(kill_node).await.unwrap();
+    tokio::task::spawn_blocking(|| node().kill(PORT)).await.unwrap();
     let interrupted = run.await.unwrap();
     assert!(interrupted.is_err(), "the run should fail when its backend dies");
 
-    assert!(node("start").success(), "node did not restart");
+    assert!(node().run("start", false), "node did not restart");
     let report = indexer::run(&search, &roots, &roots, &IndexOptions::default()).await.unwrap();
     assert!(report.errors().is_empty(), "{:?}", report.errors());
 
     assert_converged(&search, &root, n - n / 10).await;
     assert!(indexer::run(&search, &roots, &roots, &IndexOptions::default()).await.unwrap().up_to_date());
     search.delete("/tkill_*?expand_wildcards=all").await.unwrap();
-    node("stop");
+    node().run("stop", false);
 }
 
 /// The project at `root` holds `expected` files in both indices, each with
 /// the content on disk now (no stale document).
 pub(crate) async fn assert_converged(search: &Search, root: &Path, expected: usize) {
     let hash = project_hash(root);
-    for alias in [search.names.files_alias(&hash), search.names.analysis_alias(&hash)] {
+    for alias in [search.names.files_alias(&hash), search.names.ast_alias(&hash)] {
         search.post(&format!("/{alias}/_refresh"), &json!({})).await.unwrap();
         let count = search.get(&format!("/{alias}/_count")).await.unwrap()["count"].as_u64().unwrap();
         assert_eq!(count as usize, expected, "{alias}");

@@ -20,4 +20,6 @@ mod parsers_test;
 mod scanner_walk;
 mod shared_identity;
 mod stats_cli;
+#[path = "../../../tests/support/test_cluster.rs"]
+mod test_cluster;
 mod watch;
