@@ -12,7 +12,11 @@ rank the same files for the same queries:
     lower case, no stemming, no stop words; k1 1.2, b 0.75);
   - any-word grep: files ranked by how many of the query's words (3+ letters)
     they hold as whole words, ignoring case, then by how often.
-Prints one row per language (the project a set's `lang` names) and overall.
+Prints one row per language (the project a set's `lang` names) and overall,
+twice: over every project (no `target`, all files pooled: a Python question
+competes with the Java files) and scoped (`target` = the look-up's project,
+as an assistant working in that project sends it; the baselines then rank
+that project's files only).
 """
 
 from __future__ import annotations
@@ -72,7 +76,7 @@ class Bm25:
         self.len = {k: sum(tf.values()) for k, tf in self.tf.items()}
         self.avg = sum(self.len.values()) / max(1, len(self.len))
 
-    def rank(self, query: str, k: int = 10) -> list[str]:
+    def rank(self, query: str, k: int = 10, project: str = "") -> list[str]:
         n = len(self.tf)
         scores: Counter = Counter()
         for w in set(split_words(query)):
@@ -83,7 +87,7 @@ class Bm25:
             for d in docs:
                 f = self.tf[d][w]
                 scores[d] += idf * f * (self.k1 + 1) / (f + self.k1 * (1 - self.b + self.b * self.len[d] / self.avg))
-        return [d for d, _ in scores.most_common(k)]
+        return [d for d, _ in scores.most_common() if d.startswith(project)][:k]
 
 
 class AnyWordGrep:
@@ -93,14 +97,14 @@ class AnyWordGrep:
             for w, c in Counter(t.lower() for t in WORD.findall(text)).items():
                 self.postings[w][key] = c
 
-    def rank(self, query: str, k: int = 10) -> list[str]:
+    def rank(self, query: str, k: int = 10, project: str = "") -> list[str]:
         found: Counter = Counter()
         count: Counter = Counter()
         for w in {t.lower() for t in WORD.findall(query) if len(t) >= 3}:
             for d, c in self.postings.get(w, {}).items():
                 found[d] += 1
                 count[d] += c
-        return sorted(found, key=lambda d: (-found[d], -count[d], d))[:k]
+        return [d for d in sorted(found, key=lambda d: (-found[d], -count[d], d)) if d.startswith(project)][:k]
 
 
 def answer_files(answer, roots: dict[str, str]) -> list[str]:
@@ -161,44 +165,63 @@ def main() -> None:
 
     qs = [json.loads(line) for s in args.sets for line in s.read_text(encoding="utf-8").splitlines() if line.strip()]
     roots = {str(p.resolve()).rstrip("/"): p.name for p in args.projects}
-    calls = []
-    for q in qs:
-        calls.append(McpCall(TOOL[q["tool"]], {"query": q["query"]}))
-        calls.append(McpCall(TOOL[q["tool"]], {"query": q["query"], "limit": 10}))
-    asyncio.run(run_mcp_calls(args.url, calls, warmup=[(t, {"query": "warm up"}) for t in TOOL.values()]))
+    scopes = {"pooled": lambda q: {}, "scoped": lambda q: {"target": PROJECT[q["lang"]]}}
+    calls = {scope: [] for scope in scopes}
+    for scope, target in scopes.items():
+        for q in qs:
+            calls[scope].append(McpCall(TOOL[q["tool"]], {"query": q["query"], **target(q)}))
+            calls[scope].append(McpCall(TOOL[q["tool"]], {"query": q["query"], "limit": 10, **target(q)}))
+    every = [c for scope in scopes for c in calls[scope]]
+    asyncio.run(run_mcp_calls(args.url, every, warmup=[(t, {"query": "warm up"}) for t in TOOL.values()]))
 
     files = Files(args.projects)
     bm25, grep = Bm25(files), AnyWordGrep(files)
-    for i, q in enumerate(qs):
-        short, long_ = calls[2 * i], calls[2 * i + 1]
-        expected = {f"{PROJECT[q['lang']]}/{e}" for e in q["expected"]}
-        q["files3"] = answer_files(short.answer, roots)
-        q["rank3"] = rank_of(q["files3"][:3], expected)
-        q["rank10"] = rank_of(answer_files(long_.answer, roots)[:10], expected)
-        q["error"] = short.error or long_.error
-        q["ms"], q["bytes"] = short.latency_ms, short.bytes
-        q["bm25"] = rank_of(bm25.rank(q["query"]), expected)
-        q["grep"] = rank_of(grep.rank(q["query"]), expected)
-        q["first"] = (short.answer or {}).get("results", [{}])[:1] if isinstance(short.answer, dict) else None
-
-    by = defaultdict(list)
-    for q in qs:
-        by[q["lang"]].append(q)
+    results = {scope: [score_one(q, calls[scope][2 * i: 2 * i + 2], roots, bm25, grep, scope == "scoped")
+                       for i, q in enumerate(qs)] for scope in scopes}
     print(f"look-ups: {len(qs)} from {', '.join(str(s.name) for s in args.sets)}; projects: "
           + ", ".join(f"{p.name} {sum(1 for k in files.text if k.startswith(p.name + '/'))}" for p in args.projects))
     print("hit@k: the expected file among the first k files of the default answer (limit 3); MRR over limit 10")
-    print()
-    print_table([row(lang, by[lang]) for lang in sorted(by)] + [row("all", qs)])
-    if args.misses:
+    for scope, scored in results.items():
         print()
-        for q in qs:
-            if q["rank3"] == 0 and args.misses > 0:
-                args.misses -= 1
-                print(f"  miss {q['id']} ({q['tool']}) {q['query']!r}: expected {q['expected'][0]} ({q['symbol']}); "
-                      f"got {q['files3']}; MRR rank {q['rank10'] or '-'}; BM25 rank {q['bm25'] or '-'}")
+        print(f"{scope}: " + ("every project, no target" if scope == "pooled"
+                              else "target = the look-up's project; baselines over that project's files"))
+        print_table(rows_by_language(scored))
+    print_misses(results["pooled"], args.misses)
     if args.json:
-        args.json.write_text(json.dumps(qs, indent=1, ensure_ascii=False), encoding="utf-8")
+        args.json.write_text(json.dumps(results, indent=1, ensure_ascii=False), encoding="utf-8")
 
+
+def score_one(q: dict, pair: list[McpCall], roots: dict[str, str], bm25: Bm25, grep: AnyWordGrep,
+              scoped: bool) -> dict:
+    """One look-up's ranks in the tool's two answers and in both baselines."""
+    short, long_ = pair
+    project = PROJECT[q["lang"]] + "/" if scoped else ""
+    expected = {f"{PROJECT[q['lang']]}/{e}" for e in q["expected"]}
+    r = dict(q)
+    r["files3"] = answer_files(short.answer, roots)
+    r["rank3"] = rank_of(r["files3"][:3], expected)
+    r["rank10"] = rank_of(answer_files(long_.answer, roots)[:10], expected)
+    r["error"] = short.error or long_.error
+    r["ms"], r["bytes"] = short.latency_ms, short.bytes
+    r["bm25"] = rank_of(bm25.rank(q["query"], project=project), expected)
+    r["grep"] = rank_of(grep.rank(q["query"], project=project), expected)
+    return r
+
+
+def rows_by_language(qs: list[dict]) -> list[list[str]]:
+    by = defaultdict(list)
+    for q in qs:
+        by[q["lang"]].append(q)
+    return [row(lang, by[lang]) for lang in sorted(by)] + [row("all", qs)]
+
+
+def print_misses(qs: list[dict], limit: int) -> None:
+    misses = [q for q in qs if q["rank3"] == 0][:limit]
+    if misses:
+        print()
+    for q in misses:
+        print(f"  miss {q['id']} ({q['tool']}) {q['query']!r}: expected {q['expected'][0]} ({q['symbol']}); "
+              f"got {q['files3']}; MRR rank {q['rank10'] or '-'}; BM25 rank {q['bm25'] or '-'}")
 
 if __name__ == "__main__":
     main()

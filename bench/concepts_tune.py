@@ -29,7 +29,7 @@ by = {}
 tooks = []
 for q in qs:
     p = {"query": q["query"], "name": q["query"], "lower": q["query"].lower(), "owner": None, "words": q["query"],
-         "kinds": KINDS[q["tool"]], "all": False, "fuzzy": False, "names_only": False, "cjk": False, "limit": 10, "offset": 0, "inner_limit": 5}
+         "kinds": KINDS[q["tool"]], "all": False, "fuzzy": False, "names_only": False, "question": " " in q["query"].strip(), "cjk": False, "limit": 10, "offset": 0, "inner_limit": 5}
     idx = "vibebench-concepts_ast_*"
     if target:
         idx = "vibebench-concepts_ast_" + [h["_id"] for h in meta["hits"]["hits"] if h["_source"]["name"] == PROJECT[q["lang"]]][0]

@@ -286,6 +286,7 @@ pub fn code(tool: &str, query: &str, limit: u32, offset: u32, pass: Pass) -> Val
         "all": all,
         "fuzzy": pass == Pass::Fuzzy,
         "names_only": pass == Pass::AnyKind,
+        "question": pass == Pass::Exact && query.split_whitespace().nth(1).is_some(),
         "limit": clamp_limit(limit),
         "offset": offset,
         "inner_limit": if all { INNER_LIMIT_ALL } else { INNER_LIMIT },
@@ -484,6 +485,13 @@ mod tests {
         assert_eq!(imports("*", 3, 0)["all"], true);
         assert_eq!(imports("", 3, 0)["all"], true);
         assert_eq!(code("search_by_code_functions", "add", 3, 0, Pass::Exact)["all"], false);
+        // Several words are a question (ranked by score alone); a name keeps its path tie-break.
+        assert_eq!(
+            code("search_by_code_functions", "where is the delay computed", 3, 0, Pass::Exact)["question"],
+            true
+        );
+        assert_eq!(code("search_by_code_functions", " add ", 3, 0, Pass::Exact)["question"], false);
+        assert_eq!(code("search_by_code_functions", "a b", 3, 0, Pass::AnyKind)["question"], false);
         assert_eq!(listing("search_by_code_functions", "*"), Listing::Yes);
         assert_eq!(listing("search_by_code_functions", "функции"), Listing::Yes);
         assert_eq!(listing("search_by_code_functions", "function"), Listing::IfNoMatch);

@@ -41,9 +41,16 @@ pub async fn search(gw: &Gateway, spec: &'static ToolSpec, args: &Args) -> Resul
 /// far below).
 const NAME_TIER_SCORE: f64 = 10_000.0;
 
-/// The sort score of the first hit (the template sorts by `_score`, then path).
+/// A hit's score: its first sort value when the template sorts by `_score`
+/// then path (names), its `_score` when by `_score` alone (questions, whose
+/// hits then carry no `sort`).
+fn score_of(hit: &Value) -> f64 {
+    hit["sort"][0].as_f64().or(hit["_score"].as_f64()).unwrap_or(0.0)
+}
+
+/// The score of the first hit.
 fn top_score(response: &Value) -> f64 {
-    hits(response).first().and_then(|h| h["sort"][0].as_f64().or(h["_score"].as_f64())).unwrap_or(0.0)
+    hits(response).first().map_or(0.0, score_of)
 }
 
 /// One token, no spaces: a name rather than a question in words.
@@ -86,7 +93,7 @@ async fn symbol_search(gw: &Gateway, tool: &str, index: &str, args: &Args) -> Re
     };
     let mut found = hits(&response);
     let before = found.len();
-    found.retain(|h| h["sort"][0].as_f64().unwrap_or(0.0) >= floor);
+    found.retain(|h| score_of(h) >= floor);
     let cut = found.len() < before;
     let results: Vec<Value> = found.iter().map(|hit| symbol_result(hit, pass == Pass::All)).collect();
     let weak = by_words && results.first().is_some_and(|r| weak_match(&args.query, r));
