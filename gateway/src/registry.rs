@@ -516,7 +516,7 @@ pub fn instructions() -> &'static str {
              2) One call is enough: call one tool, then answer; do not chain calls. \
              3) Use only the tools listed here. \
              Which tool: {}. The code searches take a name or a description in words. \
-             `target` is a project name or path and may be omitted; `limit` is 1-{MAX_LIMIT} (default {DEFAULT_LIMIT}); \
+             `target` is a project name or path: pass the project you work in when you know it (sharper, faster answers), omit it to search every project; `limit` is 1-{MAX_LIMIT} (default {DEFAULT_LIMIT}); \
              searches say `total` and `truncated`, and `offset` (the answer's `next_offset`) gives the next page.",
             which.join("; ")
         )
