@@ -215,17 +215,17 @@ pub async fn create_generation(search: &Search, files: &str, ast: &str) -> Resul
     Ok(())
 }
 
-/// Merges a new generation's segments into one before readers see it: a
-/// bulk build leaves several, and questions in words (many terms over the
+/// Starts merging a new generation's segments into one as its aliases move:
+/// a bulk build leaves several, and questions in words (many terms over the
 /// nested symbols) ran ~20 % slower on them (bench/concepts_tune.py: took
-/// p50 23 -> 18 ms over 4,845 files). Best effort: a merge that fails or
-/// outlasts the request goes on in OpenSearch or not at all, and costs
-/// only speed.
+/// p50 23 -> 18 ms over 4,845 files). OpenSearch merges in the background
+/// (`wait_for_completion=false`) and the periodic refresh shows the merged
+/// segment: a big project's merge never holds the run or times out into the
+/// client's failover. Best effort: a refused merge only costs speed.
 async fn merge_segments(search: &Search, indices: &str) {
-    let merged = search.post(&format!("/{indices}/_forcemerge?max_num_segments=1"), &json!({})).await;
-    match merged.and(search.post(&format!("/{indices}/_refresh"), &json!({})).await) {
-        Ok(_) => {}
-        Err(e) => tracing::warn!("merging the segments of {indices}: {e}"),
+    let path = format!("/{indices}/_forcemerge?max_num_segments=1&wait_for_completion=false");
+    if let Err(e) = search.post(&path, &json!({})).await {
+        tracing::warn!("merging the segments of {indices}: {e}");
     }
 }
 
