@@ -266,6 +266,12 @@ pub fn split_qualified(query: &str) -> (Option<&str>, &str) {
     (None, q)
 }
 
+/// A query of several words (a description, not a name): ranked by words,
+/// by score alone.
+pub fn is_question(query: &str) -> bool {
+    query.trim().contains(char::is_whitespace)
+}
+
 /// Params of the symbol searches (functions, classes, variables). The
 /// template ranks: exact name, `Owner.name`, case-insensitive name, name
 /// prefix, name words, then mentions; `fuzzy` switches to the typo-tolerant
@@ -286,7 +292,7 @@ pub fn code(tool: &str, query: &str, limit: u32, offset: u32, pass: Pass) -> Val
         "all": all,
         "fuzzy": pass == Pass::Fuzzy,
         "names_only": pass == Pass::AnyKind,
-        "question": pass == Pass::Exact && query.split_whitespace().nth(1).is_some(),
+        "question": pass == Pass::Exact && is_question(query),
         "limit": clamp_limit(limit),
         "offset": offset,
         "inner_limit": if all { INNER_LIMIT_ALL } else { INNER_LIMIT },

@@ -55,8 +55,7 @@ fn top_score(response: &Value) -> f64 {
 
 /// One token, no spaces: a name rather than a question in words.
 fn looks_like_a_name(query: &str) -> bool {
-    let q = query.trim();
-    !q.is_empty() && !q.contains(char::is_whitespace)
+    !query.trim().is_empty() && !params::is_question(query)
 }
 
 /// The symbol searches: names first, then words; a name defined only as
