@@ -13,10 +13,11 @@ rank the same files for the same queries:
   - any-word grep: files ranked by how many of the query's words (3+ letters)
     they hold as whole words, ignoring case, then by how often.
 Prints one row per language (the project a set's `lang` names) and overall,
-twice: over every project (no `target`, all files pooled: a Python question
-competes with the Java files) and scoped (`target` = the look-up's project,
-as an assistant working in that project sends it; the baselines then rank
-that project's files only).
+twice: over every project (the shared endpoint `/mcp`, no `target`, all
+files pooled: a Python question competes with the Java files) and scoped
+(the look-up's project's own endpoint `/mcp/<project>`, as an assistant set
+up in that project calls it; the baselines then rank that project's files
+only).
 """
 
 from __future__ import annotations
@@ -165,14 +166,19 @@ def main() -> None:
 
     qs = [json.loads(line) for s in args.sets for line in s.read_text(encoding="utf-8").splitlines() if line.strip()]
     roots = {str(p.resolve()).rstrip("/"): p.name for p in args.projects}
-    scopes = {"pooled": lambda q: {}, "scoped": lambda q: {"target": PROJECT[q["lang"]]}}
+    # Pooled through the shared endpoint; scoped through each project's own
+    # (`/mcp/<project>`), with no target in the calls.
+    scopes = {"pooled": lambda q: args.url, "scoped": lambda q: f"{args.url}/{PROJECT[q['lang']]}"}
     calls = {scope: [] for scope in scopes}
-    for scope, target in scopes.items():
+    by_url = defaultdict(list)
+    for scope, url in scopes.items():
         for q in qs:
-            calls[scope].append(McpCall(TOOL[q["tool"]], {"query": q["query"], **target(q)}))
-            calls[scope].append(McpCall(TOOL[q["tool"]], {"query": q["query"], "limit": 10, **target(q)}))
-    every = [c for scope in scopes for c in calls[scope]]
-    asyncio.run(run_mcp_calls(args.url, every, warmup=[(t, {"query": "warm up"}) for t in TOOL.values()]))
+            for extra in ({}, {"limit": 10}):
+                calls[scope].append(McpCall(TOOL[q["tool"]], {"query": q["query"], **extra}))
+                by_url[url(q)].append(calls[scope][-1])
+    warmup = [(t, {"query": "warm up"}) for t in TOOL.values()]
+    for url, group in by_url.items():
+        asyncio.run(run_mcp_calls(url, group, warmup=warmup))
 
     files = Files(args.projects)
     bm25, grep = Bm25(files), AnyWordGrep(files)
@@ -184,7 +190,7 @@ def main() -> None:
     for scope, scored in results.items():
         print()
         print(f"{scope}: " + ("every project, no target" if scope == "pooled"
-                              else "target = the look-up's project; baselines over that project's files"))
+                              else "the look-up's project's endpoint /mcp/<project>; baselines over that project's files"))
         print_table(rows_by_language(scored))
     print_misses(results["pooled"], args.misses)
     if args.json:

@@ -20,8 +20,9 @@
 # an LLM, and enriched through a scripted Ollama-compatible server
 # (bench/scripted_ollama.py) answering with Russian descriptions and tags
 # written for those files (enriched_ru.json): what the enriched fields add.
-# Each table is printed twice: pooled (no target: all five projects compete)
-# and scoped (target = the look-up's project, baselines over its files).
+# Each table is printed twice: pooled (the shared endpoint /mcp, no target:
+# all five projects compete) and scoped (each project's own endpoint
+# /mcp/<project>, baselines over its files).
 # VIBE_BIN: a built binary (no cargo build).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"

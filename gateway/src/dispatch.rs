@@ -28,9 +28,16 @@ pub struct CallOutcome {
 }
 
 impl Gateway {
-    /// One tool call, by requested name and raw arguments. Never fails: every
-    /// problem becomes an error outcome the client can read.
-    pub async fn call(&self, requested: &str, raw_args: Option<&Map<String, Value>>) -> CallOutcome {
+    /// One tool call, by requested name and raw arguments, on the endpoint of
+    /// one project (`/mcp/<project>`: the target of a call that names none)
+    /// or of all. Never fails: every problem becomes an error outcome the
+    /// client can read.
+    pub async fn call(
+        &self,
+        requested: &str,
+        raw_args: Option<&Map<String, Value>>,
+        endpoint_project: Option<&str>,
+    ) -> CallOutcome {
         let started = Instant::now();
         // A relay tool (`use_mcp_tool`, `call_tool`) naming one of ours: the inner call.
         let relayed = normalize::relayed_call(requested, raw_args);
@@ -62,6 +69,11 @@ impl Gateway {
         // `search_regex`, `outgoing_calls`: the name says what the arguments do not.
         if let Some(spec) = tool.filter(|t| *t != requested).and_then(registry::spec) {
             args.apply_name(spec, &normalize::normalize_name(requested), raw_args);
+        }
+        if let (Some(project), Some(spec)) = (endpoint_project, tool.and_then(registry::spec)) {
+            if spec.takes("target") && args.target.is_none() && !args.every_project {
+                args.target = Some(project.to_string());
+            }
         }
         let shown: String = requested.chars().take(100).collect();
         if let Some(t) = tool {

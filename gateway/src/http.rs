@@ -1,4 +1,5 @@
-//! The HTTP side: rmcp's Streamable HTTP service mounted at `/` and `/mcp`,
+//! The HTTP side: rmcp's Streamable HTTP service mounted at `/`, `/mcp` and
+//! `/mcp/<project>` (the same tools, whose target defaults to that project),
 //! `Host` and `Origin` validation (DNS-rebinding protection), an optional
 //! bearer token (`mcp.token` / `VIBE_MCP_TOKEN`), a request body limit, a
 //! CORS layer for browser clients that exposes `Mcp-Session-Id`, and request
@@ -99,7 +100,17 @@ pub fn transport_config(opts: &HttpOptions) -> StreamableHttpServerConfig {
     config
 }
 
-/// The complete app: MCP at `/` and `/mcp`, CORS, request logging.
+/// The project a request's path names: `/mcp/<project>` (percent-decoded)
+/// is one project's endpoint, where a call that names no target searches
+/// that project only. `/` and `/mcp` name none.
+pub fn endpoint_project(path: &str) -> Option<String> {
+    let rest = path.strip_prefix("/mcp/")?.trim_end_matches('/');
+    let name = percent_encoding::percent_decode_str(rest).decode_utf8().ok()?;
+    let name = name.trim();
+    (!name.is_empty()).then(|| name.to_string())
+}
+
+/// The complete app: MCP at `/`, `/mcp` and `/mcp/<project>`, CORS, request logging.
 pub fn router(gateway: Gateway, opts: &HttpOptions) -> Router {
     let service: StreamableHttpService<VibeServer, LocalSessionManager> = StreamableHttpService::new(
         move || Ok(VibeServer::new(gateway.clone())),
@@ -108,7 +119,8 @@ pub fn router(gateway: Gateway, opts: &HttpOptions) -> Router {
     );
     let mut app = Router::new()
         .route_service("/", service.clone())
-        .route_service("/mcp", service)
+        .route_service("/mcp", service.clone())
+        .route_service("/mcp/{project}", service)
         .route_layer(middleware::from_fn(jsonrpc::guard));
     if let Some(token) = opts.token.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
         let expected = Arc::new(blake3::hash(token.as_bytes()));
@@ -249,6 +261,17 @@ async fn log_request(request: Request, next: Next) -> Response {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_project_endpoint_names_its_project() {
+        assert_eq!(endpoint_project("/mcp/samples").as_deref(), Some("samples"));
+        assert_eq!(endpoint_project("/mcp/my%20docs").as_deref(), Some("my docs"));
+        assert_eq!(endpoint_project("/mcp/%D0%B4%D0%BE%D0%BA%D0%B8").as_deref(), Some("доки"));
+        assert_eq!(endpoint_project("/mcp"), None);
+        assert_eq!(endpoint_project("/mcp/"), None);
+        assert_eq!(endpoint_project("/"), None);
+        assert_eq!(endpoint_project("/mcp/%FF"), None, "not UTF-8: no project");
+    }
 
     #[test]
     fn origins_match() {

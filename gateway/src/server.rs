@@ -3,6 +3,8 @@
 
 use std::borrow::Cow;
 
+use axum::http::request::Parts;
+
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, ListToolsResult,
     PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig, Tool,
@@ -12,6 +14,7 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 use vibe_common::config::McpProtocol;
 
 use crate::gateway::Gateway;
+use crate::http::endpoint_project;
 use crate::registry;
 
 /// Server name announced in `initialize`.
@@ -82,9 +85,10 @@ impl ServerHandler for VibeServer {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let outcome = self.gateway.call(&request.name, request.arguments.as_ref()).await;
+        let endpoint_project = context.extensions.get::<Parts>().and_then(|p| endpoint_project(p.uri.path()));
+        let outcome = self.gateway.call(&request.name, request.arguments.as_ref(), endpoint_project.as_deref()).await;
         let mut result = if outcome.is_error {
             CallToolResult::error(vec![ContentBlock::text(outcome.text)])
         } else {

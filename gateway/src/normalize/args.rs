@@ -9,8 +9,8 @@ use super::keys::{key_role, line_range_of, looks_like_regex, nested_path, strip_
 use super::sent::{takes, takes_glob, Sent};
 use super::spelling::normalize_name;
 use super::values::{
-    bool_of, is_all_target, limit_of, line_of, list_offset_of, normalize_path, offset_of, text_of, truncate_chars,
-    unwrap_once,
+    bool_of, is_all_target, limit_of, line_of, list_offset_of, names_every_project, normalize_path, offset_of, text_of,
+    truncate_chars, unwrap_once,
 };
 use crate::registry::{Param, Run, ToolSpec, DEFAULT_LIMIT, MAX_OFFSET};
 
@@ -27,6 +27,10 @@ pub struct Args {
     pub query: String,
     /// Project name or path; `None` when absent, empty, `"all"` or `"*"`.
     pub target: Option<String>,
+    /// The caller asked for every project by name (`"all"`, `"*"`): a
+    /// project's own endpoint (`/mcp/<project>`) then searches them all too.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub every_project: bool,
     /// Relative (or partial, or absolute) file path, `/`-separated, without a leading `./`.
     pub path: Option<String>,
     /// 1..=[`MAX_LIMIT`](crate::registry::MAX_LIMIT), default [`DEFAULT_LIMIT`].
@@ -72,6 +76,7 @@ impl Default for Args {
         Args {
             query: String::new(),
             target: None,
+            every_project: false,
             path: None,
             limit: DEFAULT_LIMIT,
             start_line: None,
@@ -142,6 +147,7 @@ impl Args {
             .then(|| truncate_chars(query.trim(), MAX_QUERY_CHARS));
         Args {
             query: truncate_chars(if exact { &query } else { query.trim() }, MAX_QUERY_CHARS),
+            every_project: target.as_deref().is_some_and(names_every_project),
             target: target.filter(|t| !is_all_target(t)),
             path,
             limit,
@@ -429,6 +435,12 @@ mod tests {
         for all in ["all", "ALL", "*", "", "  ", "none", "all projects", "все", "全部"] {
             assert_eq!(args(json!({ "target": all })).target, None, "{all:?}");
         }
+        // Only a word for "all" asks a project's endpoint for every project.
+        for (t, every) in [("all", true), ("*", true), ("все", true), ("", false), ("null", false), ("samples", false)]
+        {
+            assert_eq!(args(json!({ "target": t })).every_project, every, "{t:?}");
+        }
+        assert!(!args(json!({ "query": "x" })).every_project);
         assert_eq!(args(json!({ "target": " samples " })).target.as_deref(), Some("samples"));
         assert_eq!(args(json!({ "file": ".\\src\\main.rs" })).path.as_deref(), Some("src/main.rs"));
         assert_eq!(args(json!({ "path": "//abs//x/./y" })).path.as_deref(), Some("/abs/x/y"));

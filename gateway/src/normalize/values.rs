@@ -34,6 +34,12 @@ pub(super) fn is_all_target(t: &str) -> bool {
     )
 }
 
+/// A target that asks for every project by name; an empty or null one
+/// (small models fill optional parameters with them) asks for nothing.
+pub(super) fn names_every_project(t: &str) -> bool {
+    is_all_target(t) && !matches!(t.trim().to_lowercase().as_str(), "" | "null" | "none")
+}
+
 pub(super) fn text_of(v: &Value) -> String {
     match v {
         Value::String(s) => s.trim().to_string(),
