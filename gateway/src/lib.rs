@@ -153,7 +153,7 @@ pub async fn spawn(config: &Config, opts: ServeOptions) -> anyhow::Result<Runnin
 /// Runs the server in the foreground until Ctrl-C or SIGTERM.
 pub async fn serve(config: Config, opts: ServeOptions) -> anyhow::Result<()> {
     let server = spawn(&config, opts).await?;
-    eprintln!("vibe-analyzer MCP server listening on http://{} (endpoints / and /mcp)", server.addr);
+    eprintln!("vibe-analyzer MCP server listening on http://{} (endpoints /, /mcp and /mcp/<project>)", server.addr);
     run_until_signal(server).await
 }
 

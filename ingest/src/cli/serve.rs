@@ -74,7 +74,7 @@ fn start(ctx: &Ctx, args: ServeStartArgs) -> anyhow::Result<()> {
         let info = PidInfo { pid: std::process::id(), host: opts.host.clone(), port: server.addr.port() };
         write_pid(&pid_file, &info)?;
         eprintln!(
-            "vibe-analyzer MCP server listening on http://{} (endpoints / and /mcp), pid {}",
+            "vibe-analyzer MCP server listening on http://{} (endpoints /, /mcp and /mcp/<project>), pid {}",
             server.addr, info.pid
         );
         // The watcher runs beside the server and stops with it.
