@@ -33,7 +33,9 @@ for q in qs:
     idx = "vibebench-concepts_ast_*"
     if target:
         idx = "vibebench-concepts_ast_" + [h["_id"] for h in meta["hits"]["hits"] if h["_source"]["name"] == PROJECT[q["lang"]]][0]
-    r = post(f"/{idx}/_search/template", {"source": tpl, "params": p})
+    # As the gateway: a question in words ranks on every project's term statistics.
+    dfs = "?search_type=dfs_query_then_fetch" if p["question"] else ""
+    r = post(f"/{idx}/_search/template{dfs}", {"source": tpl, "params": p})
     tooks.append(r["took"])
     files = []
     hs = r["hits"]["hits"]

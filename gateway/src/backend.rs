@@ -47,7 +47,7 @@ impl Backend {
     /// Runs the stored template `template` against `index` with `params`.
     /// Missing indices give empty hits, not an error.
     pub async fn run(&self, template: &str, index: &str, params: Value) -> Result<Value, BackendError> {
-        let path = format!("/{index}/_search/template?ignore_unavailable=true&allow_no_indices=true");
+        let path = search_path(index, &params);
         let body = json!({ "id": self.template_id(template), "params": params });
         tracing::trace!(path, body = %body, "search template request");
         match self.search.post(&path, &body).await {
@@ -71,6 +71,16 @@ impl Backend {
     }
 }
 
+/// The `_search/template` request path of a run. A question in words
+/// (`params.question`) is ranked by BM25, whose term statistics are each
+/// project's own: over several projects their scores compare only on
+/// statistics gathered from all of them first (`dfs_query_then_fetch`;
+/// OpenSearch skips that phase when one shard answers).
+fn search_path(index: &str, params: &Value) -> String {
+    let dfs = if params["question"] == Value::Bool(true) { "&search_type=dfs_query_then_fetch" } else { "" };
+    format!("/{index}/_search/template?ignore_unavailable=true&allow_no_indices=true{dfs}")
+}
+
 fn is_missing_script(e: &SearchError) -> bool {
     match e {
         SearchError::Status { status, body, .. } => {
@@ -79,5 +89,19 @@ fn is_missing_script(e: &SearchError) -> bool {
                     || body.contains("resource_not_found_exception") && body.contains("script"))
         }
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn questions_in_words_rank_on_every_projects_statistics() {
+        let q = search_path("p_ast_*", &json!({ "question": true }));
+        assert!(q.ends_with("&search_type=dfs_query_then_fetch"), "{q}");
+        for params in [json!({ "question": false }), json!({ "query": "x" })] {
+            assert!(!search_path("p_ast_*", &params).contains("search_type"), "{params}");
+        }
     }
 }
