@@ -7,6 +7,7 @@ pub mod ast;
 pub mod config;
 pub mod error;
 pub mod grams;
+pub mod identifier;
 pub mod languages;
 pub mod naming;
 pub mod plain_http;

@@ -22,10 +22,10 @@ use crate::search::{Search, SearchError};
 /// Version of every shipped template. Bump it when any template file changes:
 /// the test `template_version_follows_content` fails until
 /// [`TEMPLATES_FINGERPRINT`] is set to the new content's fingerprint.
-pub const TEMPLATE_VERSION: u64 = 12;
+pub const TEMPLATE_VERSION: u64 = 13;
 
 /// [`templates_fingerprint`] of the templates [`TEMPLATE_VERSION`] was set for.
-pub const TEMPLATES_FINGERPRINT: &str = "cbeeb39774a991e6";
+pub const TEMPLATES_FINGERPRINT: &str = "7e8f679d34a8bfdb";
 
 #[derive(RustEmbed)]
 #[folder = "../opensearch-templates"]

@@ -12,6 +12,7 @@
 use std::collections::HashMap;
 
 use crate::ast::{AstData, LineRange};
+use crate::identifier::joined_pairs;
 
 /// Times one token may appear in the bag.
 pub const MAX_REPEATS: u32 = 3;
@@ -45,7 +46,10 @@ fn lines_text<'a>(text: &'a str, starts: &[usize], range: LineRange) -> &'a str 
 
 /// The bag of `text`: tokens (runs of letters, digits and `_`) that hold a
 /// letter, each at most [`MAX_REPEATS`] times, separated by spaces, at most
-/// [`MAX_BAG_BYTES`] bytes.
+/// [`MAX_BAG_BYTES`] bytes. Each identifier of several words is followed by
+/// its [`joined_pairs`] (`retry_delay retrydelay`), each also at most
+/// [`MAX_REPEATS`] times: the analyzer splits the identifier, and a
+/// question's compound word ("hexdump", "filename") finds it through them.
 pub fn word_bag(text: &str) -> String {
     word_bag_within(text, MAX_BAG_BYTES)
 }
@@ -57,21 +61,39 @@ pub fn word_bag_within(text: &str, max_bytes: usize) -> String {
     let tokens = text
         .split(|c: char| !(c.is_alphanumeric() || c == '_'))
         .filter(|t| !t.is_empty() && t.chars().any(char::is_alphabetic) && t.chars().count() <= MAX_TOKEN_CHARS);
+    let mut pair_counts: HashMap<String, u32> = HashMap::new();
     for token in tokens {
         let n = seen.entry(token).or_insert(0);
         if *n >= MAX_REPEATS {
             continue;
         }
-        if bag.len() + token.len() + 1 > max_bytes {
+        if !push_word(&mut bag, token, max_bytes) {
             break;
         }
         *n += 1;
-        if !bag.is_empty() {
-            bag.push(' ');
+        if token.chars().all(char::is_lowercase) {
+            continue; // one word: no pairs
         }
-        bag.push_str(token);
+        for pair in joined_pairs(token) {
+            let m = pair_counts.entry(pair.clone()).or_insert(0);
+            if *m < MAX_REPEATS && push_word(&mut bag, &pair, max_bytes) {
+                *m += 1;
+            }
+        }
     }
     bag
+}
+
+/// Appends `word` to the bag when it fits in `max_bytes`.
+fn push_word(bag: &mut String, word: &str, max_bytes: usize) -> bool {
+    if bag.len() + word.len() + 1 > max_bytes {
+        return false;
+    }
+    if !bag.is_empty() {
+        bag.push(' ');
+    }
+    bag.push_str(word);
+    true
 }
 
 #[cfg(test)]
@@ -81,7 +103,7 @@ mod tests {
     #[test]
     fn tokens_are_kept_as_written_and_capped() {
         let text = "def retry_delay(n):\n    # Compute the delay: 2 ** n\n    return n * n * n * n + retryDelay";
-        assert_eq!(word_bag(text), "def retry_delay n Compute the delay n return n retryDelay");
+        assert_eq!(word_bag(text), "def retry_delay retrydelay n Compute the delay n return n retryDelay retrydelay");
         assert_eq!(word_bag("x x x x x"), "x x x");
     }
 

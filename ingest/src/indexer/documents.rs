@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use serde_json::{json, Value};
 
 use vibe_common::ast::AstData;
+use vibe_common::identifier::joined_pairs;
 use vibe_common::summary;
 
 use super::tags::deterministic_tags;
@@ -100,6 +101,15 @@ fn file_about(path: &str, ast: Option<&AstData>, enrichment: Option<&Enrichment>
     parts.join("\n")
 }
 
+/// What a definition is about: its name, its owner, the joined pairs of
+/// their words ([`joined_pairs`]: `hexDump` also as `hexdump`, which the
+/// analyzer would split) and its doc's first paragraph.
+fn symbol_about(name: &str, owner: Option<&str>, paragraph: &str) -> String {
+    let owner = owner.unwrap_or("");
+    let pairs = [joined_pairs(name), joined_pairs(owner)].concat().join(" ");
+    [name, owner, pairs.as_str(), paragraph].iter().filter(|p| !p.is_empty()).copied().collect::<Vec<_>>().join(" ")
+}
+
 /// The names and doc summaries of each owner's members, by the owner's
 /// qualified name, at most [`MAX_CONTEXT_DOC_CHARS`] characters each: the
 /// `context` of a class (what its methods do says what it is for). `docs`
@@ -166,8 +176,7 @@ pub fn symbols(ast: &AstData, bodies: &[String]) -> Vec<Value> {
                 s["doc"] = json!(doc);
             }
             let paragraph = summary::doc_paragraph(&e.comments, MAX_ABOUT_DOC_CHARS);
-            s["about"] =
-                json!([e.name.as_str(), e.owner.as_deref().unwrap_or(""), paragraph.as_str()].join(" ").trim());
+            s["about"] = json!(symbol_about(&e.name, e.owner.as_deref(), &paragraph));
             if !body.is_empty() {
                 s["body"] = json!(body);
             }
@@ -248,6 +257,15 @@ pub fn readme_summary(readme: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_definitions_about_joins_the_words_of_its_names() {
+        assert_eq!(
+            symbol_about("hexDump", Some("SubType"), "Writes a hex dump."),
+            "hexDump SubType hexdump subtype Writes a hex dump."
+        );
+        assert_eq!(symbol_about("dump", None, ""), "dump");
+    }
 
     #[test]
     fn references_are_a_top_level_field_and_not_in_the_stored_ast() {

@@ -6,6 +6,7 @@
 use std::collections::BTreeSet;
 
 use vibe_common::ast::AstData;
+use vibe_common::identifier::split_identifier;
 
 /// Most deterministic tags (derived from the AST and the path) kept per
 /// file; the LLM's are bounded apart (`analyzer::repair::MAX_LLM_TAGS`).
@@ -66,33 +67,6 @@ const TAG_STOP_WORDS: &[&str] = &[
     "interface",
     "final",
 ];
-
-/// Split an identifier into lower-case words: camelCase, PascalCase,
-/// snake_case and kebab-case all split; acronyms stay together (`HTTPServer`
-/// gives `http`, `server`).
-pub fn split_identifier(ident: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    for part in ident.split(|c: char| !c.is_alphanumeric()) {
-        let chars: Vec<char> = part.chars().collect();
-        let mut start = 0;
-        for i in 1..chars.len() {
-            let (prev, cur) = (chars[i - 1], chars[i]);
-            let next_lower = chars.get(i + 1).is_some_and(|c| c.is_lowercase());
-            let boundary = (prev.is_lowercase() && cur.is_uppercase())
-                || (prev.is_uppercase() && cur.is_uppercase() && next_lower)
-                || (prev.is_alphabetic() && cur.is_numeric())
-                || (prev.is_numeric() && cur.is_alphabetic());
-            if boundary {
-                words.push(chars[start..i].iter().collect::<String>());
-                start = i;
-            }
-        }
-        if start < chars.len() {
-            words.push(chars[start..].iter().collect::<String>());
-        }
-    }
-    words.into_iter().map(|w| w.to_lowercase()).filter(|w| !w.is_empty()).collect()
-}
 
 fn keep(word: &str) -> bool {
     word.chars().count() >= 3 && !word.chars().all(|c| c.is_numeric()) && !TAG_STOP_WORDS.contains(&word)
@@ -165,14 +139,6 @@ pub fn deterministic_tags(path: &str, ast: Option<&AstData>) -> Vec<String> {
 mod tests {
     use super::*;
     use vibe_common::ast::AstElement;
-
-    #[test]
-    fn identifiers_split_into_words() {
-        assert_eq!(split_identifier("fetchUserData"), ["fetch", "user", "data"]);
-        assert_eq!(split_identifier("MAX_AST_FILE_SIZE"), ["max", "ast", "file", "size"]);
-        assert_eq!(split_identifier("HTTPServer"), ["http", "server"]);
-        assert_eq!(split_identifier("kebab-case-name"), ["kebab", "case", "name"]);
-    }
 
     #[test]
     fn tags_cover_identifiers_comments_and_path() {

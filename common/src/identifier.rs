@@ -1,0 +1,65 @@
+//! The words of an identifier, for tags and for search by meaning.
+
+/// Split an identifier into lower-case words: camelCase, PascalCase,
+/// snake_case and kebab-case all split; acronyms stay together (`HTTPServer`
+/// gives `http`, `server`).
+pub fn split_identifier(ident: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    for part in ident.split(|c: char| !c.is_alphanumeric()) {
+        let chars: Vec<char> = part.chars().collect();
+        let mut start = 0;
+        for i in 1..chars.len() {
+            let (prev, cur) = (chars[i - 1], chars[i]);
+            let next_lower = chars.get(i + 1).is_some_and(|c| c.is_lowercase());
+            let boundary = (prev.is_lowercase() && cur.is_uppercase())
+                || (prev.is_uppercase() && cur.is_uppercase() && next_lower)
+                || (prev.is_alphabetic() && cur.is_numeric())
+                || (prev.is_numeric() && cur.is_alphabetic());
+            if boundary {
+                words.push(chars[start..i].iter().collect::<String>());
+                start = i;
+            }
+        }
+        if start < chars.len() {
+            words.push(chars[start..].iter().collect::<String>());
+        }
+    }
+    words.into_iter().map(|w| w.to_lowercase()).filter(|w| !w.is_empty()).collect()
+}
+
+/// The adjacent words of an identifier joined in pairs (`hex_dump` gives
+/// `hexdump`; `SubTypeValidator` gives `subtype`, `typevalidator`); none
+/// for a one-word identifier, and none with a number (`0x1F`, `v2`). The analyzer splits an identifier into its
+/// words, so without these a question's compound word ("hexdump",
+/// "filename", "subtype") would not find it.
+pub fn joined_pairs(ident: &str) -> Vec<String> {
+    let alphabetic = |w: &String| w.chars().all(char::is_alphabetic);
+    split_identifier(ident)
+        .windows(2)
+        .filter(|w| alphabetic(&w[0]) && alphabetic(&w[1]))
+        .map(|w| format!("{}{}", w[0], w[1]))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identifiers_split_into_words() {
+        assert_eq!(split_identifier("fetchUserData"), ["fetch", "user", "data"]);
+        assert_eq!(split_identifier("MAX_AST_FILE_SIZE"), ["max", "ast", "file", "size"]);
+        assert_eq!(split_identifier("HTTPServer"), ["http", "server"]);
+        assert_eq!(split_identifier("kebab-case-name"), ["kebab", "case", "name"]);
+    }
+
+    #[test]
+    fn adjacent_words_join_in_pairs() {
+        assert_eq!(joined_pairs("hex_dump"), ["hexdump"]);
+        assert_eq!(joined_pairs("SubTypeValidator"), ["subtype", "typevalidator"]);
+        assert_eq!(joined_pairs("fileName"), ["filename"]);
+        assert!(joined_pairs("dump").is_empty());
+        assert!(joined_pairs("0x1F").is_empty() && joined_pairs("utf8").is_empty());
+        assert!(joined_pairs("").is_empty());
+    }
+}
