@@ -45,36 +45,7 @@ impl Gateway {
             Some((name, args)) => (name.as_str(), args.as_ref()),
             None => (requested, raw_args),
         };
-        let resolution = normalize::resolve_with_args(requested, raw_args);
-        let mut tool = match resolution {
-            Resolution::Tool(t) => Some(t),
-            _ => None,
-        };
-        let mut args = Args::for_tool(raw_args, tool.and_then(registry::spec));
-        // Arguments that cannot serve the tool a name resolved to, but serve the
-        // one its meaning plus the arguments' shape point at: that one is meant
-        // (`show_structure` of a project, `find_symbol` with a kind).
-        if let Some(spec) = tool.filter(|t| *t != requested).and_then(registry::spec) {
-            let kind_hint = matches!(normalize::args_shape(raw_args), normalize::Shape::Kind(_)) && !spec.takes("kind");
-            if !args.fits(spec) || kind_hint {
-                if let Some(normalize::Meaning::Tool(other)) = normalize::meaning_with_args(requested, raw_args) {
-                    let other_args = Args::for_tool(raw_args, registry::spec(other));
-                    if other != spec.name && registry::spec(other).is_some_and(|o| other_args.fits(o)) {
-                        tool = Some(other);
-                        args = other_args;
-                    }
-                }
-            }
-        }
-        // `search_regex`, `outgoing_calls`: the name says what the arguments do not.
-        if let Some(spec) = tool.filter(|t| *t != requested).and_then(registry::spec) {
-            args.apply_name(spec, &normalize::normalize_name(requested), raw_args);
-        }
-        if let (Some(project), Some(spec)) = (endpoint_project, tool.and_then(registry::spec)) {
-            if spec.takes("target") && args.target.is_none() && !args.every_project {
-                args.target = Some(project.to_string());
-            }
-        }
+        let (tool, args, resolution) = resolve_call(requested, raw_args, endpoint_project);
         let shown: String = requested.chars().take(100).collect();
         if let Some(t) = tool {
             if t != requested {
@@ -115,6 +86,47 @@ impl Gateway {
         };
         outcome
     }
+}
+
+/// The tool a requested name and its raw arguments mean, the arguments
+/// normalized for it, and how the name resolved. On a project's endpoint a
+/// call that names no target (and does not ask for every project) gets it.
+fn resolve_call(
+    requested: &str,
+    raw_args: Option<&Map<String, Value>>,
+    endpoint_project: Option<&str>,
+) -> (Option<&'static str>, Args, Resolution) {
+    let resolution = normalize::resolve_with_args(requested, raw_args);
+    let mut tool = match resolution {
+        Resolution::Tool(t) => Some(t),
+        _ => None,
+    };
+    let mut args = Args::for_tool(raw_args, tool.and_then(registry::spec));
+    // Arguments that cannot serve the tool a name resolved to, but serve the
+    // one its meaning plus the arguments' shape point at: that one is meant
+    // (`show_structure` of a project, `find_symbol` with a kind).
+    if let Some(spec) = tool.filter(|t| *t != requested).and_then(registry::spec) {
+        let kind_hint = matches!(normalize::args_shape(raw_args), normalize::Shape::Kind(_)) && !spec.takes("kind");
+        if !args.fits(spec) || kind_hint {
+            if let Some(normalize::Meaning::Tool(other)) = normalize::meaning_with_args(requested, raw_args) {
+                let other_args = Args::for_tool(raw_args, registry::spec(other));
+                if other != spec.name && registry::spec(other).is_some_and(|o| other_args.fits(o)) {
+                    tool = Some(other);
+                    args = other_args;
+                }
+            }
+        }
+    }
+    // `search_regex`, `outgoing_calls`: the name says what the arguments do not.
+    if let Some(spec) = tool.filter(|t| *t != requested).and_then(registry::spec) {
+        args.apply_name(spec, &normalize::normalize_name(requested), raw_args);
+    }
+    if let (Some(project), Some(spec)) = (endpoint_project, tool.and_then(registry::spec)) {
+        if spec.takes("target") && args.target.is_none() && !args.every_project {
+            args.target = Some(project.to_string());
+        }
+    }
+    (tool, args, resolution)
 }
 
 /// Runs a canonical tool with normalized arguments: the code of its [`Run`].
