@@ -98,9 +98,10 @@ def secured(gateway, tmp_path_factory):
 @pytest.mark.anyio
 async def test_without_the_token_nothing_is_served(secured):
     url, _ = secured
-    for headers in [{}, {"Authorization": "Bearer wrong"}, {"Authorization": f"Bearer {TOKEN}x"},
-                    {"Authorization": f"Basic {TOKEN}"}, {"Authorization": TOKEN}]:
-        rec, outcome = await session(url, headers)
+    for headers, endpoint in [({}, url), ({}, url + "/samples"), ({"Authorization": "Bearer wrong"}, url),
+                              ({"Authorization": f"Bearer {TOKEN}x"}, url + "/samples"),
+                              ({"Authorization": f"Basic {TOKEN}"}, url), ({"Authorization": TOKEN}, url)]:
+        rec, outcome = await session(endpoint, headers)
         assert isinstance(outcome, BaseException), headers
         assert rec.statuses and set(rec.statuses) == {401}, (headers, rec.statuses)
         assert "Unauthorized" in repr(outcome), repr(outcome)
@@ -139,9 +140,10 @@ async def test_origin_checks_with_the_token(secured):
 async def test_origin_and_host_checks_without_a_token(gateway):
     for headers in [{"Origin": "https://evil.example"}, {"Origin": "http://localhost.evil.example:8080"},
                     {"Host": "evil.example"}]:
-        rec, outcome = await session(gateway.url, headers)
-        assert isinstance(outcome, BaseException), headers
-        assert 403 in rec.statuses, (headers, rec.statuses)
+        for url in [gateway.url, gateway.url + "/samples"]:
+            rec, outcome = await session(url, headers)
+            assert isinstance(outcome, BaseException), (url, headers)
+            assert 403 in rec.statuses, (url, headers, rec.statuses)
     rec, outcome = await session(gateway.url, {"Origin": "http://localhost:6274"})
     assert not isinstance(outcome, BaseException), repr(outcome)
 
