@@ -325,7 +325,14 @@ async fn the_old_generation_waits_for_reads_running_at_the_swap() {
     let read_done = reader.await.unwrap();
     // The drain gives up after the 2 s grace (a very slow, loaded machine).
     let gave_up = drained - drain_start >= Duration::from_secs(2);
-    assert!(read_done <= drained || gave_up, "the drain returned {:?} before the read ended", read_done - drained);
+    // The node ends the read's task before its response reaches this client:
+    // the drain may see it gone up to a response's transfer earlier (seen: 0.8 ms).
+    let transfer = Duration::from_millis(50);
+    assert!(
+        read_done <= drained + transfer || gave_up,
+        "the drain returned {:?} before the read ended",
+        read_done - drained
+    );
     search.delete(&format!("/{index}")).await.unwrap();
 }
 
