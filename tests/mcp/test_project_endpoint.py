@@ -4,6 +4,8 @@ inside one project (Claude Code's `.mcp.json`, Cursor's project settings)
 gets answers from it first without having to know its name; `target: "all"`
 still searches every project, and another target still wins."""
 
+import urllib.parse
+
 import pytest
 from mcp import Client
 
@@ -37,6 +39,9 @@ async def test_a_project_endpoint_searches_its_project(gateway):
     a = await call(f"{base}/knowledge", "search_by_code_functions", {"query": "multiply", "target": ""})
     assert samples not in projects_of(a), a
     assert projects_of(await call(f"{base}/samples", "search_by_code_functions", {"query": "multiply"})) == {samples}
+    # A project's path, percent-encoded, names it too (two projects may share a name).
+    encoded = urllib.parse.quote(knowledge, safe="")
+    assert projects_of(await call(f"{base}/{encoded}", "search_documentation", {"query": "Kirikur"})) == {knowledge}
     # show_tree of the endpoint's project needs no target.
     tree = await call(f"{base}/samples", "show_tree", {})
     assert "calculator.py" in str(tree), tree
