@@ -12,6 +12,7 @@ use crate::error::ToolError;
 use crate::gateway::Gateway;
 use crate::normalize::{self, Args, Resolution};
 use crate::registry::{self, Run};
+use crate::target::Scope;
 use crate::tools::{admin, code, docs, files, references, show, text, tree};
 
 /// The outcome of one tool call, ready to be turned into an MCP result.
@@ -45,7 +46,11 @@ impl Gateway {
             Some((name, args)) => (name.as_str(), args.as_ref()),
             None => (requested, raw_args),
         };
-        let (tool, args, resolution) = resolve_call(requested, raw_args, endpoint_project);
+        let (tool, mut args, resolution) = resolve_call(requested, raw_args, endpoint_project);
+        let endpoint_note = match endpoint_project {
+            Some(project) => self.keep_to_endpoint(project, &mut args).await,
+            None => None,
+        };
         let shown: String = requested.chars().take(100).collect();
         if let Some(t) = tool {
             if t != requested {
@@ -53,7 +58,10 @@ impl Gateway {
             }
         }
         let result = match tool {
-            Some(t) => run(self, t, &args).await.map(|v| keep_to_budget(v, t, &args, self.answer_budget())),
+            Some(t) => run(self, t, &args)
+                .await
+                .map(|v| with_note(v, endpoint_note))
+                .map(|v| keep_to_budget(v, t, &args, self.answer_budget())),
             None => Err(ToolError::UnknownTool(requested.to_string(), resolution)),
         };
         let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
@@ -86,6 +94,34 @@ impl Gateway {
         };
         outcome
     }
+}
+
+impl Gateway {
+    /// On a project's endpoint, a target that names no project (a small
+    /// model's guess) searches the endpoint's project rather than every
+    /// project; the note for the answer says so.
+    async fn keep_to_endpoint(&self, project: &str, args: &mut Args) -> Option<String> {
+        let target = args.target.clone().filter(|t| t != project)?;
+        match self.resolve(Some(&target)).await {
+            Ok(Scope::All { unknown: Some(_) }) => {
+                args.target = Some(project.to_string());
+                Some(format!("unknown target {target:?}: searched this endpoint's project {project:?}"))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// An answer with `note` in front of the note it has, if any.
+fn with_note(mut answer: Value, note: Option<String>) -> Value {
+    if let (Some(note), Some(fields)) = (note, answer.as_object_mut()) {
+        let joined = match fields.get("note").and_then(Value::as_str) {
+            Some(other) => format!("{note}; {other}"),
+            None => note,
+        };
+        fields.insert("note".into(), Value::String(joined));
+    }
+    answer
 }
 
 /// The tool a requested name and its raw arguments mean, the arguments
@@ -158,4 +194,16 @@ fn keep_to_budget(answer: Value, tool: &str, args: &Args, bytes: usize) -> Value
     let offset = args.offset as u64;
     let next = move |kept: usize| offset + kept as u64;
     budget::enforce(answer, bytes, counts_results.then_some(&next as &dyn Fn(usize) -> u64))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_endpoint_note_goes_first() {
+        assert_eq!(with_note(json!({ "results": [] }), Some("a".into())), json!({ "results": [], "note": "a" }));
+        assert_eq!(with_note(json!({ "note": "b" }), Some("a".into())), json!({ "note": "a; b" }));
+        assert_eq!(with_note(json!({ "note": "b" }), None), json!({ "note": "b" }));
+    }
 }

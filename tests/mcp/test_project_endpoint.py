@@ -2,7 +2,8 @@
 call that names no target searches that project only. An assistant set up
 inside one project (Claude Code's `.mcp.json`, Cursor's project settings)
 gets answers from it first without having to know its name; `target: "all"`
-still searches every project, and another target still wins."""
+still searches every project, another project's target still wins, and a
+target that names no project keeps the endpoint's."""
 
 import urllib.parse
 
@@ -42,6 +43,10 @@ async def test_a_project_endpoint_searches_its_project(gateway):
     # A project's path, percent-encoded, names it too (two projects may share a name).
     encoded = urllib.parse.quote(knowledge, safe="")
     assert projects_of(await call(f"{base}/{encoded}", "search_documentation", {"query": "Kirikur"})) == {knowledge}
+    # A target that names no project (a small model's guess) keeps the endpoint's project, and says so.
+    a = await call(f"{base}/samples", "search_by_code_functions", {"query": "multiply", "target": "my-repo"})
+    assert projects_of(a) == {samples}, a
+    assert 'unknown target "my-repo"' in a["note"] and "samples" in a["note"], a
     # show_tree of the endpoint's project needs no target.
     tree = await call(f"{base}/samples", "show_tree", {})
     assert "calculator.py" in str(tree), tree
