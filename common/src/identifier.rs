@@ -29,9 +29,10 @@ pub fn split_identifier(ident: &str) -> Vec<String> {
 
 /// The adjacent words of an identifier joined in pairs (`hex_dump` gives
 /// `hexdump`; `SubTypeValidator` gives `subtype`, `typevalidator`); none
-/// for a one-word identifier, and none with a number (`0x1F`, `v2`). The analyzer splits an identifier into its
-/// words, so without these a question's compound word ("hexdump",
-/// "filename", "subtype") would not find it.
+/// for a one-word identifier, and none with a number (`0x1F`, `v2`). The
+/// analyzer splits an identifier into its words, so without these a
+/// question's compound word ("hexdump", "filename", "subtype") would not
+/// find it.
 pub fn joined_pairs(ident: &str) -> Vec<String> {
     let alphabetic = |w: &String| w.chars().all(char::is_alphabetic);
     split_identifier(ident)

@@ -46,10 +46,10 @@ impl Gateway {
             Some((name, args)) => (name.as_str(), args.as_ref()),
             None => (requested, raw_args),
         };
-        let (tool, mut args, resolution) = resolve_call(requested, raw_args, endpoint_project);
-        let endpoint_note = match endpoint_project {
-            Some(project) => self.keep_to_endpoint(project, &mut args).await,
-            None => None,
+        let (tool, mut args, resolution) = resolve_call(requested, raw_args);
+        let endpoint_note = match (endpoint_project, tool.and_then(registry::spec)) {
+            (Some(project), Some(spec)) if spec.takes("target") => self.scope_to_endpoint(project, &mut args).await,
+            _ => None,
         };
         let shown: String = requested.chars().take(100).collect();
         if let Some(t) = tool {
@@ -60,7 +60,12 @@ impl Gateway {
         let result = match tool {
             Some(t) => run(self, t, &args)
                 .await
-                .map(|v| with_note(v, endpoint_note))
+                .map(|mut v| {
+                    if let Some(note) = &endpoint_note {
+                        budget::add_note(&mut v, note);
+                    }
+                    v
+                })
                 .map(|v| keep_to_budget(v, t, &args, self.answer_budget())),
             None => Err(ToolError::UnknownTool(requested.to_string(), resolution)),
         };
@@ -97,11 +102,20 @@ impl Gateway {
 }
 
 impl Gateway {
-    /// On a project's endpoint, a target that names no project (a small
-    /// model's guess) searches the endpoint's project rather than every
-    /// project; the note for the answer says so.
-    async fn keep_to_endpoint(&self, project: &str, args: &mut Args) -> Option<String> {
-        let target = args.target.clone().filter(|t| t != project)?;
+    /// On a project's endpoint (`/mcp/<project>`), a call that names no
+    /// project searches the endpoint's: one without a target (unless it asks
+    /// for every project), and one whose target names no project (a small
+    /// model's guess), which the returned note for the answer tells.
+    async fn scope_to_endpoint(&self, project: &str, args: &mut Args) -> Option<String> {
+        let Some(target) = args.target.clone() else {
+            if !args.every_project {
+                args.target = Some(project.to_string());
+            }
+            return None;
+        };
+        if target == project {
+            return None;
+        }
         match self.resolve(Some(&target)).await {
             Ok(Scope::All { unknown: Some(_) }) => {
                 args.target = Some(project.to_string());
@@ -112,26 +126,9 @@ impl Gateway {
     }
 }
 
-/// An answer with `note` in front of the note it has, if any.
-fn with_note(mut answer: Value, note: Option<String>) -> Value {
-    if let (Some(note), Some(fields)) = (note, answer.as_object_mut()) {
-        let joined = match fields.get("note").and_then(Value::as_str) {
-            Some(other) => format!("{note}; {other}"),
-            None => note,
-        };
-        fields.insert("note".into(), Value::String(joined));
-    }
-    answer
-}
-
 /// The tool a requested name and its raw arguments mean, the arguments
-/// normalized for it, and how the name resolved. On a project's endpoint a
-/// call that names no target (and does not ask for every project) gets it.
-fn resolve_call(
-    requested: &str,
-    raw_args: Option<&Map<String, Value>>,
-    endpoint_project: Option<&str>,
-) -> (Option<&'static str>, Args, Resolution) {
+/// normalized for it, and how the name resolved.
+fn resolve_call(requested: &str, raw_args: Option<&Map<String, Value>>) -> (Option<&'static str>, Args, Resolution) {
     let resolution = normalize::resolve_with_args(requested, raw_args);
     let mut tool = match resolution {
         Resolution::Tool(t) => Some(t),
@@ -156,11 +153,6 @@ fn resolve_call(
     // `search_regex`, `outgoing_calls`: the name says what the arguments do not.
     if let Some(spec) = tool.filter(|t| *t != requested).and_then(registry::spec) {
         args.apply_name(spec, &normalize::normalize_name(requested), raw_args);
-    }
-    if let (Some(project), Some(spec)) = (endpoint_project, tool.and_then(registry::spec)) {
-        if spec.takes("target") && args.target.is_none() && !args.every_project {
-            args.target = Some(project.to_string());
-        }
     }
     (tool, args, resolution)
 }
@@ -194,16 +186,4 @@ fn keep_to_budget(answer: Value, tool: &str, args: &Args, bytes: usize) -> Value
     let offset = args.offset as u64;
     let next = move |kept: usize| offset + kept as u64;
     budget::enforce(answer, bytes, counts_results.then_some(&next as &dyn Fn(usize) -> u64))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn an_endpoint_note_goes_first() {
-        assert_eq!(with_note(json!({ "results": [] }), Some("a".into())), json!({ "results": [], "note": "a" }));
-        assert_eq!(with_note(json!({ "note": "b" }), Some("a".into())), json!({ "note": "a; b" }));
-        assert_eq!(with_note(json!({ "note": "b" }), None), json!({ "note": "b" }));
-    }
 }
