@@ -17,7 +17,9 @@ twice: over every project (the shared endpoint `/mcp`, no `target`, all
 files pooled: a Python question competes with the Java files) and scoped
 (the look-up's project's own endpoint `/mcp/<project>`, as an assistant set
 up in that project calls it; the baselines then rank that project's files
-only).
+only). A third table (bench/concepts_vocabulary.py) shows how much of each
+question's vocabulary its expected file holds, and hit@3 where it holds at
+least half of it and where it holds less (a vocabulary gap).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from benchlib import McpCall, log, pct, run_mcp_calls
+from concepts_vocabulary import VOCABULARY_HEAD, vocabulary_rows
 
 TOOL = {"functions": "search_by_code_functions", "classes": "search_by_code_classes",
         "variables": "search_by_code_variables"}
@@ -144,9 +147,11 @@ def row(label: str, qs: list[dict]) -> list[str]:
             f"{h3 - b[1]:+.2f}", f"{mrr - b[2]:+.2f}"]
 
 
-def print_table(rows: list[list[str]]) -> None:
-    head = ["lang", "n", "hit@1", "hit@3", "MRR", "empty", "err", "p50 ms", "p95 ms", "bytes med", "bytes max",
-            "BM25 @1", "BM25 @3", "BM25 MRR", "grep @1", "grep @3", "grep MRR", "d@3 vs BM25", "dMRR vs BM25"]
+HEAD = ["lang", "n", "hit@1", "hit@3", "MRR", "empty", "err", "p50 ms", "p95 ms", "bytes med", "bytes max",
+        "BM25 @1", "BM25 @3", "BM25 MRR", "grep @1", "grep @3", "grep MRR", "d@3 vs BM25", "dMRR vs BM25"]
+
+
+def print_table(rows: list[list[str]], head: list[str] = HEAD) -> None:
     rows = [head] + rows
     widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
     for j, r in enumerate(rows):
@@ -192,6 +197,10 @@ def main() -> None:
         print(f"{scope}: " + ("every project, no target" if scope == "pooled"
                               else "the look-up's project's endpoint /mcp/<project>; baselines over that project's files"))
         print_table(rows_by_language(scored))
+    print()
+    print("vocabulary: share of each question's words (stems, no stop words) its expected file holds; "
+          "hit@3 where the file holds at least half of them, and where it holds less (a vocabulary gap)")
+    print_table(vocabulary_rows(results, files.text, PROJECT), VOCABULARY_HEAD)
     print_misses(results["pooled"], args.misses)
     if args.json:
         args.json.write_text(json.dumps(results, indent=1, ensure_ascii=False), encoding="utf-8")
