@@ -505,23 +505,39 @@ pub fn definition(name: &str) -> Option<Tool> {
 }
 
 /// `ServerInfo.instructions`: how a model should use the tools, built from
-/// each tool's [`ToolSpec::use_for`].
+/// each tool's [`ToolSpec::use_for`]; the shared endpoint's.
 pub fn instructions() -> &'static str {
     static TEXT: LazyLock<String> = LazyLock::new(|| {
-        let which: Vec<String> =
-            TOOLS.iter().filter(|t| !t.use_for.is_empty()).map(|t| format!("{} -> {}", t.use_for, t.name)).collect();
-        format!(
-            "Vibe Analyzer searches indexed code projects and knowledge bases. \
-             Rules: 1) Use the tools to answer and answer concisely from their results. \
-             2) One call is enough: call one tool, then answer; do not chain calls. \
-             3) Use only the tools listed here. \
-             Which tool: {}. The code searches take a name or a description in words. \
-             `target` is a project name or path: pass the project you work in when you know it (sharper, faster answers), omit it to search every project; `limit` is 1-{MAX_LIMIT} (default {DEFAULT_LIMIT}); \
-             searches say `total` and `truncated`, and `offset` (the answer's `next_offset`) gives the next page.",
-            which.join("; ")
+        compose_instructions(
+            "`target` is a project name or path: pass the project you work in when you know it (sharper, faster answers), \
+             omit it to search every project",
         )
     });
     &TEXT
+}
+
+/// The instructions on a project's own endpoint (`/mcp/<project>`): its
+/// calls need no `target`, so the model is told not to guess one.
+pub fn endpoint_instructions(project: &str) -> String {
+    compose_instructions(&format!(
+        "this endpoint answers from the project {project:?}: omit `target`; \
+         pass another project's name or path, or \"all\", only to search elsewhere"
+    ))
+}
+
+fn compose_instructions(target_rule: &str) -> String {
+    let which: Vec<String> =
+        TOOLS.iter().filter(|t| !t.use_for.is_empty()).map(|t| format!("{} -> {}", t.use_for, t.name)).collect();
+    format!(
+        "Vibe Analyzer searches indexed code projects and knowledge bases. \
+         Rules: 1) Use the tools to answer and answer concisely from their results. \
+         2) One call is enough: call one tool, then answer; do not chain calls. \
+         3) Use only the tools listed here. \
+         Which tool: {}. The code searches take a name or a description in words. \
+         {target_rule}; `limit` is 1-{MAX_LIMIT} (default {DEFAULT_LIMIT}); \
+         searches say `total` and `truncated`, and `offset` (the answer's `next_offset`) gives the next page.",
+        which.join("; ")
+    )
 }
 
 #[cfg(test)]
@@ -547,6 +563,16 @@ mod tests {
         for t in TOOLS.iter().filter(|t| t.name != "search_knowledge") {
             assert!(text.contains(&format!("-> {}", t.name)), "{}: {text}", t.name);
         }
+    }
+
+    #[test]
+    fn a_project_endpoint_tells_the_model_to_omit_target() {
+        let text = endpoint_instructions("billing");
+        assert!(text.contains("answers from the project \"billing\": omit `target`"), "{text}");
+        assert!(!text.contains("pass the project you work in"), "{text}");
+        assert!(instructions().contains("omit it to search every project"));
+        // Same rules and tool guide otherwise.
+        assert!(text.starts_with(instructions().split("`target`").next().unwrap()));
     }
 
     #[test]

@@ -6,8 +6,8 @@ use std::borrow::Cow;
 use axum::http::request::Parts;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, ListToolsResult,
-    PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, InitializeRequestParams,
+    InitializeResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -61,6 +61,21 @@ impl ServerHandler for VibeServer {
             )
             .with_instructions(registry::instructions())
             .with_protocol_version(protocol_version(self.gateway.protocol()))
+    }
+
+    /// As rmcp's default, but on a project's endpoint (`/mcp/<project>`) the
+    /// instructions say that calls need no `target` there.
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        context.peer.set_peer_info(request.clone());
+        let mut result = self.negotiate_initialize(&request)?;
+        if let Some(project) = context.extensions.get::<Parts>().and_then(|p| endpoint_project(p.uri.path())) {
+            result.instructions = Some(registry::endpoint_instructions(&project));
+        }
+        Ok(result)
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {

@@ -60,3 +60,16 @@ async def test_an_unknown_project_endpoint_says_so(gateway):
         assert not r.is_error, r.content
         a = r.structured_content
         assert a["results"] and 'unknown target "no-such-project"' in a["note"], a
+
+
+@pytest.mark.anyio
+async def test_a_project_endpoint_says_so_in_its_instructions(gateway):
+    # A small model reads the instructions first: on a project's endpoint they
+    # name the project and say to omit `target`; the shared endpoint's say to pass it.
+    base = f"http://127.0.0.1:{gateway.port}/mcp"
+    async with Client(f"{base}/samples") as client:
+        assert 'answers from the project "samples": omit `target`' in client.instructions, client.instructions
+        assert "One call is enough" in client.instructions
+    async with Client(base) as client:
+        assert "pass the project you work in" in client.instructions, client.instructions
+        assert "this endpoint answers from" not in client.instructions
