@@ -15,7 +15,8 @@
 # files. CONCEPTS_KEEP=1 keeps the index (prefix vibebench-concepts, config
 # in ~/.cache/vibe-bench/concepts) between runs, so a template change needs
 # no full re-index; without it the prefix is fresh and dropped on exit.
-# CONCEPTS_SETS=enriched runs the Russian questions about English code
+# CONCEPTS_SETS=tests runs the Go and Python questions over those corpora
+# with their tests (see below). CONCEPTS_SETS=enriched runs the Russian questions about English code
 # (questions_ru_enriched.jsonl, over the Python corpus) twice: indexed without
 # an LLM, and enriched through a scripted Ollama-compatible server
 # (bench/scripted_ollama.py) answering with Russian descriptions and tags
@@ -36,8 +37,24 @@ PROJECTS=("${LANGS[@]/#/$CORPORA/}" "$ROOT/bench/concepts/ru_tree")
 case "${CONCEPTS_SETS:-test}" in
     dev) SETS=("$ROOT/bench/concepts/dev.jsonl") ;;
     enriched) SETS=("$ROOT/bench/concepts/questions_ru_enriched.jsonl"); PROJECTS=("$CORPORA/python") ;;
+    tests) SETS=("$WORK/questions_go_python.jsonl"); PROJECTS=("$WORK/tests/go" "$WORK/tests/python") ;;
     *) SETS=("$ROOT/bench/concepts/questions.jsonl" "$ROOT/bench/concepts/questions_ru.jsonl") ;;
 esac
+
+# CONCEPTS_SETS=tests: the Go and Python corpora with their tests put back
+# (each corpus directory's *_test.go from Go's tree; CPython's Lib/test/test_*.py
+# under test/), as real projects hold them, and the Go and Python questions.
+if [ "${CONCEPTS_SETS:-test}" = tests ]; then
+    grep -hE '"lang": "(go|python)"' "$ROOT/bench/concepts/questions.jsonl" >"$WORK/questions_go_python.jsonl"
+    mkdir -p "$WORK/tests"
+    cp -r "$CORPORA/go" "$CORPORA/python" "$WORK/tests/"
+    GOSRC="$(go env GOROOT 2>/dev/null || echo /usr/local/go)/src"
+    (cd "$WORK/tests/go" && find . -type d) | while read -r d; do
+        for f in "$GOSRC/$d"/*_test.go; do [ -f "$f" ] && cp "$f" "$WORK/tests/go/$d/"; done
+    done
+    mkdir -p "$WORK/tests/python/test" && cp "$STDLIB"/test/test_*.py "$WORK/tests/python/test/"
+    log "with tests: go $(find "$WORK/tests/go" -name '*_test.go' | wc -l) test files, python $(ls "$WORK/tests/python/test" | wc -l)"
+fi
 
 private_binary
 start_opensearch
@@ -83,7 +100,10 @@ PY
     exit 0
 fi
 
-if [ "${CONCEPTS_KEEP:-0}" = 1 ]; then
+if [ "${CONCEPTS_SETS:-test}" = tests ]; then
+    CFG="$WORK/config"
+    index_projects "$CFG" "$PREFIX-tests" "${PROJECTS[@]}"
+elif [ "${CONCEPTS_KEEP:-0}" = 1 ]; then
     CFG="$HOME/.cache/vibe-bench/concepts"
     [ -f "$CFG/config.json5" ] || make_config "$CFG" "$PREFIX"
     for p in "${PROJECTS[@]}"; do "$BIN" --config-dir "$CFG" source add "$p" >/dev/null 2>&1 || true; done

@@ -9,7 +9,8 @@ the test sets are measured by concepts.sh and never tuned on.
 
 `target` searches each look-up's own project only; `-v` lists the misses;
 PAD_CUT=0.5 drops results under that share of the best score, as the
-gateway does for questions in words.
+gateway does for questions in words; NODFS=1 skips the dfs phase;
+TUNE_PREFIX names another kept index (default vibebench-concepts).
 """
 import json, sys, time, urllib.request, statistics, re
 from pathlib import Path
@@ -20,7 +21,9 @@ KINDS = {"functions": ["function", "method"], "classes": ["class", "type", "stru
          "variables": ["variable", "constant", "field", "enum"]}
 PROJECT = {"python": "python", "go": "go", "java": "java", "javascript": "javascript", "ru": "ru_tree"}
 # alias per project root
-meta = json.load(urllib.request.urlopen("http://127.0.0.1:9200/vibebench-concepts_meta/_search?size=10"))
+import os
+PREFIX = os.environ.get("TUNE_PREFIX", "vibebench-concepts")
+meta = json.load(urllib.request.urlopen(f"http://127.0.0.1:9200/{PREFIX}_meta/_search?size=10"))
 def post(path, body):
     req = urllib.request.Request("http://127.0.0.1:9200" + path, data=json.dumps(body).encode(), headers={"content-type": "application/json"})
     return json.load(urllib.request.urlopen(req))
@@ -30,9 +33,9 @@ tooks = []
 for q in qs:
     p = {"query": q["query"], "name": q["query"], "lower": q["query"].lower(), "owner": None, "words": q["query"],
          "kinds": KINDS[q["tool"]], "all": False, "fuzzy": False, "names_only": False, "question": " " in q["query"].strip(), "cjk": False, "limit": 10, "offset": 0, "inner_limit": 5}
-    idx = "vibebench-concepts_ast_*"
+    idx = f"{PREFIX}_ast_*"
     if target:
-        idx = "vibebench-concepts_ast_" + [h["_id"] for h in meta["hits"]["hits"] if h["_source"]["name"] == PROJECT[q["lang"]]][0]
+        idx = f"{PREFIX}_ast_" + [h["_id"] for h in meta["hits"]["hits"] if h["_source"]["name"] == PROJECT[q["lang"]]][0]
     # As the gateway: a question in words ranks on every project's term statistics.
     dfs = "?search_type=dfs_query_then_fetch" if p["question"] and not __import__("os").environ.get("NODFS") else ""
     r = post(f"/{idx}/_search/template{dfs}", {"source": tpl, "params": p})

@@ -8,6 +8,7 @@ VIBE_OPENSEARCH_URL (default http://127.0.0.1:9200), VIBE_TEST_PREFIX.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -141,6 +142,36 @@ def gateway(tmp_path_factory) -> Gateway:
         wipe()
     if proc.returncode not in (0, None):
         print((config_dir / "serve.log").read_text(errors="replace")[-3000:], file=sys.stderr)
+
+
+@contextlib.contextmanager
+def serve_sources(config_dir: Path, prefix: str, sources: list[Path]):
+    """A gateway of its own: `sources` indexed under `prefix` (wiped before
+    and after) and served from `config_dir`, for a module's own tree."""
+    config_dir.mkdir(parents=True, exist_ok=True)
+    port = free_port()
+    config = {
+        "version": "0.2.0",
+        "opensearch": {"hosts": [OPENSEARCH], "index_prefix": prefix},
+        "mcp": {"host": "127.0.0.1", "port": port},
+        "ollama": [],
+        "sources": [str(s) for s in sources],
+    }
+    (config_dir / "config.json5").write_text(json.dumps(config), encoding="utf-8")
+    wipe(prefix)
+    bin = binary()
+    subprocess.run([str(bin), "--config-dir", str(config_dir), "scan", "index", "--no-llm"], check=True, capture_output=True, timeout=600)
+    proc = start_server(bin, config_dir, port)
+    gw = Gateway(bin=bin, config_dir=config_dir, port=port, proc=proc)
+    try:
+        yield gw
+    finally:
+        gw.cli("serve", "stop", check=False)
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        wipe(prefix)
 
 
 def npx() -> str | None:
