@@ -14,17 +14,14 @@ serves it, and the Python MCP SDK asks.
 
 from __future__ import annotations
 
-import json
 import shutil
-import subprocess
 import time
-from pathlib import Path
 
 import anyio
 import pytest
 from mcp import Client
 
-from conftest import OPENSEARCH, binary, free_port, opensearch, start_server, wipe
+from conftest import serve_sources
 
 PREFIX = "honest"
 BIG_BYTES = 10 * 1024 * 1024 + 4096  # over the indexer's 10 MiB content limit
@@ -47,28 +44,8 @@ def served(tmp_path_factory):
     with open(a / "big.txt", "w", encoding="utf-8") as f:
         line = "x" * 1023 + "\n"
         f.write(line * (BIG_BYTES // 1024))
-    config_dir = root / "config"
-    config_dir.mkdir()
-    port = free_port()
-    config = {
-        "version": "0.2.0",
-        "opensearch": {"hosts": [OPENSEARCH], "index_prefix": PREFIX},
-        "mcp": {"host": "127.0.0.1", "port": port},
-        "ollama": [],
-        "sources": [str(a), str(b)],
-    }
-    (config_dir / "config.json5").write_text(json.dumps(config), encoding="utf-8")
-    wipe(PREFIX)
-    bin = binary()
-    subprocess.run([str(bin), "--config-dir", str(config_dir), "scan", "index", "--no-llm"], check=True, capture_output=True, timeout=600)
-    proc = start_server(bin, config_dir, port)
-    yield {"url": f"http://127.0.0.1:{port}/mcp", "a": a, "b": b, "bin": bin, "config_dir": config_dir}
-    subprocess.run([str(bin), "--config-dir", str(config_dir), "serve", "stop"], capture_output=True, timeout=60)
-    try:
-        proc.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    wipe(PREFIX)
+    with serve_sources(root / "config", PREFIX, [a, b]) as gw:
+        yield {"url": gw.url, "a": a, "b": b}
 
 
 async def call(url: str, tool: str, args: dict):
