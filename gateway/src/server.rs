@@ -16,6 +16,7 @@ use vibe_common::config::McpProtocol;
 use crate::gateway::Gateway;
 use crate::http::endpoint_project;
 use crate::registry;
+use crate::target::Scope;
 
 /// Server name announced in `initialize`.
 pub const SERVER_NAME: &str = "vibe-analyzer";
@@ -63,8 +64,10 @@ impl ServerHandler for VibeServer {
             .with_protocol_version(protocol_version(self.gateway.protocol()))
     }
 
-    /// As rmcp's default, but on a project's endpoint (`/mcp/<project>`) the
-    /// instructions say that calls need no `target` there.
+    /// As rmcp's default, but on a project's endpoint (`/mcp/<project>`)
+    /// whose name or path names one indexed project, the instructions say
+    /// that calls need no `target` there. An endpoint naming no project or
+    /// several, or a backend that does not answer, keeps the shared ones.
     async fn initialize(
         &self,
         request: InitializeRequestParams,
@@ -72,8 +75,10 @@ impl ServerHandler for VibeServer {
     ) -> Result<InitializeResult, ErrorData> {
         context.peer.set_peer_info(request.clone());
         let mut result = self.negotiate_initialize(&request)?;
-        if let Some(project) = context.extensions.get::<Parts>().and_then(|p| endpoint_project(p.uri.path())) {
-            result.instructions = Some(registry::endpoint_instructions(&project));
+        if let Some(endpoint) = context.extensions.get::<Parts>().and_then(|p| endpoint_project(p.uri.path())) {
+            if let Ok(Scope::One(project)) = self.gateway.resolve(Some(&endpoint)).await {
+                result.instructions = Some(registry::endpoint_instructions(&project.name));
+            }
         }
         Ok(result)
     }

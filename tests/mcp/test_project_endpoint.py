@@ -70,6 +70,8 @@ async def test_a_project_endpoint_says_so_in_its_instructions(gateway):
     async with Client(f"{base}/samples") as client:
         assert 'answers from the project "samples": omit `target`' in client.instructions, client.instructions
         assert "One call is enough" in client.instructions
-    async with Client(base) as client:
-        assert "pass the project you work in" in client.instructions, client.instructions
-        assert "this endpoint answers from" not in client.instructions
+    # The shared endpoint, and one whose name names no project (its calls search every project).
+    for url in (base, f"{base}/no-such-project"):
+        async with Client(url) as client:
+            assert "pass the project you work in" in client.instructions, (url, client.instructions)
+            assert "this endpoint answers from" not in client.instructions, url
