@@ -39,7 +39,8 @@ from concepts_vocabulary import VOCABULARY_HEAD, vocabulary_rows
 TOOL = {"functions": "search_by_code_functions", "classes": "search_by_code_classes",
         "variables": "search_by_code_variables"}
 # The project (corpus directory name) each set's language lives in.
-PROJECT = {"python": "python", "go": "go", "java": "java", "javascript": "javascript", "ru": "ru_tree"}
+PROJECT = {"python": "python", "go": "go", "java": "java", "javascript": "javascript", "ru": "ru_tree",
+           "rust": "rust", "typescript": "typescript"}
 SOURCE_EXT = {".py", ".go", ".java", ".js", ".cjs", ".mjs", ".ts", ".rs", ".kt"}
 WORD = re.compile(r"\w+")
 CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+|[^\W\d_a-zA-Z]+")

@@ -16,7 +16,9 @@
 # in ~/.cache/vibe-bench/concepts) between runs, so a template change needs
 # no full re-index; without it the prefix is fresh and dropped on exit.
 # CONCEPTS_SETS=tests runs the Go and Python questions over those corpora
-# with their tests (see below). CONCEPTS_SETS=enriched runs the Russian questions about English code
+# with their tests (see below); CONCEPTS_SETS=more the Rust and TypeScript
+# questions (questions_rust.jsonl, questions_typescript.jsonl) over the rust
+# and typescript corpora (two projects). CONCEPTS_SETS=enriched runs the Russian questions about English code
 # (questions_ru_enriched.jsonl, over the Python corpus) twice: indexed without
 # an LLM, and enriched through a scripted Ollama-compatible server
 # (bench/scripted_ollama.py) answering with Russian descriptions and tags
@@ -32,12 +34,15 @@ T0=$SECONDS
 PREFIX="vibebench-concepts"
 CORPORA="${VIBE_CORPORA:-$HOME/.cache/vibe-bench/corpora}"
 LANGS=(python go java javascript)
+[ "${CONCEPTS_SETS:-test}" = more ] && LANGS=(rust typescript)
 for l in "${LANGS[@]}"; do [ -d "$CORPORA/$l" ] || bash "$ROOT/bench/corpora.sh" "$l"; done
 PROJECTS=("${LANGS[@]/#/$CORPORA/}" "$ROOT/bench/concepts/ru_tree")
 case "${CONCEPTS_SETS:-test}" in
     dev) SETS=("$ROOT/bench/concepts/dev.jsonl") ;;
     enriched) SETS=("$ROOT/bench/concepts/questions_ru_enriched.jsonl"); PROJECTS=("$CORPORA/python") ;;
     tests) SETS=("$WORK/questions_go_python.jsonl"); PROJECTS=("$WORK/tests/go" "$WORK/tests/python") ;;
+    more) SETS=("$ROOT/bench/concepts/questions_rust.jsonl" "$ROOT/bench/concepts/questions_typescript.jsonl")
+          PROJECTS=("$CORPORA/rust" "$CORPORA/typescript") ;;
     *) SETS=("$ROOT/bench/concepts/questions.jsonl" "$ROOT/bench/concepts/questions_ru.jsonl") ;;
 esac
 
@@ -100,9 +105,9 @@ PY
     exit 0
 fi
 
-if [ "${CONCEPTS_SETS:-test}" = tests ]; then
+if [ "${CONCEPTS_SETS:-test}" = tests ] || [ "${CONCEPTS_SETS:-test}" = more ]; then
     CFG="$WORK/config"
-    index_projects "$CFG" "$PREFIX-tests" "${PROJECTS[@]}"
+    index_projects "$CFG" "$PREFIX-$CONCEPTS_SETS" "${PROJECTS[@]}"
 elif [ "${CONCEPTS_KEEP:-0}" = 1 ]; then
     CFG="$HOME/.cache/vibe-bench/concepts"
     [ -f "$CFG/config.json5" ] || make_config "$CFG" "$PREFIX"

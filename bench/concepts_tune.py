@@ -19,7 +19,8 @@ sets = sys.argv[2].split(",")
 target = len(sys.argv) > 3 and sys.argv[3] == "target"
 KINDS = {"functions": ["function", "method"], "classes": ["class", "type", "struct", "interface", "trait", "enum"],
          "variables": ["variable", "constant", "field", "enum"]}
-PROJECT = {"python": "python", "go": "go", "java": "java", "javascript": "javascript", "ru": "ru_tree"}
+PROJECT = {"python": "python", "go": "go", "java": "java", "javascript": "javascript", "ru": "ru_tree",
+           "rust": "rust", "typescript": "typescript"}
 # alias per project root
 import os
 PREFIX = os.environ.get("TUNE_PREFIX", "vibebench-concepts")
