@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -14,6 +15,20 @@ import urllib.request
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
+
+
+WORD = re.compile(r"\w+")
+CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+|[^\W\d_a-zA-Z]+")
+
+
+def split_words(text: str) -> list[str]:
+    """Words with identifiers split on case and `_`, lower case (the bench's
+    plain baselines and its vocabulary count)."""
+    out = []
+    for token in WORD.findall(text):
+        for part in token.split("_"):
+            out.extend(w.lower() for w in CAMEL.findall(part) if w)
+    return out
 
 
 def pct(values: list[float], p: float) -> float:

@@ -28,12 +28,11 @@ import argparse
 import asyncio
 import json
 import math
-import re
 import statistics
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from benchlib import McpCall, log, pct, run_mcp_calls
+from benchlib import WORD, McpCall, log, pct, run_mcp_calls, split_words
 from concepts_vocabulary import VOCABULARY_HEAD, vocabulary_rows
 
 TOOL = {"functions": "search_by_code_functions", "classes": "search_by_code_classes",
@@ -42,17 +41,6 @@ TOOL = {"functions": "search_by_code_functions", "classes": "search_by_code_clas
 PROJECT = {"python": "python", "go": "go", "java": "java", "javascript": "javascript", "ru": "ru_tree",
            "rust": "rust", "typescript": "typescript"}
 SOURCE_EXT = {".py", ".go", ".java", ".js", ".cjs", ".mjs", ".ts", ".rs", ".kt"}
-WORD = re.compile(r"\w+")
-CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+|[^\W\d_a-zA-Z]+")
-
-
-def split_words(text: str) -> list[str]:
-    """Words with identifiers split on case and `_`, lower case."""
-    out = []
-    for token in WORD.findall(text):
-        for part in token.split("_"):
-            out.extend(w.lower() for w in CAMEL.findall(part) if w)
-    return out
 
 
 class Files:

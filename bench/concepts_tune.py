@@ -12,7 +12,7 @@ PAD_CUT=0.5 drops results under that share of the best score, as the
 gateway does for questions in words; NODFS=1 skips the dfs phase;
 TUNE_PREFIX names another kept index (default vibebench-concepts).
 """
-import json, sys, time, urllib.request, statistics, re
+import json, os, sys, time, urllib.request, statistics, re
 from pathlib import Path
 tpl = Path(sys.argv[1]).read_text()
 sets = sys.argv[2].split(",")
@@ -22,7 +22,6 @@ KINDS = {"functions": ["function", "method"], "classes": ["class", "type", "stru
 PROJECT = {"python": "python", "go": "go", "java": "java", "javascript": "javascript", "ru": "ru_tree",
            "rust": "rust", "typescript": "typescript"}
 # alias per project root
-import os
 PREFIX = os.environ.get("TUNE_PREFIX", "vibebench-concepts")
 meta = json.load(urllib.request.urlopen(f"http://127.0.0.1:9200/{PREFIX}_meta/_search?size=10"))
 def post(path, body):
@@ -38,12 +37,12 @@ for q in qs:
     if target:
         idx = f"{PREFIX}_ast_" + [h["_id"] for h in meta["hits"]["hits"] if h["_source"]["name"] == PROJECT[q["lang"]]][0]
     # As the gateway: a question in words ranks on every project's term statistics.
-    dfs = "?search_type=dfs_query_then_fetch" if p["question"] and not __import__("os").environ.get("NODFS") else ""
+    dfs = "?search_type=dfs_query_then_fetch" if p["question"] and not os.environ.get("NODFS") else ""
     r = post(f"/{idx}/_search/template{dfs}", {"source": tpl, "params": p})
     tooks.append(r["took"])
     files = []
     hs = r["hits"]["hits"]
-    cut = float(__import__("os").environ.get("PAD_CUT", "0"))
+    cut = float(os.environ.get("PAD_CUT", "0"))
     if hs:
         top = (hs[0].get("sort") or [hs[0]["_score"]])[0]
         hs = [h for h in hs if (h.get("sort") or [h["_score"]])[0] >= cut * top]

@@ -18,8 +18,9 @@ each part. The gap part is what only a model that knows such words
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
+
+from benchlib import split_words
 
 STOP = set(
     # Lucene's English stop set, and words every question is made of
@@ -29,23 +30,16 @@ STOP = set(
     + "и в во не что на с со как а то все она так его но да к у же за бы по только ее было вот от еще нет о из "
       "ему уже для при или это этот эта эти чтобы который которая которые где когда ли".split()
 )
-WORD = re.compile(r"[^\W\d_]+")
-CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[^\W\d_a-zA-Z]+")
 STEM = 5
 
 
 def stems(text: str) -> set[str]:
-    """Words of text, identifiers split on case, lower case, cut to STEM letters."""
-    out = set()
-    for token in WORD.findall(text):
-        for w in CAMEL.findall(token):
-            out.add(w.lower()[:STEM])
-    return out
+    """Words of text (identifiers split, letters only), lower case, cut to STEM letters."""
+    return {w[:STEM] for w in split_words(text) if w.isalpha()}
 
 
 def question_stems(query: str) -> set[str]:
-    return {w.lower()[:STEM] for token in WORD.findall(query) for w in CAMEL.findall(token)
-            if len(w) >= 3 and w.lower() not in STOP}
+    return {w[:STEM] for w in split_words(query) if w.isalpha() and len(w) >= 3 and w not in STOP}
 
 
 def coverage(query: str, texts: list[str]) -> float:

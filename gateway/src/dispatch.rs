@@ -58,15 +58,12 @@ impl Gateway {
             }
         }
         let result = match tool {
-            Some(t) => run(self, t, &args)
-                .await
-                .map(|mut v| {
-                    if let Some(note) = &endpoint_note {
-                        budget::add_note(&mut v, note);
-                    }
-                    v
-                })
-                .map(|v| keep_to_budget(v, t, &args, self.answer_budget())),
+            Some(t) => run(self, t, &args).await.map(|mut v| {
+                if let Some(note) = &endpoint_note {
+                    budget::add_note(&mut v, note);
+                }
+                keep_to_budget(v, t, &args, self.answer_budget())
+            }),
             None => Err(ToolError::UnknownTool(requested.to_string(), resolution)),
         };
         let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;

@@ -75,7 +75,7 @@ impl ServerHandler for VibeServer {
     ) -> Result<InitializeResult, ErrorData> {
         context.peer.set_peer_info(request.clone());
         let mut result = self.negotiate_initialize(&request)?;
-        if let Some(endpoint) = context.extensions.get::<Parts>().and_then(|p| endpoint_project(p.uri.path())) {
+        if let Some(endpoint) = endpoint_of(&context) {
             if let Ok(Scope::One(project)) = self.gateway.resolve(Some(&endpoint)).await {
                 result.instructions = Some(registry::endpoint_instructions(&project.name));
             }
@@ -107,8 +107,8 @@ impl ServerHandler for VibeServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let endpoint_project = context.extensions.get::<Parts>().and_then(|p| endpoint_project(p.uri.path()));
-        let outcome = self.gateway.call(&request.name, request.arguments.as_ref(), endpoint_project.as_deref()).await;
+        let endpoint = endpoint_of(&context);
+        let outcome = self.gateway.call(&request.name, request.arguments.as_ref(), endpoint.as_deref()).await;
         let mut result = if outcome.is_error {
             CallToolResult::error(vec![ContentBlock::text(outcome.text)])
         } else {
@@ -117,4 +117,10 @@ impl ServerHandler for VibeServer {
         result.structured_content = Some(outcome.value);
         Ok(result.into())
     }
+}
+
+/// The project a request's endpoint names (`/mcp/<project>`), from the HTTP
+/// request rmcp hands each handler.
+fn endpoint_of(context: &RequestContext<RoleServer>) -> Option<String> {
+    context.extensions.get::<Parts>().and_then(|p| endpoint_project(p.uri.path()))
 }
