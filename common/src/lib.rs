@@ -6,6 +6,7 @@ pub mod alias_migration;
 pub mod ast;
 pub mod config;
 pub mod error;
+pub mod freshness;
 pub mod grams;
 pub mod identifier;
 pub mod languages;

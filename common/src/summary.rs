@@ -68,6 +68,32 @@ pub fn cut(s: &str, max: usize) -> String {
     out
 }
 
+/// Longest line of a [`code_lines`] excerpt, in characters.
+pub const MAX_CODE_LINE_CHARS: usize = 160;
+
+/// Lines `start..=end` (1-based, inclusive) of `text`: at most `max_lines`
+/// lines and about `max_bytes` bytes (whole lines; the first is always
+/// kept), each cut to [`MAX_CODE_LINE_CHARS`], with the indentation they
+/// share removed. What a definition's first lines show in an answer.
+pub fn code_lines(text: &str, start: u32, end: u32, max_lines: usize, max_bytes: usize) -> String {
+    let count = (end.max(start) - start) as usize + 1;
+    let lines: Vec<&str> = text.lines().skip(start.saturating_sub(1) as usize).take(count.min(max_lines)).collect();
+    let indent =
+        lines.iter().filter(|l| !l.trim().is_empty()).map(|l| l.len() - l.trim_start().len()).min().unwrap_or(0);
+    let mut out = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        let line = cut(line.get(indent..).unwrap_or(line.trim_start()).trim_end(), MAX_CODE_LINE_CHARS);
+        if i > 0 && out.len() + line.len() + 1 > max_bytes {
+            break;
+        }
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(&line);
+    }
+    out
+}
+
 fn ends_sentence(word: &str) -> bool {
     (word.ends_with('.') || word.ends_with('!') || word.ends_with('?') || word.ends_with('。'))
         && !matches!(word, "e.g." | "i.e." | "etc." | "vs." | "cf.")
@@ -183,5 +209,15 @@ mod tests {
         assert!(s.ends_with('…'));
         assert_eq!(doc_summary(&lines("Use e.g. this one. Not this.")), "Use e.g. this one.");
         assert_eq!(doc_summary(&lines("First paragraph\ncontinues\n\nSecond.")), "First paragraph continues");
+    }
+
+    #[test]
+    fn code_lines_are_dedented_and_capped() {
+        let text = "class A:\n    def f(self):\n        x = 1\n        return x\n\n    def g(self): pass\n";
+        assert_eq!(code_lines(text, 2, 4, 12, 900), "def f(self):\n    x = 1\n    return x");
+        assert_eq!(code_lines(text, 2, 4, 2, 900), "def f(self):\n    x = 1");
+        assert_eq!(code_lines(text, 2, 4, 12, 25), "def f(self):\n    x = 1");
+        assert_eq!(code_lines(text, 6, 6, 12, 900), "def g(self): pass");
+        assert_eq!(code_lines(text, 9, 9, 12, 900), "");
     }
 }

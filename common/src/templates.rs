@@ -22,10 +22,10 @@ use crate::search::{Search, SearchError};
 /// Version of every shipped template. Bump it when any template file changes:
 /// the test `template_version_follows_content` fails until
 /// [`TEMPLATES_FINGERPRINT`] is set to the new content's fingerprint.
-pub const TEMPLATE_VERSION: u64 = 14;
+pub const TEMPLATE_VERSION: u64 = 15;
 
 /// [`templates_fingerprint`] of the templates [`TEMPLATE_VERSION`] was set for.
-pub const TEMPLATES_FINGERPRINT: &str = "76be0a97ca3893ba";
+pub const TEMPLATES_FINGERPRINT: &str = "ecc9baaf0aee28cb";
 
 #[derive(RustEmbed)]
 #[folder = "../opensearch-templates"]

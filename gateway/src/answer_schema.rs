@@ -142,6 +142,7 @@ fn outline_element() -> Value {
         ("lines?", string()),
         ("signature?", string()),
         ("doc?", string()),
+        ("code?", string()),
     ])
 }
 
@@ -231,6 +232,8 @@ fn symbols() -> Vec<(&'static str, Value)> {
         ("lines?", string()),
         ("signature", string_or_null()),
         ("doc?", string()),
+        ("code?", string()),
+        ("code_lines?", string()),
     ]);
     search_page(file_result(vec![("matches", list(element)), ("more_matches?", count())]))
 }
@@ -261,8 +264,14 @@ fn text() -> Vec<(&'static str, Value)> {
 
 fn references() -> Vec<(&'static str, Value)> {
     let kind = one_of(&["call", "type", "import"]);
-    let caller = object(vec![("line", line_number()), ("kind", kind.clone()), ("in?", string())]);
-    let callee = object(vec![("name", string()), ("line", line_number()), ("kind", kind), ("in?", string())]);
+    let caller = object(vec![("line", line_number()), ("kind", kind.clone()), ("in?", string()), ("text?", string())]);
+    let callee = object(vec![
+        ("name", string()),
+        ("line", line_number()),
+        ("kind", kind),
+        ("in?", string()),
+        ("text?", string()),
+    ]);
     let mut page = search_page(file_result(vec![
         ("references?", list(caller)),
         ("calls?", list(callee)),

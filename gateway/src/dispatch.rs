@@ -12,8 +12,9 @@ use crate::error::ToolError;
 use crate::gateway::Gateway;
 use crate::normalize::{self, Args, Resolution};
 use crate::registry::{self, Run};
+use crate::render;
 use crate::target::Scope;
-use crate::tools::{admin, code, docs, files, references, show, text, tree};
+use crate::tools::{admin, code, docs, files, freshness, references, show, text, tree};
 
 /// The outcome of one tool call, ready to be turned into an MCP result.
 #[derive(Debug, Clone)]
@@ -24,7 +25,7 @@ pub struct CallOutcome {
     /// The answer (success) or `{ "error": message }`.
     pub value: Value,
     pub is_error: bool,
-    /// The text content: the answer as compact JSON, or the error message.
+    /// The text content: the answer rendered ([`render::text`]), or the error message.
     pub text: String,
 }
 
@@ -58,12 +59,7 @@ impl Gateway {
             }
         }
         let result = match tool {
-            Some(t) => run(self, t, &args).await.map(|mut v| {
-                if let Some(note) = &endpoint_note {
-                    budget::add_note(&mut v, note);
-                }
-                keep_to_budget(v, t, &args, self.answer_budget())
-            }),
+            Some(t) => self.answer(t, &args, endpoint_note.as_deref()).await,
             None => Err(ToolError::UnknownTool(requested.to_string(), resolution)),
         };
         let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
@@ -72,7 +68,7 @@ impl Gateway {
             Ok(value) => {
                 let results = value["results"].as_array().map(|r| r.len());
                 tracing::info!(tool = tool.unwrap_or(shown.as_str()), params = %params, latency_ms = format!("{elapsed_ms:.2}"), results, "tool call");
-                let text = value.to_string();
+                let text = render::text(&value, self.answer_format());
                 CallOutcome { tool, args, value, is_error: false, text }
             }
             Err(e) => {
@@ -99,6 +95,18 @@ impl Gateway {
 }
 
 impl Gateway {
+    /// The answer of a resolved call: the tool's, its files compared with
+    /// the disk ([`freshness::settle`]), the endpoint's note, within the
+    /// answer budget.
+    async fn answer(&self, tool: &'static str, args: &Args, note: Option<&str>) -> Result<Value, ToolError> {
+        let mut answer = run(self, tool, args).await?;
+        freshness::settle(&mut answer).await;
+        if let Some(note) = note {
+            budget::add_note(&mut answer, note);
+        }
+        Ok(keep_to_budget(answer, tool, args, self.answer_budget()))
+    }
+
     /// On a project's endpoint (`/mcp/<project>`), a call that names no
     /// project searches the endpoint's: one without a target (unless it asks
     /// for every project), and one whose target names no project (a small

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use vibe_common::config::{Config, McpProtocol};
+use vibe_common::config::{AnswerFormat, Config, McpProtocol};
 use vibe_common::search::Search;
 
 use crate::backend::{Backend, BackendError};
@@ -26,16 +26,39 @@ struct Inner {
     protocol: McpProtocol,
     /// `mcp.answer_budget`: most bytes of one answer's text.
     answer_budget: usize,
+    /// `mcp.answer_format`: what an answer's text content is.
+    answer_format: AnswerFormat,
 }
 
 impl Gateway {
     pub fn new(config: &Config, sync: SyncRunner) -> anyhow::Result<Self> {
         let search = Search::new(&config.opensearch)?;
-        Ok(Self::with_search(search, sync, config.mcp.protocol, config.mcp.answer_budget))
+        Ok(Self::with_search(search, sync, config.mcp.protocol, config.mcp.answer_budget)
+            .with_answer_format(config.mcp.answer_format))
+    }
+
+    /// The same gateway answering in `format` (before it is shared).
+    pub fn with_answer_format(mut self, format: AnswerFormat) -> Self {
+        if let Some(inner) = Arc::get_mut(&mut self.inner) {
+            inner.answer_format = format;
+        }
+        self
+    }
+
+    /// What an answer's text content is (`mcp.answer_format`).
+    pub fn answer_format(&self) -> AnswerFormat {
+        self.inner.answer_format
     }
 
     pub fn with_search(search: Search, sync: SyncRunner, protocol: McpProtocol, answer_budget: usize) -> Self {
-        let inner = Inner { backend: Backend::new(search), catalog: Catalog::new(), sync, protocol, answer_budget };
+        let inner = Inner {
+            backend: Backend::new(search),
+            catalog: Catalog::new(),
+            sync,
+            protocol,
+            answer_budget,
+            answer_format: AnswerFormat::default(),
+        };
         Self { inner: Arc::new(inner) }
     }
 

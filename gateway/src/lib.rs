@@ -31,6 +31,7 @@ pub mod jsonrpc;
 pub mod normalize;
 pub mod params;
 pub mod registry;
+pub mod render;
 pub mod server;
 pub mod sync;
 pub mod target;

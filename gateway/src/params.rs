@@ -232,9 +232,9 @@ pub fn listing(tool: &str, query: &str) -> Listing {
 /// How a symbol search runs its template.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Pass {
-    /// Exact, qualified, case-insensitive, prefix and name-word matches,
-    /// then definitions ranked by the query's words (BM25 over their names,
-    /// docs, owners and files).
+    /// Exact, qualified, case-insensitive, prefix and name-word matches;
+    /// for a question in words, then definitions ranked by the query's words
+    /// (BM25 over their names, docs, owners, bodies and files).
     Exact,
     /// Name matches only, among every kind of element (the name may be
     /// defined as another kind than the tool looks for: a constant holding
@@ -242,6 +242,9 @@ pub enum Pass {
     AnyKind,
     /// The typo-tolerant fallback.
     Fuzzy,
+    /// A name that matched no definition, ranked by its words as a
+    /// question is (a one-word concept: "compression").
+    Words,
     /// Every element of the tool's kinds.
     All,
 }
@@ -291,8 +294,10 @@ pub fn code(tool: &str, query: &str, limit: u32, offset: u32, pass: Pass) -> Val
         },
         "all": all,
         "fuzzy": pass == Pass::Fuzzy,
-        "names_only": pass == Pass::AnyKind,
-        "question": pass == Pass::Exact && is_question(query),
+        // A name is looked up as a name: no word scoring unless it is a
+        // question in words or the name matched nothing.
+        "names_only": pass == Pass::AnyKind || (pass == Pass::Exact && !is_question(query)),
+        "question": matches!(pass, Pass::Exact | Pass::Words) && is_question(query),
         "limit": clamp_limit(limit),
         "offset": offset,
         "inner_limit": if all { INNER_LIMIT_ALL } else { INNER_LIMIT },

@@ -97,88 +97,36 @@ impl Param {
         }
     }
 
-    /// The parameter's JSON Schema.
+    /// The parameter's JSON Schema: a few words each, as the tool list is
+    /// sent with every request (the gateway reads arguments leniently and
+    /// clamps numbers, so the schema need not say every bound).
     pub fn schema(self) -> Value {
-        match self {
-            Param::Query(what) => json!({ "type": "string", "description": what }),
-            Param::Target => {
-                json!({ "type": "string", "description": "Project name or path (optional; default: all projects)" })
-            }
-            Param::Path => json!({
-                "type": "string",
-                "description": "File path relative to the project root, e.g. \"src/main.rs\" (a unique partial path, an absolute path or a file:// URI is enough)"
-            }),
-            Param::PathGlob => json!({
-                "type": "string",
-                "description": "Only files whose path matches this glob, e.g. \"src/**/*.py\" (optional)"
-            }),
-            Param::StartLine => {
-                json!({ "type": "integer", "description": "First line to return (1-based, optional)", "minimum": 1 })
-            }
-            Param::EndLine => {
-                json!({ "type": "integer", "description": "Last line to return (inclusive, optional)", "minimum": 1 })
-            }
-            Param::Limit => json!({
-                "type": "integer",
-                "description": format!("Number of results, 1-{MAX_LIMIT} (default {DEFAULT_LIMIT}; use {MAX_LIMIT} for \"all\")"),
-                "default": DEFAULT_LIMIT,
-                "minimum": 1,
-                "maximum": MAX_LIMIT,
-            }),
-            Param::Offset => json!({
-                "type": "integer",
-                "description": "Results to skip: the `next_offset` of the previous answer gives the next page (default 0)",
-                "default": 0,
-                "minimum": 0,
-                "maximum": MAX_OFFSET,
-            }),
-            Param::ListOffset => json!({
-                "type": "integer",
-                "description": "Entries to skip: the `next_offset` of the previous answer gives the next page (default 0)",
-                "default": 0,
-                "minimum": 0,
-            }),
-            Param::Regex => {
-                json!({ "type": "boolean", "description": "`query` is a regular expression (default false: a literal string)", "default": false })
-            }
-            Param::CaseSensitive => {
-                json!({ "type": "boolean", "description": "Match case (default true, as grep)", "default": true })
-            }
-            Param::Language => {
-                json!({ "type": "string", "description": "Only files of this language, e.g. \"python\" (optional)" })
-            }
-            Param::RefKind => json!({
-                "type": "string",
-                "description": "Only uses of this kind: call, type or import (default: all)",
-                "enum": ["call", "type", "import"],
-            }),
-            Param::Direction => json!({
-                "type": "string",
-                "description": "callers (default): where the symbol is used; callees: what the symbol's own body uses",
-                "enum": ["callers", "callees"],
-                "default": "callers",
-            }),
-            Param::Symbol => json!({
-                "type": "string",
-                "description": "One element by name or Owner.name, e.g. \"HashMap.put\": its full signature, doc comment and members (optional; default: the file's outline)"
-            }),
-            Param::Dir => json!({
-                "type": "string",
-                "description": "A directory of the project to show, e.g. \"src/net\" (optional; default: the project root)"
-            }),
-            Param::Depth => json!({
-                "type": "integer",
-                "description": "Directory levels to show below the root or `path` (optional; default: as many as fit the answer)",
-                "minimum": 0
-            }),
-            Param::StartChar => json!({
-                "type": "integer",
-                "description": "With start_line = end_line: the first character of that line to return (1-based), for a line longer than one answer; `next_start_char` gives it",
-                "minimum": 1
-            }),
+        let (kind, description) = match self {
+            Param::Query(what) => ("string", what),
+            Param::Target => ("string", "Project; default: all"),
+            Param::Path => ("string", "e.g. src/main.rs"),
+            Param::PathGlob => ("string", "Glob, e.g. src/**/*.py"),
+            Param::StartLine | Param::EndLine | Param::StartChar | Param::Depth => ("integer", ""),
+            Param::Limit => ("integer", LIMIT_WORDS),
+            Param::Offset | Param::ListOffset => ("integer", "From next_offset"),
+            Param::Regex => ("boolean", ""),
+            Param::CaseSensitive => ("boolean", "Default true"),
+            Param::Language => ("string", ""),
+            Param::RefKind => return json!({ "type": "string", "enum": ["call", "type", "import"] }),
+            Param::Direction => return json!({ "type": "string", "enum": ["callers", "callees"] }),
+            Param::Symbol => ("string", "One element, e.g. Map.put"),
+            Param::Dir => ("string", "A directory"),
+        };
+        if description.is_empty() {
+            return json!({ "type": kind });
         }
+        json!({ "type": kind, "description": description })
     }
 }
+
+/// What `limit` says, with [`DEFAULT_LIMIT`] and [`MAX_LIMIT`].
+const LIMIT_WORDS: &str = "1-10 (default 3)";
+const _: () = assert!(DEFAULT_LIMIT == 3 && MAX_LIMIT == 10, "LIMIT_WORDS names both");
 
 /// One tool, declared once.
 #[derive(Debug)]
@@ -226,7 +174,7 @@ pub const TOOLS: &[ToolSpec] = &[
     ToolSpec {
         name: "admin_sync",
         title: "Re-index all projects",
-        description: "Start an incremental re-index of all projects in the background. Call when the user says update, sync, reindex or refresh. No parameters. While a run is going, it answers AlreadyRunning with its progress; show_projects tells each project's last indexing and outcome.",
+        description: "Re-index all projects in the background (writes the index). Only when asked to update or reindex.",
         params: &[],
         required: &[],
         template: None,
@@ -241,7 +189,7 @@ pub const TOOLS: &[ToolSpec] = &[
     ToolSpec {
         name: "get_file_content",
         title: "File content",
-        description: "Return the lines of one file: {root, path, language, content, total_lines}. Optional start_line/end_line return only those lines. A long file comes in pages of whole lines: `truncated: true` and `next_start_line` give the next page.",
+        description: "Numbered lines of one file, or of start_line-end_line; long files come in pages (next_start_line).",
         params: &[Param::Path, Param::Target, Param::StartLine, Param::EndLine, Param::StartChar],
         required: &["path"],
         template: Some("get_file_content"),
@@ -255,7 +203,7 @@ pub const TOOLS: &[ToolSpec] = &[
     ToolSpec {
         name: "get_file_ast",
         title: "File structure (AST)",
-        description: "Return the outline of one file: each function, class, struct, enum or heading with its kind, owner, lines, short signature and doc summary; imports counted. `symbol` (a name or Owner.name) returns one element in full with its members. Use for questions about a file's structure.",
+        description: "Outline of one file: functions, classes, headings with lines and signatures. symbol: one element with its code.",
         params: &[Param::Path, Param::Target, Param::Symbol, Param::ListOffset],
         required: &["path"],
         template: Some("get_file_ast"),
@@ -269,7 +217,7 @@ pub const TOOLS: &[ToolSpec] = &[
     ToolSpec {
         name: "show_projects",
         title: "List projects",
-        description: "List all indexed projects with their names, short descriptions, when each was last indexed and the last sync's outcome. No parameters (`offset` pages a long list).",
+        description: "The indexed projects: name, path, summary, last indexing.",
         params: &[Param::ListOffset],
         required: &[],
         template: Some("show_projects"),
@@ -283,7 +231,7 @@ pub const TOOLS: &[ToolSpec] = &[
     ToolSpec {
         name: "show_stats",
         title: "Project statistics",
-        description: "Statistics of a project (or all): languages, files, lines of code, AST objects, size.",
+        description: "Languages, files, lines and size of a project, or of all.",
         params: &[Param::Target],
         required: &[],
         template: Some("show_stats"),
@@ -297,7 +245,7 @@ pub const TOOLS: &[ToolSpec] = &[
     ToolSpec {
         name: "show_tree",
         title: "Project file tree",
-        description: "The file and directory tree of a project (or of all projects), cut by depth with `… N files` where a directory is not opened. `path` opens a subdirectory, `depth` sets how far down it goes.",
+        description: "A project's file tree; path opens a directory.",
         params: &[Param::Target, Param::Dir, Param::Depth],
         required: &[],
         template: Some("show_tree"),
@@ -311,8 +259,8 @@ pub const TOOLS: &[ToolSpec] = &[
     ToolSpec {
         name: "search_by_code_imports",
         title: "Search imports",
-        description: "Find imports and dependencies in code. For all imports use an empty query or \"*\".",
-        params: &search("Module, package or library name; \"*\" lists all imports"),
+        description: "Files importing a module or package (\"*\": all imports).",
+        params: &search("Module or package name"),
         required: &["query"],
         template: Some("search_by_code_imports"),
         run: Run::Imports,
@@ -325,8 +273,8 @@ pub const TOOLS: &[ToolSpec] = &[
     ToolSpec {
         name: "search_by_code_functions",
         title: "Search functions",
-        description: "Find functions and methods by name, or by what they do in words (\"where is the retry delay computed\").",
-        params: &search("A function or method name, or what it does in words"),
+        description: "Find functions and methods by name, or by what they do in words. The best match shows its code.",
+        params: &search("A name, or what it does in words"),
         required: &["query"],
         template: Some("search_code_symbols"),
         run: Run::Symbols,
@@ -339,8 +287,8 @@ pub const TOOLS: &[ToolSpec] = &[
     ToolSpec {
         name: "search_by_code_classes",
         title: "Search classes",
-        description: "Find classes, structs, interfaces, traits and protocols by name, or by what they are for in words.",
-        params: &search("A class, struct, interface or trait name, or what it is for in words"),
+        description: "Find classes, structs, interfaces and traits by name, or by what they are for in words.",
+        params: &search("A name, or what it is for in words"),
         required: &["query"],
         template: Some("search_code_symbols"),
         run: Run::Symbols,
@@ -353,8 +301,8 @@ pub const TOOLS: &[ToolSpec] = &[
     ToolSpec {
         name: "search_by_code_variables",
         title: "Search variables",
-        description: "Find variables, constants, static fields and enums by name, or by what they hold in words.",
-        params: &search("A variable, constant or enum name, or what it holds in words"),
+        description: "Find variables, constants, fields and enums by name, or by what they hold in words.",
+        params: &search("A name, or what it holds in words"),
         required: &["query"],
         template: Some("search_code_symbols"),
         run: Run::Symbols,
@@ -367,9 +315,9 @@ pub const TOOLS: &[ToolSpec] = &[
     ToolSpec {
         name: "search_code_text",
         title: "Search text in code",
-        description: "Find a literal string or a regular expression in file contents, like grep: each file with its matching lines and their numbers. Use for strings, log messages, error texts, TODOs, any text that is not a definition's name.",
+        description: "Find text or a regex in code, like grep: matching lines with numbers. For strings, messages, TODOs.",
         params: &[
-            Param::Query("The text to find (literal unless regex is true)"),
+            Param::Query("Text to find"),
             Param::Target,
             Param::Regex,
             Param::CaseSensitive,
@@ -390,9 +338,9 @@ pub const TOOLS: &[ToolSpec] = &[
     ToolSpec {
         name: "find_references",
         title: "Find references",
-        description: "Every use of a symbol: calls, method calls, constructor calls, type references and imports, each with its line and the function or class it is in. The definition itself is left out. direction \"callees\" lists what the symbol's own body calls instead.",
+        description: "Uses of a symbol: calls, type uses and imports, each with its line and function. direction callees: what it calls.",
         params: &[
-            Param::Query("The symbol's name, or Owner.name"),
+            Param::Query("Name or Owner.name"),
             Param::Target,
             Param::RefKind,
             Param::Direction,
@@ -411,9 +359,8 @@ pub const TOOLS: &[ToolSpec] = &[
     ToolSpec {
         name: "search_documentation",
         title: "Search documentation",
-        description: "Search Markdown documentation and the knowledge base (legends, guidelines, rules, processes, characters). \
-                      The default tool for non-code questions: who is, what is, how does, rules, guides. Files marked `knowledge: true` rank first.",
-        params: &search("The question or keywords, in any language"),
+        description: "Search Markdown docs and the knowledge base: guides, rules, processes, people. For questions not about code.",
+        params: &search("Question or keywords, any language"),
         required: &["query"],
         template: Some("search_documentation"),
         run: Run::Documentation,
@@ -426,8 +373,8 @@ pub const TOOLS: &[ToolSpec] = &[
     ToolSpec {
         name: "search_knowledge",
         title: "Search knowledge base",
-        description: "Alias of search_documentation (identical parameters and answer): the knowledge base, guidelines, standards, characters.",
-        params: &search("The question or keywords, in any language"),
+        description: "Alias of search_documentation.",
+        params: &search("Question or keywords, any language"),
         required: &["query"],
         template: Some("search_documentation"),
         run: Run::Documentation,
@@ -494,9 +441,13 @@ impl ToolSpec {
     }
 }
 
-/// Every tool definition, in listing order (`tools/list`).
+/// Tools that answer to their name but are not listed: aliases of a listed
+/// tool (every listed tool costs tokens in each request a client sends).
+pub const UNLISTED: &[&str] = &["search_knowledge"];
+
+/// Every listed tool definition, in listing order (`tools/list`).
 pub fn definitions() -> Vec<Tool> {
-    TOOLS.iter().map(ToolSpec::definition).collect()
+    TOOLS.iter().filter(|t| !UNLISTED.contains(&t.name)).map(ToolSpec::definition).collect()
 }
 
 /// One tool definition.
@@ -578,8 +529,15 @@ mod tests {
     #[test]
     fn limits_in_schemas_follow_the_constants() {
         let s = Param::Limit.schema();
-        assert_eq!(s["maximum"], MAX_LIMIT);
-        assert_eq!(s["default"], DEFAULT_LIMIT);
-        assert!(s["description"].as_str().unwrap().contains(&format!("1-{MAX_LIMIT}")));
+        assert!(s["description"].as_str().unwrap().contains(&format!("1-{MAX_LIMIT} (default {DEFAULT_LIMIT})")));
+    }
+
+    #[test]
+    fn aliases_resolve_but_are_not_listed() {
+        let listed: Vec<String> = definitions().iter().map(|t| t.name.to_string()).collect();
+        assert_eq!(listed.len(), TOOLS.len() - UNLISTED.len());
+        for alias in UNLISTED {
+            assert!(spec(alias).is_some() && !listed.iter().any(|n| n == alias), "{alias}");
+        }
     }
 }

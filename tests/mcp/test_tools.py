@@ -20,7 +20,6 @@ EXPECTED_TOOLS = [
     "search_code_text",
     "find_references",
     "search_documentation",
-    "search_knowledge",
 ]
 
 
@@ -58,7 +57,9 @@ async def test_every_tool_answers_with_structured_content(gateway):
             r = await client.call_tool(name, args)
             assert not r.is_error, (name, r.content)
             assert isinstance(r.structured_content, dict), name
-            assert json.loads(r.content[0].text) == r.structured_content, name
+            # The text is written for a model (mcp.answer_format "text"): plain, not JSON.
+            text = r.content[0].text
+            assert text and not text.startswith("{"), (name, text[:200])
         a = (await client.call_tool("search_documentation", {"query": "Kirikur"})).structured_content
         k = (await client.call_tool("search_knowledge", {"query": "Kirikur"})).structured_content
         assert a == k, "search_knowledge is identical to search_documentation"

@@ -191,6 +191,21 @@ pub struct McpConfig {
     pub token: Option<String>,
     /// Most bytes of one tool answer's text (clamped to [`ANSWER_BUDGET_RANGE`]).
     pub answer_budget: usize,
+    /// What a tool answer's text content is: plain text for a model, or
+    /// the compact JSON of `structuredContent` (clients that parse it).
+    pub answer_format: AnswerFormat,
+}
+
+/// `mcp.answer_format`: the text content of a tool answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AnswerFormat {
+    /// Compact plain text written for a model: the project named once,
+    /// code as numbered lines, no hashes or timestamps.
+    #[default]
+    Text,
+    /// The answer's JSON (as `structuredContent`), compact.
+    Json,
 }
 
 impl Default for McpConfig {
@@ -203,6 +218,7 @@ impl Default for McpConfig {
             allowed_origins: Vec::new(),
             token: None,
             answer_budget: DEFAULT_ANSWER_BUDGET,
+            answer_format: AnswerFormat::Text,
         }
     }
 }

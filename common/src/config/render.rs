@@ -36,6 +36,7 @@ pub(super) const COMMENTS: &[(&str, &str)] = &[
     ("mcp.allowed_origins", "accepted browser Origins; empty = none"),
     ("mcp.token", "bearer token required from clients; overridden by $VIBE_MCP_TOKEN"),
     ("mcp.answer_budget", "most bytes of one tool answer (2000..=1000000); 12000 fits a small model's context"),
+    ("mcp.answer_format", "text = plain text written for a model | json = the structuredContent as JSON text"),
     ("ollama", "Ollama hosts for LLM enrichment (`scan index`); empty = no enrichment."),
     ("ollama[].host", "Ollama URL"),
     ("ollama[].model", "model name"),
@@ -275,6 +276,7 @@ mod tests {
                 allowed_origins: vec!["https://a.example".into(), "https://b.example".into()],
                 token: Some("sëcret".into()),
                 answer_budget: 20_000,
+                answer_format: crate::config::AnswerFormat::Json,
             },
             ollama: vec![
                 OllamaHost::default(),
@@ -326,6 +328,7 @@ mod tests {
                 allowed_origins: vec!["https://c.example".into()],
                 token: Some("tök'en".into()),
                 answer_budget: 8_000,
+                answer_format: crate::config::AnswerFormat::Json,
             },
             ollama: vec![OllamaHost {
                 host: "http://gpu:1".into(),

@@ -77,26 +77,33 @@ async fn symbol_search(gw: &Gateway, tool: &str, index: &str, args: &Args) -> Re
         }
     }
     if hits(&response).is_empty() && first_page && pass != Pass::All {
-        pass = if listing == Listing::IfNoMatch { Pass::All } else { Pass::Fuzzy };
-        response = run(pass).await?;
+        (pass, response) = match listing {
+            Listing::IfNoMatch => (Pass::All, run(Pass::All).await?),
+            _ => fallback(&args.query, run).await?,
+        };
     }
     let top = top_score(&response);
-    let by_words = pass == Pass::Exact && top < NAME_TIER_SCORE;
+    let by_words = matches!(pass, Pass::Exact | Pass::Words) && top < NAME_TIER_SCORE;
     // A name that matched lists only the files that define it; a question
     // in words leaves out files far below the best. Either way what is cut
     // ranks below everything kept, so nothing relevant is on a later page.
     let floor = match pass {
         Pass::Exact | Pass::AnyKind if top >= NAME_TIER_SCORE => NAME_TIER_SCORE,
-        Pass::Exact => top * WORDS_SCORE_CUTOFF,
+        Pass::Exact | Pass::Words => top * WORDS_SCORE_CUTOFF,
         _ => 0.0,
     };
     let mut found = hits(&response);
     let before = found.len();
     found.retain(|h| score_of(h) >= floor);
     let cut = found.len() < before;
-    let results: Vec<Value> = found.iter().map(|hit| symbol_result(hit, pass == Pass::All)).collect();
+    // The best match carries its definition's first lines: one call answers.
+    let results: Vec<Value> =
+        found.iter().enumerate().map(|(i, hit)| symbol_result(hit, pass == Pass::All, i == 0)).collect();
     let weak = by_words && results.first().is_some_and(|r| weak_match(&args.query, r));
     let mut answer = paged(&args.query, results, &response, args);
+    if first_page && pass != Pass::All {
+        super::excerpt::complete(gw, &mut answer, &args.query).await;
+    }
     if cut {
         let kept = answer["results"].as_array().map_or(0, Vec::len) as u64;
         answer["total"] = json!(args.offset as u64 + kept);
@@ -116,6 +123,36 @@ async fn symbol_search(gw: &Gateway, tool: &str, index: &str, args: &Args) -> Re
         answer["note"] = json!(note);
     }
     Ok(answer)
+}
+
+/// A query no name matched: a name that looks like an identifier
+/// (`parseConfg`, `max_len`) is first taken for a typo, a plain word for a
+/// concept ranked by its words; each pass runs when the one before found
+/// nothing.
+async fn fallback<F, Fut>(query: &str, run: F) -> Result<(Pass, Value), ToolError>
+where
+    F: Fn(Pass) -> Fut,
+    Fut: std::future::Future<Output = Result<Value, crate::backend::BackendError>>,
+{
+    let order = if looks_like_an_identifier(query) { [Pass::Fuzzy, Pass::Words] } else { [Pass::Words, Pass::Fuzzy] };
+    let mut last = (order[1], Value::Null);
+    for pass in order {
+        if params::is_question(query) && pass == Pass::Words {
+            continue; // the exact pass ranked a question's words already
+        }
+        let response = run(pass).await?;
+        if !hits(&response).is_empty() {
+            return Ok((pass, response));
+        }
+        last = (pass, response);
+    }
+    Ok(last)
+}
+
+/// An identifier rather than a word: `camelCase`, `snake_case`, digits.
+fn looks_like_an_identifier(query: &str) -> bool {
+    let q = query.trim();
+    q.contains(['_', '.', ':']) || q.chars().any(|c| c.is_ascii_digit()) || q.chars().skip(1).any(char::is_uppercase)
 }
 
 /// A question in words: files scoring under this share of the best one are
@@ -158,6 +195,7 @@ fn pass_note(tool: &str, pass: Pass) -> Option<String> {
             "nothing of the kinds {tool} looks for has this name; these elements of other kinds do (see `kind`)"
         )),
         Pass::Fuzzy => Some("no exact or prefix match; these names are close (typo-tolerant search)".into()),
+        Pass::Words => Some("no definition has this name; these rank by the word in their names, docs and code".into()),
         _ => None,
     }
 }
@@ -171,8 +209,9 @@ fn file_header(hit: &Value) -> Map<String, Value> {
 const INNER_SCORE_CUTOFF: f64 = 0.9;
 
 /// A file with its best matching elements:
-/// `{name, kind, owner?, lines, signature, doc?}`.
-fn symbol_result(hit: &Value, all: bool) -> Value {
+/// `{name, kind, owner?, lines, signature, doc?, code?}`; `code` (the
+/// definition's first lines) on the first element when `with_code`.
+fn symbol_result(hit: &Value, all: bool, with_code: bool) -> Value {
     let mut out = file_header(hit);
     // A file found by its description or words alone: its first elements
     // of the tool's kinds (`elements`) stand for it.
@@ -190,7 +229,8 @@ fn symbol_result(hit: &Value, all: bool) -> Value {
         .iter()
         .filter(|h| all || best <= 0.0 || h["_score"].as_f64().unwrap_or(best) >= best * INNER_SCORE_CUTOFF)
         .take(keep)
-        .map(|h| element(&h["_source"]))
+        .enumerate()
+        .map(|(i, h)| element(&h["_source"], with_code && i == 0))
         .collect();
     if found > matches.len() as u64 {
         out.insert("more_matches".into(), json!(found - matches.len() as u64));
@@ -199,7 +239,7 @@ fn symbol_result(hit: &Value, all: bool) -> Value {
     Value::Object(out)
 }
 
-fn element(s: &Value) -> Value {
+fn element(s: &Value, with_code: bool) -> Value {
     let mut e = Map::new();
     for key in ["name", "kind", "owner"] {
         if s[key].is_string() {
@@ -212,6 +252,9 @@ fn element(s: &Value) -> Value {
     e.insert("signature".into(), s["signature"].clone());
     if s["doc"].is_string() {
         e.insert("doc".into(), s["doc"].clone());
+    }
+    if with_code && s["code"].as_str().is_some_and(|c| !c.is_empty()) {
+        e.insert("code".into(), s["code"].clone());
     }
     Value::Object(e)
 }

@@ -94,7 +94,7 @@ fn result(s: &Value, text: Option<&str>, terms: &[String]) -> Value {
         out.insert("other_headings".into(), json!(others));
     }
     out.insert("headings_total".into(), json!(all.iter().filter(|x| x.level > 0).count()));
-    let _ = super::freshness::add(&mut out, s);
+    super::freshness::add(&mut out, s, false);
     Value::Object(out)
 }
 

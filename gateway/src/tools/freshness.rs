@@ -1,15 +1,23 @@
 //! How fresh an answer is: every file in an answer carries the hash it was
 //! indexed with (shortened), when it was indexed, and `stale: true` when the
-//! file on disk no longer matches (changed or deleted since). The file read
-//! is the one the index names (its root and path), never a caller's path.
+//! file on disk no longer matches (another size or modification time than
+//! the index recorded, or deleted since). Nothing is read: a tool marks each
+//! file it answers with what the index recorded ([`add`]), and
+//! [`settle`] compares all the marks of one answer with the disk in one
+//! blocking task, off the async runtime. The file looked at is the one the
+//! index names (its root and path), never a caller's path.
 
-use std::path::{Component, Path};
+use std::path::{Component, Path, PathBuf};
 
 use serde_json::{json, Map, Value};
+use vibe_common::freshness::{changed, Indexed};
 
 /// Hex digits of the indexed hash shown in answers: enough to tell two
 /// versions of a file apart, short enough for a small model's budget.
 pub const HASH_CHARS: usize = 12;
+
+/// The private key of a file's mark, removed by [`settle`].
+const MARK: &str = "_disk";
 
 /// `project`, `path` and `language` of an indexed file, then its freshness.
 pub fn file_header(source: &Value) -> Map<String, Value> {
@@ -17,13 +25,14 @@ pub fn file_header(source: &Value) -> Map<String, Value> {
     out.insert("project".into(), source["root"].clone());
     out.insert("path".into(), source["path"].clone());
     out.insert("language".into(), source["language"].clone());
-    add(&mut out, source);
+    add(&mut out, source, false);
     out
 }
 
-/// Adds `hash`, `indexed_at` and, when the file changed on disk, `stale:
-/// true`. Answers whether it is stale (`None`: cannot tell here).
-pub fn add(out: &mut Map<String, Value>, source: &Value) -> Option<bool> {
+/// Adds `hash`, `indexed_at` and the mark [`settle`] turns into `stale:
+/// true` when the file changed on disk (and `stale: false` when it did not,
+/// with `say_fresh`: a file answer says so).
+pub fn add(out: &mut Map<String, Value>, source: &Value, say_fresh: bool) {
     let hash = source["hash"].as_str().unwrap_or_default();
     if !hash.is_empty() {
         out.insert("hash".into(), json!(&hash[..hash.len().min(HASH_CHARS)]));
@@ -32,27 +41,91 @@ pub fn add(out: &mut Map<String, Value>, source: &Value) -> Option<bool> {
         out.insert("indexed_at".into(), json!(iso_time(ms)));
     }
     let (root, path) = (source["root"].as_str().unwrap_or_default(), source["path"].as_str().unwrap_or_default());
-    let stale = is_stale(root, path, hash);
-    if stale == Some(true) {
-        out.insert("stale".into(), json!(true));
+    let plain = Path::new(path).components().all(|c| matches!(c, Component::Normal(_)));
+    if let (Some(size), true, true) =
+        (source["size"].as_u64(), plain && !path.is_empty(), Path::new(root).is_absolute())
+    {
+        out.insert(
+            MARK.into(),
+            json!([
+                root,
+                path,
+                size,
+                source["mtime"].as_u64().unwrap_or(0),
+                source["indexed_at"].as_u64().unwrap_or(0),
+                say_fresh
+            ]),
+        );
     }
-    stale
 }
 
-/// Whether the file at `root/path` differs from what was indexed (`hash`):
-/// `Some(true)` when it changed or is gone, `None` when this machine cannot
-/// tell (the project's root is not here, as for a remote gateway).
-pub fn is_stale(root: &str, path: &str, hash: &str) -> Option<bool> {
-    let root = Path::new(root);
-    let rel = Path::new(path);
-    let plain = rel.components().all(|c| matches!(c, Component::Normal(_)));
-    if hash.is_empty() || !plain || !root.is_absolute() || !root.is_dir() {
-        return None;
+/// One file to compare with the disk.
+struct Check {
+    root: PathBuf,
+    path: PathBuf,
+    indexed: Indexed,
+}
+
+impl Check {
+    fn of(mark: &Value) -> Option<(Check, bool)> {
+        let indexed = Indexed { size: mark[2].as_u64()?, mtime: mark[3].as_u64()?, at: mark[4].as_u64()? };
+        let check = Check { root: mark[0].as_str()?.into(), path: mark[1].as_str()?.into(), indexed };
+        Some((check, mark[5].as_bool().unwrap_or(false)))
     }
-    match std::fs::read(root.join(rel)) {
-        Ok(bytes) => Some(blake3::hash(&bytes).to_hex().as_str() != hash),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(true),
-        Err(_) => None,
+
+    /// `Some(true)` changed or gone, `None` when this machine cannot tell
+    /// (the project's root is not here, as for a remote gateway).
+    fn stale(&self) -> Option<bool> {
+        if !self.root.is_dir() {
+            return None;
+        }
+        match std::fs::metadata(self.root.join(&self.path)) {
+            Ok(md) => Some(changed(Some(&md), self.indexed)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(true),
+            Err(_) => None,
+        }
+    }
+}
+
+/// Compares every marked file of the answer with the disk, in one blocking
+/// task: `stale: true` where it changed, `stale: false` where a file answer
+/// asked and it did not; the marks are removed.
+pub async fn settle(answer: &mut Value) {
+    let mut marks: Vec<Value> = Vec::new();
+    visit(answer, &mut |file| marks.extend(file.get(MARK).cloned()));
+    if marks.is_empty() {
+        return;
+    }
+    let checks: Vec<Option<(Check, bool)>> = marks.iter().map(Check::of).collect();
+    let verdicts = tokio::task::spawn_blocking(move || {
+        checks.iter().map(|c| c.as_ref().and_then(|(check, say)| check.stale().map(|s| (s, *say)))).collect()
+    })
+    .await
+    .unwrap_or_else(|_| vec![None; marks.len()]);
+    let mut verdicts: std::vec::IntoIter<Option<(bool, bool)>> = verdicts.into_iter();
+    visit(answer, &mut |file| {
+        if file.remove(MARK).is_some() {
+            match verdicts.next().flatten() {
+                Some((true, _)) => {
+                    file.insert("stale".into(), json!(true));
+                }
+                Some((false, true)) => {
+                    file.insert("stale".into(), json!(false));
+                }
+                _ => {}
+            }
+        }
+    });
+}
+
+/// Calls `f` on the answer's object and on each of its results, in order.
+fn visit(answer: &mut Value, f: &mut dyn FnMut(&mut Map<String, Value>)) {
+    let Some(top) = answer.as_object_mut() else { return };
+    f(top);
+    if let Some(results) = top.get_mut("results").and_then(Value::as_array_mut) {
+        for r in results.iter_mut().filter_map(Value::as_object_mut) {
+            f(r);
+        }
     }
 }
 
@@ -67,22 +140,39 @@ pub fn iso_time(ms: u64) -> String {
 mod tests {
     use super::*;
 
-    #[test]
-    fn changed_deleted_and_unknown_files() {
+    fn answer_for(root: &str, path: &str, size: u64, mtime: u64, say_fresh: bool) -> Value {
+        let mut out = Map::new();
+        let source = json!({ "root": root, "path": path, "hash": "0123456789abcdef", "indexed_at": 0, "size": size, "mtime": mtime });
+        add(&mut out, &source, say_fresh);
+        json!({ "results": [Value::Object(out)] })
+    }
+
+    #[tokio::test]
+    async fn changed_deleted_and_unknown_files() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().to_str().unwrap();
         std::fs::write(dir.path().join("a.py"), "x = 1\n").unwrap();
-        let hash = blake3::hash(b"x = 1\n").to_hex().to_string();
-        assert_eq!(is_stale(root, "a.py", &hash), Some(false));
-        std::fs::write(dir.path().join("a.py"), "x = 2\n").unwrap();
-        assert_eq!(is_stale(root, "a.py", &hash), Some(true), "changed");
-        assert_eq!(is_stale(root, "gone.py", &hash), Some(true), "deleted");
-        assert_eq!(is_stale("/no/such/root", "a.py", &hash), None, "not on this machine");
-        assert_eq!(is_stale(root, "../a.py", &hash), None, "only plain relative paths");
-        let mut out = Map::new();
-        add(&mut out, &json!({ "root": root, "path": "a.py", "hash": hash, "indexed_at": 0 }));
-        assert_eq!(out["hash"], json!(&hash[..HASH_CHARS]));
-        assert_eq!(out["indexed_at"], "1970-01-01T00:00:00Z");
-        assert_eq!(out["stale"], true);
+        let mtime = vibe_common::freshness::mtime_ms(&std::fs::metadata(dir.path().join("a.py")).unwrap());
+        let mut fresh = answer_for(root, "a.py", 6, mtime, false);
+        settle(&mut fresh).await;
+        assert_eq!(fresh["results"][0]["hash"], "0123456789ab");
+        assert_eq!(fresh["results"][0]["indexed_at"], "1970-01-01T00:00:00Z");
+        assert!(fresh["results"][0].get("stale").is_none(), "{fresh}");
+        assert!(fresh["results"][0].get(MARK).is_none(), "the mark is removed: {fresh}");
+        let mut file = answer_for(root, "a.py", 6, mtime, true);
+        settle(&mut file).await;
+        assert_eq!(file["results"][0]["stale"], false, "a file answer says it is fresh");
+        for (path, size, why) in [("a.py", 7, "changed size"), ("gone.py", 6, "deleted")] {
+            let mut a = answer_for(root, path, size, mtime, false);
+            settle(&mut a).await;
+            assert_eq!(a["results"][0]["stale"], true, "{why}");
+        }
+        for (root, path, why) in
+            [("/no/such/root", "a.py", "not on this machine"), (root, "../a.py", "only plain paths")]
+        {
+            let mut a = answer_for(root, path, 6, mtime, true);
+            settle(&mut a).await;
+            assert!(a["results"][0].get("stale").is_none(), "{why}: {a}");
+        }
     }
 }

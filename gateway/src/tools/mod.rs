@@ -8,6 +8,7 @@ pub mod answer;
 pub mod code;
 pub mod content;
 pub mod docs;
+pub mod excerpt;
 pub mod files;
 pub mod freshness;
 pub mod outline;

@@ -76,6 +76,7 @@ pub async fn find(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
     let response = gw.backend().run(template, &index, p).await?;
     let results = hits(&response).iter().map(|h| file_result(h, direction, &args.query)).collect();
     let mut answer = paged(&args.query, results, &response, args);
+    super::excerpt::use_lines(gw, &mut answer).await;
     if direction == Direction::Callees {
         answer["direction"] = json!("callees");
     }

@@ -43,8 +43,7 @@ async fn tool_list_identity_and_protocol_versions() -> anyhow::Result<()> {
                 "search_by_code_variables",
                 "search_code_text",
                 "find_references",
-                "search_documentation",
-                "search_knowledge"
+                "search_documentation"
             ]
         );
         for t in &tools {
@@ -178,7 +177,7 @@ async fn backend_down_is_a_tool_error_not_a_crash() -> anyhow::Result<()> {
         assert!(text.starts_with("search backend unavailable: "), "{tool}: {text}");
     }
     // Still serving.
-    assert_eq!(client.list_tools().await?.len(), vibe_gateway::normalize::TOOL_NAMES.len());
+    assert_eq!(client.list_tools().await?.len(), vibe_gateway::registry::definitions().len());
     // An unknown tool is an isError result naming the valid tools.
     let r = client.call_tool("delete_project", json!({})).await?;
     assert_eq!(r["isError"], json!(true));

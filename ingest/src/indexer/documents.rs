@@ -48,6 +48,7 @@ pub fn ast_doc(source: &SourceInfo, file: &ScannedFile, enrichment: Option<&Enri
         "extension": std::path::Path::new(&file.rel_path).extension().map(|e| e.to_string_lossy().to_lowercase()),
         "lines": file.lines,
         "size": file.size,
+        "mtime": file.mtime,
         "hash": file.hash,
         "indexed_at": now_ms(),
         "binary": file.binary,
@@ -57,7 +58,7 @@ pub fn ast_doc(source: &SourceInfo, file: &ScannedFile, enrichment: Option<&Enri
         "description": enrichment.map(|e| e.description.clone()).filter(|d| !d.is_empty()),
         "tags": tags,
         "llm_tags": llm_tags,
-        "symbols": ast.map(|a| symbols(a, &file.bodies)).unwrap_or_default(),
+        "symbols": ast.map(|a| symbols(a, &file.bodies, file.content.as_deref())).unwrap_or_default(),
         // What the file is about and its words, for questions in words.
         "about": file_about(&file.rel_path, ast, enrichment),
         "words": file.words,
@@ -77,6 +78,11 @@ fn stored_ast(ast: &AstData) -> Value {
     }
     v
 }
+
+/// Lines of a definition kept in its `code`.
+pub const CODE_LINES: usize = 12;
+/// About the most bytes of a definition's `code`.
+pub const CODE_BYTES: usize = 900;
 
 /// Longest doc paragraph a definition's `about` holds, in characters.
 const MAX_ABOUT_DOC_CHARS: usize = 600;
@@ -151,8 +157,11 @@ fn owner_docs(ast: &AstData) -> HashMap<String, String> {
 /// and the doc comment's first sentence (full texts stay in `ast`). `about`
 /// (name, owner and the doc's first paragraph), `body` (the word bag of its
 /// own lines, `bodies`, computed by the scanner) and `context` (the owner's
-/// name and doc) are what questions in words are ranked on.
-pub fn symbols(ast: &AstData, bodies: &[String]) -> Vec<Value> {
+/// name and doc) are what questions in words are ranked on; they are
+/// indexed but not kept in `_source`. `code` holds the definition's first
+/// lines ([`CODE_LINES`], [`CODE_BYTES`]) from the file's `content`: what the
+/// best match of a search shows, so that one call answers.
+pub fn symbols(ast: &AstData, bodies: &[String], content: Option<&str>) -> Vec<Value> {
     let owner_docs = owner_docs(ast);
     let docs: Vec<String> = ast.elements().map(|e| summary::doc_summary(&e.comments)).collect();
     let members = member_summaries(ast, &docs);
@@ -171,6 +180,9 @@ pub fn symbols(ast: &AstData, bodies: &[String]) -> Vec<Value> {
             }
             if let Some(line) = e.line {
                 s["line"] = json!(line);
+                if let Some(text) = content {
+                    s["code"] = json!(summary::code_lines(text, line.start, line.end, CODE_LINES, CODE_BYTES));
+                }
             }
             if !doc.is_empty() {
                 s["doc"] = json!(doc);
@@ -209,6 +221,7 @@ pub fn content_doc(source: &SourceInfo, file: &ScannedFile) -> Value {
         "indexed_at": now_ms(),
         "lines": file.lines,
         "size": file.size,
+        "mtime": file.mtime,
         // Why `content` is empty: binary, too_large or invalid_utf8 (get_file_content says so).
         "skipped": file.skipped.filter(|s| s.explains_empty_content()).map(|s| s.as_str()),
         "content": file.content,

@@ -167,8 +167,10 @@ async fn plan_source(
     });
     match (live_files, live_ast) {
         (Some(files), Some(ast)) if !opts.force && !outdated => {
-            let (in_files, in_ast) =
-                tokio::try_join!(store::stored_hashes(search, &files_alias), store::stored_hashes(search, &ast_alias))?;
+            let (in_files, in_ast) = tokio::try_join!(
+                store::stored_versions(search, &files_alias),
+                store::stored_versions(search, &ast_alias)
+            )?;
             let mut stored_paths: HashSet<String> = in_files.keys().cloned().collect();
             stored_paths.extend(in_ast.keys().cloned());
             let stored: HashMap<String, String> =
@@ -197,7 +199,7 @@ fn start_scan(
     let stored = Arc::new(stored);
     let scan_opts = ScanOptions {
         keep_content: true,
-        skip: Some(Arc::new(move |path: &str, hash: &str| stored.get(path).is_some_and(|h| h == hash))),
+        skip: Some(Arc::new(move |path: &str, version: &str| stored.get(path).is_some_and(|v| v == version))),
         ..Default::default()
     };
     let (tx, rx) = tokio::sync::mpsc::channel::<ScannedFile>(SCAN_QUEUE_FILES);

@@ -145,14 +145,16 @@ pub fn older_than(index: &str, age: Duration) -> bool {
 /// Stored `path -> hash` of an alias. Read from doc values (`path` is the
 /// document id): no stored field is loaded, so the large `_source`s (file
 /// contents, ASTs) are never decompressed, which is most of a no-op re-index.
-pub async fn stored_hashes(search: &Search, alias: &str) -> Result<HashMap<String, String>, SearchError> {
-    let body = json!({ "_source": false, "stored_fields": "_none_", "docvalue_fields": ["path", "hash"] });
+pub async fn stored_versions(search: &Search, alias: &str) -> Result<HashMap<String, String>, SearchError> {
+    let body = json!({ "_source": false, "stored_fields": "_none_", "docvalue_fields": ["path", "hash", "mtime"] });
     let hits = scroll_all(search, alias, Missing::IsAnError, body).await?;
     Ok(hits
         .into_iter()
         .filter_map(|h| {
             let fields = &h["fields"];
-            Some((fields["path"][0].as_str()?.to_string(), fields["hash"][0].as_str().unwrap_or_default().to_string()))
+            let (hash, mtime) =
+                (fields["hash"][0].as_str().unwrap_or_default(), fields["mtime"][0].as_u64().unwrap_or(0));
+            Some((fields["path"][0].as_str()?.to_string(), crate::scanner::version(hash, mtime)))
         })
         .collect())
 }

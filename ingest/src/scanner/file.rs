@@ -42,6 +42,7 @@ pub fn scan_file(root: &Path, path: &Path, opts: &ScanOptions) -> (ScannedFile, 
         return (file, None);
     }
     file.size = md.len();
+    file.mtime = vibe_common::freshness::mtime_ms(&md);
     if file.size > opts.max_ast_file_size {
         let err = scan_large(&mut file, path, opts);
         return (file, err);
@@ -80,7 +81,7 @@ fn scan_bytes(file: &mut ScannedFile, path: &Path, bytes: &[u8], opts: &ScanOpti
     file.language = lang.map(|l| l.name);
     // An unchanged file is only named and hashed: nothing else is needed to skip it.
     if let Some(skip) = &opts.skip {
-        if skip(&file.rel_path, &file.hash) {
+        if skip(&file.rel_path, &file.version()) {
             file.skipped = Some(SkipReason::Unchanged);
             return None;
         }
@@ -170,7 +171,7 @@ fn scan_large(file: &mut ScannedFile, path: &Path, opts: &ScanOptions) -> Option
     }
     file.skipped = Some(if binary { SkipReason::Binary } else { SkipReason::TooLarge });
     if let Some(skip) = &opts.skip {
-        if skip(&file.rel_path, &file.hash) {
+        if skip(&file.rel_path, &file.version()) {
             file.skipped = Some(SkipReason::Unchanged);
         }
     }
@@ -221,9 +222,10 @@ mod tests {
         let p = dir.path().join("a.py");
         fs::write(&p, "def f():\n    pass\n").unwrap();
         let hash = blake3::hash(b"def f():\n    pass\n").to_hex().to_string();
-        let h2 = hash.clone();
+        let mtime = vibe_common::freshness::mtime_ms(&fs::metadata(&p).unwrap());
+        let version = crate::scanner::version(&hash, mtime);
         let opts = ScanOptions {
-            skip: Some(std::sync::Arc::new(move |rel: &str, h: &str| rel == "a.py" && h == h2)),
+            skip: Some(std::sync::Arc::new(move |rel: &str, v: &str| rel == "a.py" && v == version)),
             keep_content: true,
             ..Default::default()
         };
@@ -232,5 +234,10 @@ mod tests {
         assert_eq!(f.hash, hash);
         assert!(f.ast.is_none() && f.content.is_none());
         assert_eq!(f.language, Some("Python"));
+        // Touched: the same hash, another mtime, written again.
+        let later = fs::metadata(&p).unwrap().modified().unwrap() + std::time::Duration::from_secs(5);
+        fs::File::options().write(true).open(&p).unwrap().set_modified(later).unwrap();
+        let (f, _) = scan_file(dir.path(), &p, &opts);
+        assert_eq!(f.skipped, None, "a touched file is indexed again");
     }
 }

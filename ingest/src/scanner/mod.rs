@@ -45,8 +45,9 @@ pub struct ScanOptions {
     pub keep_content: bool,
     /// Extract ASTs (on by default).
     pub extract: bool,
-    /// Files for which this returns true are hashed but not parsed, and are
-    /// reported with [`SkipReason::Unchanged`].
+    /// Files for which this returns true, given the path and the
+    /// [`ScannedFile::version`], are hashed but not parsed, and are reported
+    /// with [`SkipReason::Unchanged`].
     pub skip: Option<SkipFn>,
     /// Worker threads; 0 = one per core.
     pub threads: usize,
@@ -146,6 +147,11 @@ pub struct ScannedFile {
     pub lines: u64,
     /// Size in bytes.
     pub size: u64,
+    /// Last modification, epoch milliseconds (0 when the system cannot
+    /// tell): with the size, how an answer tells a file changed since it was
+    /// indexed without reading it.
+    #[serde(skip)]
+    pub mtime: u64,
     /// BLAKE3 of the content, hex; empty if the file could not be read.
     pub hash: String,
     pub binary: bool,
@@ -169,6 +175,21 @@ pub struct ScannedFile {
     pub ast: Option<AstData>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub skipped: Option<SkipReason>,
+}
+
+impl ScannedFile {
+    /// The hash and the modification time, as `hash@mtime`: what the
+    /// index stores of a file's version. A file touched but not changed is
+    /// written again, so that its stored mtime keeps telling answers it is
+    /// fresh.
+    pub fn version(&self) -> String {
+        version(&self.hash, self.mtime)
+    }
+}
+
+/// `hash@mtime`, [`ScannedFile::version`].
+pub fn version(hash: &str, mtime: u64) -> String {
+    format!("{hash}@{mtime}")
 }
 
 /// Errors of the scanner; each carries the path it is about, prints it

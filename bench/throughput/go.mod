@@ -1,0 +1,3 @@
+module vibe-analyzer/bench/throughput
+
+go 1.22

@@ -1,0 +1,364 @@
+//! The text content of every answer, rendered once, here: compact plain
+//! text written for a model (`mcp.answer_format: "text"`, the default), or
+//! the answer's compact JSON (`"json"`, for clients that parse the text).
+//! `structuredContent` always carries the typed answer under the tool's
+//! `outputSchema`; the text is what a model reads, so it leaves out what
+//! only a program needs (hashes, timestamps, languages, the query echoed)
+//! and names the project once.
+//!
+//! The renderer knows the answers by their fields, not by tool: a page of
+//! `results` (each a file with its `matches`, `references`, `calls`,
+//! `imports` or `sections`), one file's `content` or outline, a `tree`, and
+//! anything else as `key: value` lines.
+
+use std::fmt::Write;
+
+use serde_json::{Map, Value};
+use vibe_common::config::AnswerFormat;
+
+/// The text content of an answer in `format`.
+pub fn text(answer: &Value, format: AnswerFormat) -> String {
+    match format {
+        AnswerFormat::Json => answer.to_string(),
+        AnswerFormat::Text => plain(answer),
+    }
+}
+
+/// Fields a model does not need to read (`structuredContent` keeps them).
+const UNREAD: &[&str] = &["hash", "indexed_at", "language", "query", "truncated", "direction", "root", "project"];
+
+/// The plain-text rendering of an answer.
+pub fn plain(answer: &Value) -> String {
+    let mut out = String::new();
+    let Some(top) = answer.as_object() else {
+        return scalar(answer);
+    };
+    if let Some(results) = top.get("results").and_then(Value::as_array) {
+        page(&mut out, top, results);
+    } else if top.contains_key("content") || top.contains_key("elements") || top.contains_key("symbol") {
+        file(&mut out, top);
+    } else {
+        any_fields(&mut out, top, "", &[]);
+    }
+    out.truncate(out.trim_end().len());
+    out
+}
+
+/// A page of search results: what is shown of how many, the project once,
+/// then each file.
+fn page(out: &mut String, top: &Map<String, Value>, results: &[Value]) {
+    let shown = results.len() as u64;
+    let total = top.get("total").and_then(Value::as_u64).unwrap_or(shown);
+    let next = top.get("next_offset").and_then(Value::as_u64);
+    let first = next.map_or(total.saturating_sub(shown), |n| n - shown.min(n)) + 1;
+    let _ = match (shown, next) {
+        (0, _) => writeln!(out, "no results"),
+        (_, Some(n)) => writeln!(out, "results {first}-{} of {total}; more with offset={n}", first + shown - 1),
+        _ if first > 1 => writeln!(out, "results {first}-{total} of {total}"),
+        _ => writeln!(out, "{total} result{}", if total == 1 { "" } else { "s" }),
+    };
+    note(out, top);
+    let roots: Vec<&str> = results.iter().filter_map(|r| r["project"].as_str()).collect();
+    let one_project = roots.windows(2).all(|w| w[0] == w[1]);
+    if let (true, Some(root)) = (one_project, roots.first()) {
+        let _ = writeln!(out, "project: {root}");
+    }
+    let skip = ["total", "next_offset", "note", "results", "total_exact"];
+    fields(out, top, "", &skip);
+    for r in results.iter().filter_map(Value::as_object) {
+        out.push('\n');
+        result(out, r, !one_project);
+    }
+}
+
+/// One file of a page: its path, then what matched in it.
+fn result(out: &mut String, r: &Map<String, Value>, name_project: bool) {
+    out.push_str(r.get("path").and_then(Value::as_str).unwrap_or_default());
+    if let (true, Some(root)) = (name_project, r.get("project").and_then(Value::as_str)) {
+        let _ = write!(out, " (project {root})");
+    }
+    if r.get("stale") == Some(&Value::Bool(true)) {
+        out.push_str(" [changed on disk since indexed]");
+    }
+    if let Some(title) = r.get("title").and_then(Value::as_str) {
+        let _ = write!(out, " — {title}");
+    }
+    out.push('\n');
+    let lists = ["matches", "references", "calls", "sections"];
+    for list in lists {
+        for item in r.get(list).and_then(Value::as_array).into_iter().flatten() {
+            entry(out, item, "  ");
+        }
+    }
+    if let Some(imports) = r.get("imports").and_then(Value::as_array) {
+        let names: Vec<String> = imports.iter().map(scalar).collect();
+        let _ = writeln!(out, "  imports: {}", names.join(", "));
+    }
+    let skip = ["path", "stale", "title", "matches", "references", "calls", "sections", "imports"];
+    fields(out, r, "  ", &skip);
+}
+
+/// One element, line or use: `L12-30 kind Owner.name: signature`, its doc,
+/// and its code as numbered lines; a text hit as `12: text`.
+fn entry(out: &mut String, item: &Value, indent: &str) {
+    let Some(e) = item.as_object() else {
+        let _ = writeln!(out, "{indent}{}", scalar(item));
+        return;
+    };
+    let get = |k: &str| e.get(k).and_then(Value::as_str);
+    if let (Some(line), Some(text), None) = (e.get("line").and_then(Value::as_u64), get("text"), get("kind")) {
+        let sep = if e.get("context") == Some(&Value::Bool(true)) { '-' } else { ':' };
+        let _ = writeln!(out, "{indent}{line}{sep} {text}");
+        return;
+    }
+    let mut head = String::new();
+    if let Some(lines) = get("lines").map(str::to_string).or_else(|| e.get("line").map(scalar)) {
+        let _ = write!(head, "L{lines} ");
+    }
+    if let Some(heading) = get("heading") {
+        let _ = write!(head, "# {heading} ");
+    }
+    for k in ["kind", "name"] {
+        if let Some(v) = get(k) {
+            if k == "name" {
+                if let Some(owner) = get("owner") {
+                    let _ = write!(head, "{owner}.");
+                }
+            }
+            let _ = write!(head, "{v} ");
+        }
+    }
+    if let Some(inside) = get("in") {
+        let _ = write!(head, "in {inside} ");
+    }
+    let mut head = head.trim_end().to_string();
+    if let Some(sig) = get("signature").or(get("text")).filter(|s| !s.is_empty()) {
+        let _ = write!(head, ": {}", one_line(sig));
+    }
+    let _ = writeln!(out, "{indent}{head}");
+    let deeper = format!("{indent}  ");
+    for k in ["doc", "passage"] {
+        if let Some(text) = get(k).filter(|t| !t.is_empty()) {
+            let _ = writeln!(out, "{deeper}{}", one_line(text));
+        }
+    }
+    if let Some(code) = get("code") {
+        let definition = get("lines").and_then(span);
+        let (start, _) = get("code_lines").and_then(span).or(definition).unwrap_or((1, 1));
+        numbered(out, code, start, &deeper);
+        let end = start + (code.lines().count() as u64).max(1) - 1;
+        if let Some((a, b)) = definition.filter(|(a, b)| start > *a || end < *b) {
+            let _ = writeln!(out, "{deeper}… lines {a}-{b} in all; the rest not shown");
+        }
+    }
+    let known = [
+        "line",
+        "text",
+        "lines",
+        "heading",
+        "kind",
+        "name",
+        "owner",
+        "in",
+        "signature",
+        "doc",
+        "passage",
+        "code",
+        "code_lines",
+    ];
+    fields(out, e, &deeper, &known);
+}
+
+/// One file: its path and line range, then its numbered lines or its outline.
+fn file(out: &mut String, top: &Map<String, Value>) {
+    let path = top.get("path").and_then(Value::as_str).unwrap_or_default();
+    let root = top.get("root").and_then(Value::as_str);
+    let _ = write!(out, "{path}");
+    if let Some(root) = root {
+        let _ = write!(out, " (project {root})");
+    }
+    if top.get("stale") == Some(&Value::Bool(true)) {
+        out.push_str(" [changed on disk since indexed]");
+    }
+    out.push('\n');
+    note(out, top);
+    let mut skip = vec!["path", "stale", "note", "content", "elements", "matches", "members", "start_line", "end_line"];
+    if let Some(content) = top.get("content").and_then(Value::as_str) {
+        let start = top.get("start_line").and_then(Value::as_u64).unwrap_or(1);
+        if let (Some(total), Some(end)) = (top.get("total_lines"), top.get("end_line")) {
+            let _ = writeln!(out, "lines {start}-{} of {}", scalar(end), scalar(total));
+            skip.push("total_lines");
+        }
+        fields(out, top, "", &skip);
+        if top.get("start_char").is_some() {
+            out.push_str(content);
+            out.push('\n');
+        } else {
+            numbered(out, content, start, "");
+        }
+        return;
+    }
+    fields(out, top, "", &skip);
+    for list in ["matches", "elements", "members"] {
+        if let Some(items) = top.get(list).and_then(Value::as_array) {
+            if list == "members" {
+                out.push_str("members:\n");
+            }
+            for item in items {
+                entry(out, item, "  ");
+            }
+        }
+    }
+}
+
+/// `"12-30"` (or `"12"`) as a line range.
+pub fn span(lines: &str) -> Option<(u64, u64)> {
+    let (a, b) = lines.split_once('-').unwrap_or((lines, lines));
+    Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
+}
+
+/// `text` as numbered lines from `start`: `12: line`.
+fn numbered(out: &mut String, text: &str, start: u64, indent: &str) {
+    for (i, line) in text.lines().enumerate() {
+        let _ = writeln!(out, "{indent}{}: {line}", start + i as u64);
+    }
+}
+
+/// The answer's note, first: what was cut or how it was found.
+fn note(out: &mut String, top: &Map<String, Value>) {
+    if let Some(note) = top.get("note").and_then(Value::as_str).filter(|n| !n.is_empty()) {
+        let _ = writeln!(out, "note: {note}");
+    }
+}
+
+/// Every other field of a file or result as `key: value`, without the
+/// [`UNREAD`] ones.
+fn fields(out: &mut String, obj: &Map<String, Value>, indent: &str, skip: &[&str]) {
+    let skip: Vec<&str> = skip.iter().chain(UNREAD).copied().collect();
+    any_fields(out, obj, indent, &skip);
+}
+
+/// Every field not in `skip` as `key: value` (lists of scalars joined,
+/// objects and lists of objects one per line).
+fn any_fields(out: &mut String, obj: &Map<String, Value>, indent: &str, skip: &[&str]) {
+    for (k, v) in obj {
+        if skip.contains(&k.as_str()) || v.is_null() || v == &Value::Bool(false) {
+            continue;
+        }
+        if k == "stale" || k.starts_with('_') {
+            continue;
+        }
+        match v {
+            Value::Object(inner) => {
+                let _ = writeln!(out, "{indent}{k}:");
+                any_fields(out, inner, &format!("{indent}  "), &[]);
+            }
+            Value::Array(items) if items.iter().any(Value::is_object) => {
+                let _ = writeln!(out, "{indent}{k}:");
+                for item in items {
+                    let line = match item.as_object() {
+                        Some(o) => inline(o),
+                        None => scalar(item),
+                    };
+                    let _ = writeln!(out, "{indent}- {line}");
+                }
+            }
+            Value::Array(items) => {
+                let joined: Vec<String> = items.iter().map(scalar).collect();
+                let _ = writeln!(out, "{indent}{k}: {}", joined.join(", "));
+            }
+            Value::String(s) if s.contains('\n') => {
+                let _ = writeln!(out, "{indent}{k}:\n{s}");
+            }
+            _ => {
+                let _ = writeln!(out, "{indent}{k}: {}", scalar(v));
+            }
+        }
+    }
+}
+
+/// An object on one line: `key: value, key: value`.
+fn inline(o: &Map<String, Value>) -> String {
+    let parts: Vec<String> = o
+        .iter()
+        .filter(|(k, v)| !v.is_null() && !k.starts_with('_'))
+        .map(|(k, v)| match v {
+            Value::Object(inner) => format!("{k}: {{{}}}", inline(inner)),
+            _ => format!("{k}: {}", scalar(v)),
+        })
+        .collect();
+    parts.join(", ")
+}
+
+/// A value as text: strings bare, lists joined, everything else as JSON.
+fn scalar(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Array(items) => items.iter().map(scalar).collect::<Vec<_>>().join(", "),
+        other => other.to_string(),
+    }
+}
+
+/// Whitespace runs (newlines too) as one space.
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_symbol_page_names_the_project_once_and_shows_code_as_numbered_lines() {
+        let answer = json!({
+            "query": "scan_once", "total": 2, "truncated": false,
+            "results": [
+                { "project": "/src/py", "path": "json/scanner.py", "language": "python", "hash": "0123456789ab",
+                  "indexed_at": "2026-12-01T00:00:00Z",
+                  "matches": [{ "name": "scan_once", "kind": "function", "lines": "65-80", "signature": "def scan_once(string, idx)",
+                                "doc": "Scan one value.", "code": "def scan_once(string, idx):\n    try:\n        return x" }] },
+                { "project": "/src/py", "path": "json/decoder.py", "language": "python", "stale": true,
+                  "matches": [{ "name": "scan_once", "kind": "variable", "owner": "JSONDecoder", "lines": "12", "signature": "" }],
+                  "more_matches": 2 }
+            ]
+        });
+        let text = plain(&answer);
+        assert_eq!(
+            text,
+            "2 results\nproject: /src/py\n\njson/scanner.py\n  L65-80 function scan_once: def scan_once(string, idx)\n    Scan one value.\n\
+             \x20   65: def scan_once(string, idx):\n    66:     try:\n    67:         return x\n    … lines 65-80 in all; the rest not shown\n\n\
+             json/decoder.py [changed on disk since indexed]\n  L12 variable JSONDecoder.scan_once\n  more_matches: 2"
+        );
+        assert!(!text.contains("0123456789ab") && !text.contains("2026-12-01"), "{text}");
+        assert_eq!(super::text(&answer, AnswerFormat::Json), answer.to_string());
+    }
+
+    #[test]
+    fn pages_say_what_is_shown_and_how_to_go_on() {
+        let r = json!({ "project": "/a", "path": "x.go", "matches": [{ "line": 3, "text": "foo()" }] });
+        let page = json!({ "total": 9, "next_offset": 4, "results": [r.clone(), r.clone()], "note": "cut" });
+        assert!(plain(&page)
+            .starts_with("results 3-4 of 9; more with offset=4\nnote: cut\nproject: /a\n\nx.go\n  3: foo()"));
+        let mixed = json!({ "total": 2, "results": [r, { "project": "/b", "path": "y.go", "matches": [] }] });
+        assert!(plain(&mixed).contains("x.go (project /a)\n  3: foo()\n\ny.go (project /b)"), "{}", plain(&mixed));
+        assert_eq!(
+            plain(&json!({ "total": 0, "results": [], "note": "no definition matches" })),
+            "no results\nnote: no definition matches"
+        );
+    }
+
+    #[test]
+    fn a_file_is_numbered_lines_under_its_path() {
+        let answer = json!({ "root": "/p", "path": "a.py", "language": "python", "content": "x = 1\ny = 2\n",
+                             "total_lines": 40, "start_line": 10, "end_line": 11, "truncated": true, "next_start_line": 12, "stale": false });
+        assert_eq!(plain(&answer), "a.py (project /p)\nlines 10-11 of 40\nnext_start_line: 12\n10: x = 1\n11: y = 2");
+    }
+
+    #[test]
+    fn anything_else_is_key_value_lines() {
+        let answer =
+            json!({ "target": null, "languages": [{ "language": "go", "files": 3 }], "total": { "files": 3 } });
+        assert_eq!(plain(&answer), "languages:\n- files: 3, language: go\ntotal:\n  files: 3");
+    }
+}
