@@ -47,7 +47,8 @@ for q in qs:
         top = (hs[0].get("sort") or [hs[0]["_score"]])[0]
         hs = [h for h in hs if (h.get("sort") or [h["_score"]])[0] >= cut * top]
     for h in hs:
-        s = h["_source"]; files.append(Path(s["root"]).name + "/" + s["path"])
+        s = h.get("_source") or {k: v[0] for k, v in h.get("fields", {}).items()}  # doc values, not _source
+        files.append(Path(s["root"]).name + "/" + s["path"])
     exp = {PROJECT[q["lang"]] + "/" + e for e in q["expected"]}
     rank = next((i + 1 for i, f in enumerate(files) if f in exp), 0)
     by.setdefault(q["lang"], []).append(rank)

@@ -205,7 +205,9 @@ def find_references(os_: OpenSearch, alias: str, template: str, name: str, kinds
     r, ms = os_.post(f"/{alias}/_search/template", {"id": template, "params": params})
     if "error" in r:
         raise RuntimeError(json.dumps(r["error"])[:500])
-    return [h["_source"]["path"] for h in r["hits"]["hits"]], r["hits"]["total"]["value"], ms, r.get("took", 0)
+    # The template reads doc values (`fields`), not `_source`.
+    paths = [(h.get("_source") or {}).get("path") or h["fields"]["path"][0] for h in r["hits"]["hits"]]
+    return paths, r["hits"]["total"]["value"], ms, r.get("took", 0)
 
 
 async def run_mcp(url: str, lookups: list[Lookup], roots: dict[str, Path]) -> bool:

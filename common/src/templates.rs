@@ -25,7 +25,7 @@ use crate::search::{Search, SearchError};
 pub const TEMPLATE_VERSION: u64 = 15;
 
 /// [`templates_fingerprint`] of the templates [`TEMPLATE_VERSION`] was set for.
-pub const TEMPLATES_FINGERPRINT: &str = "ecc9baaf0aee28cb";
+pub const TEMPLATES_FINGERPRINT: &str = "99139110c9d9ac31";
 
 #[derive(RustEmbed)]
 #[folder = "../opensearch-templates"]

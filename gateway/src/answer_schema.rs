@@ -78,7 +78,7 @@ fn with(mut fields: Vec<(&'static str, Value)>, more: Vec<(&'static str, Value)>
 
 /// How fresh a file in an answer is ([`crate::tools::freshness`]).
 fn freshness() -> Vec<(&'static str, Value)> {
-    vec![("hash?", string()), ("indexed_at?", string()), ("stale?", flag())]
+    vec![("hash?", string()), ("indexed_at?", string()), ("stale?", flag()), ("same_content?", list(string()))]
 }
 
 /// A file in a search's results: `{project, path, language, hash?, indexed_at?, stale?}` and `more`.
@@ -256,7 +256,7 @@ fn file_result_without_language(more: Vec<(&'static str, Value)>) -> Value {
 }
 
 fn text() -> Vec<(&'static str, Value)> {
-    let line = object(vec![("line", line_number()), ("text", string())]);
+    let line = object(vec![("line", line_number()), ("text", string()), ("context?", flag()), ("in?", string())]);
     let mut page = search_page(file_result(vec![("matches", list(line)), ("more_matches?", count())]));
     page.push(("total_exact?", flag()));
     page

@@ -44,6 +44,21 @@ impl Backend {
         templates::search_template_id(&self.search.names, template)
     }
 
+    /// The stored text of files, each by its files index (or alias) and
+    /// path (the document id), in one `_mget`: `None` for a file not there.
+    pub async fn contents(&self, files: &[(String, String)]) -> Result<Vec<Option<String>>, BackendError> {
+        if files.is_empty() {
+            return Ok(Vec::new());
+        }
+        let docs: Vec<Value> =
+            files.iter().map(|(index, path)| json!({ "_index": index, "_id": path, "_source": ["content"] })).collect();
+        let response = self.search.post("/_mget", &json!({ "docs": docs })).await?;
+        let found = response["docs"].as_array().cloned().unwrap_or_default();
+        Ok((0..files.len())
+            .map(|i| found.get(i).and_then(|d| d["_source"]["content"].as_str()).map(str::to_string))
+            .collect())
+    }
+
     /// Runs the stored template `template` against `index` with `params`.
     /// Missing indices give empty hits, not an error.
     pub async fn run(&self, template: &str, index: &str, params: Value) -> Result<Value, BackendError> {

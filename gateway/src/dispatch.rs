@@ -14,7 +14,7 @@ use crate::normalize::{self, Args, Resolution};
 use crate::registry::{self, Run};
 use crate::render;
 use crate::target::Scope;
-use crate::tools::{admin, code, docs, files, freshness, references, show, text, tree};
+use crate::tools::{admin, answer, code, docs, files, freshness, references, show, text, tree};
 
 /// The outcome of one tool call, ready to be turned into an MCP result.
 #[derive(Debug, Clone)]
@@ -68,7 +68,7 @@ impl Gateway {
             Ok(value) => {
                 let results = value["results"].as_array().map(|r| r.len());
                 tracing::info!(tool = tool.unwrap_or(shown.as_str()), params = %params, latency_ms = format!("{elapsed_ms:.2}"), results, "tool call");
-                let text = render::text(&value, self.answer_format());
+                let text = render::fit(render::text(&value, self.answer_format()), self.answer_budget());
                 CallOutcome { tool, args, value, is_error: false, text }
             }
             Err(e) => {
@@ -100,6 +100,13 @@ impl Gateway {
     /// answer budget.
     async fn answer(&self, tool: &'static str, args: &Args, note: Option<&str>) -> Result<Value, ToolError> {
         let mut answer = run(self, tool, args).await?;
+        let merged = answer::merge_identical(&mut answer);
+        if merged > 0 {
+            budget::add_note(
+                &mut answer,
+                &format!("{merged} files with identical content are listed under same_content"),
+            );
+        }
         freshness::settle(&mut answer).await;
         if let Some(note) = note {
             budget::add_note(&mut answer, note);

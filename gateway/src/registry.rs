@@ -74,6 +74,8 @@ pub enum Param {
     Depth,
     /// `start_char`: where a part of one long line starts (get_file_content).
     StartChar,
+    /// `context`: lines around each matching line (search_code_text).
+    Context,
 }
 
 impl Param {
@@ -94,6 +96,7 @@ impl Param {
             Param::Symbol => "symbol",
             Param::Depth => "depth",
             Param::StartChar => "start_char",
+            Param::Context => "context",
         }
     }
 
@@ -103,30 +106,35 @@ impl Param {
     pub fn schema(self) -> Value {
         let (kind, description) = match self {
             Param::Query(what) => ("string", what),
-            Param::Target => ("string", "Project; default: all"),
+            Param::Target => ("string", "Project"),
             Param::Path => ("string", "e.g. src/main.rs"),
-            Param::PathGlob => ("string", "Glob, e.g. src/**/*.py"),
-            Param::StartLine | Param::EndLine | Param::StartChar | Param::Depth => ("integer", ""),
-            Param::Limit => ("integer", LIMIT_WORDS),
+            Param::PathGlob => ("string", "Glob, e.g. *.py"),
+            Param::StartLine => ("integer", "First line"),
+            Param::EndLine => ("integer", "Last line"),
+            Param::StartChar => ("integer", "Of a long line"),
+            Param::Depth => ("integer", "Levels"),
+            Param::Limit => return json!({ "type": "integer", "description": LIMIT_WORDS, "default": DEFAULT_LIMIT }),
             Param::Offset | Param::ListOffset => ("integer", "From next_offset"),
-            Param::Regex => ("boolean", ""),
+            Param::Regex => ("boolean", "Regex query"),
             Param::CaseSensitive => ("boolean", "Default true"),
-            Param::Language => ("string", ""),
-            Param::RefKind => return json!({ "type": "string", "enum": ["call", "type", "import"] }),
-            Param::Direction => return json!({ "type": "string", "enum": ["callers", "callees"] }),
+            Param::Language => ("string", "e.g. python"),
+            Param::RefKind => {
+                return json!({ "type": "string", "description": "Default: all", "enum": ["call", "type", "import"] })
+            }
+            Param::Direction => {
+                return json!({ "type": "string", "description": "Default: callers", "enum": ["callers", "callees"] })
+            }
             Param::Symbol => ("string", "One element, e.g. Map.put"),
             Param::Dir => ("string", "A directory"),
+            Param::Context => ("integer", "Lines around hits"),
         };
-        if description.is_empty() {
-            return json!({ "type": kind });
-        }
         json!({ "type": kind, "description": description })
     }
 }
 
-/// What `limit` says, with [`DEFAULT_LIMIT`] and [`MAX_LIMIT`].
-const LIMIT_WORDS: &str = "1-10 (default 3)";
-const _: () = assert!(DEFAULT_LIMIT == 3 && MAX_LIMIT == 10, "LIMIT_WORDS names both");
+/// What `limit` says, with [`MAX_LIMIT`].
+const LIMIT_WORDS: &str = "1-10";
+const _: () = assert!(MAX_LIMIT == 10, "LIMIT_WORDS names it");
 
 /// One tool, declared once.
 #[derive(Debug)]
@@ -174,7 +182,8 @@ pub const TOOLS: &[ToolSpec] = &[
     ToolSpec {
         name: "admin_sync",
         title: "Re-index all projects",
-        description: "Re-index all projects in the background (writes the index). Only when asked to update or reindex.",
+        description:
+            "Re-index all projects in the background (writes the index). Only when asked to update or reindex.",
         params: &[],
         required: &[],
         template: None,
@@ -189,7 +198,7 @@ pub const TOOLS: &[ToolSpec] = &[
     ToolSpec {
         name: "get_file_content",
         title: "File content",
-        description: "Numbered lines of one file, or of start_line-end_line; long files come in pages (next_start_line).",
+        description: "Numbered lines of a file; long files come in pages (next_start_line).",
         params: &[Param::Path, Param::Target, Param::StartLine, Param::EndLine, Param::StartChar],
         required: &["path"],
         template: Some("get_file_content"),
@@ -197,13 +206,23 @@ pub const TOOLS: &[ToolSpec] = &[
         read_only: true,
         kinds: &[],
         use_for: "a file's text",
-        meaning: &[("file", 6), ("content", 8), ("lines", 6), ("code", 0), ("read", 2), ("search", -3), ("read+file", 3), ("read+code", 4), ("read+text", 4)],
+        meaning: &[
+            ("file", 6),
+            ("content", 8),
+            ("lines", 6),
+            ("code", 0),
+            ("read", 2),
+            ("search", -3),
+            ("read+file", 3),
+            ("read+code", 4),
+            ("read+text", 4),
+        ],
         listing: None,
     },
     ToolSpec {
         name: "get_file_ast",
         title: "File structure (AST)",
-        description: "Outline of one file: functions, classes, headings with lines and signatures. symbol: one element with its code.",
+        description: "Outline of a file: its functions, classes and headings with lines. symbol: one with its code.",
         params: &[Param::Path, Param::Target, Param::Symbol, Param::ListOffset],
         required: &["path"],
         template: Some("get_file_ast"),
@@ -211,7 +230,19 @@ pub const TOOLS: &[ToolSpec] = &[
         read_only: true,
         kinds: &[],
         use_for: "a file's structure",
-        meaning: &[("ast", 10), ("file", 2), ("symbol", 3), ("file+symbol", 5), ("definition", 1), ("file+definition", 5), ("structure", 3), ("file+structure", 6), ("tree", 2), ("code", 0), ("read", 1)],
+        meaning: &[
+            ("ast", 10),
+            ("file", 2),
+            ("symbol", 3),
+            ("file+symbol", 5),
+            ("definition", 1),
+            ("file+definition", 5),
+            ("structure", 3),
+            ("file+structure", 6),
+            ("tree", 2),
+            ("code", 0),
+            ("read", 1),
+        ],
         listing: None,
     },
     ToolSpec {
@@ -253,7 +284,16 @@ pub const TOOLS: &[ToolSpec] = &[
         read_only: true,
         kinds: &[],
         use_for: "file tree",
-        meaning: &[("tree", 10), ("structure", 3), ("project+structure", 6), ("project", 1), ("file", 0), ("list+file", 6), ("list", 2), ("read", 1)],
+        meaning: &[
+            ("tree", 10),
+            ("structure", 3),
+            ("project+structure", 6),
+            ("project", 1),
+            ("file", 0),
+            ("list+file", 6),
+            ("list", 2),
+            ("read", 1),
+        ],
         listing: None,
     },
     ToolSpec {
@@ -268,12 +308,15 @@ pub const TOOLS: &[ToolSpec] = &[
         kinds: &[],
         use_for: "imports or dependencies",
         meaning: &[("import", 10), ("module", 5), ("code", 0), ("search", 2), ("list", 1)],
-        listing: Some(ListingWords { categories: &["imports"], others: &["all", "import", "dependencies", "all imports", "依赖"] }),
+        listing: Some(ListingWords {
+            categories: &["imports"],
+            others: &["all", "import", "dependencies", "all imports", "依赖"],
+        }),
     },
     ToolSpec {
         name: "search_by_code_functions",
         title: "Search functions",
-        description: "Find functions and methods by name, or by what they do in words. The best match shows its code.",
+        description: "Functions and methods by name, or by what they do in words. The best shows its code.",
         params: &search("A name, or what it does in words"),
         required: &["query"],
         template: Some("search_code_symbols"),
@@ -282,12 +325,15 @@ pub const TOOLS: &[ToolSpec] = &[
         kinds: &["function", "method"],
         use_for: "functions or methods",
         meaning: &[("function", 10), ("symbol", 3), ("definition", 3), ("code", 0), ("search", 2), ("list", 1)],
-        listing: Some(ListingWords { categories: &["functions"], others: &["all", "function", "methods", "all functions"] }),
+        listing: Some(ListingWords {
+            categories: &["functions"],
+            others: &["all", "function", "methods", "all functions"],
+        }),
     },
     ToolSpec {
         name: "search_by_code_classes",
         title: "Search classes",
-        description: "Find classes, structs, interfaces and traits by name, or by what they are for in words.",
+        description: "Classes, structs, interfaces, traits by name, or by purpose in words.",
         params: &search("A name, or what it is for in words"),
         required: &["query"],
         template: Some("search_code_symbols"),
@@ -295,13 +341,24 @@ pub const TOOLS: &[ToolSpec] = &[
         read_only: true,
         kinds: &["class", "type", "struct", "interface", "trait", "enum"],
         use_for: "classes, structs, interfaces",
-        meaning: &[("class", 10), ("enum", 6), ("symbol", 2), ("definition", 2), ("code", 0), ("search", 2), ("list", 1)],
-        listing: Some(ListingWords { categories: &["classes", "structs", "interfaces"], others: &["all", "class", "types", "all classes"] }),
+        meaning: &[
+            ("class", 10),
+            ("enum", 6),
+            ("symbol", 2),
+            ("definition", 2),
+            ("code", 0),
+            ("search", 2),
+            ("list", 1),
+        ],
+        listing: Some(ListingWords {
+            categories: &["classes", "structs", "interfaces"],
+            others: &["all", "class", "types", "all classes"],
+        }),
     },
     ToolSpec {
         name: "search_by_code_variables",
         title: "Search variables",
-        description: "Find variables, constants, fields and enums by name, or by what they hold in words.",
+        description: "Variables, constants, fields, enums by name, or by what they hold in words.",
         params: &search("A name, or what it holds in words"),
         required: &["query"],
         template: Some("search_code_symbols"),
@@ -309,13 +366,24 @@ pub const TOOLS: &[ToolSpec] = &[
         read_only: true,
         kinds: &["variable", "constant", "field", "enum"],
         use_for: "variables, constants, enums",
-        meaning: &[("variable", 10), ("enum", 9), ("symbol", 1), ("definition", 1), ("code", 0), ("search", 2), ("list", 1)],
-        listing: Some(ListingWords { categories: &["variables", "enums"], others: &["all", "constants", "all variables", "константы", "常量"] }),
+        meaning: &[
+            ("variable", 10),
+            ("enum", 9),
+            ("symbol", 1),
+            ("definition", 1),
+            ("code", 0),
+            ("search", 2),
+            ("list", 1),
+        ],
+        listing: Some(ListingWords {
+            categories: &["variables", "enums"],
+            others: &["all", "constants", "all variables", "константы", "常量"],
+        }),
     },
     ToolSpec {
         name: "search_code_text",
         title: "Search text in code",
-        description: "Find text or a regex in code, like grep: matching lines with numbers. For strings, messages, TODOs.",
+        description: "Text or regex in code, like grep: matching lines and their function. For strings, messages.",
         params: &[
             Param::Query("Text to find"),
             Param::Target,
@@ -323,6 +391,7 @@ pub const TOOLS: &[ToolSpec] = &[
             Param::CaseSensitive,
             Param::PathGlob,
             Param::Language,
+            Param::Context,
             Param::Limit,
             Param::Offset,
         ],
@@ -332,13 +401,24 @@ pub const TOOLS: &[ToolSpec] = &[
         read_only: true,
         kinds: &[],
         use_for: "a string, message or pattern in code (like grep)",
-        meaning: &[("text", 10), ("grep", 6), ("search+content", 9), ("search+code", 7), ("search+file", 3), ("content", 1), ("file", 0), ("code", 0), ("search", 1)],
+        meaning: &[
+            ("text", 10),
+            ("grep", 6),
+            ("search+content", 9),
+            ("search+code", 7),
+            ("search+file", 3),
+            ("content", 1),
+            ("file", 0),
+            ("code", 0),
+            ("search", 1),
+        ],
         listing: None,
     },
     ToolSpec {
         name: "find_references",
         title: "Find references",
-        description: "Uses of a symbol: calls, type uses and imports, each with its line and function. direction callees: what it calls.",
+        description:
+            "Uses of a symbol (calls, types, imports), each with its line and function; callees: what it calls.",
         params: &[
             Param::Query("Name or Owner.name"),
             Param::Target,
@@ -353,13 +433,22 @@ pub const TOOLS: &[ToolSpec] = &[
         read_only: true,
         kinds: &[],
         use_for: "where a symbol is used or called, who calls it, what it calls",
-        meaning: &[("reference", 10), ("function", 0), ("class", 0), ("variable", 0), ("symbol", 2), ("code", 0), ("search", 1), ("list", 1)],
+        meaning: &[
+            ("reference", 10),
+            ("function", 0),
+            ("class", 0),
+            ("variable", 0),
+            ("symbol", 2),
+            ("code", 0),
+            ("search", 1),
+            ("list", 1),
+        ],
         listing: None,
     },
     ToolSpec {
         name: "search_documentation",
         title: "Search documentation",
-        description: "Search Markdown docs and the knowledge base: guides, rules, processes, people. For questions not about code.",
+        description: "Markdown docs and knowledge base: guides, rules, people. For non-code questions.",
         params: &search("Question or keywords, any language"),
         required: &["query"],
         template: Some("search_documentation"),
@@ -529,7 +618,8 @@ mod tests {
     #[test]
     fn limits_in_schemas_follow_the_constants() {
         let s = Param::Limit.schema();
-        assert!(s["description"].as_str().unwrap().contains(&format!("1-{MAX_LIMIT} (default {DEFAULT_LIMIT})")));
+        assert!(s["description"].as_str().unwrap().contains(&format!("1-{MAX_LIMIT}")));
+        assert_eq!(s["default"], DEFAULT_LIMIT);
     }
 
     #[test]

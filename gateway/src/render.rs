@@ -24,6 +24,19 @@ pub fn text(answer: &Value, format: AnswerFormat) -> String {
     }
 }
 
+/// The text within `budget` bytes: whole lines, and a last line saying it
+/// was cut (the structured answer is whole). The answers are shaped to the
+/// budget as JSON, which the text rarely outgrows.
+pub fn fit(text: String, budget: usize) -> String {
+    if text.len() <= budget {
+        return text;
+    }
+    const CUT: &str = "\n… (text cut to the answer budget; narrow the call for the rest)";
+    let head = crate::budget::cut_bytes(&text, budget.saturating_sub(CUT.len()));
+    let end = head.rfind('\n').unwrap_or(head.len());
+    format!("{}{CUT}", &head[..end])
+}
+
 /// Fields a model does not need to read (`structuredContent` keeps them).
 const UNREAD: &[&str] = &["hash", "indexed_at", "language", "query", "truncated", "direction", "root", "project"];
 
@@ -86,8 +99,16 @@ fn result(out: &mut String, r: &Map<String, Value>, name_project: bool) {
     out.push('\n');
     let lists = ["matches", "references", "calls", "sections"];
     for list in lists {
+        let mut inside: Option<&str> = None;
         for item in r.get(list).and_then(Value::as_array).into_iter().flatten() {
-            entry(out, item, "  ");
+            // Text hits: the definition they are in, once for a run of hits in it.
+            let hit = item.get("text").is_some() && item.get("kind").is_none();
+            let within = if hit { item.get("in").and_then(Value::as_str) } else { None };
+            if within.is_some() && within != inside {
+                let _ = writeln!(out, "  in {}:", within.unwrap_or_default());
+                inside = within;
+            }
+            entry(out, item, if inside.is_some() { "    " } else { "  " });
         }
     }
     if let Some(imports) = r.get("imports").and_then(Value::as_array) {
@@ -335,6 +356,15 @@ mod tests {
     }
 
     #[test]
+    fn text_over_the_budget_is_cut_at_a_line() {
+        let text: String = (1..=100).map(|n| format!("{n}: line\n")).collect();
+        let cut = fit(text.clone(), 200);
+        assert!(cut.len() <= 200 && cut.ends_with("narrow the call for the rest)"), "{cut}");
+        assert!(cut.starts_with("1: line\n2: line"));
+        assert_eq!(fit(text.clone(), 10_000), text);
+    }
+
+    #[test]
     fn pages_say_what_is_shown_and_how_to_go_on() {
         let r = json!({ "project": "/a", "path": "x.go", "matches": [{ "line": 3, "text": "foo()" }] });
         let page = json!({ "total": 9, "next_offset": 4, "results": [r.clone(), r.clone()], "note": "cut" });
@@ -349,6 +379,21 @@ mod tests {
     }
 
     #[test]
+    fn text_hits_show_context_and_their_definition_once() {
+        let page = json!({ "total": 1, "results": [{ "project": "/a", "path": "x.py", "matches": [
+            { "line": 2, "text": "def f():", "context": true },
+            { "line": 3, "text": "    raise E('boom')", "in": "function f L2-5" },
+            { "line": 4, "text": "    raise E('boom2')", "in": "function f L2-5" }] }] });
+        assert!(
+            plain(&page).ends_with(
+                "x.py\n  2- def f():\n  in function f L2-5:\n    3:     raise E('boom')\n    4:     raise E('boom2')"
+            ),
+            "{}",
+            plain(&page)
+        );
+    }
+
+    #[test]
     fn a_file_is_numbered_lines_under_its_path() {
         let answer = json!({ "root": "/p", "path": "a.py", "language": "python", "content": "x = 1\ny = 2\n",
                              "total_lines": 40, "start_line": 10, "end_line": 11, "truncated": true, "next_start_line": 12, "stale": false });
@@ -357,8 +402,9 @@ mod tests {
 
     #[test]
     fn anything_else_is_key_value_lines() {
-        let answer =
-            json!({ "target": null, "languages": [{ "language": "go", "files": 3 }], "total": { "files": 3 } });
-        assert_eq!(plain(&answer), "languages:\n- files: 3, language: go\ntotal:\n  files: 3");
+        // One key per object: serde_json keeps insertion order only with its
+        // `preserve_order` feature, which the workspace build has.
+        let answer = json!({ "target": null, "languages": [{ "language": "go" }], "total": { "files": 3 } });
+        assert_eq!(plain(&answer), "languages:\n- language: go\ntotal:\n  files: 3");
     }
 }

@@ -14,6 +14,8 @@ serves it, and the Python MCP SDK asks.
 
 from __future__ import annotations
 
+import os
+
 import shutil
 import time
 
@@ -93,6 +95,7 @@ async def test_answers_say_when_a_file_changed_since_indexing(served):
     url, a = served["url"], served["a"]
     fresh = a / "fresh.py"
     original = fresh.read_text(encoding="utf-8")
+    indexed = fresh.stat()
     r = await call(url, "get_file_content", {"path": "fresh.py", "target": str(a)})
     s = r.structured_content
     assert s["stale"] is False and len(s["hash"]) == 12 and s["indexed_at"].endswith("Z"), s
@@ -111,6 +114,11 @@ async def test_answers_say_when_a_file_changed_since_indexing(served):
         assert r.structured_content["stale"] is True, "a deleted file is stale too"
     finally:
         fresh.write_text(original, encoding="utf-8")
+    # Freshness is told from size and mtime (nothing is read): the same text
+    # written again is a change until it is indexed, or until its mtime is back.
+    r = await call(url, "get_file_content", {"path": "fresh.py", "target": str(a)})
+    assert r.structured_content["stale"] is True, "a new mtime"
+    os.utime(fresh, ns=(indexed.st_atime_ns, indexed.st_mtime_ns))
     r = await call(url, "get_file_content", {"path": "fresh.py", "target": str(a)})
     assert r.structured_content["stale"] is False
 

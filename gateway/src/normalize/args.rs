@@ -69,7 +69,14 @@ pub struct Args {
     /// 1-based first character of a single long line (get_file_content).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub start_char: Option<u64>,
+    /// Lines shown around each matching line, as `grep -C`, 0..=[`MAX_CONTEXT`]
+    /// (search_code_text).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub context: u32,
 }
+
+/// Most lines around a matching line (`context`).
+pub const MAX_CONTEXT: u32 = 5;
 
 impl Default for Args {
     fn default() -> Self {
@@ -90,6 +97,7 @@ impl Default for Args {
             symbol: None,
             depth: None,
             start_char: None,
+            context: 0,
         }
     }
 }
@@ -162,6 +170,7 @@ impl Args {
             symbol,
             depth: sent.get("depth").and_then(line_of).map(|d| d.min(u32::MAX as u64) as u32),
             start_char: sent.get("start_char").and_then(line_of),
+            context: sent.get("context").and_then(line_of).map_or(0, |c| c.min(MAX_CONTEXT as u64) as u32),
         }
     }
 }

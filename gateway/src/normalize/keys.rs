@@ -29,6 +29,7 @@ pub(super) const ROLES: &[&str] = &[
     "line_count",
     "depth",
     "start_char",
+    "context",
 ];
 
 /// Argument-name aliases: `(alias, canonical)`, compared after the key is
@@ -36,6 +37,8 @@ pub(super) const ROLES: &[&str] = &[
 /// alias; earlier aliases win over later ones, and both over key words.
 pub const ARG_ALIASES: &[(&str, &str)] = &[
     ("skip", "offset"),
+    ("context_lines", "context"),
+    ("c", "context"),
     ("from", "offset"),
     ("q", "query"),
     ("keyword", "query"),

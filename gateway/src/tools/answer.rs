@@ -32,3 +32,85 @@ pub fn paged(query: &str, results: Vec<Value>, response: &Value, args: &Args) ->
     }
     answer
 }
+
+/// What a hit holds of its document: its `_source`, and the fields a
+/// template reads from doc values instead (`fields`, a list each: the
+/// first value; `indexed_at` as epoch milliseconds), by their last name
+/// (`references.line` is `line`). The searches that answer many files read
+/// doc values only and never load a file's `_source`.
+pub fn source(hit: &Value) -> Value {
+    let mut out = match &hit["_source"] {
+        Value::Object(o) => o.clone(),
+        _ => serde_json::Map::new(),
+    };
+    for (key, values) in hit["fields"].as_object().into_iter().flatten() {
+        let Some(first) = values.get(0) else { continue };
+        let name = key.rsplit('.').next().unwrap_or(key);
+        let value = match (name, first) {
+            ("indexed_at" | "size" | "mtime" | "line", Value::String(s)) => {
+                s.parse::<u64>().map_or(first.clone(), |n| json!(n))
+            }
+            _ => first.clone(),
+        };
+        out.insert(name.to_string(), value);
+    }
+    Value::Object(out)
+}
+
+/// Files with identical content (the same hash) become one result, the
+/// first, which names the others' paths in `same_content`: a package's
+/// commonjs, esm and browser builds are one answer, not three. Says how
+/// many results were merged.
+pub fn merge_identical(answer: &mut Value) -> usize {
+    let Some(results) = answer.get_mut("results").and_then(Value::as_array_mut) else { return 0 };
+    let mut kept: Vec<Value> = Vec::with_capacity(results.len());
+    let mut merged = 0;
+    for r in results.drain(..) {
+        let same = r["hash"]
+            .as_str()
+            .filter(|h| !h.is_empty())
+            .and_then(|h| kept.iter_mut().find(|k| k["hash"].as_str() == Some(h) && k["path"] != r["path"]));
+        match same {
+            Some(first) => {
+                let mut path = r["path"].as_str().unwrap_or_default().to_string();
+                if first["project"] != r["project"] {
+                    path = format!("{} ({})", path, r["project"].as_str().unwrap_or_default());
+                }
+                match first.get_mut("same_content").and_then(Value::as_array_mut) {
+                    Some(list) => list.push(json!(path)),
+                    None => first["same_content"] = json!([path]),
+                }
+                merged += 1;
+            }
+            None => kept.push(r),
+        }
+    }
+    *results = kept;
+    merged
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_hit_reads_its_source_and_its_doc_values_alike() {
+        let hit = json!({ "_source": { "path": "a.py" }, "fields": {
+            "root": ["/p"], "indexed_at": ["1700000000000"], "references.line": [12], "size": [40] } });
+        assert_eq!(
+            source(&hit),
+            json!({ "path": "a.py", "root": "/p", "indexed_at": 1_700_000_000_000u64, "line": 12, "size": 40 })
+        );
+        assert_eq!(source(&json!({ "_source": { "path": "b" } })), json!({ "path": "b" }));
+    }
+
+    #[test]
+    fn identical_files_are_one_result() {
+        let r = |path: &str, hash: &str, project: &str| json!({ "project": project, "path": path, "hash": hash });
+        let mut answer = json!({ "results": [r("cjs/a.js", "h1", "/p"), r("b.js", "h2", "/p"), r("esm/a.js", "h1", "/p"), r("a.js", "h1", "/q")] });
+        assert_eq!(merge_identical(&mut answer), 2);
+        assert_eq!(answer["results"].as_array().unwrap().len(), 2);
+        assert_eq!(answer["results"][0]["same_content"], json!(["esm/a.js", "a.js (/q)"]));
+        assert!(answer["results"][1].get("same_content").is_none());
+    }
+}

@@ -88,7 +88,7 @@ async fn symbol_search(gw: &Gateway, tool: &str, index: &str, args: &Args) -> Re
     // in words leaves out files far below the best. Either way what is cut
     // ranks below everything kept, so nothing relevant is on a later page.
     let floor = match pass {
-        Pass::Exact | Pass::AnyKind if top >= NAME_TIER_SCORE => NAME_TIER_SCORE,
+        Pass::Exact | Pass::AnyKind if top >= NAME_TIER_SCORE => tier_floor(top),
         Pass::Exact | Pass::Words => top * WORDS_SCORE_CUTOFF,
         _ => 0.0,
     };
@@ -104,14 +104,7 @@ async fn symbol_search(gw: &Gateway, tool: &str, index: &str, args: &Args) -> Re
     if first_page && pass != Pass::All {
         super::excerpt::complete(gw, &mut answer, &args.query).await;
     }
-    if cut {
-        let kept = answer["results"].as_array().map_or(0, Vec::len) as u64;
-        answer["total"] = json!(args.offset as u64 + kept);
-        answer["truncated"] = json!(false);
-        if let Some(o) = answer.as_object_mut() {
-            o.remove("next_offset");
-        }
-    }
+    let tail_note = if cut { stop_where_relevance_falls(&mut answer, args.offset, by_words) } else { None };
     let note = if answer["total"].as_u64().unwrap_or(0) == 0 {
         (args.offset == 0).then(|| NOTHING_NOTE.to_string())
     } else if weak {
@@ -122,7 +115,35 @@ async fn symbol_search(gw: &Gateway, tool: &str, index: &str, args: &Args) -> Re
     if let Some(note) = note {
         answer["note"] = json!(note);
     }
+    if let Some(tail) = tail_note {
+        crate::budget::add_note(&mut answer, &tail);
+    }
     Ok(answer)
+}
+
+/// A page cut where relevance falls off (the results below the best one's
+/// name tier, or far below the best score for words). Words: what is cut
+/// is filler and no later page holds more. Names: the weaker tiers
+/// (other owners, other case, longer names) follow on the next page, which
+/// the note says. Returns that note.
+fn stop_where_relevance_falls(answer: &mut Value, offset: u32, by_words: bool) -> Option<String> {
+    let kept = answer["results"].as_array().map_or(0, Vec::len) as u64;
+    let next = offset as u64 + kept;
+    if by_words {
+        answer["total"] = json!(next);
+        answer["truncated"] = json!(false);
+        if let Some(o) = answer.as_object_mut() {
+            o.remove("next_offset");
+        }
+        return None;
+    }
+    let more = answer["total"].as_u64().unwrap_or(0).saturating_sub(next);
+    if more == 0 {
+        return None;
+    }
+    answer["truncated"] = json!(true);
+    answer["next_offset"] = json!(next);
+    Some(format!("{more} weaker matches (other owners, other case, longer names) follow: offset {next}"))
 }
 
 /// A query no name matched: a name that looks like an identifier
@@ -153,6 +174,14 @@ where
 fn looks_like_an_identifier(query: &str) -> bool {
     let q = query.trim();
     q.contains(['_', '.', ':']) || q.chars().any(|c| c.is_ascii_digit()) || q.chars().skip(1).any(char::is_uppercase)
+}
+
+/// The lowest score of the name tier `top` is in (the template's constant
+/// scores add up: `Owner.name` 360,000, the exact name 240,000, in another
+/// case 140,000, a prefix 40,000-60,000, the name's words 20,000): a
+/// name's answer stops where the tier of its best match ends.
+fn tier_floor(top: f64) -> f64 {
+    [300_000.0, 200_000.0, 100_000.0, 40_000.0].into_iter().find(|floor| top >= *floor).unwrap_or(NAME_TIER_SCORE)
 }
 
 /// A question in words: files scoring under this share of the best one are
@@ -201,7 +230,7 @@ fn pass_note(tool: &str, pass: Pass) -> Option<String> {
 }
 
 fn file_header(hit: &Value) -> Map<String, Value> {
-    super::freshness::file_header(&hit["_source"])
+    super::freshness::file_header(&super::answer::source(hit))
 }
 
 /// Relative score below which an inner hit is from a weaker tier than the
@@ -230,7 +259,7 @@ fn symbol_result(hit: &Value, all: bool, with_code: bool) -> Value {
         .filter(|h| all || best <= 0.0 || h["_score"].as_f64().unwrap_or(best) >= best * INNER_SCORE_CUTOFF)
         .take(keep)
         .enumerate()
-        .map(|(i, h)| element(&h["_source"], with_code && i == 0))
+        .map(|(i, h)| element(&shown(h), with_code && i == 0))
         .collect();
     if found > matches.len() as u64 {
         out.insert("more_matches".into(), json!(found - matches.len() as u64));
@@ -239,15 +268,18 @@ fn symbol_result(hit: &Value, all: bool, with_code: bool) -> Value {
     Value::Object(out)
 }
 
+/// What an inner hit shows of its definition: the JSON of `symbols.show`,
+/// read from doc values (`{name, kind, owner?, lines?, signature, doc?, code?}`).
+fn shown(inner: &Value) -> Value {
+    inner["fields"]["symbols.show"][0].as_str().and_then(|s| serde_json::from_str(s).ok()).unwrap_or(Value::Null)
+}
+
 fn element(s: &Value, with_code: bool) -> Value {
     let mut e = Map::new();
-    for key in ["name", "kind", "owner"] {
+    for key in ["name", "kind", "owner", "lines"] {
         if s[key].is_string() {
             e.insert(key.into(), s[key].clone());
         }
-    }
-    if let (Some(a), Some(b)) = (s["line"]["start"].as_u64(), s["line"]["end"].as_u64()) {
-        e.insert("lines".into(), json!(if a == b { a.to_string() } else { format!("{a}-{b}") }));
     }
     e.insert("signature".into(), s["signature"].clone());
     if s["doc"].is_string() {

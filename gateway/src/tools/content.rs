@@ -111,7 +111,9 @@ fn page(lines: &[&str], start: u64, end: u64, room: usize, shorten: bool) -> Pag
     for n in start..=end {
         let line = lines[n as usize - 1];
         let (text, short) = if shorten { shortened(line) } else { (line.into(), false) };
-        let cost = escaped_len(&text);
+        // The larger of the line in the JSON answer and in the text one
+        // (`render`: `{n}: {line}`), so that either rendering keeps to the budget.
+        let cost = escaped_len(&text).max(text.len() + n.to_string().len() + 2);
         if used + cost > room && n > start {
             break;
         }

@@ -7,6 +7,7 @@
 //! headings as context.
 
 use serde_json::{json, Map, Value};
+use vibe_common::naming::project_hash;
 
 use super::answer::{hits, paged, scope_index};
 use super::passages::{self, Section};
@@ -14,7 +15,6 @@ use crate::error::ToolError;
 use crate::gateway::Gateway;
 use crate::normalize::Args;
 use crate::params;
-use crate::target::Scope;
 
 /// Matched sections reported per document.
 pub const MAX_SECTIONS: usize = 2;
@@ -27,12 +27,10 @@ pub async fn search(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
     let p = params::documentation(&args.query, args.limit, args.offset);
     let response = gw.backend().run("search_documentation", &index, p).await?;
     let terms = passages::terms(&args.query);
-    let mut results = Vec::new();
-    for hit in hits(&response) {
-        let s = &hit["_source"];
-        let text = content(gw, s).await?;
-        results.push(result(s, text.as_deref(), &terms));
-    }
+    let found = hits(&response);
+    let files: Vec<(String, String)> = found.iter().map(|h| stored_at(gw, &h["_source"])).collect();
+    let texts = gw.backend().contents(&files).await?;
+    let results = found.iter().zip(&texts).map(|(h, text)| result(&h["_source"], text.as_deref(), &terms)).collect();
     let mut answer = paged(&args.query, results, &response, args);
     if let Some(note) = scope.note() {
         answer["note"] = json!(note);
@@ -40,16 +38,11 @@ pub async fn search(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
     Ok(answer)
 }
 
-/// The stored text of a result's file (`None` when it is not stored).
-async fn content(gw: &Gateway, s: &Value) -> Result<Option<String>, ToolError> {
-    let (Some(root), Some(path)) = (s["root"].as_str(), s["path"].as_str()) else { return Ok(None) };
-    let Scope::One(project) = gw.resolve(Some(root)).await? else { return Ok(None) };
-    let index = gw.backend().names().files_alias(&project.hash);
-    let response = gw.backend().run("get_file_content", &index, params::file(path)).await?;
-    Ok(hits(&response)
-        .iter()
-        .find(|h| h["_source"]["path"].as_str() == Some(path))
-        .and_then(|h| h["_source"]["content"].as_str().map(str::to_string)))
+/// Where a result's text is stored: its project's files alias and its path.
+fn stored_at(gw: &Gateway, s: &Value) -> (String, String) {
+    let root = s["root"].as_str().unwrap_or_default();
+    let index = gw.backend().names().files_alias(&project_hash(std::path::Path::new(root)));
+    (index, s["path"].as_str().unwrap_or_default().to_string())
 }
 
 /// One document: `{project, path, title?, description?, sections, other_headings?, headings_total}`.

@@ -2,22 +2,23 @@
 //! definition's code, so that one call answers instead of a search and a
 //! read. The index keeps each definition's first lines (`symbols.code`);
 //! when the definition is longer than that, its lines are read from the
-//! files index through the stored `get_file_content` template (one request,
-//! for the best match only): the first [`NAME_LINES`] for a name, the
+//! files index by id (one `_mget`, for the best match only): the first [`NAME_LINES`] for a name, the
 //! [`WINDOW_LINES`] where the question's words are densest for a question in
 //! words.
 
 use serde_json::{json, Value};
+use vibe_common::ast::AstData;
 use vibe_common::naming::project_hash;
 
 use super::answer::hits;
+use crate::budget::{escaped_len, json_len, RESERVE};
 use crate::gateway::Gateway;
 use crate::params;
 
 /// Lines of a long definition shown for a name.
 pub const NAME_LINES: u64 = 30;
 /// Lines shown around a question's words in a long definition.
-pub const WINDOW_LINES: u64 = 20;
+pub const WINDOW_LINES: u64 = 30;
 /// Leading characters of a word that stand for its inflections.
 const STEM_CHARS: usize = 5;
 
@@ -25,17 +26,16 @@ const STEM_CHARS: usize = 5;
 /// its stored `code` is only the start of a longer definition. A file that
 /// cannot be read (gone from the index) keeps the stored lines.
 pub async fn complete(gw: &Gateway, answer: &mut Value, query: &str) {
+    let room = room_for_code(gw, answer);
     let Some(result) = answer["results"].get_mut(0) else { return };
-    let (Some(root), Some(path)) = (result["project"].as_str(), result["path"].as_str()) else { return };
-    let (root, path) = (root.to_string(), path.to_string());
-    let Some(m) = result["matches"].get_mut(0) else { return };
+    let file = stored_at(gw, result);
+    let Some(m) = result.get_mut("matches").and_then(|m| m.get_mut(0)) else { return };
     let Some((start, end)) = m["lines"].as_str().and_then(crate::render::span) else { return };
     let shown = m["code"].as_str().map_or(0, |c| c.lines().count() as u64);
     if shown == 0 || end - start < shown {
         return;
     }
-    let index = gw.backend().names().files_alias(&project_hash(std::path::Path::new(&root)));
-    let Some(content) = file_text(gw, &index, &path).await else { return };
+    let Some(content) = file_text(gw, file).await else { return };
     let lines: Vec<&str> = content.lines().collect();
     let (from, to) = if params::is_question(query) {
         densest(&lines, start, end, query)
@@ -43,7 +43,8 @@ pub async fn complete(gw: &Gateway, answer: &mut Value, query: &str) {
         (start, end.min(start + NAME_LINES - 1))
     };
     let text = vibe_common::summary::code_lines(&content, from as u32, to as u32, (to - from + 1) as usize, usize::MAX);
-    m["code"] = json!(text);
+    let stored = m["code"].as_str().map_or(0, escaped_len);
+    m["code"] = json!(within(text, room + stored));
     if from != start {
         m["code_lines"] = json!(format!("{from}-{to}"));
     }
@@ -52,33 +53,51 @@ pub async fn complete(gw: &Gateway, answer: &mut Value, query: &str) {
 /// Gives the element `get_file_ast` answers for `symbol` (the first of
 /// its `matches`) its code: the first [`NAME_LINES`] of its lines.
 pub async fn symbol_code(gw: &Gateway, answer: &mut Value) {
-    let (Some(root), Some(path)) = (answer["root"].as_str(), answer["path"].as_str()) else { return };
-    let index = gw.backend().names().files_alias(&project_hash(std::path::Path::new(root)));
-    let path = path.to_string();
+    let room = room_for_code(gw, answer);
+    let file = stored_at(gw, answer);
     let Some(m) = answer.get_mut("matches").and_then(|m| m.get_mut(0)) else { return };
     let Some((start, end)) = m["lines"].as_str().and_then(crate::render::span) else { return };
-    let Some(content) = file_text(gw, &index, &path).await else { return };
+    let Some(content) = file_text(gw, file).await else { return };
     let to = end.min(start + NAME_LINES - 1);
-    m["code"] =
-        json!(vibe_common::summary::code_lines(&content, start as u32, to as u32, NAME_LINES as usize, usize::MAX));
+    let code = vibe_common::summary::code_lines(&content, start as u32, to as u32, NAME_LINES as usize, usize::MAX);
+    m["code"] = json!(within(code, room));
+}
+
+/// Bytes of code an answer can still take within the answer budget.
+fn room_for_code(gw: &Gateway, answer: &Value) -> usize {
+    gw.answer_budget().saturating_sub(json_len(answer) + RESERVE)
+}
+
+/// The first whole lines of `code` that take at most `room` bytes in the
+/// JSON answer (and in its text, with line numbers).
+fn within(code: String, room: usize) -> String {
+    if escaped_len(&code) + 8 * code.lines().count() <= room {
+        return code;
+    }
+    let mut used = 0;
+    let mut kept = Vec::new();
+    for line in code.lines() {
+        used += escaped_len(line) + 8;
+        if used > room {
+            break;
+        }
+        kept.push(line);
+    }
+    kept.join("\n")
 }
 
 /// Gives each use listed in the results (`references`, `calls`) the text
-/// of its line, read from the files index (one `get_file_content` per
-/// file, concurrently), so that a use needs no second read.
+/// of its line, read from the files index (one `_mget` for all the
+/// files), so that a use needs no second read.
 pub async fn use_lines(gw: &Gateway, answer: &mut Value) {
     let Some(results) = answer["results"].as_array_mut() else { return };
-    let mut reads = tokio::task::JoinSet::new();
-    for (i, r) in results.iter().enumerate() {
-        let (Some(root), Some(path)) = (r["project"].as_str(), r["path"].as_str()) else { continue };
-        let index = gw.backend().names().files_alias(&project_hash(std::path::Path::new(root)));
-        let (gw, path) = (gw.clone(), path.to_string());
-        reads.spawn(async move { (i, file_text(&gw, &index, &path).await) });
-    }
-    while let Some(Ok((i, Some(content)))) = reads.join_next().await {
+    let files: Vec<(String, String)> = results.iter().map(|r| stored_at(gw, r)).collect();
+    let Ok(texts) = gw.backend().contents(&files).await else { return };
+    for (r, content) in results.iter_mut().zip(texts) {
+        let Some(content) = content else { continue };
         let lines: Vec<&str> = content.lines().collect();
         for list in ["references", "calls"] {
-            let uses = results[i].get_mut(list).and_then(Value::as_array_mut);
+            let uses = r.get_mut(list).and_then(Value::as_array_mut);
             for u in uses.into_iter().flatten() {
                 let text = u["line"].as_u64().and_then(|n| lines.get((n as usize).checked_sub(1)?));
                 if let Some(text) = text {
@@ -90,13 +109,58 @@ pub async fn use_lines(gw: &Gateway, answer: &mut Value) {
     }
 }
 
-/// The content of the file at `path` in a files index, when it is there.
-async fn file_text(gw: &Gateway, index: &str, path: &str) -> Option<String> {
-    let response = gw.backend().run("get_file_content", index, params::file(path)).await.ok()?;
-    hits(&response)
-        .iter()
-        .find(|h| h["_source"]["path"].as_str() == Some(path))
-        .and_then(|h| h["_source"]["content"].as_str().map(str::to_string))
+/// Where a result's file is stored: its project's files alias and its path.
+fn stored_at(gw: &Gateway, result: &Value) -> (String, String) {
+    let root = result["project"].as_str().or(result["root"].as_str()).unwrap_or_default();
+    let index = gw.backend().names().files_alias(&project_hash(std::path::Path::new(root)));
+    (index, result["path"].as_str().unwrap_or_default().to_string())
+}
+
+/// Gives each matching line of a text search (`results[].matches`, not
+/// the context lines) the definition it is in, innermost first, as
+/// `kind Owner.name L12-30`, from each file's outline (one
+/// `get_file_ast` per file, concurrently).
+pub async fn enclosing(gw: &Gateway, answer: &mut Value) {
+    let Some(results) = answer["results"].as_array_mut() else { return };
+    let mut reads = tokio::task::JoinSet::new();
+    for (i, r) in results.iter().enumerate() {
+        let (Some(root), Some(path)) = (r["project"].as_str(), r["path"].as_str()) else { continue };
+        let index = gw.backend().names().ast_alias(&project_hash(std::path::Path::new(root)));
+        let (gw, path) = (gw.clone(), path.to_string());
+        reads.spawn(async move {
+            let response = gw.backend().run("get_file_ast", &index, params::file(&path)).await.ok()?;
+            let ast = hits(&response).into_iter().find(|h| h["_source"]["path"].as_str() == Some(path.as_str()))?;
+            Some((i, serde_json::from_value::<AstData>(ast["_source"]["ast"].clone()).ok()?))
+        });
+    }
+    while let Some(Ok(found)) = reads.join_next().await {
+        let Some((i, ast)) = found else { continue };
+        let lines = results[i].get_mut("matches").and_then(Value::as_array_mut);
+        for m in lines.into_iter().flatten().filter(|m| m.get("context").is_none()) {
+            if let Some(e) = m["line"].as_u64().and_then(|n| innermost(&ast, n as u32)) {
+                m["in"] = json!(e);
+            }
+        }
+    }
+}
+
+/// The innermost function, class or other definition (not a variable)
+/// whose lines hold line `n`: `kind Owner.name L12-30`.
+fn innermost(ast: &AstData, n: u32) -> Option<String> {
+    let e = ast
+        .elements()
+        .filter(|e| e.kind != "variable" && e.kind != "constant" && e.kind != "field" && !e.name.is_empty())
+        .filter_map(|e| Some((e, e.line?)))
+        .filter(|(_, l)| l.start <= n && n <= l.end && l.end > l.start)
+        .min_by_key(|(_, l)| l.end - l.start)?;
+    let (e, l) = e;
+    let owner = e.owner.as_ref().map_or(String::new(), |o| format!("{o}."));
+    Some(format!("{} {owner}{} L{}-{}", e.kind, e.name, l.start, l.end))
+}
+
+/// The stored text of one file ([`stored_at`]).
+async fn file_text(gw: &Gateway, file: (String, String)) -> Option<String> {
+    gw.backend().contents(&[file]).await.ok()?.pop().flatten()
 }
 
 /// The [`WINDOW_LINES`] of `start..=end` holding most of the query's words
@@ -138,8 +202,8 @@ mod tests {
         let lines: Vec<String> =
             (1..=100).map(|n| if n == 70 { "delay = base * retries".into() } else { format!("x{n}") }).collect();
         let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
-        assert_eq!(densest(&lines, 10, 90, "where is the retry delay computed"), (67, 86));
-        assert_eq!(densest(&lines, 10, 90, "nothing here matches"), (10, 29));
+        assert_eq!(densest(&lines, 10, 90, "where is the retry delay computed"), (61, 90));
+        assert_eq!(densest(&lines, 10, 90, "nothing here matches"), (10, 39));
         assert_eq!(densest(&lines, 10, 15, "retry delay"), (10, 15));
     }
 }

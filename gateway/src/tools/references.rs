@@ -89,8 +89,7 @@ pub async fn find(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
 /// A file with its references: `{line, kind, in}` (callers) or `{name, kind,
 /// line}` (callees, with `in` when it is a nested definition).
 fn file_result(hit: &Value, direction: Direction, query: &str) -> Value {
-    let s = &hit["_source"];
-    let mut out = super::freshness::file_header(s);
+    let mut out = super::freshness::file_header(&super::answer::source(hit));
     let inner = &hit["inner_hits"]["references"]["hits"];
     let found = inner["total"]["value"].as_u64().unwrap_or(0);
     let refs: Vec<Value> = inner["hits"]
@@ -98,7 +97,7 @@ fn file_result(hit: &Value, direction: Direction, query: &str) -> Value {
         .into_iter()
         .flatten()
         .map(|h| {
-            let r = &h["_source"];
+            let r = &super::answer::source(h);
             let mut e = Map::new();
             if direction == Direction::Callees {
                 e.insert("name".into(), r["name"].clone());

@@ -56,11 +56,14 @@ async fn tool_list_identity_and_protocol_versions() -> anyhow::Result<()> {
             assert_eq!(t["inputSchema"]["type"], json!("object"));
             assert!(t["description"].as_str().unwrap().len() > 20);
         }
-        // Text and structured content carry the same answer.
+        // The text is written for a model; the structured content is the typed answer.
         let r = client.call_tool("show_projects", json!({})).await?;
-        let text: Value = serde_json::from_str(r["content"][0]["text"].as_str().unwrap())?;
-        assert_eq!(text, r["structuredContent"]);
+        let text = r["content"][0]["text"].as_str().unwrap();
+        assert!(serde_json::from_str::<Value>(text).is_err(), "plain text, not JSON: {text}");
         assert_eq!(r["structuredContent"]["total"], json!(2));
+        for p in r["structuredContent"]["projects"].as_array().unwrap() {
+            assert!(text.contains(p["name"].as_str().unwrap()), "{text}");
+        }
     }
     // An unknown version falls back to the newest supported one.
     let (_, init) = McpClient::connect(&server.url(), "2099-01-01").await?;
@@ -70,9 +73,14 @@ async fn tool_list_identity_and_protocol_versions() -> anyhow::Result<()> {
     // A pinned version is the only one offered.
     let mut pinned = config.clone();
     pinned.mcp.protocol = McpProtocol::V2025_03_26;
+    // `mcp.answer_format: "json"`: the text is the structured content as JSON.
+    pinned.mcp.answer_format = vibe_common::config::AnswerFormat::Json;
     let server = vibe_gateway::spawn(&pinned, opts()).await?;
-    let (_, init) = McpClient::connect(&server.url(), "2025-11-25").await?;
+    let (mut client, init) = McpClient::connect(&server.url(), "2025-11-25").await?;
     assert_eq!(init["protocolVersion"], json!("2025-03-26"));
+    let r = client.call_tool("show_projects", json!({})).await?;
+    let text: Value = serde_json::from_str(r["content"][0]["text"].as_str().unwrap())?;
+    assert_eq!(text, r["structuredContent"]);
     server.shutdown().await?;
     crate::common::cleanup(&config).await;
     Ok(())

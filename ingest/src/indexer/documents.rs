@@ -187,6 +187,7 @@ pub fn symbols(ast: &AstData, bodies: &[String], content: Option<&str>) -> Vec<V
             if !doc.is_empty() {
                 s["doc"] = json!(doc);
             }
+            s["show"] = json!(shown(&s).to_string());
             let paragraph = summary::doc_paragraph(&e.comments, MAX_ABOUT_DOC_CHARS);
             s["about"] = json!(symbol_about(&e.name, e.owner.as_deref(), &paragraph));
             if !body.is_empty() {
@@ -202,6 +203,26 @@ pub fn symbols(ast: &AstData, bodies: &[String], content: Option<&str>) -> Vec<V
             s
         })
         .collect()
+}
+
+/// What a search answer shows of a definition, as one JSON string kept in
+/// doc values (`symbols.show`): `{name, kind, owner?, lines?, signature,
+/// doc?, code?}`. Searches read it without loading the file's `_source`.
+fn shown(s: &Value) -> Value {
+    let mut out = json!({ "name": s["name"], "kind": s["kind"] });
+    if s["owner"].is_string() {
+        out["owner"] = s["owner"].clone();
+    }
+    if let (Some(a), Some(b)) = (s["line"]["start"].as_u64(), s["line"]["end"].as_u64()) {
+        out["lines"] = json!(if a == b { a.to_string() } else { format!("{a}-{b}") });
+    }
+    out["signature"] = s["signature"].clone();
+    for key in ["doc", "code"] {
+        if s[key].as_str().is_some_and(|v| !v.is_empty()) {
+            out[key] = s[key].clone();
+        }
+    }
+    out
 }
 
 /// When a document is written (epoch milliseconds): answers say how fresh they are.

@@ -83,12 +83,14 @@ pub async fn search(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
     let offset = args.offset;
     // Candidates are checked from `start`: the first one, unless the page is deep.
     let start = if offset <= RECOUNT_MAX { 0 } else { offset };
-    let mut check = Check { offset, limit, ..Check::default() };
+    let mut check = Check { offset, limit, context: args.context as usize, ..Check::default() };
     check.from = start;
     let size = (offset - start) + limit as u32 + SPARE_CANDIDATES;
     let filters = (path_regexp.as_deref(), language.as_deref());
     check_candidates(gw, &pattern, filters, &index, &mut check, size).await?;
-    Ok(answer(args, &scope, check, start))
+    let mut answer = answer(args, &scope, check, start);
+    crate::tools::excerpt::enclosing(gw, &mut answer).await;
+    Ok(answer)
 }
 
 /// The scope and the path glob; an absolute glob under a project root names
@@ -193,6 +195,8 @@ fn answer(args: &Args, scope: &Scope, check: Check, start: u32) -> Value {
 struct Check {
     offset: u32,
     limit: usize,
+    /// Lines shown around each matching line.
+    context: usize,
     /// The next candidate's position.
     from: u32,
     results: Vec<Value>,
@@ -217,7 +221,7 @@ impl Check {
             if position >= self.offset {
                 self.checked_bytes += hit["_source"]["content"].as_str().map_or(0, str::len);
             }
-            let Some(result) = file_result(hit, matcher) else { continue };
+            let Some(result) = file_result(hit, matcher, self.context) else { continue };
             self.matched += 1;
             if self.page_end.is_some() {
                 self.after_page += 1;
@@ -292,27 +296,37 @@ pub fn lines(content: &str) -> impl Iterator<Item = &str> {
     body.split('\n').filter(move |_| !empty)
 }
 
-/// A file with its matching lines, or `None` when no line matches.
-fn file_result(hit: &Value, matcher: &Regex) -> Option<Value> {
+/// A file with its matching lines and `context` lines around each (marked
+/// `context: true`), or `None` when no line matches.
+fn file_result(hit: &Value, matcher: &Regex, context: usize) -> Option<Value> {
     let s = &hit["_source"];
     let content = s["content"].as_str()?;
-    let mut matches = Vec::new();
+    let all: Vec<&str> = lines(content).collect();
+    let mut shown: std::collections::BTreeMap<usize, Value> = std::collections::BTreeMap::new();
+    let mut kept = 0usize;
     let mut count = 0usize;
-    for (i, line) in lines(content).enumerate() {
-        if let Some(m) = matcher.find(line) {
-            count += 1;
-            if matches.len() < MATCHING_LINES_PER_FILE {
-                matches.push(json!({ "line": i + 1, "text": excerpt(line, m.start(), m.end()) }));
-            }
+    for (i, line) in all.iter().enumerate() {
+        let Some(m) = matcher.find(line) else { continue };
+        count += 1;
+        if kept == MATCHING_LINES_PER_FILE {
+            continue;
+        }
+        kept += 1;
+        shown.insert(i, json!({ "line": i + 1, "text": excerpt(line, m.start(), m.end()) }));
+        let around = all.iter().enumerate().skip(i.saturating_sub(context)).take(2 * context + 1);
+        for (j, near) in around {
+            shown.entry(j).or_insert_with(|| json!({ "line": j + 1, "text": excerpt(near, 0, 0), "context": true }));
         }
     }
     if count == 0 {
         return None;
     }
+    let matches: Vec<Value> = shown.into_values().collect();
+    let kept_lines = kept;
     let mut out = crate::tools::freshness::file_header(s);
     out.insert("matches".into(), json!(matches));
-    if count > matches.len() {
-        out.insert("more_matches".into(), json!(count - matches.len()));
+    if count > kept_lines {
+        out.insert("more_matches".into(), json!(count - kept_lines));
     }
     Some(Value::Object(out))
 }
