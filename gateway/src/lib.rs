@@ -35,6 +35,7 @@ pub mod render;
 pub mod server;
 pub mod sync;
 pub mod target;
+pub mod tool_params;
 pub mod tools;
 pub mod tree;
 
