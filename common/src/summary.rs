@@ -78,6 +78,12 @@ pub const MAX_CODE_LINE_CHARS: usize = 160;
 pub fn code_lines(text: &str, start: u32, end: u32, max_lines: usize, max_bytes: usize) -> String {
     let count = (end.max(start) - start) as usize + 1;
     let lines: Vec<&str> = text.lines().skip(start.saturating_sub(1) as usize).take(count.min(max_lines)).collect();
+    dedented(&lines, max_bytes)
+}
+
+/// `lines` with the indentation they share removed, each cut to
+/// [`MAX_CODE_LINE_CHARS`], whole lines up to about `max_bytes`.
+fn dedented(lines: &[&str], max_bytes: usize) -> String {
     let indent =
         lines.iter().filter(|l| !l.trim().is_empty()).map(|l| l.len() - l.trim_start().len()).min().unwrap_or(0);
     let mut out = String::new();
@@ -92,6 +98,65 @@ pub fn code_lines(text: &str, start: u32, end: u32, max_lines: usize, max_bytes:
         out.push_str(&line);
     }
     out
+}
+
+/// A definition's first lines without the doc block at its head (a Python
+/// docstring, a `/** … */` inside the body): the doc is summarized apart, and
+/// its lines would take most of the excerpt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Excerpt {
+    /// The lines shown, as [`code_lines`] gives them, the doc block left out.
+    pub code: String,
+    /// The lines of the doc block left out (1-based, inclusive).
+    pub skipped: Option<(u32, u32)>,
+}
+
+/// Lines after a definition's first that may open its doc block.
+const DOC_HEAD_LINES: usize = 4;
+
+/// [`code_lines`] of `start..=end` without the doc block that opens within
+/// its first [`DOC_HEAD_LINES`] lines after the first: at most `max_lines`
+/// lines shown (the skipped ones do not count).
+pub fn code_excerpt(text: &str, start: u32, end: u32, max_lines: usize, max_bytes: usize) -> Excerpt {
+    let skipped = doc_block(text, start, end);
+    let all: Vec<&str> = text.lines().collect();
+    let lines: Vec<&str> = (start.max(1)..=end)
+        .filter(|n| skipped.is_none_or(|(a, b)| *n < a || *n > b))
+        .filter_map(|n| all.get(n as usize - 1).copied())
+        .take(max_lines)
+        .collect();
+    Excerpt { code: dedented(&lines, max_bytes), skipped }
+}
+
+/// What closes a doc block that `line` opens, and the opener's length
+/// (`"""`, `\'\'\'` with an `r`/`u`/`b` prefix or not, `/**`).
+fn doc_opener(line: &str) -> Option<(&'static str, usize)> {
+    let t = line.trim_start();
+    let prefix = t.len() - t.trim_start_matches(['r', 'u', 'b', 'R', 'U', 'B']).len();
+    let rest = &t[prefix.min(2)..];
+    if rest.starts_with("\"\"\"") {
+        Some(("\"\"\"", prefix.min(2) + 3))
+    } else if rest.starts_with("\'\'\'") {
+        Some(("\'\'\'", prefix.min(2) + 3))
+    } else if t.starts_with("/**") {
+        Some(("*/", 3))
+    } else {
+        None
+    }
+}
+
+/// The doc block (its first and last line) that opens within the
+/// [`DOC_HEAD_LINES`] after the definition's first line `start`.
+fn doc_block(text: &str, start: u32, end: u32) -> Option<(u32, u32)> {
+    let after =
+        text.lines().enumerate().skip(start as usize).take((end.saturating_sub(start) as usize).min(DOC_HEAD_LINES));
+    let (index, line, (closer, opener)) = after.filter_map(|(i, l)| doc_opener(l).map(|o| (i, l, o))).next()?;
+    let first = index as u32 + 1;
+    if line.trim_start()[opener..].contains(closer) {
+        return Some((first, first));
+    }
+    let mut rest = text.lines().enumerate().skip(index + 1).take(end.saturating_sub(first) as usize);
+    rest.find(|(_, l)| l.contains(closer)).map(|(i, _)| (first, i as u32 + 1))
 }
 
 fn ends_sentence(word: &str) -> bool {
@@ -219,5 +284,20 @@ mod tests {
         assert_eq!(code_lines(text, 2, 4, 12, 25), "def f(self):\n    x = 1");
         assert_eq!(code_lines(text, 6, 6, 12, 900), "def g(self): pass");
         assert_eq!(code_lines(text, 9, 9, 12, 900), "");
+    }
+
+    #[test]
+    fn a_docstring_at_the_head_is_left_out() {
+        let text = "def f(x):\n    \"\"\"Doc.\n\n    More doc.\n    \"\"\"\n    y = x + 1\n    return y\n";
+        let e = code_excerpt(text, 1, 7, 12, 900);
+        assert_eq!(e.skipped, Some((2, 5)));
+        assert_eq!(e.code, "def f(x):\n    y = x + 1\n    return y");
+        let one = "def g():\n    '\'\'One line.'\'\'\n    return 2\n";
+        assert_eq!(
+            code_excerpt(one, 1, 3, 12, 900),
+            Excerpt { code: "def g():\n    return 2".into(), skipped: Some((2, 2)) }
+        );
+        let plain = "fn h() {\n    1\n}\n";
+        assert_eq!(code_excerpt(plain, 1, 3, 12, 900), Excerpt { code: "fn h() {\n    1\n}".into(), skipped: None });
     }
 }

@@ -143,6 +143,7 @@ fn outline_element() -> Value {
         ("signature?", string()),
         ("doc?", string()),
         ("code?", string()),
+        ("code_skip?", string()),
     ])
 }
 
@@ -234,6 +235,7 @@ fn symbols() -> Vec<(&'static str, Value)> {
         ("doc?", string()),
         ("code?", string()),
         ("code_lines?", string()),
+        ("code_skip?", string()),
     ]);
     search_page(file_result(vec![("matches", list(element)), ("more_matches?", count())]))
 }

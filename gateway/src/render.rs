@@ -166,8 +166,8 @@ fn entry(out: &mut String, item: &Value, indent: &str) {
     if let Some(code) = get("code") {
         let definition = get("lines").and_then(span);
         let (start, _) = get("code_lines").and_then(span).or(definition).unwrap_or((1, 1));
-        numbered(out, code, start, &deeper);
-        let end = start + (code.lines().count() as u64).max(1) - 1;
+        let skip = get("code_skip").and_then(span);
+        let end = numbered_around(out, code, start, skip, &deeper);
         if let Some((a, b)) = definition.filter(|(a, b)| start > *a || end < *b) {
             let _ = writeln!(out, "{deeper}… lines {a}-{b} in all; the rest not shown");
         }
@@ -186,6 +186,7 @@ fn entry(out: &mut String, item: &Value, indent: &str) {
         "passage",
         "code",
         "code_lines",
+        "code_skip",
     ];
     fields(out, e, &deeper, &known);
 }
@@ -236,6 +237,21 @@ fn file(out: &mut String, top: &Map<String, Value>) {
 pub fn span(lines: &str) -> Option<(u64, u64)> {
     let (a, b) = lines.split_once('-').unwrap_or((lines, lines));
     Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
+}
+
+/// `code` as numbered lines from `start`, over the lines `skip` left out
+/// (a doc block, said in one line); the last line number shown.
+fn numbered_around(out: &mut String, code: &str, start: u64, skip: Option<(u64, u64)>, indent: &str) -> u64 {
+    let mut n = start;
+    for line in code.lines() {
+        if let Some((a, b)) = skip.filter(|(a, _)| *a == n) {
+            let _ = writeln!(out, "{indent}{a}-{b}: (doc comment, summarized above)");
+            n = b + 1;
+        }
+        let _ = writeln!(out, "{indent}{n}: {line}");
+        n += 1;
+    }
+    n.saturating_sub(1).max(start)
 }
 
 /// `text` as numbered lines from `start`: `12: line`.
@@ -362,6 +378,20 @@ mod tests {
         assert!(cut.len() <= 200 && cut.ends_with("narrow the call for the rest)"), "{cut}");
         assert!(cut.starts_with("1: line\n2: line"));
         assert_eq!(fit(text.clone(), 10_000), text);
+    }
+
+    #[test]
+    fn a_doc_block_left_out_of_the_code_is_one_line() {
+        let page = json!({ "total": 1, "results": [{ "project": "/p", "path": "f.py", "matches": [{
+            "name": "f", "kind": "function", "lines": "1-7", "signature": "def f(x)", "doc": "Doc.",
+            "code": "def f(x):\n    y = x + 1\n    return y", "code_skip": "2-5" }] }] });
+        assert!(
+            plain(&page).ends_with(
+                "    1: def f(x):\n    2-5: (doc comment, summarized above)\n    6:     y = x + 1\n    7:     return y"
+            ),
+            "{}",
+            plain(&page)
+        );
     }
 
     #[test]

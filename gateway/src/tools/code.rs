@@ -287,6 +287,9 @@ fn element(s: &Value, with_code: bool) -> Value {
     }
     if with_code && s["code"].as_str().is_some_and(|c| !c.is_empty()) {
         e.insert("code".into(), s["code"].clone());
+        if s["code_skip"].is_string() {
+            e.insert("code_skip".into(), s["code_skip"].clone());
+        }
     }
     Value::Object(e)
 }

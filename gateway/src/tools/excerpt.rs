@@ -2,7 +2,7 @@
 //! definition's code, so that one call answers instead of a search and a
 //! read. The index keeps each definition's first lines (`symbols.code`);
 //! when the definition is longer than that, its lines are read from the
-//! files index by id (one `_mget`, for the best match only): the first [`NAME_LINES`] for a name, the
+//! files index by id (one `_mget`, for the best match only): the first [`NAME_LINES`] of a function ([`TYPE_LINES`] of a type) for a name, the
 //! [`WINDOW_LINES`] where the question's words are densest for a question in
 //! words.
 
@@ -15,8 +15,20 @@ use crate::budget::{escaped_len, json_len, RESERVE};
 use crate::gateway::Gateway;
 use crate::params;
 
-/// Lines of a long definition shown for a name.
-pub const NAME_LINES: u64 = 30;
+/// Lines of a long function or method shown for its name.
+pub const NAME_LINES: u64 = 60;
+/// Lines of a long class (or other type) shown for its name: its members
+/// follow in `get_file_ast`.
+pub const TYPE_LINES: u64 = 30;
+
+/// Lines of a long definition shown for its name, by its kind.
+fn name_lines(kind: &str) -> u64 {
+    if matches!(kind, "function" | "method") {
+        NAME_LINES
+    } else {
+        TYPE_LINES
+    }
+}
 /// Lines shown around a question's words in a long definition.
 pub const WINDOW_LINES: u64 = 30;
 /// Leading characters of a word that stand for its inflections.
@@ -32,35 +44,53 @@ pub async fn complete(gw: &Gateway, answer: &mut Value, query: &str) {
     let Some(m) = result.get_mut("matches").and_then(|m| m.get_mut(0)) else { return };
     let Some((start, end)) = m["lines"].as_str().and_then(crate::render::span) else { return };
     let shown = m["code"].as_str().map_or(0, |c| c.lines().count() as u64);
-    if shown == 0 || end - start < shown {
+    let skipped = m["code_skip"].as_str().and_then(crate::render::span).map_or(0, |(a, b)| b - a + 1);
+    if shown == 0 || end - start < shown + skipped {
         return;
     }
     let Some(content) = file_text(gw, file).await else { return };
     let lines: Vec<&str> = content.lines().collect();
-    let (from, to) = if params::is_question(query) {
-        densest(&lines, start, end, query)
-    } else {
-        (start, end.min(start + NAME_LINES - 1))
-    };
-    let text = vibe_common::summary::code_lines(&content, from as u32, to as u32, (to - from + 1) as usize, usize::MAX);
     let stored = m["code"].as_str().map_or(0, escaped_len);
-    m["code"] = json!(within(text, room + stored));
-    if from != start {
+    if params::is_question(query) {
+        let (from, to) = densest(&lines, start, end, query);
+        let text =
+            vibe_common::summary::code_lines(&content, from as u32, to as u32, (to - from + 1) as usize, usize::MAX);
+        m["code"] = json!(within(text, room + stored));
         m["code_lines"] = json!(format!("{from}-{to}"));
+        if let Some(o) = m.as_object_mut() {
+            o.remove("code_skip");
+        }
+    } else {
+        let shown = name_lines(m["kind"].as_str().unwrap_or_default());
+        set_code(m, &content, (start, end), shown, room + stored);
+    }
+}
+
+/// A definition's first `shown` lines as its `code`, the doc block at its
+/// head left out (`code_skip`), within `room` bytes.
+fn set_code(m: &mut Value, content: &str, (start, end): (u64, u64), shown: u64, room: usize) {
+    let excerpt = vibe_common::summary::code_excerpt(content, start as u32, end as u32, shown as usize, usize::MAX);
+    m["code"] = json!(within(excerpt.code, room));
+    match excerpt.skipped {
+        Some((a, b)) => m["code_skip"] = json!(format!("{a}-{b}")),
+        None => {
+            if let Some(o) = m.as_object_mut() {
+                o.remove("code_skip");
+            }
+        }
     }
 }
 
 /// Gives the element `get_file_ast` answers for `symbol` (the first of
-/// its `matches`) its code: the first [`NAME_LINES`] of its lines.
+/// its `matches`) its code: its first lines ([`name_lines`]).
 pub async fn symbol_code(gw: &Gateway, answer: &mut Value) {
     let room = room_for_code(gw, answer);
     let file = stored_at(gw, answer);
     let Some(m) = answer.get_mut("matches").and_then(|m| m.get_mut(0)) else { return };
     let Some((start, end)) = m["lines"].as_str().and_then(crate::render::span) else { return };
     let Some(content) = file_text(gw, file).await else { return };
-    let to = end.min(start + NAME_LINES - 1);
-    let code = vibe_common::summary::code_lines(&content, start as u32, to as u32, NAME_LINES as usize, usize::MAX);
-    m["code"] = json!(within(code, room));
+    let shown = name_lines(m["kind"].as_str().unwrap_or_default());
+    set_code(m, &content, (start, end), shown, room);
 }
 
 /// Bytes of code an answer can still take within the answer budget.

@@ -181,7 +181,11 @@ pub fn symbols(ast: &AstData, bodies: &[String], content: Option<&str>) -> Vec<V
             if let Some(line) = e.line {
                 s["line"] = json!(line);
                 if let Some(text) = content {
-                    s["code"] = json!(summary::code_lines(text, line.start, line.end, CODE_LINES, CODE_BYTES));
+                    let excerpt = summary::code_excerpt(text, line.start, line.end, CODE_LINES, CODE_BYTES);
+                    s["code"] = json!(excerpt.code);
+                    if let Some((a, b)) = excerpt.skipped {
+                        s["code_skip"] = json!(format!("{a}-{b}"));
+                    }
                 }
             }
             if !doc.is_empty() {
@@ -217,7 +221,7 @@ fn shown(s: &Value) -> Value {
         out["lines"] = json!(if a == b { a.to_string() } else { format!("{a}-{b}") });
     }
     out["signature"] = s["signature"].clone();
-    for key in ["doc", "code"] {
+    for key in ["doc", "code", "code_skip"] {
         if s[key].as_str().is_some_and(|v| !v.is_empty()) {
             out[key] = s[key].clone();
         }
