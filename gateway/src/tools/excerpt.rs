@@ -31,6 +31,16 @@ fn name_lines(kind: &str) -> u64 {
 }
 /// Lines shown around a question's words in a long definition.
 pub const WINDOW_LINES: u64 = 30;
+/// Largest file whose text is read to show a definition's lines or a
+/// use's line: a bigger one keeps the stored first lines (reading many
+/// large texts at once under load trips OpenSearch's memory breaker).
+pub const MAX_READ_BYTES: u64 = 256 * 1024;
+
+/// Whether the file an answer or result names is small enough to read.
+fn readable(file: &Value) -> bool {
+    super::freshness::indexed_size(file).is_some_and(|size| size <= MAX_READ_BYTES)
+}
+
 /// Leading characters of a word that stand for its inflections.
 const STEM_CHARS: usize = 5;
 
@@ -39,7 +49,7 @@ const STEM_CHARS: usize = 5;
 /// cannot be read (gone from the index) keeps the stored lines.
 pub async fn complete(gw: &Gateway, answer: &mut Value, query: &str) {
     let room = room_for_code(gw, answer);
-    let Some(result) = answer["results"].get_mut(0) else { return };
+    let Some(result) = answer["results"].get_mut(0).filter(|r| readable(r)) else { return };
     let file = stored_at(gw, result);
     let Some(m) = result.get_mut("matches").and_then(|m| m.get_mut(0)) else { return };
     let Some((start, end)) = m["lines"].as_str().and_then(crate::render::span) else { return };
@@ -85,6 +95,9 @@ fn set_code(m: &mut Value, content: &str, (start, end): (u64, u64), shown: u64, 
 /// its `matches`) its code: its first lines ([`name_lines`]).
 pub async fn symbol_code(gw: &Gateway, answer: &mut Value) {
     let room = room_for_code(gw, answer);
+    if !readable(answer) {
+        return;
+    }
     let file = stored_at(gw, answer);
     let Some(m) = answer.get_mut("matches").and_then(|m| m.get_mut(0)) else { return };
     let Some((start, end)) = m["lines"].as_str().and_then(crate::render::span) else { return };
@@ -121,9 +134,10 @@ fn within(code: String, room: usize) -> String {
 /// files), so that a use needs no second read.
 pub async fn use_lines(gw: &Gateway, answer: &mut Value) {
     let Some(results) = answer["results"].as_array_mut() else { return };
-    let files: Vec<(String, String)> = results.iter().map(|r| stored_at(gw, r)).collect();
+    let small: Vec<&mut Value> = results.iter_mut().filter(|r| readable(r)).collect();
+    let files: Vec<(String, String)> = small.iter().map(|r| stored_at(gw, r)).collect();
     let Ok(texts) = gw.backend().contents(&files).await else { return };
-    for (r, content) in results.iter_mut().zip(texts) {
+    for (r, content) in small.into_iter().zip(texts) {
         let Some(content) = content else { continue };
         let lines: Vec<&str> = content.lines().collect();
         for list in ["references", "calls"] {

@@ -75,12 +75,12 @@ pub async fn get(gw: &Gateway, want: Want, args: &Args) -> Result<Value, ToolErr
         Want::Content => super::content::answer(s, args, budget)?,
         Want::Ast => super::outline::answer(s, args, budget)?,
     };
-    if want == Want::Ast && args.symbol.is_some() {
-        super::excerpt::symbol_code(gw, &mut answer).await;
-    }
     if let Some(o) = answer.as_object_mut() {
         // A file answer says `stale: false` too, when the disk can tell.
         super::freshness::add(o, s, true);
+    }
+    if want == Want::Ast && args.symbol.is_some() {
+        super::excerpt::symbol_code(gw, &mut answer).await;
     }
     Ok(answer)
 }

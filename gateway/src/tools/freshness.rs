@@ -59,6 +59,12 @@ pub fn add(out: &mut Map<String, Value>, source: &Value, say_fresh: bool) {
     }
 }
 
+/// The size the index recorded of the file an answer or result names (from
+/// its mark, before [`settle`]).
+pub fn indexed_size(file: &Value) -> Option<u64> {
+    file[MARK][2].as_u64()
+}
+
 /// One file to compare with the disk.
 struct Check {
     root: PathBuf,
