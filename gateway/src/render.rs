@@ -245,7 +245,8 @@ fn numbered_around(out: &mut String, code: &str, start: u64, skip: Option<(u64, 
     let mut n = start;
     for line in code.lines() {
         if let Some((a, b)) = skip.filter(|(a, _)| *a == n) {
-            let _ = writeln!(out, "{indent}{a}-{b}: (doc comment, summarized above)");
+            let lines = if a == b { a.to_string() } else { format!("{a}-{b}") };
+            let _ = writeln!(out, "{indent}{lines}: (doc comment, summarized above)");
             n = b + 1;
         }
         let _ = writeln!(out, "{indent}{n}: {line}");
@@ -391,6 +392,14 @@ mod tests {
             ),
             "{}",
             plain(&page)
+        );
+        let one = json!({ "total": 1, "results": [{ "project": "/p", "path": "f.py", "matches": [{
+            "name": "f", "kind": "function", "lines": "1-3", "signature": "def f()",
+            "code": "def f():\n    return 1", "code_skip": "2-2" }] }] });
+        let text = plain(&one);
+        assert!(
+            text.ends_with("    1: def f():\n    2: (doc comment, summarized above)\n    3:     return 1"),
+            "{text}"
         );
     }
 
