@@ -57,6 +57,14 @@ pub fn source(hit: &Value) -> Value {
     Value::Object(out)
 }
 
+/// Where a result's (or a hit's `_source`'s) file text is stored: its
+/// project's files alias (`project` or `root`) and its path, the document id.
+pub fn stored_at(gw: &Gateway, result: &Value) -> (String, String) {
+    let root = result["project"].as_str().or(result["root"].as_str()).unwrap_or_default();
+    let index = gw.backend().names().files_alias(&vibe_common::naming::project_hash(std::path::Path::new(root)));
+    (index, result["path"].as_str().unwrap_or_default().to_string())
+}
+
 /// Files with identical content (the same hash) become one result, the
 /// first, which names the others' paths in `same_content`: a package's
 /// commonjs, esm and browser builds are one answer, not three. Says how

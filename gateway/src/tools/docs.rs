@@ -7,9 +7,8 @@
 //! headings as context.
 
 use serde_json::{json, Map, Value};
-use vibe_common::naming::project_hash;
 
-use super::answer::{hits, paged, scope_index};
+use super::answer::{hits, paged, scope_index, stored_at};
 use super::passages::{self, Section};
 use crate::error::ToolError;
 use crate::gateway::Gateway;
@@ -36,13 +35,6 @@ pub async fn search(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
         answer["note"] = json!(note);
     }
     Ok(answer)
-}
-
-/// Where a result's text is stored: its project's files alias and its path.
-fn stored_at(gw: &Gateway, s: &Value) -> (String, String) {
-    let root = s["root"].as_str().unwrap_or_default();
-    let index = gw.backend().names().files_alias(&project_hash(std::path::Path::new(root)));
-    (index, s["path"].as_str().unwrap_or_default().to_string())
 }
 
 /// One document: `{project, path, title?, description?, sections, other_headings?, headings_total}`.

@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use vibe_common::ast::AstData;
 use vibe_common::naming::project_hash;
 
-use super::answer::hits;
+use super::answer::{hits, stored_at};
 use crate::budget::{escaped_len, json_len, RESERVE};
 use crate::gateway::Gateway;
 use crate::params;
@@ -153,13 +153,6 @@ pub async fn use_lines(gw: &Gateway, answer: &mut Value) {
     }
 }
 
-/// Where a result's file is stored: its project's files alias and its path.
-fn stored_at(gw: &Gateway, result: &Value) -> (String, String) {
-    let root = result["project"].as_str().or(result["root"].as_str()).unwrap_or_default();
-    let index = gw.backend().names().files_alias(&project_hash(std::path::Path::new(root)));
-    (index, result["path"].as_str().unwrap_or_default().to_string())
-}
-
 /// Gives each matching line of a text search (`results[].matches`, not
 /// the context lines) the definition it is in, innermost first, as
 /// `kind Owner.name L12-30`, from each file's outline (one
@@ -167,7 +160,8 @@ fn stored_at(gw: &Gateway, result: &Value) -> (String, String) {
 pub async fn enclosing(gw: &Gateway, answer: &mut Value) {
     let Some(results) = answer["results"].as_array_mut() else { return };
     let mut reads = tokio::task::JoinSet::new();
-    for (i, r) in results.iter().enumerate() {
+    // A large file's outline is large too: only the files an excerpt may read.
+    for (i, r) in results.iter().enumerate().filter(|(_, r)| readable(r)) {
         let (Some(root), Some(path)) = (r["project"].as_str(), r["path"].as_str()) else { continue };
         let index = gw.backend().names().ast_alias(&project_hash(std::path::Path::new(root)));
         let (gw, path) = (gw.clone(), path.to_string());
