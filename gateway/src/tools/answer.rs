@@ -57,10 +57,11 @@ pub fn source(hit: &Value) -> Value {
     Value::Object(out)
 }
 
-/// Where a result's (or a hit's `_source`'s) file text is stored: its
-/// project's files alias (`project` or `root`) and its path, the document id.
+/// Where a hit's `_source` (its `root`) or a result's (its `project`, the
+/// root) file text is stored: the project's files alias and the path, the
+/// document id. A `_source`'s `project` is the project's name: `root` first.
 pub fn stored_at(gw: &Gateway, result: &Value) -> (String, String) {
-    let root = result["project"].as_str().or(result["root"].as_str()).unwrap_or_default();
+    let root = result["root"].as_str().or(result["project"].as_str()).unwrap_or_default();
     let index = gw.backend().names().files_alias(&vibe_common::naming::project_hash(std::path::Path::new(root)));
     (index, result["path"].as_str().unwrap_or_default().to_string())
 }
