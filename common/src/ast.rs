@@ -37,6 +37,12 @@ pub struct AstElement {
     /// Where the element stands in the file (an addition to the product description).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub line: Option<LineRange>,
+    /// The types a class, interface, struct, trait or enum extends or
+    /// implements (Rust: the traits of `impl Trait for Type` in the same
+    /// file; Go: embedded types), as bare names without generic arguments or
+    /// qualifiers (`Map` of `java.util.Map<K, V>`), in source order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub supertypes: Vec<String>,
 }
 
 /// A Markdown heading with the first words of its section.

@@ -50,6 +50,14 @@
 (interface_declaration name: (identifier) @name body: (interface_body) @body) @definition.interface
 (annotation_type_declaration name: (identifier) @name body: (annotation_type_body) @body) @definition.interface
 
+; Supertypes: `extends` and `implements` of classes, records and enums,
+; `extends` of interfaces (the engine keeps each type's bare name).
+(class_declaration (superclass (_) @supertype)) @definition.class
+(class_declaration (super_interfaces (type_list (_) @supertype))) @definition.class
+(record_declaration (super_interfaces (type_list (_) @supertype))) @definition.class
+(enum_declaration (super_interfaces (type_list (_) @supertype))) @definition.enum
+(interface_declaration (extends_interfaces (type_list (_) @supertype))) @definition.interface
+
 ; Anonymous class bodies and enum constant bodies own their members.
 (object_creation_expression
   type: [(type_identifier) @name

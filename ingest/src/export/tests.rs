@@ -21,6 +21,7 @@ fn sample() -> (SourceInfo, Vec<ScannedFile>, SourceStats) {
             comments: vec!["Entry <point> & \"more\"".into()],
             owner: None,
             line: Some(LineRange { start: 1, end: 3 }),
+            supertypes: Vec::new(),
         }],
         frontmatter: Some(BTreeMap::from([
             ("title".to_string(), "T".to_string()),

@@ -91,6 +91,7 @@ pub(super) enum Role {
     Header,
     Attribute,
     Owner,
+    Supertype,
     Reference(RefKind),
 }
 
@@ -117,6 +118,7 @@ const CODE_CAPTURES: &[(&str, Role)] = &[
     ("header", Role::Header),
     ("attribute", Role::Attribute),
     ("owner", Role::Owner),
+    ("supertype", Role::Supertype),
     ("reference.call", Role::Reference(RefKind::Call)),
     ("reference.type", Role::Reference(RefKind::Type)),
     ("reference.import", Role::Reference(RefKind::Import)),

@@ -14,6 +14,7 @@
 //! | `@namespace` + `@name` | a module or namespace block: named in owner chains, its values stay variables |
 //! | `@local.scope` | a block whose values are locals (a lambda, a closure, a callback) |
 //! | `@owner` | inside a definition's pattern: its owner type, when it is not an enclosing block (Go receivers) |
+//! | `@supertype` | inside a type's pattern: a type it extends or implements (any number); inside a `@scope`'s pattern (`impl Trait for Type`): a supertype of the file's type named by the scope |
 //! | `@header` | a comment that counts as a header comment when only comments precede it |
 //! | `@reference.call` / `.type` / `.import` + `@name` | a use of a name (see `references.rs`) |
 //!
@@ -62,7 +63,7 @@ use super::languages::Language;
 use super::license_header;
 use super::nesting::{self, Holds, Place, Span};
 use super::references::{self, Container};
-use super::signature::{bare_name, signature, unquote};
+use super::signature::{bare_name, signature, supertype_name, unquote};
 
 /// One definition gathered from possibly several matches.
 struct Definition<'t> {
@@ -75,6 +76,7 @@ struct Definition<'t> {
     body: Option<Node<'t>>,
     owner: Option<Node<'t>>,
     docs: Vec<Node<'t>>,
+    supertypes: Vec<Node<'t>>,
 }
 
 /// Extract the AST of a source file in a programming language.
@@ -94,7 +96,9 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
     direct::for_each_match(&compiled.query, compiled.plan.as_ref(), tree.root_node(), bytes, &mut |pattern, caps| {
         found.take(compiled, pattern, caps, bytes)
     });
-    let Gathered { mut defs, imports, scopes, local_scopes, mut headers, doc_nodes, attribute_nodes, uses, .. } = found;
+    let Gathered {
+        mut defs, imports, scopes, local_scopes, mut headers, doc_nodes, attribute_nodes, uses, scope_supertypes, ..
+    } = found;
 
     defs.sort_by_key(|d| d.node.start_byte());
     let names: Vec<Option<String>> =
@@ -106,6 +110,7 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
     let file = FileText { lang, source, family: &family, marked: &marked };
     let mut ast = AstData::default();
     let (used_docs, mut containers) = add_definitions(&mut ast, &file, &defs, &names, nesting);
+    add_scope_supertypes(&mut ast, scope_supertypes);
     add_imports(&mut ast, imports);
     // A doc comment that documents the first definition is not also a header.
     headers.retain(|h| !used_docs.contains(&h.id()));
@@ -204,6 +209,7 @@ fn add_definitions(
             comments,
             owner,
             line: Some(line_range(d.node)),
+            supertypes: if kind.is_value() || kind.is_callable() { Vec::new() } else { supertypes(&d.supertypes, bytes) },
         };
         let list = ast.list_mut(kind.name());
         if !element.signature.is_empty()
@@ -214,6 +220,35 @@ fn add_definitions(
         }
     }
     (used_docs, containers)
+}
+
+/// The bare names of a type's supertypes, each once, in source order.
+fn supertypes(nodes: &[Node], bytes: &[u8]) -> Vec<String> {
+    let mut nodes = nodes.to_vec();
+    nodes.sort_by_key(|n| n.start_byte());
+    let mut names: Vec<String> = Vec::new();
+    for name in nodes.iter().filter_map(|n| supertype_name(text(*n, bytes))) {
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    names
+}
+
+/// Give the supertypes of `impl Trait for Type` blocks to the file's types
+/// of that name (a type defined in another file gets none).
+fn add_scope_supertypes(ast: &mut AstData, found: Vec<(String, Vec<String>)>) {
+    for (type_name, supers) in found {
+        for list in ["classes", "structs", "enums", "interfaces"] {
+            for element in ast.list_mut(list).iter_mut().filter(|e| e.name == type_name) {
+                for s in &supers {
+                    if !element.supertypes.contains(s) {
+                        element.supertypes.push(s.clone());
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Add the imports in source order, each once.
@@ -244,6 +279,8 @@ struct Gathered<'t> {
     doc_nodes: IdSet,
     attribute_nodes: IdSet,
     uses: Vec<references::Found<'t>>,
+    /// A `@scope`'s name and the supertypes its pattern captured.
+    scope_supertypes: Vec<(String, Vec<String>)>,
 }
 
 impl<'t> Gathered<'t> {
@@ -255,7 +292,7 @@ impl<'t> Gathered<'t> {
         let mut def: Option<(Kind, Node)> = None;
         let (mut name, mut body, mut scope, mut owner) = (None, None, None, None);
         let (mut namespace, mut reference) = (false, None);
-        let mut docs = Vec::new();
+        let (mut docs, mut supers) = (Vec::new(), Vec::new());
         for &(index, node) in captures {
             match compiled.roles[index as usize] {
                 Some(Role::Definition(k)) => def = Some((k, node)),
@@ -271,6 +308,7 @@ impl<'t> Gathered<'t> {
                 Some(Role::LocalScope) => self.local_scopes.push(node),
                 Some(Role::Header) => self.headers.push(node),
                 Some(Role::Owner) => owner = Some(node),
+                Some(Role::Supertype) => supers.push(node),
                 Some(Role::Attribute) => {
                     self.attribute_nodes.insert(node.id());
                 }
@@ -279,6 +317,9 @@ impl<'t> Gathered<'t> {
             }
         }
         if let (Some(s), Some(n)) = (scope, name) {
+            if !supers.is_empty() && def.is_none() {
+                self.scope_supertypes.push((bare_name(text(n, bytes)), supertypes(&supers, bytes)));
+            }
             self.scopes.push((s, text(n, bytes).to_string(), namespace));
         }
         let setting = |key: &str| {
@@ -293,11 +334,14 @@ impl<'t> Gathered<'t> {
             return;
         };
         match self.def_index.get(&node.id()) {
-            Some(&i) => self.defs[i].merge(kind, name, body, owner, docs),
+            Some(&i) => {
+                self.defs[i].supertypes.extend(supers);
+                self.defs[i].merge(kind, name, body, owner, docs)
+            }
             None => {
                 self.def_index.insert(node.id(), self.defs.len());
                 let default_name = setting("name");
-                self.defs.push(Definition { kind, node, name, default_name, body, owner, docs });
+                self.defs.push(Definition { kind, node, name, default_name, body, owner, docs, supertypes: supers });
             }
         }
     }

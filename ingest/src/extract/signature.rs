@@ -75,9 +75,37 @@ pub(crate) fn bare_name(s: &str) -> String {
     }
 }
 
+/// A supertype as the index keeps it: the type's own name, without its
+/// generic arguments, qualifiers, pointer or optional marks
+/// (`java.util.Map<K, V>` is `Map`, `*io.Reader` is `Reader`, `Generic[T]`
+/// is `Generic`, Kotlin's `Base()` is `Base`); `None` for what is no name
+/// (Python's `metaclass=M`).
+pub(crate) fn supertype_name(s: &str) -> Option<String> {
+    let head = s.split(['<', '[', '(', '{']).next().unwrap_or("");
+    if head.contains('=') {
+        return None;
+    }
+    let last = head.rsplit(['.', ':', '\\']).next().unwrap_or("");
+    let name = last.trim().trim_matches(|c: char| matches!(c, '*' | '&' | '?' | '!' | '~' | '@' | '^'));
+    let is_name = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$');
+    is_name.then(|| name.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn supertypes_are_bare_type_names() {
+        assert_eq!(supertype_name("java.util.Map<K, V>").as_deref(), Some("Map"));
+        assert_eq!(supertype_name("*io.Reader").as_deref(), Some("Reader"));
+        assert_eq!(supertype_name("Generic[T]").as_deref(), Some("Generic"));
+        assert_eq!(supertype_name("Base()").as_deref(), Some("Base"));
+        assert_eq!(supertype_name("std::fmt::Display").as_deref(), Some("Display"));
+        assert_eq!(supertype_name(" Foo? ").as_deref(), Some("Foo"));
+        assert_eq!(supertype_name("metaclass=ABCMeta"), None);
+        assert_eq!(supertype_name("'str'"), None);
+    }
 
     #[test]
     fn names_and_imports_lose_only_their_quotes() {
