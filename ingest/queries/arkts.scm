@@ -6,12 +6,17 @@
 ; too: its methods and its fields (state fields such as `@State msg`, their
 ; decorators captured `@attribute` and left out of signatures) come with the
 ; struct as owner. Decorators of a struct, class or function (`@Entry
-; @Component struct`) are left out of signatures too.
+; @Component struct`) are left out of signatures too. A struct's supertypes
+; are those of its heritage clause, as a class's.
 ; inherits: typescript
 
 (lazy_import_statement source: (string) @import)
 
 (struct_declaration name: (_) @name body: (_) @body) @definition.struct
+(struct_declaration
+  (class_heritage
+    [(extends_clause value: [(identifier) (member_expression)] @supertype)
+     (implements_clause [(type_identifier) (nested_type_identifier) (generic_type)] @supertype)])) @definition.struct
 (annotation_declaration name: (_) @name body: (_) @body) @definition.interface
 
 ; Method signatures of a struct (those of a class come from the TypeScript

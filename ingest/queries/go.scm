@@ -15,7 +15,8 @@
 ; (direct children of `source_file`) or as struct fields, and the engine drops
 ; fields of anonymous structs declared in a function or a func literal. An
 ; anonymous struct's fields are owned by the variable or field it types
-; (`@scope`). The blank identifier `_` is never an element.
+; (`@scope`). The blank identifier `_` is never an element. A struct's
+; supertypes are its embedded types, an interface's its embedded interfaces.
 
 ((source_file (comment) @header))
 
@@ -104,6 +105,39 @@
              (function_type) (parenthesized_type) (negated_type)])
     (type_alias name: (type_identifier) @name)
   ] @definition.type)
+  @_group (#match? @_group "^type\\s*\\("))
+
+; Supertypes, on the same nodes as the types above: a struct's embedded
+; fields (`Bar`, `*pkg.Baz`: `Baz`), an interface's embedded interfaces
+; (`io.Reader`: `Reader`; not a type set's union `int | float64`, `~int`
+; or a predeclared non-interface type).
+((type_declaration
+  (type_spec
+    type: (struct_type
+      (field_declaration_list
+        (field_declaration !name type: [(type_identifier) (qualified_type) (generic_type)] @supertype))))) @definition.struct
+  (#not-match? @definition.struct "^type\\s*\\("))
+((type_declaration
+  (type_spec
+    type: (interface_type
+      ((type_elem [(type_identifier) (qualified_type) (generic_type)] @supertype) @_elem
+        (#not-match? @_elem "\\|")
+        (#not-any-of? @_elem "bool" "byte" "complex64" "complex128" "float32" "float64" "int" "int8" "int16"
+          "int32" "int64" "rune" "string" "uint" "uint8" "uint16" "uint32" "uint64" "uintptr"))))) @definition.interface
+  (#not-match? @definition.interface "^type\\s*\\("))
+((type_declaration
+  (type_spec
+    type: (struct_type
+      (field_declaration_list
+        (field_declaration !name type: [(type_identifier) (qualified_type) (generic_type)] @supertype)))) @definition.struct)
+  @_group (#match? @_group "^type\\s*\\("))
+((type_declaration
+  (type_spec
+    type: (interface_type
+      ((type_elem [(type_identifier) (qualified_type) (generic_type)] @supertype) @_elem
+        (#not-match? @_elem "\\|")
+        (#not-any-of? @_elem "bool" "byte" "complex64" "complex128" "float32" "float64" "int" "int8" "int16"
+          "int32" "int64" "rune" "string" "uint" "uint8" "uint16" "uint32" "uint64" "uintptr")))) @definition.interface)
   @_group (#match? @_group "^type\\s*\\("))
 
 ; Package-level constants and variables (direct children of the file, so

@@ -19,7 +19,8 @@
 ;   ones assigned (`module.exports = class CIMap extends Map {}` is CIMap)
 ;   or returned. The compiled ES5 class (`var C = /*#__PURE__*/function (_B)
 ;   { … function C() {…} … return C; }(_B)`: an IIFE held by C that declares
-;   C) is a function, so that its members are owned by C.
+;   C) is a function, so that its members are owned by C. A class's
+;   supertype is the name or member it extends (`extends a.B` is `B`).
 ; - values: module-level declarators (`const` ones are constants) and `a.b =
 ;   value` assignments, also in a top-level `if`, `else` or `try` block.
 ;   Locals are never captured, and the engine drops any value inside a
@@ -84,6 +85,17 @@
 ; name, and owns its methods. (An anonymous one assigned stays a value
 ; holding a class: rare, and the pattern would cost much to compile.)
 (assignment_expression right: (class name: (_) @name body: (_) @body)) @definition.class
+
+; Supertypes: the class a class extends, a name or a member (`extends
+; a.B` is `B`), not an expression (`extends mixin(B)`), for each shape of
+; class above (and the returned class below). The declarator's pattern
+; names the body too: a value pattern may have given it the whole class.
+(class_declaration (class_heritage [(identifier) (member_expression)] @supertype)) @definition.class
+(variable_declarator
+  name: (identifier)
+  value: (class (class_heritage [(identifier) (member_expression)] @supertype) body: (_) @body)) @definition.class
+(assignment_expression right: (class name: (_) (class_heritage [(identifier) (member_expression)] @supertype))) @definition.class
+(return_statement (class name: (_) (class_heritage [(identifier) (member_expression)] @supertype)) @definition.class)
 
 ; Functions and generators declared anywhere.
 (function_declaration name: (identifier) @name body: (_) @body) @definition.function

@@ -9,6 +9,8 @@
 ;   engine makes a node captured as a function and as a method a method,
 ;   whatever the order. A `def` in an `if` inside a class body is a
 ;   function owned by the class.
+; - A class's supertypes are its positional bases, as bare names (`mod.C`
+;   and `Generic[T]` are `C` and `Generic`).
 ; - Decorators belong to decorated_definition, so the definition itself is
 ;   captured and its signature starts at `def`/`class`.
 ; - Docstrings are the first string statement inside a body; `#:` comments
@@ -40,6 +42,11 @@
 (class_definition
   name: (identifier) @name
   body: (block . (expression_statement (string) @doc)?) @body) @definition.class
+
+; Supertypes: the positional bases (`B`, `mod.C`, `Generic[T]`), not keyword
+; arguments (`metaclass=M`), `*bases` or calls (`namedtuple(…)`).
+(class_definition
+  superclasses: (argument_list [(identifier) (attribute) (subscript)] @supertype)) @definition.class
 
 ; Methods: a `def` (also decorated) or a named lambda directly in a class
 ; body. Must come from the class (see the header). A `def`'s name, body

@@ -7,9 +7,11 @@
 ; and associated types, constants and statics, struct and union fields,
 ; `macro_rules!` macros (as functions). `impl` blocks and inline `mod`
 ; blocks own what they hold without being elements (`@scope`), so an owner
-; chain reads `outer_mod.Type`. Constants and statics are captured wherever
-; they stand: the engine keeps those at module level and in impl/trait
-; blocks, and drops those in a function or a closure (`@local.scope`).
+; chain reads `outer_mod.Type`. Supertypes: a trait's supertraits, and the
+; traits a type of the file implements (`impl Trait for Type`). Constants
+; and statics are captured wherever they stand: the engine keeps those at
+; module level and in impl/trait blocks, and drops those in a function or a
+; closure (`@local.scope`).
 ; Items inside macro invocations (`thread_local! {}`, `lazy_static! {}`) are
 ; token trees to the grammar and are not seen.
 
@@ -56,8 +58,10 @@
 
 ; impl blocks own their items, named after the implementing type without its
 ; path or generic arguments (`impl<T> fmt::Display for a::Foo<T>` -> `Foo`);
-; other types (`&T`, `[T]`, `dyn Trait`, tuples) keep their text.
+; other types (`&T`, `[T]`, `dyn Trait`, tuples) keep their text. The trait
+; of `impl Trait for Type` is a supertype of the file's type of that name.
 (impl_item
+  trait: (_)? @supertype
   type: [
     (type_identifier) @name
     (primitive_type) @name
@@ -87,6 +91,10 @@
 (union_item name: (type_identifier) @name body: (_) @body) @definition.struct
 (enum_item name: (type_identifier) @name body: (_) @body) @definition.enum
 (trait_item name: (type_identifier) @name body: (_) @body) @definition.trait
+; Supertraits: `trait Bar: Clone + fmt::Debug` (not lifetimes, `?Sized` or
+; `for<'a>` bounds).
+(trait_item
+  bounds: (trait_bounds [(type_identifier) (scoped_type_identifier) (generic_type)] @supertype)) @definition.trait
 
 ; Type aliases and associated types (`type Item = u8;` in an impl,
 ; `type Item;` in a trait), owned by their impl or trait.

@@ -7,7 +7,8 @@
 ; modules are scopes that own what they declare):
 ; - classes (abstract ones too; class expressions held by a declarator,
 ;   named ones assigned or returned, as in JavaScript), interfaces, type
-;   aliases (`type`), enums.
+;   aliases (`type`), enums. Supertypes: a class's `extends` (a name or a
+;   member) and `implements`, an interface's `extends`, as bare names.
 ; - functions: declarations, generators and signatures (overloads, `declare
 ;   function`); arrow functions and function expressions held by any
 ;   declarator or assigned to any name or member (`exports.f = function`).
@@ -92,6 +93,42 @@
 ; name, and owns its members. (An anonymous one assigned stays a value
 ; holding a class: rare, and the pattern would cost much to compile.)
 (assignment_expression right: (class name: (_) @name body: (_) @body)) @definition.class
+
+; Supertypes: the class a class extends (a name or a member, not an
+; expression: `extends mixin(B)`) and the interfaces it implements, for each
+; shape of class above (and the returned class below); the interfaces an
+; interface extends. The engine drops generic arguments and qualifiers. The
+; declarator's pattern names the body too: a value pattern may have given it
+; the whole class.
+(class_declaration
+  (class_heritage
+    [(extends_clause value: [(identifier) (member_expression)] @supertype)
+     (implements_clause [(type_identifier) (nested_type_identifier) (generic_type)] @supertype)])) @definition.class
+(abstract_class_declaration
+  (class_heritage
+    [(extends_clause value: [(identifier) (member_expression)] @supertype)
+     (implements_clause [(type_identifier) (nested_type_identifier) (generic_type)] @supertype)])) @definition.class
+(variable_declarator
+  name: (identifier)
+  value: (class
+    (class_heritage
+      [(extends_clause value: [(identifier) (member_expression)] @supertype)
+       (implements_clause [(type_identifier) (nested_type_identifier) (generic_type)] @supertype)])
+    body: (_) @body)) @definition.class
+(assignment_expression
+  right: (class
+    name: (_)
+    (class_heritage
+      [(extends_clause value: [(identifier) (member_expression)] @supertype)
+       (implements_clause [(type_identifier) (nested_type_identifier) (generic_type)] @supertype)]))) @definition.class
+(return_statement
+  (class
+    name: (_)
+    (class_heritage
+      [(extends_clause value: [(identifier) (member_expression)] @supertype)
+       (implements_clause [(type_identifier) (nested_type_identifier) (generic_type)] @supertype)])) @definition.class)
+(interface_declaration
+  (extends_type_clause type: [(type_identifier) (nested_type_identifier) (generic_type)] @supertype)) @definition.interface
 
 ; Functions and generators declared anywhere, and function signatures
 ; (overloads, `declare function`).
