@@ -239,7 +239,7 @@ fn supertypes(nodes: &[Node], bytes: &[u8]) -> Vec<String> {
 /// of that name (a type defined in another file gets none).
 fn add_scope_supertypes(ast: &mut AstData, found: Vec<(String, Vec<String>)>) {
     for (type_name, supers) in found {
-        for list in ["classes", "structs", "enums", "interfaces"] {
+        for list in ["class", "struct", "enum", "interface"] {
             for element in ast.list_mut(list).iter_mut().filter(|e| e.name == type_name) {
                 for s in &supers {
                     if !element.supertypes.contains(s) {
