@@ -13,6 +13,8 @@ pub mod languages;
 pub mod naming;
 pub mod plain_http;
 pub mod projects;
+pub mod refusal;
+pub mod run_lock;
 pub mod search;
 pub mod signal;
 pub mod summary;

@@ -25,6 +25,14 @@ impl IndexNames {
         format!("{}_meta", self.prefix)
     }
 
+    /// The meta index of index runs' locks (`vibe_common::run_lock`): one
+    /// document per project being indexed. It falls under the meta index
+    /// template (`<p>_meta*`) but is kept apart from the project documents,
+    /// so that nothing that lists projects sees a lock.
+    pub fn locks(&self) -> String {
+        format!("{}_meta_locks", self.prefix)
+    }
+
     /// Alias readers use for a project's file contents.
     pub fn files_alias(&self, hash: &str) -> String {
         format!("{}_files_{hash}", self.prefix)
@@ -92,6 +100,7 @@ mod tests {
     fn names_follow_the_prefix() {
         let n = IndexNames::new("t1");
         assert_eq!(n.meta(), "t1_meta");
+        assert_eq!(n.locks(), "t1_meta_locks");
         assert_eq!(n.ast_alias("ab"), "t1_ast_ab");
         assert_eq!(n.files_alias("ab"), "t1_files_ab");
         // Neither alias wildcard matches the other's names.

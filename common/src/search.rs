@@ -54,8 +54,10 @@ pub enum SearchError {
         #[source]
         source: BoxError,
     },
-    /// The body is OpenSearch's answer (cut at 2000 bytes): it is the error.
-    #[error("OpenSearch {method} {path} failed with status {status}: {body}")]
+    /// `body` is OpenSearch's answer (cut at 2000 bytes); the message shows
+    /// only its error type and reason ([`answer_reason`]): the answer itself
+    /// goes to the debug log.
+    #[error("OpenSearch {method} {path} failed with status {status}: {}", answer_reason(.body))]
     Status { method: String, path: String, status: u16, body: String },
     #[error("OpenSearch {method} {path}: unreadable response")]
     Body {
@@ -78,6 +80,27 @@ impl SearchError {
             SearchError::Status { status, .. } => Some(*status),
             _ => None,
         }
+    }
+}
+
+/// What a failed request's answer says, in its own words and without its
+/// JSON: `type: reason` of its `error`, the text of a plain-text answer, or
+/// only its size (the debug log has the whole answer).
+pub fn answer_reason(body: &str) -> String {
+    let Ok(answer) = serde_json::from_str::<Value>(body) else {
+        let text: String = body.trim().chars().take(300).collect();
+        return if text.is_empty() { "empty answer".into() } else { text };
+    };
+    let error = &answer["error"];
+    match (error["type"].as_str(), error["reason"].as_str(), error.as_str()) {
+        (Some(kind), Some(reason), _) => format!("{kind}: {reason}"),
+        (Some(kind), None, _) => kind.to_string(),
+        (None, _, Some(message)) => message.to_string(),
+        _ if answer["timed_out"] == true => {
+            format!("timed out (cluster status {})", answer["status"].as_str().unwrap_or("unknown"))
+        }
+        _ if answer["found"] == false => "not found".to_string(),
+        _ => format!("an answer of {} bytes (in the debug log)", body.len()),
     }
 }
 
@@ -307,6 +330,7 @@ impl Node {
                 end -= 1;
             }
             body.truncate(end);
+            tracing::debug!(status, "OpenSearch answered {method_name} {path} with: {body}");
             return Err(SearchError::Status { method: method_name, path: path.to_string(), status, body });
         }
         if bytes.is_empty() {

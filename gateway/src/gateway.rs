@@ -3,9 +3,12 @@
 //! configured protocol. It knows no tool: [`Gateway::call`] (in
 //! [`crate::dispatch`]) sits above the tools.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use vibe_common::config::{AnswerFormat, Config, McpProtocol};
+use vibe_common::naming::project_hash;
+use vibe_common::run_lock::{self, Holder};
 use vibe_common::search::Search;
 
 use crate::backend::{Backend, BackendError};
@@ -28,13 +31,29 @@ struct Inner {
     answer_budget: usize,
     /// `mcp.answer_format`: what an answer's text content is.
     answer_format: AnswerFormat,
+    /// The config's sources, read when `admin_sync` asks which of them
+    /// another index run holds.
+    sources: SourcesFn,
 }
+
+/// The configured sources, read again at each call.
+pub type SourcesFn = Arc<dyn Fn() -> Vec<PathBuf> + Send + Sync>;
 
 impl Gateway {
     pub fn new(config: &Config, sync: SyncRunner) -> anyhow::Result<Self> {
         let search = Search::new(&config.opensearch)?;
+        let sources = config.sources.clone();
         Ok(Self::with_search(search, sync, config.mcp.protocol, config.mcp.answer_budget)
-            .with_answer_format(config.mcp.answer_format))
+            .with_answer_format(config.mcp.answer_format)
+            .with_sources(Arc::new(move || sources.clone())))
+    }
+
+    /// The same gateway reading the config's sources with `sources` (before it is shared).
+    pub fn with_sources(mut self, sources: SourcesFn) -> Self {
+        if let Some(inner) = Arc::get_mut(&mut self.inner) {
+            inner.sources = sources;
+        }
+        self
     }
 
     /// The same gateway answering in `format` (before it is shared).
@@ -58,6 +77,7 @@ impl Gateway {
             protocol,
             answer_budget,
             answer_format: AnswerFormat::default(),
+            sources: Arc::new(Vec::new),
         };
         Self { inner: Arc::new(inner) }
     }
@@ -99,8 +119,15 @@ impl Gateway {
         self.inner.catalog.split_absolute(&self.inner.backend, path).await
     }
 
-    /// Starts `admin_sync`'s index run; the project cache is dropped when it ends.
+    /// Starts `admin_sync`'s index run; the project cache is dropped when it
+    /// ends. Another run already indexing one of the config's projects (a
+    /// `scan index` by hand, a watcher, another machine) is named instead.
     pub async fn start_sync(&self) -> std::io::Result<SyncStart> {
+        if !self.inner.sync.is_running().await {
+            if let Some(holder) = self.run_holding_a_source().await {
+                return Ok(SyncStart::HeldElsewhere { holder });
+            }
+        }
         let me = self.clone();
         self.inner
             .sync
@@ -108,5 +135,19 @@ impl Gateway {
                 tokio::spawn(async move { me.inner.catalog.invalidate().await });
             })
             .await
+    }
+
+    /// The longest-running live index run holding one of the config's projects.
+    async fn run_holding_a_source(&self) -> Option<Holder> {
+        let roots = (self.inner.sources)();
+        let hashes: Vec<String> =
+            roots.iter().filter_map(|r| r.canonicalize().ok()).map(|r| project_hash(&r)).collect();
+        match run_lock::live_holders(self.inner.backend.search(), &hashes).await {
+            Ok(holders) => holders.into_values().min_by_key(|h| h.started_at_ms),
+            Err(e) => {
+                tracing::debug!("admin_sync: the index locks could not be read: {e}");
+                None
+            }
+        }
     }
 }

@@ -112,7 +112,15 @@ pub async fn spawn(config: &Config, opts: ServeOptions) -> anyhow::Result<Runnin
     let sync_command =
         opts.sync_command.clone().unwrap_or_else(|| SyncRunner::default_command(opts.config_dir.as_deref()));
     let log_file = opts.config_dir.as_ref().map(|d| d.join("sync.log"));
-    let gateway = Gateway::new(config, SyncRunner::new(sync_command, log_file))?;
+    let mut gateway = Gateway::new(config, SyncRunner::new(sync_command, log_file))?;
+    if let Some(dir) = opts.config_dir.clone() {
+        // `source add` while the server runs: admin_sync checks the sources the config lists now.
+        let fallback = config.sources.clone();
+        gateway = gateway.with_sources(std::sync::Arc::new(move || match Config::load_or_create(Some(&dir)) {
+            Ok((config, _)) => config.sources,
+            Err(_) => fallback.clone(),
+        }));
+    }
     match gateway.backend().install().await {
         Ok(()) => tracing::info!(host = gateway.backend().search().host(), "search templates installed"),
         Err(e) => tracing::warn!("{e}; templates will be installed on first use"),

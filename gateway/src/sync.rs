@@ -21,8 +21,18 @@ use tokio::sync::Mutex;
 /// Outcome of a request to start a run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SyncStart {
-    Started { pid: Option<u32> },
-    AlreadyRunning { since_secs: u64, progress: Option<String> },
+    Started {
+        pid: Option<u32>,
+    },
+    AlreadyRunning {
+        since_secs: u64,
+        progress: Option<String>,
+    },
+    /// Another index run (not started by this server) holds one of the
+    /// config's projects ([`vibe_common::run_lock`]).
+    HeldElsewhere {
+        holder: vibe_common::run_lock::Holder,
+    },
 }
 
 /// One index run, as the runner saw it.

@@ -82,6 +82,12 @@ pub struct OpenSearchConfig {
     /// Replicas of each new index generation; `None` = `auto_expand_replicas
     /// "0-1"` (green on one node, one replica once a second node joins).
     pub replicas: Option<u32>,
+    /// Lease of a run's lock on a project (seconds): renewed while the run
+    /// goes on; once it runs out, another run may take the project over.
+    pub lock_lease_secs: u64,
+    /// How long a run waits for a project another run holds before it
+    /// names that run and gives up (exit code 4); `--wait` waits on.
+    pub lock_wait_secs: u64,
 }
 
 impl OpenSearchConfig {
@@ -116,6 +122,8 @@ impl Default for OpenSearchConfig {
             index_prefix: DEFAULT_INDEX_PREFIX.to_string(),
             shards: 1,
             replicas: None,
+            lock_lease_secs: crate::run_lock::DEFAULT_LEASE.as_secs(),
+            lock_wait_secs: crate::run_lock::DEFAULT_WAIT.as_secs(),
         }
     }
 }

@@ -28,6 +28,14 @@ pub(super) const COMMENTS: &[(&str, &str)] = &[
     ("opensearch.index_prefix", "prefix of every index name"),
     ("opensearch.shards", "primary shards of each new index generation"),
     ("opensearch.replicas", "replicas of each new generation; null = auto (0 on one node, 1 on two or more)"),
+    (
+        "opensearch.lock_lease_secs",
+        "lease of an index run's lock on a project; a run whose holder died is taken over after it",
+    ),
+    (
+        "opensearch.lock_wait_secs",
+        "how long scan index waits for a project another run holds (then exit code 4; --wait waits on)",
+    ),
     ("mcp", "MCP gateway (`vibe-analyzer serve start`)."),
     ("mcp.host", "listen address; keep loopback unless you need remote access"),
     ("mcp.port", "listen port"),
@@ -267,6 +275,7 @@ mod tests {
                 index_prefix: "team-a".into(),
                 shards: 2,
                 replicas: None,
+                ..OpenSearchConfig::default()
             },
             mcp: McpConfig {
                 host: "0.0.0.0".into(),
@@ -319,6 +328,8 @@ mod tests {
                 index_prefix: "team-b".into(),
                 shards: 3,
                 replicas: Some(2),
+                lock_lease_secs: 17,
+                lock_wait_secs: 4,
             },
             mcp: McpConfig {
                 host: "0.0.0.0".into(),

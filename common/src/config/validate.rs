@@ -54,6 +54,10 @@ fn validate_opensearch(os: &mut OpenSearchConfig, config_dir: &Path, w: &mut Vec
         w.push("opensearch.shards 0 is not allowed, using 1".to_string());
         os.shards = 1;
     }
+    if os.lock_lease_secs == 0 {
+        w.push("opensearch.lock_lease_secs 0 is not allowed, using 1".to_string());
+        os.lock_lease_secs = 1;
+    }
     empty_to_none(&mut os.username);
     empty_to_none(&mut os.password);
     if let Some(ca) = &os.ca_cert {

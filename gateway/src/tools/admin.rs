@@ -1,5 +1,6 @@
 //! `admin_sync`: starts the index run ([`crate::sync`]) or tells the one
-//! under way.
+//! under way: this server's own, or another run holding one of the config's
+//! projects (its lock names the command, pid, host and start).
 
 use serde_json::{json, Value};
 
@@ -24,6 +25,15 @@ pub async fn sync(gw: &Gateway) -> Result<Value, ToolError> {
             }
             Ok(answer)
         }
+        Ok(SyncStart::HeldElsewhere { holder }) => Ok(json!({
+            "result": "AlreadyRunning",
+            "message": format!(
+                "Indexing is already running: {} is being indexed by {}. Please wait; show_projects tells when it was indexed.",
+                holder.root,
+                holder.describe()
+            ),
+            "running_secs": vibe_common::run_lock::now_ms().saturating_sub(holder.started_at_ms) / 1000,
+        })),
         Err(e) => Err(ToolError::Failed(format!("cannot start indexing: {e}"))),
     }
 }

@@ -1,18 +1,33 @@
 //! `vibe-analyzer scan index`: the full cycle into OpenSearch.
 
+use std::sync::Arc;
+use std::time::Duration;
+
+use vibe_common::run_lock::{LockOptions, Wait};
 use vibe_common::search::Search;
 
-use super::{Ctx, PartialFailure, ScanIndexArgs, ScanPruneArgs};
-use crate::indexer::{self, IndexOptions};
+use super::{Ctx, PartialFailure, ProjectBusy, ScanIndexArgs, ScanPruneArgs};
+use crate::indexer::{self, IndexOptions, IndexReport};
 
 /// The options every indexing run of this config shares (`scan index`,
-/// `scan watch`): the enrichment, and this config's id as the owner.
-pub fn options(ctx: &Ctx, no_llm: bool) -> anyhow::Result<IndexOptions> {
+/// `scan watch`): the enrichment, this config's id as the owner, and how
+/// it takes each project's run lock (as `command`).
+pub fn options(ctx: &Ctx, no_llm: bool, command: &str) -> anyhow::Result<IndexOptions> {
     let identity = ctx.identity()?;
+    let os = &ctx.config.opensearch;
+    let lock = LockOptions {
+        lease: Duration::from_secs(os.lock_lease_secs),
+        wait: Wait::UpTo(Duration::from_secs(os.lock_wait_secs)),
+        command: command.to_string(),
+        owner: identity.id.clone(),
+        config_dir: ctx.config_dir.display().to_string(),
+    };
     Ok(IndexOptions {
         enrich: super::enrich::for_index(ctx, no_llm)?,
         site: Some(identity.site()),
         owner: identity.id,
+        lock,
+        notice: Some(Arc::new(|line: &str| eprintln!("{line}"))),
         ..Default::default()
     })
 }
@@ -26,9 +41,23 @@ pub fn run(ctx: &Ctx, args: ScanIndexArgs) -> anyhow::Result<()> {
     }
     let targets = ctx.targets(args.target.as_deref())?;
     let search = Search::new(&ctx.config.opensearch)?;
-    let opts = IndexOptions { force: args.force, progress: true, ..options(ctx, args.no_llm)? };
+    let mut opts = IndexOptions { force: args.force, progress: true, ..options(ctx, args.no_llm, "scan index")? };
+    if args.wait {
+        opts.lock.wait = Wait::UntilFree;
+    }
     let runtime = tokio::runtime::Runtime::new()?;
     let report = runtime.block_on(indexer::run(&search, &targets, &ctx.config.sources, &opts))?;
+    print_report(&report);
+    if !report.busy_sources.is_empty() {
+        return Err(ProjectBusy(report.busy_sources).into());
+    }
+    let refused: u64 = report.refusals().values().sum();
+    let total: u64 = report.sources.iter().map(|s| s.scan.files_seen).sum();
+    PartialFailure::check(report.errors().len() + refused as usize, total as usize)
+}
+
+/// What a run did, on stderr, and its closing line on stdout.
+fn print_report(report: &IndexReport) {
     for action in &report.templates {
         tracing::info!("{action}");
         if !matches!(action.action, vibe_common::templates::Action::UpToDate) {
@@ -53,11 +82,11 @@ pub fn run(ctx: &Ctx, args: ScanIndexArgs) -> anyhow::Result<()> {
             eprintln!("{}: removed {} files no longer on disk", source.name, source.deleted);
         }
     }
-    let errors = report.errors();
-    for (path, message) in &errors {
+    for (path, message) in &report.errors() {
         eprintln!("error: {path}: {message}");
     }
+    for (refusal, files) in report.refusals() {
+        eprintln!("error: {files} files were not written. {refusal}");
+    }
     println!("{}", report.summary());
-    let total: u64 = report.sources.iter().map(|s| s.scan.files_seen).sum();
-    PartialFailure::check(errors.len(), total as usize)
 }

@@ -6,7 +6,8 @@
 //!
 //! Exit codes: 0 success, 1 error, 2 when a run completed but some files failed
 //! (return a [`PartialFailure`] anywhere in the error chain), 3 from `serve
-//! status` when the server is not running ([`NotRunning`], as LSB init scripts do).
+//! status` when the server is not running ([`NotRunning`], as LSB init scripts do),
+//! 4 when another index run held a project for the whole wait ([`ProjectBusy`]).
 
 pub mod analyze;
 pub mod enrich;
@@ -132,6 +133,10 @@ pub struct ScanIndexArgs {
     /// List what would be removed (projects this config wrote and no longer lists) and change nothing
     #[arg(long)]
     pub dry_run: bool,
+    /// When another run is indexing a project, wait until it ends (default: wait
+    /// opensearch.lock_wait_secs, then name it and exit with code 4)
+    #[arg(long)]
+    pub wait: bool,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -287,15 +292,23 @@ impl PartialFailure {
     }
 }
 
+/// Another index run held a project for the whole wait; each line names
+/// the source and the run: exit code 4.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("\nerror: "))]
+pub struct ProjectBusy(pub Vec<crate::indexer::BusySource>);
+
 /// `serve status` found no running server (and said so): exit code 3.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("the MCP server is not running")]
 pub struct NotRunning;
 
-/// Exit code of an error: 2 for a [`PartialFailure`] anywhere in the chain,
-/// 3 for [`NotRunning`], else 1.
+/// Exit code of an error: 4 for [`ProjectBusy`], 2 for a
+/// [`PartialFailure`] anywhere in the chain, 3 for [`NotRunning`], else 1.
 pub fn exit_code_of(err: &anyhow::Error) -> u8 {
-    if err.chain().any(|e| e.is::<PartialFailure>()) {
+    if err.chain().any(|e| e.is::<ProjectBusy>()) {
+        4
+    } else if err.chain().any(|e| e.is::<PartialFailure>()) {
         2
     } else if err.chain().any(|e| e.is::<NotRunning>()) {
         3
@@ -325,10 +338,26 @@ pub fn main() -> ExitCode {
         Err(err) => {
             // `serve status` already said "not running": that is its answer, not an error.
             if !err.chain().any(|e| e.is::<NotRunning>()) {
-                eprintln!("error: {err:#}");
+                eprintln!("error: {}", user_message(&err));
             }
             ExitCode::from(exit_code_of(&err))
         }
+    }
+}
+
+/// The error as the user reads it: the whole chain, except for a refusal of
+/// OpenSearch, which says all there is to say (its cause goes to the debug log).
+fn user_message(err: &anyhow::Error) -> String {
+    let refused = err.chain().find_map(|e| match e.downcast_ref::<crate::indexer::IndexError>() {
+        Some(refused @ crate::indexer::IndexError::Refused { .. }) => Some(refused),
+        _ => None,
+    });
+    match refused {
+        Some(refused) => {
+            tracing::debug!("{err:#}");
+            refused.to_string()
+        }
+        None => format!("{err:#}"),
     }
 }
 

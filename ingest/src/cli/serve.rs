@@ -65,7 +65,10 @@ fn start(ctx: &Ctx, args: ServeStartArgs) -> anyhow::Result<()> {
         opts.port = port;
     }
     let watch = match args.watch {
-        true => Some((super::watch::options(ctx, None, args.no_llm)?, Search::new(&ctx.config.opensearch)?)),
+        true => Some((
+            super::watch::options(ctx, None, args.no_llm, "serve start --watch")?,
+            Search::new(&ctx.config.opensearch)?,
+        )),
         false => None,
     };
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;

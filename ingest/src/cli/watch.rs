@@ -11,7 +11,7 @@ use super::{Ctx, ScanWatchArgs};
 use crate::watch::{self, WatchOptions};
 
 pub fn run(ctx: &Ctx, args: ScanWatchArgs) -> anyhow::Result<()> {
-    let opts = options(ctx, args.target.as_deref(), args.no_llm)?;
+    let opts = options(ctx, args.target.as_deref(), args.no_llm, "scan watch")?;
     let search = Search::new(&ctx.config.opensearch)?;
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(watch::run(&search, opts, vibe_common::signal::shutdown_signal(), |line| {
@@ -24,10 +24,13 @@ pub fn run(ctx: &Ctx, args: ScanWatchArgs) -> anyhow::Result<()> {
 }
 
 /// What `scan watch` (and `serve start --watch`) watch and how they index:
-/// as `scan index` does (LLM enrichment when configured, unless `no_llm`).
-pub fn options(ctx: &Ctx, target: Option<&str>, no_llm: bool) -> anyhow::Result<WatchOptions> {
+/// as `scan index` does (LLM enrichment when configured, unless `no_llm`),
+/// under each project's run lock as `command`.
+pub fn options(ctx: &Ctx, target: Option<&str>, no_llm: bool, command: &str) -> anyhow::Result<WatchOptions> {
     let targets = ctx.targets(target)?;
-    let index = super::index::options(ctx, no_llm)?;
+    let mut index = super::index::options(ctx, no_llm, command)?;
+    // A batch that meets another run is retried; its line says so.
+    index.notice = None;
     // The config may change while watching (`source add` in another shell):
     // read its sources again before every batch.
     let (dir, fallback) = (ctx.config_dir.clone(), ctx.config.sources.clone());

@@ -1,6 +1,11 @@
-//! Bulk writes bounded by bytes, with per-document error reporting.
+//! Bulk writes bounded by bytes, with per-document error reporting; a
+//! document OpenSearch refused for a block (a full disk) is counted under
+//! its [`Refusal`], told once per run instead of once per file.
+
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{json, Value};
+use vibe_common::refusal::Refusal;
 use vibe_common::search::{Search, SearchError};
 
 /// A bulk request body is flushed when it grows past this many bytes.
@@ -25,8 +30,10 @@ pub struct BulkBatch {
 pub struct BulkOutcome {
     /// Successful operations per index alias.
     pub ok: std::collections::BTreeMap<String, u64>,
-    /// (document id, message) of every failed operation.
+    /// (document id, message) of every failed operation but the refused ones.
     pub errors: Vec<(String, String)>,
+    /// The documents (ids: files) each refusal kept out.
+    pub refused: BTreeMap<Refusal, BTreeSet<String>>,
 }
 
 impl BulkOutcome {
@@ -81,7 +88,7 @@ impl BulkBatch {
             return Ok(());
         }
         while self.in_flight.len() >= BULK_IN_FLIGHT {
-            self.wait_oldest(outcome, alias_of).await?;
+            self.wait_oldest(search, outcome, alias_of).await?;
         }
         let body = std::mem::take(&mut self.body);
         self.actions = 0;
@@ -105,13 +112,14 @@ impl BulkBatch {
     ) -> Result<(), SearchError> {
         self.flush(search, outcome, alias_of).await?;
         while !self.in_flight.is_empty() {
-            self.wait_oldest(outcome, alias_of).await?;
+            self.wait_oldest(search, outcome, alias_of).await?;
         }
         Ok(())
     }
 
     async fn wait_oldest(
         &mut self,
+        search: &Search,
         outcome: &mut BulkOutcome,
         alias_of: &(dyn Fn(&str) -> String + Sync),
     ) -> Result<(), SearchError> {
@@ -121,7 +129,7 @@ impl BulkBatch {
             path: "/_bulk".into(),
             source: e.into(),
         })??;
-        record(&response, outcome, alias_of);
+        record(search, &response, outcome, alias_of);
         Ok(())
     }
 }
@@ -143,7 +151,7 @@ fn dump(body: &[u8]) {
 }
 
 /// Record each item of a bulk response under `alias_of(index)`.
-fn record(response: &Value, outcome: &mut BulkOutcome, alias_of: &(dyn Fn(&str) -> String + Sync)) {
+fn record(search: &Search, response: &Value, outcome: &mut BulkOutcome, alias_of: &(dyn Fn(&str) -> String + Sync)) {
     for item in response["items"].as_array().into_iter().flatten() {
         let Some((op, result)) = item.as_object().and_then(|o| o.iter().next()) else { continue };
         let id = result["_id"].as_str().unwrap_or_default().to_string();
@@ -151,6 +159,9 @@ fn record(response: &Value, outcome: &mut BulkOutcome, alias_of: &(dyn Fn(&str) 
         let index = alias_of(result["_index"].as_str().unwrap_or_default());
         if (200..300).contains(&status) || (op == "delete" && status == 404) {
             *outcome.ok.entry(index).or_default() += 1;
+        } else if let Some(refusal) = Refusal::of_item(search, status, &result["error"]) {
+            tracing::debug!("{op} {id} into {index} refused: {}", result["error"]);
+            outcome.refused.entry(refusal).or_default().insert(id);
         } else {
             let reason = result["error"]["reason"].as_str().unwrap_or("unknown error");
             outcome.errors.push((id, format!("{op} into {index} failed ({status}): {reason}")));

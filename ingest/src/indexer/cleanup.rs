@@ -2,6 +2,11 @@
 //! identity wrote (a project other configs also own is kept for them, this
 //! identity's ownership dropped), and generations no alias points at.
 //!
+//! A project another run is indexing now (its run lock,
+//! [`vibe_common::run_lock`], is held by a live run) is left alone: neither
+//! removed nor cleared of generations no alias points at, as the one it is
+//! writing is such a generation until it is published.
+//!
 //! The work is planned first ([`plan`]), so that `scan index --dry-run` and
 //! `scan prune --dry-run` can list it, and `scan index` with no sources can
 //! say what it removes before it does ([`apply`]).
@@ -20,6 +25,7 @@ use std::time::Duration;
 
 use vibe_common::config::Site;
 use vibe_common::naming::project_hash;
+use vibe_common::run_lock::{self, Holder};
 use vibe_common::search::{Search, SearchError};
 
 use super::store::{self, Layout, MetaInfo, Writer};
@@ -86,20 +92,28 @@ pub async fn plan(search: &Search, configured: &[PathBuf], me: &Me<'_>) -> Resul
     let keep: HashSet<String> = configured.iter().map(|p| project_hash(&canonical(p))).collect();
     let overridden: HashSet<String> = me.override_sites.iter().map(|p| project_hash(&canonical(p))).collect();
     let (metas, layout) = tokio::try_join!(store::meta_projects(search), Layout::read(search))?;
+    // Read after the layout: a generation it lists was created under a lock
+    // that this still shows, unless its run is gone.
+    let hashes: Vec<String> = layout.indices.keys().chain(metas.keys()).cloned().collect();
+    let busy = run_lock::live_holders(search, &hashes).await?;
     let mut plan = Plan { layout, ..Default::default() };
-    let mut others = HashSet::new();
+    let mut others: HashSet<String> = busy.keys().cloned().collect();
     for (hash, meta) in metas {
         if keep.contains(&hash) {
             plan.meta.insert(hash, meta);
             continue;
         }
         let project = Project { root: meta.root.clone().unwrap_or_else(|| hash.clone()), hash: hash.clone() };
+        // Projects written before configs had ids have no owners: any config may remove them.
+        let mine = me.id.is_empty() || meta.owners.is_empty() || meta.owners.iter().any(|o| o == me.id);
+        if let Some(holder) = busy.get(&hash).filter(|_| mine) {
+            plan.refused.push(Refusal { root: project.root, reason: being_indexed(holder) });
+            continue;
+        }
         if me.id.is_empty() {
             plan.remove.push(project);
             continue;
         }
-        // Projects written before configs had ids have no owners: any config may remove them.
-        let mine = meta.owners.is_empty() || meta.owners.iter().any(|o| o == me.id);
         if !mine {
             others.insert(hash);
             continue;
@@ -135,6 +149,11 @@ pub async fn plan(search: &Search, configured: &[PathBuf], me: &Me<'_>) -> Resul
         }
     }
     Ok(plan)
+}
+
+/// Why a project another run is indexing is kept.
+fn being_indexed(holder: &Holder) -> String {
+    format!("kept for now: another run is indexing it ({}); a later run removes it", holder.describe())
 }
 
 /// Why this identity may not remove a project it owns, if it may not.

@@ -7,29 +7,37 @@
 //! every `--force` rebuild write a new generation of physical indices, and
 //! the aliases readers use move to it in one atomic `_aliases` call at the end.
 //! Incremental runs write through the live generation, file by file.
+//!
+//! Each source is indexed under its project's run lock ([`locked`]); what
+//! OpenSearch refuses (a block, a timeout, a node gone) is told in words
+//! ([`vibe_common::refusal`]), once per run.
 
 mod bulk;
 pub mod cleanup;
 pub mod documents;
 pub mod format;
+mod locked;
 mod source;
 pub mod stats;
 pub mod store;
 pub mod tags;
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use thiserror::Error;
 use vibe_common::error::BoxError;
+use vibe_common::refusal::Refusal;
+use vibe_common::run_lock::LockOptions;
 use vibe_common::search::{Search, SearchError};
 use vibe_common::templates::{self, InstallAction};
 
 use crate::scanner::{self, ScanReport, ScannedFile, SourceInfo};
 pub use documents::Enrichment;
-use source::index_source;
+pub use locked::BusySource;
+use locked::{index_locked, Locked};
 
 #[derive(Debug, Error)]
 pub enum IndexError {
@@ -41,6 +49,19 @@ pub enum IndexError {
     },
     #[error(transparent)]
     Search(#[from] SearchError),
+    /// OpenSearch refused the run (a block, a timeout, a node gone): the
+    /// message says what it means and what to do. The cause's own answer is
+    /// in the debug log.
+    #[error("{refusal}")]
+    Refused {
+        refusal: Refusal,
+        #[source]
+        source: SearchError,
+    },
+    /// Another run took this run's project over (this run stopped renewing
+    /// its lock for a whole lease): nothing of this run was published.
+    #[error("{root}: another run took this project over while this run was stalled; nothing of this run was published. Run scan index again")]
+    LockLost { root: String },
     /// A source could not be scanned; the scan error names the path.
     #[error(transparent)]
     Scan(#[from] scanner::ScanError),
@@ -80,7 +101,15 @@ pub struct IndexOptions {
     /// the owner id: the same id seen writing from another site is never
     /// removed ([`cleanup`]).
     pub site: Option<vibe_common::config::Site>,
+    /// How the run takes each project's lock (lease, wait) and what it says about itself in it.
+    pub lock: LockOptions,
+    /// Where lines for the user go while the run goes on (waiting for
+    /// another run, taking over a gone one's lock); the log when `None`.
+    pub notice: Option<NoticeFn>,
 }
+
+/// Receives a line for the user.
+pub type NoticeFn = Arc<dyn Fn(&str) + Send + Sync>;
 
 /// What one source's indexing did.
 #[derive(Debug, Default, Clone)]
@@ -96,6 +125,8 @@ pub struct SourceOutcome {
     pub deleted: u64,
     pub scan: ScanReport,
     pub errors: Vec<(String, String)>,
+    /// Files OpenSearch refused to write, by refusal (told once, not per file).
+    pub refused: BTreeMap<Refusal, u64>,
 }
 
 /// What a whole run did.
@@ -112,6 +143,8 @@ pub struct IndexReport {
     pub sources: Vec<SourceOutcome>,
     /// Sources that could not be indexed at all: `(root, why)`.
     pub failed_sources: Vec<(String, String)>,
+    /// Sources another run held for the whole wait: left to it.
+    pub busy_sources: Vec<BusySource>,
     pub elapsed: Duration,
 }
 
@@ -132,6 +165,14 @@ impl IndexReport {
     pub fn errors(&self) -> Vec<(String, String)> {
         self.failed_sources.iter().cloned().chain(self.sources.iter().flat_map(|s| s.errors.iter().cloned())).collect()
     }
+    /// Files OpenSearch refused to write, by refusal, over every source.
+    pub fn refusals(&self) -> BTreeMap<Refusal, u64> {
+        let mut all = BTreeMap::new();
+        for (refusal, files) in self.sources.iter().flat_map(|s| &s.refused) {
+            *all.entry(refusal.clone()).or_default() += files;
+        }
+        all
+    }
     /// Nothing was written or removed.
     pub fn up_to_date(&self) -> bool {
         self.sources.iter().all(|s| s.files_written == 0 && s.ast_written == 0 && s.deleted == 0 && !s.rebuilt)
@@ -139,8 +180,10 @@ impl IndexReport {
     }
     /// The closing line of `scan index`.
     pub fn summary(&self) -> String {
-        if self.up_to_date() && self.errors().is_empty() {
+        if self.up_to_date() && self.errors().is_empty() && self.refusals().is_empty() && self.busy_sources.is_empty() {
             "Index is up to date — all files are already indexed and database is in sync".to_string()
+        } else if self.sources.is_empty() && !self.busy_sources.is_empty() {
+            "Nothing indexed: other runs are indexing these sources".to_string()
         } else {
             format!(
                 "Indexing completed. Sources: {}, Files: {}, Analysis: {} (took {:.1}s)",
@@ -165,8 +208,24 @@ pub async fn check_backend(search: &Search) -> Result<String, IndexError> {
 }
 
 /// Index `targets` (absolute roots); `configured` is every source in the
-/// config, so that projects no longer there are removed.
+/// config, so that projects no longer there are removed. A refusal of
+/// OpenSearch ends the run as [`IndexError::Refused`].
 pub async fn run(
+    search: &Search,
+    targets: &[PathBuf],
+    configured: &[PathBuf],
+    opts: &IndexOptions,
+) -> Result<IndexReport, IndexError> {
+    run_all(search, targets, configured, opts).await.map_err(|e| match e {
+        IndexError::Search(source) => match Refusal::of(search, &source) {
+            Some(refusal) => IndexError::Refused { refusal, source },
+            None => IndexError::Search(source),
+        },
+        other => other,
+    })
+}
+
+async fn run_all(
     search: &Search,
     targets: &[PathBuf],
     configured: &[PathBuf],
@@ -182,8 +241,9 @@ pub async fn run(
     for root in targets {
         // A source that cannot be read (gone, unreadable) is reported and the
         // run goes on with the others; a backend failure stops it.
-        match index_source(search, &known, root, opts).await {
-            Ok(outcome) => report.sources.push(outcome),
+        match index_locked(search, root, opts).await {
+            Ok(Locked::Indexed(outcome)) => report.sources.push(outcome),
+            Ok(Locked::Busy(busy)) => report.busy_sources.push(busy),
             Err(IndexError::Scan(e)) => report.failed_sources.push(e.report_line()),
             Err(e) => return Err(e),
         }

@@ -12,8 +12,11 @@ use serde_json::json;
 use vibe_common::naming::project_hash;
 use vibe_common::search::Search;
 
+use vibe_common::run_lock::RunLock;
+
 use super::bulk::{BulkBatch, BulkOutcome};
-use super::{cleanup, documents, format, stats, store};
+use super::store::{Layout, MetaInfo};
+use super::{documents, format, stats, store};
 use super::{EnrichFn, IndexError, IndexOptions, SourceOutcome, PROJECT_SUMMARY_KEY};
 use crate::scanner::{self, ScanOptions, ScanReport, ScannedFile, SkipReason, SourceInfo};
 
@@ -61,6 +64,14 @@ struct Plan {
     upgraded: Option<String>,
 }
 
+/// What the index holds of a project as its run starts: the layout of
+/// every project's indices, and the project's meta document.
+#[derive(Clone, Copy)]
+pub(super) struct Stored<'a> {
+    pub layout: &'a Layout,
+    pub meta: Option<&'a MetaInfo>,
+}
+
 /// One source being indexed.
 struct SourceRun<'a> {
     search: &'a Search,
@@ -71,11 +82,15 @@ struct SourceRun<'a> {
     name: String,
 }
 
+/// Index one source. `lock` is its project's run lock (none only for a
+/// root that cannot be read, which fails in the scanner): a run that lost it
+/// publishes nothing.
 pub(super) async fn index_source(
     search: &Search,
-    known: &cleanup::Plan,
+    known: Stored<'_>,
     root: &Path,
     opts: &IndexOptions,
+    lock: Option<&RunLock>,
 ) -> Result<SourceOutcome, IndexError> {
     let path = root.display().to_string();
     // README and license detection (askalono: ~0.1 s) only run when needed:
@@ -115,6 +130,9 @@ pub(super) async fn index_source(
         .map_err(IndexError::Scan)?;
     outcome.deleted = run.delete_gone(&plan.stored_paths, &seen, &mut batch, &mut bulk).await?;
     tracing::debug!(source = %info.name, "all documents sent");
+    if lock.is_some_and(RunLock::is_lost) {
+        return Err(IndexError::LockLost { root: path });
+    }
     let old_generations = run.publish(outcome.rebuilt, &bulk).await?;
     // The old generation goes while the meta document is written.
     let drop_old = async { store::drop_generations(search, &old_generations).await.map_err(IndexError::from) };
@@ -123,6 +141,7 @@ pub(super) async fn index_source(
     outcome.ast_written = bulk.ok_for(&run.targets.ast_alias).saturating_sub(outcome.deleted);
     outcome.errors = scan.errors.clone();
     outcome.errors.extend(bulk.errors.iter().cloned());
+    outcome.refused = bulk.refused.iter().map(|(refusal, ids)| (refusal.clone(), ids.len() as u64)).collect();
     outcome.scan = scan;
     let full_info = async {
         if details_loaded {
@@ -134,7 +153,7 @@ pub(super) async fn index_source(
             .map_err(|e| IndexError::Task { path: path.clone(), source: e.into() })?
             .map_err(IndexError::Scan)
     };
-    run.record_project(known.meta.get(&run.hash), &outcome, full_info, drop_old).await?;
+    run.record_project(known.meta, &outcome, full_info, drop_old).await?;
     if let Some(p) = &run.progress {
         p.finish_and_clear();
     }
@@ -146,7 +165,7 @@ pub(super) async fn index_source(
 /// project built with another index format is rebuilt (new generation).
 async fn plan_source(
     search: &Search,
-    known: &cleanup::Plan,
+    known: Stored<'_>,
     info: &SourceInfo,
     hash: &str,
     opts: &IndexOptions,
@@ -155,7 +174,7 @@ async fn plan_source(
     let (files_alias, ast_alias) = (names.files_alias(hash), names.ast_alias(hash));
     let live_files = known.layout.target(&files_alias);
     let live_ast = known.layout.target(&ast_alias);
-    let built_with = known.meta.get(hash).map(|m| &m.index_format);
+    let built_with = known.meta.map(|m| &m.index_format);
     let outdated = live_ast.is_some() && built_with.is_some_and(|f| f.as_deref() != Some(format::current()));
     let upgraded = (outdated && !opts.force).then(|| {
         format!(

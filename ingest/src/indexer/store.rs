@@ -96,25 +96,31 @@ pub struct Writer {
 /// Every meta document, by project hash.
 pub async fn meta_projects(search: &Search) -> Result<BTreeMap<String, MetaInfo>, SearchError> {
     // A missing meta index (nothing indexed yet) reads as empty.
-    let body = json!({ "_source": ["root", "index_format", "owners", "writers"] });
+    let body = json!({ "_source": META_FIELDS });
     let hits = scroll_all(search, &search.names.meta(), Missing::ReadsEmpty, body).await?;
+    Ok(hits.into_iter().filter_map(|h| Some((h["_id"].as_str()?.to_string(), meta_info(&h["_source"])))).collect())
+}
+
+/// The meta document of one project, read in real time (not from the last refresh).
+pub async fn meta_of(search: &Search, hash: &str) -> Result<Option<MetaInfo>, SearchError> {
+    let path = format!("/{}/_doc/{hash}?_source_includes={}", search.names.meta(), META_FIELDS.join(","));
+    let doc = search.get_opt(&path).await?;
+    Ok(doc.filter(|d| d["found"] == true).map(|d| meta_info(&d["_source"])))
+}
+
+/// The fields of a meta document a run reads.
+const META_FIELDS: [&str; 4] = ["root", "index_format", "owners", "writers"];
+
+fn meta_info(source: &Value) -> MetaInfo {
     let text = |v: &Value| v.as_str().map(str::to_string);
-    Ok(hits
+    let owners = source["owners"].as_array().into_iter().flatten().filter_map(text).collect();
+    let writers = source["writers"]
+        .as_array()
         .into_iter()
-        .filter_map(|h| {
-            let source = &h["_source"];
-            let owners = source["owners"].as_array().into_iter().flatten().filter_map(text).collect();
-            let writers = source["writers"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(|w| serde_json::from_value(w.clone()).ok())
-                .collect();
-            let meta =
-                MetaInfo { root: text(&source["root"]), index_format: text(&source["index_format"]), owners, writers };
-            Some((h["_id"].as_str()?.to_string(), meta))
-        })
-        .collect())
+        .flatten()
+        .filter_map(|w| serde_json::from_value(w.clone()).ok())
+        .collect();
+    MetaInfo { root: text(&source["root"]), index_format: text(&source["index_format"]), owners, writers }
 }
 
 /// Replace the owners (and their writers) of a project: in its meta
@@ -349,8 +355,9 @@ pub async fn remove_project(search: &Search, hash: &str) -> Result<(), SearchErr
     Ok(())
 }
 
-/// Delete the physical indices of a project that no alias points at
-/// (left over by a rebuild that died before its swap).
+/// Delete the physical indices of a project that no alias points at (left
+/// over by a rebuild that died before its swap). Only for a run that holds
+/// the project's lock: no other run can be writing one of them.
 pub async fn remove_stale_generations(
     search: &Search,
     layout: &Layout,

@@ -10,7 +10,9 @@
 //! [`indexer::run`] of the sources it touched (unchanged files are only
 //! hashed, so this costs about a no-op `scan index`: ~0.1 s for 2,500 files).
 //! A batch that fails (OpenSearch down) is reported and retried on the next
-//! change, or after [`RETRY`].
+//! change, or after [`RETRY`]; so is a source another run holds (each run
+//! takes its project's lock, [`vibe_common::run_lock`]) or whose files
+//! OpenSearch refused (a full disk).
 
 pub mod filter;
 
@@ -275,13 +277,31 @@ async fn index_batch(
             for (path, message) in report.errors() {
                 out(&format!("watch: error: {path}: {message}"));
             }
-            BTreeSet::new()
+            for (refusal, files) in report.refusals() {
+                out(&format!("watch: error: {files} files were not written. {refusal}"));
+            }
+            for busy in &report.busy_sources {
+                let (root, holder) = (&busy.root, busy.holder.describe());
+                out(&format!(
+                    "watch: {root} is being indexed by another run: {holder}; retrying in {} s",
+                    RETRY.as_secs()
+                ));
+            }
+            to_retry(sources, dirty, &report)
         }
         Err(e) => {
             out(&format!("watch: indexing failed: {e}; retrying on the next change"));
             dirty.clone()
         }
     }
+}
+
+/// The sources of a batch to index again: those another run held, and
+/// those whose files OpenSearch refused.
+fn to_retry(sources: &[Source], dirty: &BTreeSet<usize>, report: &IndexReport) -> BTreeSet<usize> {
+    let busy = |s: &Source| report.busy_sources.iter().any(|b| Path::new(&b.root) == s.root);
+    let refused = |s: &Source| report.sources.iter().any(|o| o.root == s.root && !o.refused.is_empty());
+    dirty.iter().copied().filter(|&i| busy(&sources[i]) || refused(&sources[i])).collect()
 }
 
 /// `watch: samples: 3 changed, 1 removed -> indexed in 0.41 s`
@@ -300,6 +320,7 @@ fn batch_line(label: &str, report: &IndexReport, elapsed: Duration) -> String {
             }
         })
         .chain(report.failed_sources.iter().map(|(root, why)| format!("{root}: failed ({why})")))
+        .chain(report.busy_sources.iter().map(|b| format!("{}: held by another run", b.root)))
         .collect();
     let label = if label.is_empty() { String::new() } else { format!("{label}: ") };
     format!("watch: {label}{} -> indexed in {:.2} s", parts.join("; "), elapsed.as_secs_f64())
