@@ -17,6 +17,7 @@ mod ollama_real;
 mod ollama_support;
 mod ownership;
 mod parsers_test;
+mod refusals;
 mod run_lock;
 mod scanner_walk;
 mod shared_identity;
