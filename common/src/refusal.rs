@@ -84,7 +84,7 @@ fn kind_of(status: u16, error: &Value) -> Option<RefusalKind> {
 }
 
 const RERUN: &str =
-    "Nothing indexed before was lost; rerun `vibe-analyzer scan index` then: it writes exactly what is missing.";
+    "Nothing indexed before was lost; after that, rerun `vibe-analyzer scan index`: it writes exactly what is missing.";
 
 impl std::fmt::Display for Refusal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
