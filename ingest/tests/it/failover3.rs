@@ -5,6 +5,9 @@
 //! after the kill is searchable once the new manager is elected. The node is
 //! then restarted and the cluster must return to green with every replica.
 //!
+//! A run holding a project's lock is killed too: the next run takes the
+//! project over within the lock's lease.
+//!
 //! Slow (three JVMs, minutes): `#[ignore]`d, run by bench/failover3.sh,
 //! which starts the cluster once (the tests start it too when run alone:
 //! `cargo test -p vibe-analyzer --test it failover3 -- --ignored --test-threads 1`).
@@ -197,4 +200,79 @@ async fn wait_for_hash(search: &Search, alias: &str, rel: &str, hash: &str, secs
         assert!(start.elapsed() < Duration::from_secs(secs), "{rel} with hash {hash} not searchable within {secs} s");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+}
+
+/// Lease of the lock in the takeover test: short, so that the test is.
+const TAKEOVER_LEASE: Duration = Duration::from_secs(5);
+
+/// `args` of the binary in a pid namespace of its own when `unshare` allows
+/// it (a run whose pid this machine cannot check, as on another machine:
+/// only its lease tells that it is gone), else as a plain process.
+fn elsewhere(cfg: &crate::run_lock::Cfg, args: &[&str]) -> (std::process::Command, bool) {
+    use std::process::Command;
+    let isolated = Command::new("unshare").args(["-Urpf", "--kill-child", "true"]).status().is_ok_and(|s| s.success());
+    let mut cmd = if isolated { Command::new("unshare") } else { Command::new(env!("CARGO_BIN_EXE_vibe-analyzer")) };
+    if isolated {
+        cmd.args(["-Urpf", "--kill-child", "--", env!("CARGO_BIN_EXE_vibe-analyzer")]);
+    }
+    cmd.arg("--config-dir").arg(cfg.dir.path()).args(args);
+    cmd.env("VIBE_OPENSEARCH_URL", cfg.hosts.join(",")).env_remove("RUST_LOG");
+    cmd.stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null());
+    (cmd, isolated)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "three OpenSearch nodes, minutes: bench/failover3.sh"]
+async fn a_killed_lock_holder_is_taken_over_within_its_lease() {
+    use crate::run_lock::{finish, holder_of, slow_ollama, tree, Cfg};
+    assert!(
+        tokio::task::spawn_blocking(|| TestCluster::three_nodes().run("start", false)).await.unwrap(),
+        "the cluster did not start"
+    );
+    let hosts = TestCluster::three_nodes().hosts();
+    let search = search("tfail3lock");
+    search.get("/_cluster/health?wait_for_status=green&timeout=120s").await.unwrap();
+    search.delete("/tfail3lock_*?expand_wildcards=all").await.unwrap();
+    let (_dir, root) = tree(8);
+    let ollama = slow_ollama(Duration::from_millis(1500));
+    let lock = (0, TAKEOVER_LEASE.as_secs());
+    let cfg = Cfg::on(hosts, "tfail3lock", &[&root], Some(ollama.host()), lock);
+
+    // The holder: a slow enrichment keeps it on the project; it is killed (SIGKILL) mid-run.
+    let (mut command, isolated) = elsewhere(&cfg, &["scan", "index"]);
+    let mut first = command.spawn().unwrap();
+    let holder = holder_of(&search, &root).await;
+    assert_eq!(holder.command, "scan index");
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let killed_at = Instant::now();
+
+    let second = cfg.spawn(&["scan", "index", "--no-llm", "--wait"]);
+    let taker = second.id();
+    let took_over = loop {
+        let now = holder_of(&search, &root).await;
+        if now.pid == taker {
+            break killed_at.elapsed();
+        }
+        assert!(killed_at.elapsed() < TAKEOVER_LEASE * 4, "not taken over: {now:?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let (code, text) = finish(second);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains(&format!("took over the index lock of a run that is gone: `scan index` (pid {} on ", holder.pid)),
+        "{text}"
+    );
+    let how = if isolated { "its lease ran out (pid namespace of its own)" } else { "its process is gone" };
+    eprintln!(
+        "failover3: the killed lock holder was taken over {:.1} s after the kill: {how}",
+        took_over.as_secs_f64()
+    );
+    assert!(took_over < TAKEOVER_LEASE + Duration::from_secs(2), "taken over {took_over:?} after the kill");
+    if isolated {
+        assert!(took_over > Duration::from_secs(1), "a pid of another namespace is never checked: {took_over:?}");
+    }
+    assert_converged(&search, &root, 8).await;
+    search.delete("/tfail3lock_*?expand_wildcards=all").await.unwrap();
 }
