@@ -208,17 +208,30 @@ fn stats() -> Vec<(&'static str, Value)> {
     ]
 }
 
-fn tree() -> Vec<(&'static str, Value)> {
-    vec![
+/// `show_tree`: the tree, or with `symbols` the ranked map (files with the
+/// definitions used by the most files, [`crate::tools::map`]).
+fn tree() -> (Vec<(&'static str, Value)>, Vec<&'static str>) {
+    let definition = object(vec![
+        ("name", string()),
+        ("kind", string()),
+        ("owner?", string()),
+        ("lines?", string()),
+        ("signature", string_or_null()),
+        ("used_in", count()),
+    ]);
+    let fields = vec![
         ("target", string_or_null()),
         ("path?", string()),
-        ("tree", string()),
-        ("depth", count()),
-        ("total_files", count()),
-        ("total_dirs", count()),
+        ("tree?", string()),
+        ("depth?", count()),
+        ("total_files?", count()),
+        ("total_dirs?", count()),
+        ("total?", count()),
+        ("results?", list(file_result(vec![("matches", list(definition))]))),
         ("truncated", flag()),
         ("note?", string()),
-    ]
+    ];
+    (fields, vec!["tree+depth+total_files+total_dirs", "total+results"])
 }
 
 fn imports() -> Vec<(&'static str, Value)> {
@@ -274,13 +287,24 @@ fn references() -> Vec<(&'static str, Value)> {
         ("in?", string()),
         ("text?", string()),
     ]);
+    let a_type = object(vec![
+        ("name", string()),
+        ("kind", string()),
+        ("owner?", string()),
+        ("lines?", string()),
+        ("signature", string_or_null()),
+        ("depth?", count()),
+        ("extends?", list(string())),
+    ]);
     let mut page = search_page(file_result(vec![
         ("references?", list(caller)),
         ("calls?", list(callee)),
+        ("types?", list(a_type)),
         ("more_references?", count()),
         ("more_calls?", count()),
     ]));
-    page.push(("direction?", one_of(&["callees"])));
+    page.push(("direction?", one_of(&["callees", "subtypes", "supertypes"])));
+    page.push(("not_indexed?", list(string())));
     page
 }
 
@@ -293,7 +317,7 @@ fn fields(run: Run) -> (Vec<(&'static str, Value)>, Vec<&'static str>) {
         Run::FileContent => file_content(),
         Run::Projects => projects(),
         Run::Stats => stats(),
-        Run::Tree => tree(),
+        Run::Tree => return tree(),
         Run::Imports => imports(),
         Run::Symbols => symbols(),
         Run::Documentation => documentation(),

@@ -184,8 +184,8 @@ pub const TOOLS: &[ToolSpec] = &[
     ToolSpec {
         name: "show_tree",
         title: "Project file tree",
-        description: "A project's file tree; path opens a directory.",
-        params: &[Param::Target, Param::Dir, Param::Depth],
+        description: "File tree of a project or a directory (path); symbols: most-used definitions.",
+        params: &[Param::Target, Param::Dir, Param::Depth, Param::Symbols],
         required: &[],
         template: Some("show_tree"),
         run: Run::Tree,
@@ -326,12 +326,13 @@ pub const TOOLS: &[ToolSpec] = &[
         name: "find_references",
         title: "Find references",
         description:
-            "Uses of a symbol (calls, types, imports), each with its line and function; callees: what it calls.",
+            "Uses of a symbol (calls, types, imports) with line and function; or its callees, subtypes, supertypes.",
         params: &[
             Param::Query("Name or Owner.name"),
             Param::Target,
             Param::RefKind,
             Param::Direction,
+            Param::Depth,
             Param::Limit,
             Param::Offset,
         ],

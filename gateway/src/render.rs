@@ -97,7 +97,7 @@ fn result(out: &mut String, r: &Map<String, Value>, name_project: bool) {
         let _ = write!(out, " — {title}");
     }
     out.push('\n');
-    let lists = ["matches", "references", "calls", "sections"];
+    let lists = ["matches", "references", "calls", "types", "sections"];
     for list in lists {
         let mut inside: Option<&str> = None;
         for item in r.get(list).and_then(Value::as_array).into_iter().flatten() {
@@ -115,7 +115,7 @@ fn result(out: &mut String, r: &Map<String, Value>, name_project: bool) {
         let names: Vec<String> = imports.iter().map(scalar).collect();
         let _ = writeln!(out, "  imports: {}", names.join(", "));
     }
-    let skip = ["path", "stale", "title", "matches", "references", "calls", "sections", "imports"];
+    let skip = ["path", "stale", "title", "matches", "references", "calls", "types", "sections", "imports"];
     fields(out, r, "  ", &skip);
 }
 
@@ -153,8 +153,14 @@ fn entry(out: &mut String, item: &Value, indent: &str) {
         let _ = write!(head, "in {inside} ");
     }
     let mut head = head.trim_end().to_string();
+    if let Some(depth) = e.get("depth").and_then(Value::as_u64) {
+        let _ = write!(head, " (depth {depth})");
+    }
     if let Some(sig) = get("signature").or(get("text")).filter(|s| !s.is_empty()) {
         let _ = write!(head, ": {}", one_line(sig));
+    }
+    if let Some(files) = e.get("used_in").and_then(Value::as_u64) {
+        let _ = write!(head, " — used in {files} files");
     }
     let _ = writeln!(out, "{indent}{head}");
     let deeper = format!("{indent}  ");
@@ -187,6 +193,9 @@ fn entry(out: &mut String, item: &Value, indent: &str) {
         "code",
         "code_lines",
         "code_skip",
+        "depth",
+        "extends",
+        "used_in",
     ];
     fields(out, e, &deeper, &known);
 }

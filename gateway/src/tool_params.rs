@@ -40,6 +40,8 @@ pub enum Param {
     StartChar,
     /// `context`: lines around each matching line (search_code_text).
     Context,
+    /// `symbols`: the ranked map instead of the tree (show_tree).
+    Symbols,
 }
 
 impl Param {
@@ -61,6 +63,7 @@ impl Param {
             Param::Depth => "depth",
             Param::StartChar => "start_char",
             Param::Context => "context",
+            Param::Symbols => "symbols",
         }
     }
 
@@ -86,11 +89,16 @@ impl Param {
                 return json!({ "type": "string", "description": "Default: all", "enum": ["call", "type", "import"] })
             }
             Param::Direction => {
-                return json!({ "type": "string", "description": "Default: callers", "enum": ["callers", "callees"] })
+                return json!({
+                    "type": "string",
+                    "description": "Default: callers",
+                    "enum": ["callers", "callees", "subtypes", "supertypes"]
+                })
             }
             Param::Symbol => ("string", "One element, e.g. Map.put"),
             Param::Dir => ("string", "A directory"),
             Param::Context => ("integer", "Lines around hits"),
+            Param::Symbols => ("boolean", "Ranked map"),
         };
         json!({ "type": kind, "description": description })
     }

@@ -73,6 +73,9 @@ pub struct Args {
     /// (search_code_text).
     #[serde(skip_serializing_if = "is_zero")]
     pub context: u32,
+    /// The ranked map of the definitions instead of the file tree (show_tree).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub symbols: bool,
 }
 
 /// Most lines around a matching line (`context`).
@@ -98,6 +101,7 @@ impl Default for Args {
             depth: None,
             start_char: None,
             context: 0,
+            symbols: false,
         }
     }
 }
@@ -171,6 +175,7 @@ impl Args {
             depth: sent.get("depth").and_then(line_of).map(|d| d.min(u32::MAX as u64) as u32),
             start_char: sent.get("start_char").and_then(line_of),
             context: sent.get("context").and_then(line_of).map_or(0, |c| c.min(MAX_CONTEXT as u64) as u32),
+            symbols: sent.get("symbols").and_then(bool_of).unwrap_or(false),
         }
     }
 }

@@ -30,6 +30,7 @@ pub(super) const ROLES: &[&str] = &[
     "depth",
     "start_char",
     "context",
+    "symbols",
 ];
 
 /// Argument-name aliases: `(alias, canonical)`, compared after the key is
@@ -38,6 +39,8 @@ pub(super) const ROLES: &[&str] = &[
 pub const ARG_ALIASES: &[(&str, &str)] = &[
     ("skip", "offset"),
     ("context_lines", "context"),
+    ("map", "symbols"),
+    ("ranked", "symbols"),
     ("c", "context"),
     ("from", "offset"),
     ("q", "query"),

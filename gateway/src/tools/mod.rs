@@ -11,6 +11,8 @@ pub mod docs;
 pub mod excerpt;
 pub mod files;
 pub mod freshness;
+pub mod hierarchy;
+pub mod map;
 pub mod outline;
 pub mod passages;
 pub mod references;

@@ -6,6 +6,7 @@
 use serde_json::{json, Map, Value};
 
 use super::answer::{hits, paged, scope_index};
+use super::hierarchy::Way;
 use crate::error::ToolError;
 use crate::gateway::Gateway;
 use crate::normalize::Args;
@@ -25,6 +26,10 @@ pub enum Direction {
     Callers,
     /// What the symbol's body uses.
     Callees,
+    /// The types that extend or implement it ([`super::hierarchy`]).
+    Subtypes,
+    /// The types it extends or implements, up the chain.
+    Supertypes,
 }
 
 /// `direction` as sent: `callers`/`incoming`/`uses`, `callees`/`outgoing`/`calls`.
@@ -35,9 +40,17 @@ pub fn direction(raw: Option<&str>) -> Result<Direction, ToolError> {
             Ok(Direction::Callers)
         }
         Some("callees" | "callee" | "outgoing" | "out" | "calls" | "down") => Ok(Direction::Callees),
-        Some(other) => {
-            Err(ToolError::Invalid(format!("direction {other:?}: use \"callers\" (default) or \"callees\"")))
-        }
+        Some(
+            "subtypes" | "subtype" | "subclasses" | "subclass" | "implementations" | "implementors" | "implementers"
+            | "derived" | "children" | "descendants" | "inheritors",
+        ) => Ok(Direction::Subtypes),
+        Some(
+            "supertypes" | "supertype" | "superclasses" | "superclass" | "parents" | "bases" | "base" | "ancestors"
+            | "extends" | "implements",
+        ) => Ok(Direction::Supertypes),
+        Some(other) => Err(ToolError::Invalid(format!(
+            "direction {other:?}: use \"callers\" (default), \"callees\", \"subtypes\" or \"supertypes\""
+        ))),
     }
 }
 
@@ -69,9 +82,22 @@ pub async fn find(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
     let direction = direction(args.direction.as_deref())?;
     let scope = gw.resolve(args.target.as_deref()).await?;
     let index = scope_index(gw, &scope);
+    let way = match direction {
+        Direction::Subtypes => Some(Way::Subtypes),
+        Direction::Supertypes => Some(Way::Supertypes),
+        _ => None,
+    };
+    if let Some(way) = way {
+        let mut answer = super::hierarchy::find(gw, &index, way, (owner, name), args).await?;
+        if let Some(note) = scope.note() {
+            let found = answer["note"].as_str().map(|n| format!("; {n}")).unwrap_or_default();
+            answer["note"] = json!(format!("{note}{found}"));
+        }
+        return Ok(answer);
+    }
     let (template, p) = match direction {
-        Direction::Callers => (CALLERS_TEMPLATE, params::references(name, owner, &kinds, args.limit, args.offset)),
         Direction::Callees => (CALLEES_TEMPLATE, params::callees(&args.query, &kinds, args.limit, args.offset)),
+        _ => (CALLERS_TEMPLATE, params::references(name, owner, &kinds, args.limit, args.offset)),
     };
     let response = gw.backend().run(template, &index, p).await?;
     let results = hits(&response).iter().map(|h| file_result(h, direction, &args.query)).collect();
@@ -138,6 +164,8 @@ mod tests {
         assert_eq!(direction(None).unwrap(), Direction::Callers);
         assert_eq!(direction(Some("outgoing")).unwrap(), Direction::Callees);
         assert_eq!(direction(Some("incoming")).unwrap(), Direction::Callers);
+        assert_eq!(direction(Some("implementations")).unwrap(), Direction::Subtypes);
+        assert_eq!(direction(Some("Superclasses")).unwrap(), Direction::Supertypes);
         assert!(direction(Some("sideways")).is_err());
     }
 }

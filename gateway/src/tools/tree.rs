@@ -1,6 +1,8 @@
 //! `show_tree`: the file tree of a project, of a directory in it (`path`),
 //! or of every project, drawn as deep as the answer budget allows (or as
 //! `depth` asks, when that fits): a directory not opened shows `… N files`.
+//! With `symbols: true`, the ranked map of what is defined there instead
+//! ([`super::map`]).
 
 use serde_json::{json, Value};
 
@@ -50,6 +52,14 @@ pub async fn tree(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
         }
     }
     let mut dir = dir.trim_matches('/').to_string();
+    if args.symbols {
+        let target = scope.project().map(|p| p.name.clone());
+        let mut answer = super::map::map(gw, &scope_index(gw, &scope), target, &dir).await?;
+        if let Some(note) = scope.note() {
+            answer["note"] = json!(format!("{note}; {}", answer["note"].as_str().unwrap_or_default()));
+        }
+        return Ok(answer);
+    }
     let mut response = fetch(gw, &scope, &dir).await?;
     // `{"path": "samples"}`: a project's name, when it is no directory.
     if !dir.is_empty() && hits(&response).is_empty() && args.target.is_none() && !dir.contains('/') {

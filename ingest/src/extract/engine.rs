@@ -97,7 +97,16 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
         found.take(compiled, pattern, caps, bytes)
     });
     let Gathered {
-        mut defs, imports, scopes, local_scopes, mut headers, doc_nodes, attribute_nodes, uses, scope_supertypes, ..
+        mut defs,
+        imports,
+        scopes,
+        local_scopes,
+        mut headers,
+        doc_nodes,
+        attribute_nodes,
+        uses,
+        scope_supertypes,
+        ..
     } = found;
 
     defs.sort_by_key(|d| d.node.start_byte());
@@ -209,7 +218,11 @@ fn add_definitions(
             comments,
             owner,
             line: Some(line_range(d.node)),
-            supertypes: if kind.is_value() || kind.is_callable() { Vec::new() } else { supertypes(&d.supertypes, bytes) },
+            supertypes: if kind.is_value() || kind.is_callable() {
+                Vec::new()
+            } else {
+                supertypes(&d.supertypes, bytes)
+            },
         };
         let list = ast.list_mut(kind.name());
         if !element.signature.is_empty()

@@ -191,6 +191,9 @@ pub fn symbols(ast: &AstData, bodies: &[String], content: Option<&str>) -> Vec<V
             if !doc.is_empty() {
                 s["doc"] = json!(doc);
             }
+            if !e.supertypes.is_empty() {
+                s["supertypes"] = json!(e.supertypes);
+            }
             s["show"] = json!(shown(&s).to_string());
             let paragraph = summary::doc_paragraph(&e.comments, MAX_ABOUT_DOC_CHARS);
             s["about"] = json!(symbol_about(&e.name, e.owner.as_deref(), &paragraph));

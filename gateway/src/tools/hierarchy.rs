@@ -1,0 +1,214 @@
+//! `find_references` with `direction: "subtypes"` or `"supertypes"`: the
+//! types that extend or implement a type (direct ones first, then theirs,
+//! up to `depth` levels), or the chain of types it extends. Read from each
+//! definition's `supertypes` (recorded at scan time by the language's
+//! query) through the `hierarchy` section of the stored template
+//! `find_references`: one search a level, each for all of the level's names.
+
+use std::collections::{BTreeMap, HashSet};
+
+use serde_json::{json, Map, Value};
+
+use super::answer::hits;
+use crate::error::ToolError;
+use crate::gateway::Gateway;
+use crate::normalize::Args;
+
+/// Levels followed when `depth` is not given, and at most.
+pub const DEFAULT_DEPTH: u32 = 1;
+pub const MAX_DEPTH: u32 = 8;
+/// Files read a level, and types a file.
+const FILES_PER_LEVEL: u32 = 100;
+const TYPES_PER_FILE: u32 = 50;
+/// Types gathered in all: a hierarchy larger than this is cut, and says so.
+const MAX_TYPES: usize = 400;
+
+/// Which way the hierarchy is followed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Way {
+    Subtypes,
+    Supertypes,
+}
+
+impl Way {
+    fn name(self) -> &'static str {
+        match self {
+            Way::Subtypes => "subtypes",
+            Way::Supertypes => "supertypes",
+        }
+    }
+}
+
+/// One type found: where it is, what it is, and how it was reached.
+struct Found {
+    depth: u32,
+    file: Map<String, Value>,
+    entry: Map<String, Value>,
+    supertypes: Vec<String>,
+}
+
+/// The hierarchy of `name` (`owner` narrows the type whose supertypes are
+/// followed) in `index`, as a page of files with their `types`.
+pub async fn find(
+    gw: &Gateway,
+    index: &str,
+    way: Way,
+    (owner, name): (Option<&str>, &str),
+    args: &Args,
+) -> Result<Value, ToolError> {
+    let depth = args.depth.unwrap_or(DEFAULT_DEPTH).clamp(1, MAX_DEPTH);
+    let mut found: Vec<Found> = Vec::new();
+    let mut seen: HashSet<String> = HashSet::from([name.to_string()]);
+    let mut names = vec![name.to_string()];
+    let mut not_indexed: Vec<String> = Vec::new();
+    let mut deeper = 0;
+    if way == Way::Supertypes {
+        // Level 0: the type itself, whose supertypes start the chain.
+        let own = level(gw, index, way, &names, 0).await?;
+        let own: Vec<Found> = own.into_iter().filter(|f| owner_matches(&f.entry, owner)).collect();
+        names = next_names(way, &own, &mut seen);
+        if own.is_empty() {
+            return Ok(answer(way, name, Vec::new(), args, format!("no indexed type is named {name}")));
+        }
+    }
+    for d in 1..=depth + 1 {
+        if names.is_empty() || found.len() >= MAX_TYPES {
+            break;
+        }
+        let mut this = level(gw, index, way, &names, d).await?;
+        if d > depth {
+            deeper = this.len();
+            break;
+        }
+        if way == Way::Supertypes {
+            let defined: HashSet<&str> = this.iter().filter_map(|f| f.entry["name"].as_str()).collect();
+            not_indexed.extend(names.iter().filter(|n| !defined.contains(n.as_str())).cloned());
+        }
+        names = next_names(way, &this, &mut seen);
+        found.append(&mut this);
+    }
+    found.truncate(MAX_TYPES);
+    let note = summary(way, name, found.len(), depth, deeper);
+    let mut out = answer(way, name, found, args, note);
+    if !not_indexed.is_empty() {
+        out["not_indexed"] = json!(not_indexed);
+    }
+    Ok(out)
+}
+
+/// The types of one level: those extending `names` (subtypes) or named so
+/// (supertypes), each entry saying what it extends when that is not the
+/// queried type.
+async fn level(gw: &Gateway, index: &str, way: Way, names: &[String], depth: u32) -> Result<Vec<Found>, ToolError> {
+    let params = json!({
+        "hierarchy": { "subtypes": way == Way::Subtypes, "names": names },
+        "limit": FILES_PER_LEVEL,
+        "inner_limit": TYPES_PER_FILE,
+    });
+    let response = gw.backend().run(super::references::CALLERS_TEMPLATE, index, params).await?;
+    let mut out = Vec::new();
+    for hit in hits(&response) {
+        let file = super::freshness::file_header(&super::answer::source(&hit));
+        for inner in hit["inner_hits"]["symbols"]["hits"]["hits"].as_array().into_iter().flatten() {
+            let Some(Value::Object(mut entry)) =
+                inner["fields"]["symbols.show"][0].as_str().and_then(|s| serde_json::from_str::<Value>(s).ok())
+            else {
+                continue;
+            };
+            entry.remove("code");
+            entry.remove("code_skip");
+            entry.remove("doc");
+            let supertypes: Vec<String> = inner["fields"]["symbols.supertypes"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect();
+            if depth > 1 || way == Way::Supertypes {
+                entry.insert("depth".into(), json!(depth));
+            }
+            if depth > 1 && way == Way::Subtypes {
+                let via: Vec<&String> = supertypes.iter().filter(|s| names.contains(s)).collect();
+                entry.insert("extends".into(), json!(via));
+            }
+            out.push(Found { depth, file: file.clone(), entry, supertypes });
+        }
+    }
+    Ok(out)
+}
+
+/// Whether an entry is the `owner`'s type (`Outer.Inner`: owner `Outer`).
+fn owner_matches(entry: &Map<String, Value>, owner: Option<&str>) -> bool {
+    owner.is_none_or(|o| {
+        entry.get("owner").and_then(Value::as_str).is_some_and(|e| e == o || e.ends_with(&format!(".{o}")))
+    })
+}
+
+/// The names the next level looks for: the names of the types found
+/// (subtypes) or their supertypes (supertypes), each once in the whole walk.
+fn next_names(way: Way, found: &[Found], seen: &mut HashSet<String>) -> Vec<String> {
+    let mut names = Vec::new();
+    for f in found {
+        let candidates: Vec<&str> = match way {
+            Way::Subtypes => f.entry.get("name").and_then(Value::as_str).into_iter().collect(),
+            Way::Supertypes => f.supertypes.iter().map(String::as_str).collect(),
+        };
+        for c in candidates {
+            if seen.insert(c.to_string()) {
+                names.push(c.to_string());
+            }
+        }
+    }
+    names
+}
+
+/// What the answer's note says: how many types, how deep, and whether a
+/// deeper level holds more.
+fn summary(way: Way, name: &str, count: usize, depth: u32, deeper: usize) -> String {
+    let mut note = match (way, count) {
+        (Way::Subtypes, 0) => format!("no indexed type extends or implements {name}"),
+        (Way::Supertypes, 0) => format!("{name} extends no indexed type"),
+        _ => String::new(),
+    };
+    if count >= MAX_TYPES {
+        note = format!("the first {MAX_TYPES} types only: pass a smaller depth");
+    } else if deeper > 0 {
+        note = format!("{deeper}+ more types at depth {}: pass depth={} for them", depth + 1, depth + 1);
+    }
+    note
+}
+
+/// The page: files in the order of their first type's depth, then path,
+/// each with its `types`.
+fn answer(way: Way, name: &str, found: Vec<Found>, args: &Args, note: String) -> Value {
+    let mut files: BTreeMap<(u32, String, String), Map<String, Value>> = BTreeMap::new();
+    let mut first_depth: BTreeMap<(String, String), u32> = BTreeMap::new();
+    for f in found {
+        let key = (str_of(&f.file, "project"), str_of(&f.file, "path"));
+        let depth = *first_depth.entry(key.clone()).or_insert(f.depth);
+        let file = files.entry((depth, key.0, key.1)).or_insert_with(|| f.file.clone());
+        match file.get_mut("types").and_then(Value::as_array_mut) {
+            Some(list) => list.push(Value::Object(f.entry)),
+            None => {
+                file.insert("types".into(), json!([f.entry]));
+            }
+        }
+    }
+    let total = files.len();
+    let start = (args.offset as usize).min(total);
+    let results: Vec<Value> = files.into_values().skip(start).take(args.limit as usize).map(Value::Object).collect();
+    let end = start + results.len();
+    let mut out =
+        json!({ "query": name, "direction": way.name(), "total": total, "truncated": end < total, "results": results });
+    if end < total {
+        out["next_offset"] = json!(end);
+    }
+    if !note.is_empty() {
+        out["note"] = json!(note);
+    }
+    out
+}
+
+fn str_of(map: &Map<String, Value>, key: &str) -> String {
+    map.get(key).and_then(Value::as_str).unwrap_or_default().to_string()
+}
