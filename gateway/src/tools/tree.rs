@@ -53,12 +53,7 @@ pub async fn tree(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
     }
     let mut dir = dir.trim_matches('/').to_string();
     if args.symbols {
-        let target = scope.project().map(|p| p.name.clone());
-        let mut answer = super::map::map(gw, &scope_index(gw, &scope), target, &dir).await?;
-        if let Some(note) = scope.note() {
-            answer["note"] = json!(format!("{note}; {}", answer["note"].as_str().unwrap_or_default()));
-        }
-        return Ok(answer);
+        return ranked_map(gw, &scope, &dir).await;
     }
     let mut response = fetch(gw, &scope, &dir).await?;
     // `{"path": "samples"}`: a project's name, when it is no directory.
@@ -112,6 +107,16 @@ pub async fn tree(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
     }
     if !notes.is_empty() {
         answer["note"] = json!(notes.join("; "));
+    }
+    Ok(answer)
+}
+
+/// The ranked map of `dir` ([`super::map`]), with the scope's note.
+async fn ranked_map(gw: &Gateway, scope: &Scope, dir: &str) -> Result<Value, ToolError> {
+    let target = scope.project().map(|p| p.name.clone());
+    let mut answer = super::map::map(gw, &scope_index(gw, scope), target, dir).await?;
+    if let Some(note) = scope.note() {
+        answer["note"] = json!(format!("{note}; {}", answer["note"].as_str().unwrap_or_default()));
     }
     Ok(answer)
 }
