@@ -13,6 +13,9 @@
 ; - Types: `class`, `record` / `record class` -> classes; `struct`,
 ;   `record struct` -> structs; `interface`, `enum`; `delegate` -> a type.
 ;   Nested types are owned by their enclosing types.
+; - Supertypes: the base list of a class, struct, interface or record, each
+;   type's own name (`System.IDisposable` -> `IDisposable`); not an enum's
+;   underlying type (`enum E : byte`).
 ; - Methods, constructors, destructors, operators, conversions and indexers
 ;   are methods of their type; local functions are functions owned by the
 ;   method that holds them.
@@ -55,6 +58,45 @@
 ((record_declaration name: (identifier) @name [body: (declaration_list) @body ";" @body]) @definition.struct
   (#match? @definition.struct "^(\\[[^\\]]*\\]\\s*|\\w+\\s+)*record\\s+struct\\b"))
 (delegate_declaration name: (identifier) @name ";" @body) @definition.type
+
+; Supertypes: the base list of classes, structs, interfaces and records (a
+; record's `Base(X)` too), each type's own name (`IList<T>` -> `IList`,
+; `System.IDisposable` -> `IDisposable`, `A<T>.B` -> `B`). An enum's base
+; (`enum E : byte`) is its underlying type, not a supertype: left out.
+(class_declaration
+  (base_list
+    [(identifier) @supertype
+     (generic_name) @supertype
+     (alias_qualified_name) @supertype
+     (qualified_name name: (_) @supertype)
+     (primary_constructor_base_type type: (_) @supertype)])) @definition.class
+(struct_declaration
+  (base_list
+    [(identifier) @supertype
+     (generic_name) @supertype
+     (alias_qualified_name) @supertype
+     (qualified_name name: (_) @supertype)])) @definition.struct
+(interface_declaration
+  (base_list
+    [(identifier) @supertype
+     (generic_name) @supertype
+     (alias_qualified_name) @supertype
+     (qualified_name name: (_) @supertype)])) @definition.interface
+((record_declaration
+   (base_list
+     [(identifier) @supertype
+      (generic_name) @supertype
+      (alias_qualified_name) @supertype
+      (qualified_name name: (_) @supertype)
+      (primary_constructor_base_type type: (_) @supertype)])) @definition.class
+  (#not-match? @definition.class "^(\\[[^\\]]*\\]\\s*|\\w+\\s+)*record\\s+struct\\b"))
+((record_declaration
+   (base_list
+     [(identifier) @supertype
+      (generic_name) @supertype
+      (alias_qualified_name) @supertype
+      (qualified_name name: (_) @supertype)])) @definition.struct
+  (#match? @definition.struct "^(\\[[^\\]]*\\]\\s*|\\w+\\s+)*record\\s+struct\\b"))
 
 ; Methods, constructors, destructors, operators (named by their operator,
 ; `==`), conversions (named by their target type) and indexers (named

@@ -8,6 +8,8 @@
 ; - Classes, mixins and extension types are classes, enums are enums; an
 ;   `extension … on T` block is a scope that owns its members under the
 ;   extended type's name. `typedef`s are types.
+; - Supertypes: `extends`, `with` and `implements` of classes and enums, `on`
+;   and `implements` of mixins, `implements` of extension types.
 ; - Members of classes, mixins, enums and extensions are methods: methods,
 ;   getters, setters, operators (named by their operator) and constructors
 ;   (`K(…)` is `K`, `K.named(…)` is `named`), with a body or declared only.
@@ -44,6 +46,26 @@
 (enum_declaration name: (identifier) @name body: (enum_body)? @body) @definition.enum
 (type_alias (type_identifier) @name) @definition.type
 (type_alias (type_identifier) @name "=" . (_) @body) @definition.type
+
+; Supertypes, each type's bare name (`p.Base<T>` -> `Base`): a class's
+; `extends`, `with` and `implements` (also of a mixin application
+; `class X = Y with Z implements W;`), a mixin's `on` and `implements`, an
+; enum's `with` and `implements`, an extension type's `implements`. (An
+; extension's `on` type is the type it extends, no supertype.)
+(class_declaration superclass: (superclass type: (type) @supertype)) @definition.class
+(class_declaration superclass: (superclass (mixins (type) @supertype))) @definition.class
+(class_declaration interfaces: (interfaces (type) @supertype)) @definition.class
+(class_declaration
+  (mixin_application_class
+    (mixin_application
+      [(type) @supertype
+       (mixins (type) @supertype)
+       (interfaces (type) @supertype)]))) @definition.class
+(mixin_declaration (type) @supertype) @definition.class
+(mixin_declaration interfaces: (interfaces (type) @supertype)) @definition.class
+(enum_declaration (mixins (type) @supertype)) @definition.enum
+(enum_declaration (interfaces (type) @supertype)) @definition.enum
+(extension_type_declaration interfaces: (interfaces (type) @supertype)) @definition.class
 
 ; Extensions own their members, under the extended type's bare name
 ; (`extension X<T> on List<T>` owns them as `List`).

@@ -12,6 +12,8 @@
 ;   sealed, value and annotation classes and `object`s are classes; a named
 ;   companion object is a class too, an unnamed one is named `Companion`.
 ;   `typealias` is a type.
+; - Supertypes: the types after `:` of a class, interface, enum class,
+;   object or companion object (`B()`, `C<Int>`, `D by d` give `B`, `C`, `D`).
 ; - Functions: top-level and local functions (in a function body, a lambda,
 ;   a loop or a `when` branch) are functions; functions in a class, object,
 ;   companion object or enum body are methods.
@@ -70,6 +72,58 @@
 (object_declaration name: (identifier) @name (class_body)? @body) @definition.class
 (companion_object name: (identifier) @name (class_body)? @body) @definition.class
 ((companion_object !name (class_body)? @body) @definition.class
+  (#set! name "Companion"))
+
+; Supertypes: the delegation specifiers after `:` of classes, interfaces,
+; enum classes, objects and companion objects: a superclass call (`B()`), an
+; interface (`C<Int>`), a delegated interface (`D by d`); the engine keeps
+; each type's bare name. Each kind repeats its main pattern's test, so that
+; the match merged first gives the element its kind; an unnamed companion
+; repeats its name. (An object expression's supertype names its scope; it is
+; no definition, so it has no supertypes.)
+(class_declaration
+  "interface"
+  (delegation_specifiers
+    (delegation_specifier
+      [(user_type) @supertype
+       (constructor_invocation (user_type) @supertype)
+       (explicit_delegation (user_type) @supertype)]))) @definition.interface
+(class_declaration
+  (modifiers (class_modifier "enum"))
+  (delegation_specifiers
+    (delegation_specifier
+      [(user_type) @supertype
+       (constructor_invocation (user_type) @supertype)
+       (explicit_delegation (user_type) @supertype)]))) @definition.enum
+((class_declaration
+   (modifiers)? @_mods
+   "class"
+   (delegation_specifiers
+     (delegation_specifier
+       [(user_type) @supertype
+        (constructor_invocation (user_type) @supertype)
+        (explicit_delegation (user_type) @supertype)]))) @definition.class
+  (#not-match? @_mods "(^|\\s)enum(\\s|$)"))
+(object_declaration
+  (delegation_specifiers
+    (delegation_specifier
+      [(user_type) @supertype
+       (constructor_invocation (user_type) @supertype)
+       (explicit_delegation (user_type) @supertype)]))) @definition.class
+(companion_object
+  name: (identifier)
+  (delegation_specifiers
+    (delegation_specifier
+      [(user_type) @supertype
+       (constructor_invocation (user_type) @supertype)
+       (explicit_delegation (user_type) @supertype)]))) @definition.class
+((companion_object
+   !name
+   (delegation_specifiers
+     (delegation_specifier
+       [(user_type) @supertype
+        (constructor_invocation (user_type) @supertype)
+        (explicit_delegation (user_type) @supertype)]))) @definition.class
   (#set! name "Companion"))
 
 ; Object expressions with a supertype and enum entry bodies own their members.

@@ -10,6 +10,9 @@
 ;   members under the extended type's name. Protocols are interfaces. Types
 ;   are matched at any depth (also inside functions), and `typealias` /
 ;   `associatedtype` are types.
+; - Supertypes: the inheritance clause of a class, actor, struct, enum or
+;   protocol (an enum's raw-value type too: it reads like a conformance), and
+;   an extension's conformances, given to the file's type it extends.
 ; - A `func` directly in a type, extension or enum body is a method; any other
 ;   `func` (at file level, or in a function, closure or block) is a function
 ;   owned by what encloses it. Initializers, deinitializers, subscripts and
@@ -42,8 +45,34 @@
 (typealias_declaration name: (type_identifier) @name "=" . (_) @body) @definition.type
 (associatedtype_declaration name: (type_identifier) @name) @definition.type
 
-; Extensions own their members.
-(class_declaration declaration_kind: "extension" name: (_) @name) @scope
+; Supertypes: the inheritance clause of classes, actors, structs, enums and
+; protocols (superclass and conformances alike; the engine keeps each type's
+; bare name, `Foundation.Q` -> `Q`). An enum's raw-value type (`enum E: Int`)
+; is written like a conformance and cannot be told from one without types: it
+; is kept. A suppressed conformance (`~Copyable`, a `suppressed_constraint`,
+; not a `user_type`) is no supertype.
+(class_declaration
+  declaration_kind: ["class" "actor"]
+  (inheritance_specifier inherits_from: (user_type) @supertype)) @definition.class
+(class_declaration
+  declaration_kind: "struct"
+  (inheritance_specifier inherits_from: (user_type) @supertype)) @definition.struct
+(class_declaration
+  declaration_kind: "enum"
+  (inheritance_specifier inherits_from: (user_type) @supertype)) @definition.enum
+(protocol_declaration
+  (inheritance_specifier inherits_from: (user_type) @supertype)) @definition.interface
+
+; Extensions own their members; their conformances (`extension A: P, Q`) are
+; supertypes of the file's type of that name, when the file defines it (an
+; extension of a nested type, `extension A.B: P`, names no type of the file
+; and gives none). One pattern, the conformances quantified with their
+; commas (without them tree-sitter takes the first one only): each match of
+; a scope's pattern would open the scope once more.
+(class_declaration
+  declaration_kind: "extension"
+  name: (_) @name
+  ((inheritance_specifier inherits_from: (user_type) @supertype) ","?)*) @scope
 
 ; Query cost: compiling a query analyzes every step against Swift's large
 ; grammar; a step on a function's `body:` or a value after an optional type
