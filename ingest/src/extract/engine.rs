@@ -251,9 +251,17 @@ fn supertypes(nodes: &[Node], bytes: &[u8]) -> Vec<String> {
 /// Give the supertypes of `impl Trait for Type` blocks to the file's types
 /// of that name (a type defined in another file gets none).
 fn add_scope_supertypes(ast: &mut AstData, found: Vec<(String, Vec<String>)>) {
-    for (type_name, supers) in found {
+    for (scope_name, supers) in found {
+        // `extension Outer.Inner: P` names the type `Inner` owned by `…Outer`.
+        let (qualifier, type_name) = match scope_name.rsplit_once(['.', ':']) {
+            Some((q, n)) => (Some(q.trim_end_matches(':')), n),
+            None => (None, scope_name.as_str()),
+        };
+        let owned = |owner: &Option<String>| {
+            qualifier.is_none_or(|q| owner.as_deref().is_some_and(|o| o == q || o.ends_with(&format!(".{q}"))))
+        };
         for list in ["class", "struct", "enum", "interface"] {
-            for element in ast.list_mut(list).iter_mut().filter(|e| e.name == type_name) {
+            for element in ast.list_mut(list).iter_mut().filter(|e| e.name == type_name && owned(&e.owner)) {
                 for s in &supers {
                     if !element.supertypes.contains(s) {
                         element.supertypes.push(s.clone());
@@ -294,6 +302,8 @@ struct Gathered<'t> {
     uses: Vec<references::Found<'t>>,
     /// A `@scope`'s name and the supertypes its pattern captured.
     scope_supertypes: Vec<(String, Vec<String>)>,
+    /// The nodes of `scopes`, each taken once.
+    scope_ids: IdSet,
 }
 
 impl<'t> Gathered<'t> {
@@ -333,7 +343,10 @@ impl<'t> Gathered<'t> {
             if !supers.is_empty() && def.is_none() {
                 self.scope_supertypes.push((bare_name(text(n, bytes)), supertypes(&supers, bytes)));
             }
-            self.scopes.push((s, text(n, bytes).to_string(), namespace));
+            // A scope matched again (one match per conformance) is one scope.
+            if self.scope_ids.insert(s.id()) {
+                self.scopes.push((s, text(n, bytes).to_string(), namespace));
+            }
         }
         let setting = |key: &str| {
             compiled.query.property_settings(pattern).iter().find(|p| &*p.key == key).and_then(|p| p.value.as_deref())
