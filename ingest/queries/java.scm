@@ -52,11 +52,12 @@
 
 ; Supertypes: `extends` and `implements` of classes, records and enums,
 ; `extends` of interfaces (the engine keeps each type's bare name).
-(class_declaration (superclass (_) @supertype)) @definition.class
-(class_declaration (super_interfaces (type_list (_) @supertype))) @definition.class
-(record_declaration (super_interfaces (type_list (_) @supertype))) @definition.class
-(enum_declaration (super_interfaces (type_list (_) @supertype))) @definition.enum
-(interface_declaration (extends_interfaces (type_list (_) @supertype))) @definition.interface
+; (Types only: a comment inside the list is no supertype.)
+(class_declaration (superclass [(type_identifier) (scoped_type_identifier) (generic_type)] @supertype)) @definition.class
+(class_declaration (super_interfaces (type_list [(type_identifier) (scoped_type_identifier) (generic_type)] @supertype))) @definition.class
+(record_declaration (super_interfaces (type_list [(type_identifier) (scoped_type_identifier) (generic_type)] @supertype))) @definition.class
+(enum_declaration (super_interfaces (type_list [(type_identifier) (scoped_type_identifier) (generic_type)] @supertype))) @definition.enum
+(interface_declaration (extends_interfaces (type_list [(type_identifier) (scoped_type_identifier) (generic_type)] @supertype))) @definition.interface
 
 ; Anonymous class bodies and enum constant bodies own their members.
 (object_creation_expression
@@ -138,7 +139,8 @@
 ;   (`Json.stringify(…)`: a capitalized receiver with a lower-case letter, so
 ;   not a constant such as `LOG`);
 ; - imports: the imported name (`List` of `java.util.List`,
-;   `requireNonNull` of a static import), the package of `java.util.*`.
+;   `requireNonNull` of a static import, and its class `Objects`), the
+;   package of `java.util.*`.
 (method_invocation name: (identifier) @name) @reference.call
 ((method_invocation object: (identifier) @name) @reference.type
   (#match? @name "^[A-Z][A-Za-z0-9_$]*[a-z]"))
@@ -153,3 +155,7 @@
 ((import_declaration (scoped_identifier name: (identifier) @name)) @reference.import
   (#not-match? @reference.import "\\*"))
 (import_declaration (scoped_identifier) @name (asterisk)) @reference.import
+; A static import uses its class too (`Preconditions` of
+; `import static com.google.common.base.Preconditions.checkNotNull`).
+((import_declaration "static" (scoped_identifier scope: (scoped_identifier name: (identifier) @name))) @reference.import
+  (#not-match? @reference.import "\\*"))

@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use serde_json::{json, Map, Value};
 
 use super::answer::hits;
+use crate::budget::{escaped_len, RESERVE};
 use crate::error::ToolError;
 use crate::gateway::Gateway;
 
@@ -68,7 +69,8 @@ pub async fn map(gw: &Gateway, index: &str, target: Option<String>, dir: &str) -
         if top.is_empty() { json!({}) } else { run("definitions", json!({ "size": 100, "names": top })).await? };
     let rank: HashMap<&str, (usize, u64)> =
         ranked.iter().enumerate().map(|(i, (n, files, _))| (n.as_str(), (i, *files))).collect();
-    let results = grouped(&found, &rank);
+    let mut results = grouped(&found, &rank);
+    let dropped = fit(gw, &mut results);
     let shown: usize = results.iter().map(|r| r["matches"].as_array().map_or(0, Vec::len)).sum();
     let mut answer = json!({ "target": target, "total": results.len(), "truncated": false, "results": results });
     if !dir.is_empty() {
@@ -84,7 +86,26 @@ pub async fn map(gw: &Gateway, index: &str, target: Option<String>, dir: &str) -
             "the {shown} types and functions used by the most files (used in N: files whose code names it, shared among the definitions of a name), most used first"
         )
     });
+    if dropped > 0 {
+        answer["truncated"] = json!(true);
+        answer["note"] = json!(format!(
+            "{}; {dropped} less used files left out to keep within the answer budget: pass path for a directory",
+            answer["note"].as_str().unwrap_or_default()
+        ));
+    }
     Ok(answer)
+}
+
+/// Leave out the last (least used) files until the map fits the answer
+/// budget; how many were left out.
+fn fit(gw: &Gateway, results: &mut Vec<Value>) -> usize {
+    let room = gw.answer_budget().saturating_sub(RESERVE + 300);
+    let mut dropped = 0;
+    while results.len() > 1 && escaped_len(&Value::Array(results.clone()).to_string()) > room {
+        results.pop();
+        dropped += 1;
+    }
+    dropped
 }
 
 /// A file's definitions on the map, each with its place in the ranking.

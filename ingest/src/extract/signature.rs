@@ -81,7 +81,22 @@ pub(crate) fn bare_name(s: &str) -> String {
 /// is `Generic`, Kotlin's `Base()` is `Base`); `None` for what is no name
 /// (Python's `metaclass=M`).
 pub(crate) fn supertype_name(s: &str) -> Option<String> {
-    let head = s.split(['<', '[', '(', '{']).next().unwrap_or("");
+    // Generic arguments and calls left out, at any depth (`Outer<T>.Inner` is `Inner`).
+    let mut depth = 0usize;
+    let head: String = s
+        .chars()
+        .filter(|c| {
+            match c {
+                '<' | '[' | '(' | '{' => depth += 1,
+                '>' | ']' | ')' | '}' => {
+                    depth = depth.saturating_sub(1);
+                    return false;
+                }
+                _ => {}
+            }
+            depth == 0
+        })
+        .collect();
     if head.contains('=') {
         return None;
     }
@@ -98,6 +113,7 @@ mod tests {
     #[test]
     fn supertypes_are_bare_type_names() {
         assert_eq!(supertype_name("java.util.Map<K, V>").as_deref(), Some("Map"));
+        assert_eq!(supertype_name("Outer<K, List<V>>.Inner").as_deref(), Some("Inner"));
         assert_eq!(supertype_name("*io.Reader").as_deref(), Some("Reader"));
         assert_eq!(supertype_name("Generic[T]").as_deref(), Some("Generic"));
         assert_eq!(supertype_name("Base()").as_deref(), Some("Base"));
