@@ -91,7 +91,7 @@ pub const TOOLS: &[ToolSpec] = &[
         name: "admin_sync",
         title: "Re-index all projects",
         description:
-            "Re-index all projects in the background (writes the index). Only when asked to update or reindex.",
+            "Re-index all projects in the background (writes the index); only when asked.",
         params: &[],
         required: &[],
         template: None,
@@ -170,7 +170,7 @@ pub const TOOLS: &[ToolSpec] = &[
     ToolSpec {
         name: "show_stats",
         title: "Project statistics",
-        description: "Languages, files, lines and size of a project, or of all.",
+        description: "Languages, files, lines and size of projects.",
         params: &[Param::Target],
         required: &[],
         template: Some("show_stats"),
@@ -184,7 +184,7 @@ pub const TOOLS: &[ToolSpec] = &[
     ToolSpec {
         name: "show_tree",
         title: "Project file tree",
-        description: "File tree of a project or a directory (path); symbols: most-used definitions.",
+        description: "File tree of a project or directory; symbols: most-used definitions.",
         params: &[Param::Target, Param::Dir, Param::Depth, Param::Symbols],
         required: &[],
         template: Some("show_tree"),
@@ -326,7 +326,7 @@ pub const TOOLS: &[ToolSpec] = &[
         name: "find_references",
         title: "Find references",
         description:
-            "Uses of a symbol (calls, types, imports) with line and function; or its callees, subtypes, supertypes.",
+            "Uses of a symbol (calls, types, imports) with line and function; or callees, subtypes, supertypes.",
         params: &[
             Param::Query("Name or Owner.name"),
             Param::Target,
