@@ -1,7 +1,8 @@
 //! `show_tree` with `symbols: true`: a map of what matters in a project or a
 //! directory of it. The types and top-level functions defined there, ranked
 //! by how many files use them (distinct files whose references name them,
-//! in the whole scope, shared among the definitions of one name), grouped
+//! in the whole scope, shared among all definitions of that name, methods
+//! and fields too), grouped
 //! by file, each with its one-line signature. Three searches of the stored
 //! template `show_tree` (its `map` section): the names defined under the
 //! path, the files that use them, the definitions of the best.
@@ -46,7 +47,7 @@ pub async fn map(gw: &Gateway, index: &str, target: Option<String>, dir: &str) -
         json!({ "size": USED_NAMES, "names": names, "all_names": all_names, "names_size": names.len().max(1) }),
     )
     .await?;
-    // A name defined in several places shares its uses among them.
+    // A name defined in several places (methods too: `close`) shares its uses among them.
     let everywhere: HashMap<String, u64> = buckets(&uses, "/aggregations/symbols/named/names/buckets")
         .iter()
         .filter_map(|b| Some((b["key"].as_str()?.to_string(), b["doc_count"].as_u64()?)))
