@@ -12,9 +12,13 @@ directory of a fixed list (plus the project root):
 * Oracle, "the definitions that the most other files use": for each
   definition, the number of OTHER files of the project (the whole project,
   files of its language) whose code, with comments and string literals
-  stripped by a simple per-language regex, contains the name as a whole word;
-  shared among the project's definitions of that name: divided by the number
-  of definitions of that name (same kinds) ctags finds in the whole project.
+  stripped by a simple per-language regex, contains the name as a whole word
+  and can reach the definition: it lives in the same directory, or it names
+  the defining module (Python: `import fileinput`, `from .m import x`) or
+  imports its package or class (Java). So `x.close()` in a file that never
+  imports `fileinput` is no use of `fileinput.close`. Shared among the
+  project's definitions of that name: divided by the number of definitions
+  of that name (same kinds) ctags finds in the whole project.
   Its top 10; definitions no other file uses are left out of it.
 * Baseline, "the number of distinct files that mention the name": as
   `rg -l -w NAME` over the project's files (comments and strings included,
@@ -105,30 +109,66 @@ def ctags_defs(root: Path, lang: str) -> list[dict]:
     return defs
 
 
-def word_index(root: Path, lang: str) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
-    """name -> files whose stripped code holds it as a whole word, and
-    name -> files whose raw text does (the baseline's grep)."""
-    code, raw = defaultdict(set), defaultdict(set)
+IMPORT = re.compile(r"^\s*import\s+(?:static\s+)?([\w.]+)", re.M)
+
+
+def word_index(root: Path, lang: str) -> tuple[dict[str, set[str]], dict[str, set[str]], dict[str, set[str]]]:
+    """name -> files whose stripped code holds it as a whole word, name ->
+    files whose raw text does (the baseline's grep), and file -> what it
+    reaches (`reach`): the words of its code (Python: a module is reached
+    by its name, `import fileinput`, `from .m import x`) or, in Java, the
+    packages and classes it imports."""
+    code, raw, reach = defaultdict(set), defaultdict(set), {}
     files = sorted(p for p in root.rglob("*") if p.is_file() and p.name.endswith(EXTS[lang]))
     for p in files:
         rel = p.relative_to(root).as_posix()
         text = p.read_text(encoding="utf-8", errors="replace")
         for w in set(WORD.findall(text)):
             raw[w].add(rel)
-        for w in set(WORD.findall(STRIP[lang].sub(" ", text))):
+        words = set(WORD.findall(STRIP[lang].sub(" ", text)))
+        for w in words:
             code[w].add(rel)
+        if lang == "java":
+            imported = set()
+            for m in IMPORT.findall(text):
+                parts = m.split(".")
+                imported.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+            reach[rel] = imported
+        else:
+            reach[rel] = words
     log(f"{root.name}: {len(files)} files read")
-    return code, raw
+    return code, raw, reach
+
+
+def reaches(reach: dict[str, set[str]], other: str, defined_in: str, lang: str) -> bool:
+    """Whether file `other` can use a top-level definition of `defined_in`:
+    it is in the same directory (package), or it reaches the defining module
+    (Python: names it, as `import m` or `from .m import x` do; Java: imports
+    its package or its class)."""
+    if other.rpartition("/")[0] == defined_in.rpartition("/")[0]:
+        return True
+    d, _, f = defined_in.rpartition("/")
+    if lang == "python":
+        module = d.rsplit("/", 1)[-1] if f == "__init__.py" else f.removesuffix(".py")
+        return module in reach.get(other, ())
+    # Java: a class's package is its directory below the source root (the
+    # last path parts that the package names), or the class itself.
+    parts = d.split("/")
+    for i in range(len(parts)):
+        if ".".join(parts[i:]) in reach.get(other, ()):
+            return True
+    return False
 
 
 class Project:
     def __init__(self, name: str, root: Path, lang: str):
         self.name, self.root, self.lang = name, root, lang
         self.defs = ctags_defs(root, lang)
-        self.code, self.raw = word_index(root, lang)
+        self.code, self.raw, self.reach = word_index(root, lang)
         self.copies = Counter(d["name"] for d in self.defs)
         for d in self.defs:
-            others = self.code.get(d["name"], set()) - {d["path"]}
+            others = {o for o in self.code.get(d["name"], set()) - {d["path"]}
+                      if reaches(self.reach, o, d["path"], lang)}
             d["oracle"] = len(others) / self.copies[d["name"]]
             d["baseline"] = len(self.raw.get(d["name"], ()))
         log(f"{name}: {len(self.defs)} definitions (ctags, kept kinds)")
