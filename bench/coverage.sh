@@ -29,13 +29,7 @@ done
 IFS=, read -r -a LANG_LIST <<<"$LANGS"
 
 LOAD0="$(loadavg)"
-need ctags universal-ctags
-ctags --version | grep -q 'Universal Ctags' || { log "ctags is not universal-ctags"; exit 1; }
-if [ -n "$BUILD" ] || [ ! -x "$BIN" ]; then
-    log "building $BIN"
-    (cd "$ROOT" && cargo build --release -q -p vibe-analyzer --bin vibe-analyzer)
-fi
-binary_copy
+ctags_and_binary "$BUILD"
 bash "$ROOT/bench/corpora.sh" "${LANG_LIST[@]}" >"$WORK/corpora.txt"
 CORPORA="${VIBE_CORPORA:-$HOME/.cache/vibe-bench/corpora}"
 

@@ -39,13 +39,7 @@ done
 IFS=, read -r -a LANG_LIST <<<"$LANGS"
 
 LOAD0="$(loadavg)"
-need ctags universal-ctags
-ctags --version | grep -q 'Universal Ctags' || { log "ctags is not universal-ctags"; exit 1; }
-if [ -n "$BUILD" ] || [ ! -x "$BIN" ]; then
-    log "building $BIN"
-    (cd "$ROOT" && cargo build --release -q -p vibe-analyzer --bin vibe-analyzer)
-fi
-binary_copy
+ctags_and_binary "$BUILD"
 CORPORA="${VIBE_CORPORA:-$HOME/.cache/vibe-bench/corpora}"
 CORPUS_LANGS=()
 for lang in "${LANG_LIST[@]}"; do

@@ -208,6 +208,18 @@ binary_copy() {
     BIN="$WORK/vibe-analyzer"
 }
 
+# universal-ctags (the definitions' oracle) and the release binary as it is
+# (built when missing, or when $1 is set), copied into WORK.
+ctags_and_binary() {
+    need ctags universal-ctags
+    ctags --version | grep -q 'Universal Ctags' || { log "ctags is not universal-ctags"; exit 1; }
+    if [ -n "$1" ] || [ ! -x "$BIN" ]; then
+        log "building $BIN"
+        (cd "$ROOT" && cargo build --release -q -p vibe-analyzer --bin vibe-analyzer)
+    fi
+    binary_copy
+}
+
 # VENV: the MCP tests' virtualenv, created with the Python MCP SDK if absent.
 mcp_venv() {
     VENV="$ROOT/tests/mcp/.venv"
