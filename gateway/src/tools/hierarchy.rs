@@ -62,10 +62,11 @@ pub async fn find(
     let mut names = vec![name.to_string()];
     let mut not_indexed: Vec<String> = Vec::new();
     let mut deeper = 0;
+    let mut cut_at: Option<u32> = None;
     if way == Way::Supertypes {
         // Level 0: the type itself, whose supertypes start the chain.
         let own = level(gw, index, way, &names, 0).await?;
-        let own: Vec<Found> = own.into_iter().filter(|f| owner_matches(&f.entry, owner)).collect();
+        let own: Vec<Found> = own.found.into_iter().filter(|f| owner_matches(&f.entry, owner)).collect();
         names = next_names(way, &own, &mut seen);
         if own.is_empty() {
             return Ok(answer(way, name, Vec::new(), args, format!("no indexed type is named {name}")));
@@ -75,10 +76,13 @@ pub async fn find(
         if names.is_empty() || found.len() >= MAX_TYPES {
             break;
         }
-        let mut this = level(gw, index, way, &names, d).await?;
+        let Level { found: mut this, cut } = level(gw, index, way, &names, d).await?;
         if d > depth {
             deeper = this.len();
             break;
+        }
+        if cut {
+            cut_at.get_or_insert(d);
         }
         if way == Way::Supertypes {
             let defined: HashSet<&str> = this.iter().filter_map(|f| f.entry["name"].as_str()).collect();
@@ -88,7 +92,11 @@ pub async fn find(
         found.append(&mut this);
     }
     found.truncate(MAX_TYPES);
-    let note = summary(way, name, found.len(), depth, deeper);
+    let mut note = summary(way, name, found.len(), depth, deeper);
+    if let Some(d) = cut_at {
+        let cut = format!("at depth {d} the first {FILES_PER_LEVEL} files by path only: pass target to narrow");
+        note = if note.is_empty() { cut } else { format!("{note}; {cut}") };
+    }
     let mut out = answer(way, name, found, args, note);
     if !not_indexed.is_empty() {
         out["not_indexed"] = json!(not_indexed);
@@ -99,13 +107,14 @@ pub async fn find(
 /// The types of one level: those extending `names` (subtypes) or named so
 /// (supertypes), each entry saying what it extends when that is not the
 /// queried type.
-async fn level(gw: &Gateway, index: &str, way: Way, names: &[String], depth: u32) -> Result<Vec<Found>, ToolError> {
+async fn level(gw: &Gateway, index: &str, way: Way, names: &[String], depth: u32) -> Result<Level, ToolError> {
     let params = json!({
         "hierarchy": { "subtypes": way == Way::Subtypes, "names": names },
         "limit": FILES_PER_LEVEL,
         "inner_limit": TYPES_PER_FILE,
     });
     let response = gw.backend().run(super::references::CALLERS_TEMPLATE, index, params).await?;
+    let files = response["hits"]["total"]["value"].as_u64().unwrap_or(0);
     let mut out = Vec::new();
     for hit in hits(&response) {
         let file = super::freshness::file_header(&super::answer::source(&hit));
@@ -134,7 +143,13 @@ async fn level(gw: &Gateway, index: &str, way: Way, names: &[String], depth: u32
             out.push(Found { depth, file: file.clone(), entry, supertypes });
         }
     }
-    Ok(out)
+    Ok(Level { found: out, cut: files > FILES_PER_LEVEL as u64 })
+}
+
+/// The types of one level, and whether more files hold some than were read.
+struct Level {
+    found: Vec<Found>,
+    cut: bool,
 }
 
 /// Whether an entry is the `owner`'s type (`Outer.Inner`: owner `Outer`).

@@ -90,7 +90,7 @@ pub async fn map(gw: &Gateway, index: &str, target: Option<String>, dir: &str) -
     if dropped > 0 {
         answer["truncated"] = json!(true);
         answer["note"] = json!(format!(
-            "{}; {dropped} less used files left out to keep within the answer budget: pass path for a directory",
+            "{}; {dropped} less used files left out to keep within the answer budget",
             answer["note"].as_str().unwrap_or_default()
         ));
     }
