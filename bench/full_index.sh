@@ -5,12 +5,14 @@
 #
 #   bash bench/full_index.sh
 #
-# The raw side: after an index run, both aliases' `_source`s are scrolled out
-# into NDJSON bodies (bench/export_bulk.py) targeting fresh indices created
-# from the same templates, cut at the indexer's MAX_BULK_BYTES (5 MiB), then
-# posted with curl one after the other (bench/raw_bulk.sh), once with the
-# template's refresh interval and once with refresh off until the end; the
-# faster of the two is the baseline.
+# The raw side: the first (untimed) index run writes the indexer's own bulk
+# bodies (VIBE_DUMP_BULK; `_source` no longer holds the match-only fields, so
+# scrolling it back out would not give the same documents); bench/export_bulk.py
+# points them at fresh indices created from the same templates, cut at the
+# indexer's MAX_BULK_BYTES (5 MiB), and they are posted with curl one after
+# the other (bench/raw_bulk.sh), once with the template's refresh interval
+# and once with refresh off until the end; the faster of the two is the
+# baseline.
 #
 # Targets: product docs/s / raw docs/s >= 0.8; peak RSS flat as the tree grows.
 set -euo pipefail
@@ -42,8 +44,8 @@ warm "$TREE"
 # Documents written, from the closing line of `scan index`.
 written() { sed -n 's/.*Files: \([0-9]*\), Analysis: \([0-9]*\).*/\1 \2/p' "$WORK/cmd.out" | awk '{print $1 + $2}'; }
 
-log "first index (installs the templates)"
-"$BIN" --config-dir "$CFG" scan index --no-llm >/dev/null 2>&1
+log "first index (installs the templates; writes the documents to $WORK/bulk.ndjson)"
+VIBE_DUMP_BULK="$WORK/bulk.ndjson" "$BIN" --config-dir "$CFG" scan index --no-llm >/dev/null 2>&1
 
 : >"$WORK/full.t"
 for ((i = 1; i <= RUNS; i++)); do
@@ -54,12 +56,12 @@ for ((i = 1; i <= RUNS; i++)); do
     [ -z "$(grep '^error:' "$WORK/cmd.err" || true)" ] || { log "indexing errors:"; grep '^error:' "$WORK/cmd.err" | head >&2; }
 done
 
-log "exporting the indexed documents"
-HASH="$(curl -s "$OS_URL/_alias/${PREFIX}_files_*" | python3 -c 'import json,sys; a=json.load(sys.stdin); print(next(iter(next(iter(a.values()))["aliases"])).rsplit("_",1)[1])')"
+log "preparing the raw bodies from the indexer's documents"
 RAW_FILES="${PREFIX}_data_files_rawbench_g0"
 RAW_ANALYSIS="${PREFIX}_data_analysis_rawbench_g0"
-RAW_DOCS="$(python3 "$HERE/export_bulk.py" "$OS_URL" "${PREFIX}_files_$HASH" "${PREFIX}_ast_$HASH" \
-    "$RAW_FILES" "$RAW_ANALYSIS" "$WORK/chunks" "$MAX_BULK_BYTES")"
+RAW_DOCS="$(cd "$HERE" && python3 export_bulk.py "$WORK/bulk.ndjson" "$RAW_FILES" "$RAW_ANALYSIS" \
+    "$WORK/chunks" "$MAX_BULK_BYTES")"
+rm -f "$WORK/bulk.ndjson"
 CHUNKS="$(ls "$WORK/chunks"/chunk-*.ndjson | wc -l)"
 BYTES="$(cat "$WORK/chunks"/chunk-*.ndjson | wc -c)"
 
