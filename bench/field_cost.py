@@ -297,6 +297,7 @@ def product_size(base: str, names: list[str], timeout_s: float = 300) -> int:
         if merges == 0:
             break
         time.sleep(3)
+    os_json(base, f"/{','.join(names)}/_refresh", {})  # as the first search would
     return store_bytes(base, names)[0]
 
 
@@ -385,7 +386,11 @@ def index_variant(base: str, prefix: str, variant: Variant, docs, live, pid, qui
     wall, cpu = time.perf_counter() - t0, os_cpu(pid) - c0
     shard, t1 = shard_seconds(base, names), time.perf_counter()
     os_json(base, f"/{','.join(names)}/_forcemerge?max_num_segments=1", {})
-    return Run(wall, cpu, shard, time.perf_counter() - t1, idle), names, size
+    merge = time.perf_counter() - t1
+    # The replaced segments' files go once no reader or commit holds them.
+    os_json(base, f"/{','.join(names)}/_refresh", {})
+    os_json(base, f"/{','.join(names)}/_flush", {})
+    return Run(wall, cpu, shard, merge, idle), names, size
 
 
 # ---------------------------------------------------------------- pruning
