@@ -165,26 +165,27 @@ MAPPINGS = [
             "the excluded fields)",
             ast_map=[no_recovery_source], files_map=[no_recovery_source]),
 ]
-BASELINE_GROUPS = ("sym-about", "sym-body", "sym-context", "about", "words", "sym-show", "sym-code", "ref-dv",
-                   "mtime", "ast-src", "grams-src")
+WORD_GROUPS = ("sym-about", "sym-body", "sym-context", "about", "words")
+ONE_CALL_GROUPS = ("sym-show", "sym-code", "ref-dv", "mtime")
 
 
-def baseline_like() -> Variant:
-    """Every added group left out, mapped as bf94d91 maps (all in _source)."""
-    parts = [v for v in GROUPS + MAPPINGS if v.name in BASELINE_GROUPS]
-    v = Variant("baseline", "baseline-like: all of the above left out",
-                "bf94d91's fields on today's documents (today's ast, symbols and references otherwise)", words=True)
-    for p in parts:
-        v.ast_doc += p.ast_doc
-        v.files_doc += p.files_doc
-        v.ast_map += p.ast_map
-        v.files_map += p.files_map
+def combined(name: str, label: str, buys: str, groups: tuple, words: bool = False) -> Variant:
+    """The groups left out together."""
+    v = Variant(name, label, buys, words=words)
+    for p in (g for g in GROUPS + MAPPINGS if g.name in groups):
+        v.ast_doc, v.files_doc = v.ast_doc + p.ast_doc, v.files_doc + p.files_doc
+        v.ast_map, v.files_map = v.ast_map + p.ast_map, v.files_map + p.files_map
     return v
 
 
 def all_variants() -> list[Variant]:
-    full = Variant("full", "full (as indexed today)", "-", words=True)
-    return [full] + GROUPS + MAPPINGS + [baseline_like()]
+    return [Variant("full", "full (as indexed today)", "-", words=True)] + GROUPS + MAPPINGS + [
+        combined("words-all", "the five word fields together", "word ranking as a whole", WORD_GROUPS, True),
+        combined("one-call", "show, code, references dv, mtime together", "the one-call work's fields",
+                 ONE_CALL_GROUPS),
+        combined("baseline", "baseline-like: all of the above left out",
+                 "bf94d91's fields on today's documents (today's ast, symbols and references otherwise)",
+                 WORD_GROUPS + ONE_CALL_GROUPS + ("ast-src", "grams-src"), True)]
 
 
 # ---------------------------------------------------------------- the dump
