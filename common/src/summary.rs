@@ -118,8 +118,14 @@ const DOC_HEAD_LINES: usize = 4;
 /// its first [`DOC_HEAD_LINES`] lines after the first: at most `max_lines`
 /// lines shown (the skipped ones do not count).
 pub fn code_excerpt(text: &str, start: u32, end: u32, max_lines: usize, max_bytes: usize) -> Excerpt {
-    let skipped = doc_block(text, start, end);
-    let all: Vec<&str> = text.lines().collect();
+    lines_excerpt(&text.lines().collect::<Vec<_>>(), start, end, max_lines, max_bytes)
+}
+
+/// [`code_excerpt`] of a text already split into its lines (`str::lines`):
+/// the indexer splits a file once for all its definitions (splitting it
+/// for each was most of its CPU time on files of thousands of definitions).
+pub fn lines_excerpt(all: &[&str], start: u32, end: u32, max_lines: usize, max_bytes: usize) -> Excerpt {
+    let skipped = doc_block(all, start, end);
     let lines: Vec<&str> = (start.max(1)..=end)
         .filter(|n| skipped.is_none_or(|(a, b)| *n < a || *n > b))
         .filter_map(|n| all.get(n as usize - 1).copied())
@@ -147,15 +153,19 @@ fn doc_opener(line: &str) -> Option<(&'static str, usize)> {
 
 /// The doc block (its first and last line) that opens within the
 /// [`DOC_HEAD_LINES`] after the definition's first line `start`.
-fn doc_block(text: &str, start: u32, end: u32) -> Option<(u32, u32)> {
-    let after =
-        text.lines().enumerate().skip(start as usize).take((end.saturating_sub(start) as usize).min(DOC_HEAD_LINES));
+fn doc_block(all: &[&str], start: u32, end: u32) -> Option<(u32, u32)> {
+    let after = all
+        .iter()
+        .copied()
+        .enumerate()
+        .skip(start as usize)
+        .take((end.saturating_sub(start) as usize).min(DOC_HEAD_LINES));
     let (index, line, (closer, opener)) = after.filter_map(|(i, l)| doc_opener(l).map(|o| (i, l, o))).next()?;
     let first = index as u32 + 1;
     if line.trim_start()[opener..].contains(closer) {
         return Some((first, first));
     }
-    let mut rest = text.lines().enumerate().skip(index + 1).take(end.saturating_sub(first) as usize);
+    let mut rest = all.iter().enumerate().skip(index + 1).take(end.saturating_sub(first) as usize);
     rest.find(|(_, l)| l.contains(closer)).map(|(i, _)| (first, i as u32 + 1))
 }
 

@@ -2,8 +2,9 @@
 //!
 //! Each AST document carries `words`: the file's tokens (identifiers as
 //! written, words of comments and strings), each at most [`MAX_REPEATS`]
-//! times, in order of first use. The analyzer `vibe_about` splits the
-//! identifiers into words and stems them; BM25 over this field is the
+//! times, in order of first use, with a space at each word boundary inside
+//! an identifier ([`spaced_words`]). The analyzer `vibe_about` stems the
+//! words; BM25 over this field is the
 //! whole-file signal of `search_code_symbols`' word ranking. Repeats are
 //! capped because BM25's term frequency saturates anyway, and the bag stays
 //! far smaller than the text (one file's text is already stored once, in the
@@ -12,7 +13,7 @@
 use std::collections::HashMap;
 
 use crate::ast::{AstData, LineRange};
-use crate::identifier::joined_pairs;
+use crate::identifier::{joined_pairs, spaced_words};
 
 /// Times one token may appear in the bag.
 pub const MAX_REPEATS: u32 = 3;
@@ -67,7 +68,7 @@ pub fn word_bag_within(text: &str, max_bytes: usize) -> String {
         if *n >= MAX_REPEATS {
             continue;
         }
-        if !push_word(&mut bag, token, max_bytes) {
+        if !push_word(&mut bag, &spaced_words(token), max_bytes) {
             break;
         }
         *n += 1;
@@ -103,7 +104,7 @@ mod tests {
     #[test]
     fn tokens_are_kept_as_written_and_capped() {
         let text = "def retry_delay(n):\n    # Compute the delay: 2 ** n\n    return n * n * n * n + retryDelay";
-        assert_eq!(word_bag(text), "def retry_delay retrydelay n Compute the delay n return n retryDelay retrydelay");
+        assert_eq!(word_bag(text), "def retry_delay retrydelay n Compute the delay n return n retry Delay retrydelay");
         assert_eq!(word_bag("x x x x x"), "x x x");
     }
 
@@ -125,7 +126,7 @@ mod tests {
 
     #[test]
     fn numbers_and_data_are_left_out_and_the_bag_is_bounded() {
-        assert_eq!(word_bag("0x1F 42 v2 ключ 键"), "0x1F v2 ключ 键");
+        assert_eq!(word_bag("0x1F 42 v2 ключ 键"), "0x 1F v 2 ключ 键");
         assert_eq!(word_bag(&"a".repeat(65)), "");
         let big: String = (0..40_000).map(|i| format!("w{i} ")).collect();
         assert!(word_bag(&big).len() <= MAX_BAG_BYTES);

@@ -100,6 +100,43 @@ async fn analyzers_stem_russian_and_english_and_split_cjk() {
     assert_eq!(plain[0], plain[1]);
 }
 
+/// The word fields are indexed as `spaced_words` sends them, by `vibe_about`
+/// without char filters; questions are analyzed by `vibe_about_search`,
+/// whose char filters split the same boundaries. Both must give the same
+/// words, checked here on real source text (this crate's own files and
+/// identifiers with acronyms, digits and Cyrillic).
+#[tokio::test]
+async fn spaced_words_index_as_the_search_analyzer_splits() {
+    let s = search("tspaced");
+    s.delete("/tspaced_*?expand_wildcards=all").await.unwrap();
+    templates::install(&s).await.unwrap();
+    let index = s.names.ast_index("abc", "g1");
+    s.put(&format!("/{index}"), &json!({})).await.unwrap();
+    let char_filtered = |text: &str| {
+        json!({
+            "char_filter": ["vibe_acronym_split", "vibe_camel_split", "vibe_digit_split"],
+            "tokenizer": "vibe_word_tokens",
+            "filter": ["lowercase", "vibe_english_stop", "vibe_russian_stop", "vibe_english_possessive",
+                       "vibe_english_stem", "vibe_russian_stem"],
+            "text": text,
+        })
+    };
+    let mut texts: Vec<String> = ["src/templates.rs", "src/identifier.rs", "src/search.rs", "src/word_bag.rs"]
+        .iter()
+        .map(|f| std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(f)).unwrap())
+        .collect();
+    texts.push("getHTTPServer2 XMLHttpRequest base64Encode v2beta 0x1F ключЗначение ABCDef aB1c IOError".into());
+    for text in &texts {
+        let spaced = vibe_common::identifier::spaced_words(text);
+        let indexed = tokens(&s, &index, "vibe_about", &spaced).await;
+        let r: Value = s.post(&format!("/{index}/_analyze"), &char_filtered(text)).await.unwrap();
+        let searched: Vec<&str> =
+            r["tokens"].as_array().unwrap().iter().map(|t| t["token"].as_str().unwrap()).collect();
+        assert!(indexed.len() > 5 && indexed == searched, "{indexed:?}\n!=\n{searched:?}");
+    }
+    s.delete("/tspaced_*?expand_wildcards=all").await.unwrap();
+}
+
 #[tokio::test]
 async fn install_moves_a_legacy_ast_alias_to_its_new_name() {
     let s = search("tmigrate");

@@ -1,11 +1,17 @@
 //! `show_tree` with `symbols: true`: a map of what matters in a project or a
 //! directory of it. The types and top-level functions defined there, ranked
-//! by how many files use them (distinct files whose references name them,
-//! in the whole scope, shared among all definitions of that name, methods
-//! and fields too), grouped
-//! by file, each with its one-line signature. Three searches of the stored
-//! template `show_tree` (its `map` section): the names defined under the
-//! path, the files that use them, the definitions of the best.
+//! by how many other files use them, grouped by file, each with its
+//! one-line signature. A file uses a definition when its references name it
+//! and it can reach the definition: it lives in the same directory, or its
+//! imports name the defining module (`from .events import`, `import
+//! fileinput`) or package (`import com.google.common.base.*`, `"net/http"`).
+//! So `x.close()` in a file that never imports `fileinput` is no use of
+//! `fileinput.close`, and `re.match` counts fully although many methods are
+//! called `match`. Four searches of the stored template `show_tree` (its
+//! `map` section): the names defined under the path; the files that name
+//! them (a first ranking, which picks the candidates); the candidates'
+//! definitions; and the files that use each candidate (a `filters`
+//! aggregation, one filter per definition).
 
 use std::collections::HashMap;
 
@@ -19,9 +25,29 @@ use crate::gateway::Gateway;
 /// Names defined under the path that are ranked; past this many, the
 /// scope's most used names are ranked instead.
 const CANDIDATES: usize = 5000;
-/// Used names read back, and definitions shown.
+/// Used names read back by the first ranking.
 const USED_NAMES: usize = 300;
+/// Names of the first ranking whose definitions are counted exactly: the
+/// best by files shared among a name's definitions, and the best by files
+/// alone (a name many methods share, `match`, ranks low in the first).
+const POOL: usize = 60;
+/// Definitions shown.
 const SHOWN: usize = 30;
+
+/// One definition on the way to the map: its file, what it shows, and the
+/// files that use it.
+struct Entry {
+    name: String,
+    path: String,
+    file: Map<String, Value>,
+    shown: Map<String, Value>,
+    first: f64,
+    /// Files that use it, shared among the scope's definitions of its name
+    /// (types and top-level functions): 122 `StreamReader` classes, each
+    /// in its own codec module of one directory, share the files of that
+    /// directory.
+    used_in: f64,
+}
 
 /// The ranked map of the definitions under `dir` (`""`: the whole scope).
 pub async fn map(gw: &Gateway, index: &str, target: Option<String>, dir: &str) -> Result<Value, ToolError> {
@@ -34,12 +60,7 @@ pub async fn map(gw: &Gateway, index: &str, target: Option<String>, dir: &str) -
         gw.backend().run("show_tree", index, p)
     };
     let defined = run("defined", json!({ "size": CANDIDATES + 1 })).await?;
-    let buckets = |r: &Value, path: &str| r.pointer(path).and_then(Value::as_array).cloned().unwrap_or_default();
-    let defined_names = buckets(&defined, "/aggregations/symbols/kept/names/buckets");
-    let definitions: HashMap<String, u64> = defined_names
-        .iter()
-        .filter_map(|b| Some((b["key"].as_str()?.to_string(), b["doc_count"].as_u64().unwrap_or(1))))
-        .collect();
+    let definitions = counts(&defined, "/aggregations/symbols/kept/names/buckets");
     let all_names = definitions.len() > CANDIDATES;
     let names: Vec<&String> = if all_names { Vec::new() } else { definitions.keys().collect() };
     let uses = run(
@@ -47,106 +68,182 @@ pub async fn map(gw: &Gateway, index: &str, target: Option<String>, dir: &str) -
         json!({ "size": USED_NAMES, "names": names, "all_names": all_names, "names_size": names.len().max(1) }),
     )
     .await?;
-    // A name defined in several places (methods too: `close`) shares its uses among them.
-    let everywhere: HashMap<String, u64> = buckets(&uses, "/aggregations/symbols/named/names/buckets")
-        .iter()
-        .filter_map(|b| Some((b["key"].as_str()?.to_string(), b["doc_count"].as_u64()?)))
-        .collect();
-    let mut ranked: Vec<(String, u64, f64)> = buckets(&uses, "/aggregations/references/named/names/buckets")
+    let first = first_ranking(&uses, &definitions, all_names);
+    let pool: Vec<&String> = first.keys().collect();
+    let (mut entries, copies) = if pool.is_empty() {
+        (Vec::new(), HashMap::new())
+    } else {
+        let found = run("definitions", json!({ "size": 300, "names": pool })).await?;
+        (entries(&found, &first), counts(&found, "/aggregations/everywhere/symbols/kept/names/buckets"))
+    };
+    if !entries.is_empty() {
+        let counted = run("reach", json!({ "candidates": reach_params(&entries) })).await?;
+        for (i, e) in entries.iter_mut().enumerate() {
+            let files = counted.pointer(&format!("/aggregations/reach/buckets/{i}/doc_count")).and_then(Value::as_u64);
+            e.used_in = files.unwrap_or(0) as f64 / copies.get(&e.name).copied().unwrap_or(1).max(1) as f64;
+        }
+    }
+    entries.retain(|e| e.used_in >= 0.5);
+    entries.sort_by(|a, b| b.used_in.total_cmp(&a.used_in).then(b.first.total_cmp(&a.first)).then(a.name.cmp(&b.name)));
+    entries.truncate(SHOWN);
+    let mut results = grouped(entries);
+    let dropped = fit(gw, &mut results);
+    Ok(answer(target, dir, results, dropped))
+}
+
+fn buckets(r: &Value, path: &str) -> Vec<Value> {
+    r.pointer(path).and_then(Value::as_array).cloned().unwrap_or_default()
+}
+
+/// A terms aggregation's buckets as key -> document count.
+fn counts(r: &Value, path: &str) -> HashMap<String, u64> {
+    buckets(r, path).iter().filter_map(|b| Some((b["key"].as_str()?.to_string(), b["doc_count"].as_u64()?))).collect()
+}
+
+/// The candidates of the first ranking, by name, with their score there:
+/// files that name them, shared among all definitions of the name in the
+/// scope (methods too). The [`POOL`] best by that share and the [`POOL`]
+/// best by files alone.
+fn first_ranking(uses: &Value, definitions: &HashMap<String, u64>, all_names: bool) -> HashMap<String, f64> {
+    let everywhere = counts(uses, "/aggregations/symbols/named/names/buckets");
+    let mut ranked: Vec<(String, u64, f64)> = buckets(uses, "/aggregations/references/named/names/buckets")
         .iter()
         .filter_map(|b| {
             let name = b["key"].as_str()?.to_string();
             let files = b["files"]["doc_count"].as_u64().unwrap_or(0);
             let here = definitions.get(&name).copied().or(all_names.then_some(1))?;
             let defs = everywhere.get(&name).copied().unwrap_or(here);
-            let share = files as f64 / defs.max(1) as f64;
-            Some((name, share.round() as u64, share))
+            Some((name, files, files as f64 / defs.max(1) as f64))
         })
         .collect();
-    ranked.sort_by(|a, b| b.2.total_cmp(&a.2).then(b.1.cmp(&a.1)).then(a.0.cmp(&b.0)));
-    ranked.truncate(SHOWN);
-    let top: Vec<&String> = ranked.iter().map(|(n, _, _)| n).collect();
-    let found =
-        if top.is_empty() { json!({}) } else { run("definitions", json!({ "size": 100, "names": top })).await? };
-    let rank: HashMap<&str, (usize, u64)> =
-        ranked.iter().enumerate().map(|(i, (n, files, _))| (n.as_str(), (i, *files))).collect();
-    let mut results = grouped(&found, &rank);
-    let dropped = fit(gw, &mut results);
+    let mut pool: HashMap<String, f64> = HashMap::new();
+    ranked.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)));
+    pool.extend(ranked.iter().take(POOL).map(|(n, _, s)| (n.clone(), *s)));
+    ranked.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    pool.extend(ranked.iter().take(POOL).map(|(n, _, s)| (n.clone(), *s)));
+    pool
+}
+
+/// Each candidate definition found under the path: its file and what a map
+/// shows of it (no code or doc).
+fn entries(found: &Value, first: &HashMap<String, f64>) -> Vec<Entry> {
+    let mut out = Vec::new();
+    for hit in hits(found) {
+        let file = super::freshness::file_header(&super::answer::source(&hit));
+        let path = file.get("path").and_then(Value::as_str).unwrap_or_default().to_string();
+        for inner in hit["inner_hits"]["symbols"]["hits"]["hits"].as_array().into_iter().flatten() {
+            let Some(Value::Object(mut shown)) =
+                inner["fields"]["symbols.show"][0].as_str().and_then(|s| serde_json::from_str::<Value>(s).ok())
+            else {
+                continue;
+            };
+            let Some(name) = shown.get("name").and_then(Value::as_str).map(str::to_string) else { continue };
+            let Some(&score) = first.get(&name) else { continue };
+            for key in ["code", "code_skip", "doc"] {
+                shown.remove(key);
+            }
+            out.push(Entry { name, path: path.clone(), file: file.clone(), shown, first: score, used_in: 0.0 });
+        }
+    }
+    out
+}
+
+/// The `reach` section's filter of each entry: the files other than its own
+/// whose references name it and that share its directory or import its
+/// module (the file's stem, or its directory's for `__init__`, `index`,
+/// `mod`) or its package (the last two directories of its path).
+fn reach_params(entries: &[Entry]) -> Vec<Value> {
+    entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            let (dir, file) = e.path.rsplit_once('/').unwrap_or(("", e.path.as_str()));
+            let stem = file.split('.').next().unwrap_or(file);
+            let dirs: Vec<&str> = dir.split('/').filter(|d| !d.is_empty()).collect();
+            let module = match stem {
+                "__init__" | "index" | "mod" | "lib" => dirs.last().copied().unwrap_or(""),
+                _ => stem,
+            };
+            let package = dirs[dirs.len().saturating_sub(2)..].join(" ");
+            let same_dir = if dir.is_empty() { "[^/]*".to_string() } else { format!("{}/[^/]*", regexp_literal(dir)) };
+            json!({
+                "key": i.to_string(),
+                "name": e.name,
+                "path": e.path,
+                "same_dir": same_dir,
+                "module": (!module.is_empty()).then_some(module),
+                "package": (!package.is_empty()).then_some(package),
+            })
+        })
+        .collect()
+}
+
+/// `text` as a Lucene regular expression that matches only itself.
+fn regexp_literal(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() * 2);
+    for c in text.chars() {
+        if !(c.is_alphanumeric() || c == '_' || c == '/') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The answer, with a note that says what `used_in` counts and what was left out.
+fn answer(target: Option<String>, dir: &str, results: Vec<Value>, dropped: usize) -> Value {
     let shown: usize = results.iter().map(|r| r["matches"].as_array().map_or(0, Vec::len)).sum();
-    let mut answer = json!({ "target": target, "total": results.len(), "truncated": false, "results": results });
+    let mut answer = json!({ "target": target, "total": results.len(), "truncated": dropped > 0, "results": results });
     if !dir.is_empty() {
         answer["path"] = json!(dir);
     }
-    answer["note"] = json!(if shown == 0 {
+    let mut note = if shown == 0 {
         format!(
             "no type or function defined under {} is used by another file",
             if dir.is_empty() { "the project" } else { dir }
         )
     } else {
         format!(
-            "the {shown} types and functions used by the most files (used in N: files whose code names it, shared among the definitions of a name), most used first"
+            "the {shown} types and functions used by the most files (used in N: other files that name it and share its directory or import its module or package, shared among the definitions of its name), most used first"
         )
-    });
+    };
     if dropped > 0 {
-        answer["truncated"] = json!(true);
-        answer["note"] = json!(format!(
-            "{}; {dropped} less used files left out to keep within the answer budget",
-            answer["note"].as_str().unwrap_or_default()
-        ));
+        note.push_str(&format!("; {dropped} less used files left out to keep within the answer budget"));
     }
-    Ok(answer)
+    answer["note"] = json!(note);
+    answer
 }
 
 /// Leave out the last (least used) files until the map fits the answer
 /// budget; how many were left out.
 fn fit(gw: &Gateway, results: &mut Vec<Value>) -> usize {
     let room = gw.answer_budget().saturating_sub(RESERVE + 300);
+    let sizes: Vec<usize> = results.iter().map(|r| escaped_len(&r.to_string()) + 1).collect();
+    let mut total: usize = sizes.iter().sum::<usize>() + 1;
     let mut dropped = 0;
-    while results.len() > 1 && escaped_len(&Value::Array(results.clone()).to_string()) > room {
+    while results.len() > 1 && total > room {
         results.pop();
+        total -= sizes[results.len()];
         dropped += 1;
     }
     dropped
 }
 
-/// A file's definitions on the map, each with its place in the ranking.
-struct FileGroup {
-    best: usize,
-    file: Map<String, Value>,
-    entries: Vec<(usize, Value)>,
-}
-
-/// The definitions found, grouped by file: files in the order of their
-/// best-ranked definition, each file's definitions by rank.
-fn grouped(found: &Value, rank: &HashMap<&str, (usize, u64)>) -> Vec<Value> {
-    let mut files: Vec<FileGroup> = Vec::new();
-    for hit in hits(found) {
-        let mut entries: Vec<(usize, Value)> = Vec::new();
-        for inner in hit["inner_hits"]["symbols"]["hits"]["hits"].as_array().into_iter().flatten() {
-            let Some(Value::Object(mut e)) =
-                inner["fields"]["symbols.show"][0].as_str().and_then(|s| serde_json::from_str::<Value>(s).ok())
-            else {
-                continue;
-            };
-            let Some(&(place, used_in)) = e.get("name").and_then(Value::as_str).and_then(|n| rank.get(n)) else {
-                continue;
-            };
-            for key in ["code", "code_skip", "doc"] {
-                e.remove(key);
-            }
-            e.insert("used_in".into(), json!(used_in));
-            entries.push((place, Value::Object(e)));
-        }
-        if let Some(best) = entries.iter().map(|(p, _)| *p).min() {
-            entries.sort_by_key(|(p, _)| *p);
-            files.push(FileGroup { best, file: super::freshness::file_header(&super::answer::source(&hit)), entries });
+/// The entries (already in rank order) grouped by file: files in the order
+/// of their best-ranked definition, each file's definitions by rank.
+fn grouped(entries: Vec<Entry>) -> Vec<Value> {
+    let mut files: Vec<(String, Map<String, Value>, Vec<Value>)> = Vec::new();
+    for Entry { path, file, mut shown, used_in, .. } in entries {
+        shown.insert("used_in".into(), json!(used_in.round() as u64));
+        match files.iter_mut().find(|(p, _, _)| *p == path) {
+            Some((_, _, matches)) => matches.push(Value::Object(shown)),
+            None => files.push((path, file, vec![Value::Object(shown)])),
         }
     }
-    files.sort_by_key(|g| g.best);
     files
         .into_iter()
-        .map(|FileGroup { mut file, entries, .. }| {
-            file.insert("matches".into(), Value::Array(entries.into_iter().map(|(_, e)| e).collect()));
+        .map(|(_, mut file, matches)| {
+            file.insert("matches".into(), Value::Array(matches));
             Value::Object(file)
         })
         .collect()

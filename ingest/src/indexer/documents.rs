@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use serde_json::{json, Value};
 
 use vibe_common::ast::AstData;
-use vibe_common::identifier::joined_pairs;
+use vibe_common::identifier::{joined_pairs, spaced_words};
 use vibe_common::summary;
 
 use super::tags::deterministic_tags;
@@ -60,7 +60,7 @@ pub fn ast_doc(source: &SourceInfo, file: &ScannedFile, enrichment: Option<&Enri
         "llm_tags": llm_tags,
         "symbols": ast.map(|a| symbols(a, &file.bodies, file.content.as_deref())).unwrap_or_default(),
         // What the file is about and its words, for questions in words.
-        "about": file_about(&file.rel_path, ast, enrichment),
+        "about": spaced_words(&file_about(&file.rel_path, ast, enrichment)),
         "words": file.words,
         // One flat entry per use, `{name, kind, line, in}` (`find_references`).
         "references": ast.map_or(&[][..], |a| &a.references),
@@ -165,6 +165,7 @@ pub fn symbols(ast: &AstData, bodies: &[String], content: Option<&str>) -> Vec<V
     let owner_docs = owner_docs(ast);
     let docs: Vec<String> = ast.elements().map(|e| summary::doc_summary(&e.comments)).collect();
     let members = member_summaries(ast, &docs);
+    let lines: Option<Vec<&str>> = content.map(|text| text.lines().collect());
     ast.elements()
         .zip(bodies.iter().map(String::as_str).chain(std::iter::repeat("")))
         .zip(&docs)
@@ -180,8 +181,8 @@ pub fn symbols(ast: &AstData, bodies: &[String], content: Option<&str>) -> Vec<V
             }
             if let Some(line) = e.line {
                 s["line"] = json!(line);
-                if let Some(text) = content {
-                    let excerpt = summary::code_excerpt(text, line.start, line.end, CODE_LINES, CODE_BYTES);
+                if let Some(lines) = &lines {
+                    let excerpt = summary::lines_excerpt(lines, line.start, line.end, CODE_LINES, CODE_BYTES);
                     s["code"] = json!(excerpt.code);
                     if let Some((a, b)) = excerpt.skipped {
                         s["code_skip"] = json!(format!("{a}-{b}"));
@@ -196,7 +197,7 @@ pub fn symbols(ast: &AstData, bodies: &[String], content: Option<&str>) -> Vec<V
             }
             s["show"] = json!(shown(&s).to_string());
             let paragraph = summary::doc_paragraph(&e.comments, MAX_ABOUT_DOC_CHARS);
-            s["about"] = json!(symbol_about(&e.name, e.owner.as_deref(), &paragraph));
+            s["about"] = json!(spaced_words(&symbol_about(&e.name, e.owner.as_deref(), &paragraph)));
             if !body.is_empty() {
                 s["body"] = json!(body);
             }
@@ -205,7 +206,7 @@ pub fn symbols(ast: &AstData, bodies: &[String], content: Option<&str>) -> Vec<V
             let context =
                 [owner_doc.as_deref().unwrap_or(""), members.get(&qualified).map_or("", String::as_str)].join(" ");
             if !context.trim().is_empty() {
-                s["context"] = json!(summary::cut(context.trim(), 2 * MAX_CONTEXT_DOC_CHARS));
+                s["context"] = json!(spaced_words(&summary::cut(context.trim(), 2 * MAX_CONTEXT_DOC_CHARS)));
             }
             s
         })
