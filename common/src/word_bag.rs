@@ -55,10 +55,12 @@ pub fn word_bag(text: &str) -> String {
     word_bag_within(text, MAX_BAG_BYTES)
 }
 
-/// [`word_bag`] of at most `max_bytes` bytes (a definition's body).
+/// [`word_bag`] of at most `max_bytes` bytes (a definition's body), counted
+/// as the words are written: the spaces [`spaced_words`] adds do not count,
+/// so a bag holds the same words as before the spacing.
 pub fn word_bag_within(text: &str, max_bytes: usize) -> String {
     let mut seen: HashMap<&str, u32> = HashMap::new();
-    let mut bag = String::with_capacity(text.len().min(max_bytes) / 2);
+    let mut bag = Bag { text: String::with_capacity(text.len().min(max_bytes) / 2), written: 0, max_bytes };
     let tokens = text
         .split(|c: char| !(c.is_alphanumeric() || c == '_'))
         .filter(|t| !t.is_empty() && t.chars().any(char::is_alphabetic) && t.chars().count() <= MAX_TOKEN_CHARS);
@@ -68,7 +70,7 @@ pub fn word_bag_within(text: &str, max_bytes: usize) -> String {
         if *n >= MAX_REPEATS {
             continue;
         }
-        if !push_word(&mut bag, &spaced_words(token), max_bytes) {
+        if !bag.push(token) {
             break;
         }
         *n += 1;
@@ -77,24 +79,35 @@ pub fn word_bag_within(text: &str, max_bytes: usize) -> String {
         }
         for pair in joined_pairs(token) {
             let m = pair_counts.entry(pair.clone()).or_insert(0);
-            if *m < MAX_REPEATS && push_word(&mut bag, &pair, max_bytes) {
+            if *m < MAX_REPEATS && bag.push(&pair) {
                 *m += 1;
             }
         }
     }
-    bag
+    bag.text
 }
 
-/// Appends `word` to the bag when it fits in `max_bytes`.
-fn push_word(bag: &mut String, word: &str, max_bytes: usize) -> bool {
-    if bag.len() + word.len() + 1 > max_bytes {
-        return false;
+/// A bag under construction: its text, spaced, and its size as written.
+struct Bag {
+    text: String,
+    written: usize,
+    max_bytes: usize,
+}
+
+impl Bag {
+    /// Appends `word`, spaced at its word boundaries, when it fits.
+    fn push(&mut self, word: &str) -> bool {
+        let sep = usize::from(!self.text.is_empty());
+        if self.written + word.len() + sep > self.max_bytes {
+            return false;
+        }
+        if sep == 1 {
+            self.text.push(' ');
+        }
+        self.text.push_str(&spaced_words(word));
+        self.written += word.len() + sep;
+        true
     }
-    if !bag.is_empty() {
-        bag.push(' ');
-    }
-    bag.push_str(word);
-    true
 }
 
 #[cfg(test)]
@@ -129,6 +142,17 @@ mod tests {
         assert_eq!(word_bag("0x1F 42 v2 ключ 键"), "0x 1F v 2 ключ 键");
         assert_eq!(word_bag(&"a".repeat(65)), "");
         let big: String = (0..40_000).map(|i| format!("w{i} ")).collect();
-        assert!(word_bag(&big).len() <= MAX_BAG_BYTES);
+        assert!(word_bag(&big).replace(' ', "").len() <= MAX_BAG_BYTES);
+        // The spaces inside identifiers do not count: as many words fit as written.
+        let tokens: Vec<String> = (0..40_000).map(|i| format!("v{i}")).collect();
+        let fit = tokens
+            .iter()
+            .scan(0usize, |n, t| {
+                *n += t.len() + usize::from(*n > 0);
+                Some(*n)
+            })
+            .take_while(|n| *n <= MAX_BAG_BYTES)
+            .count();
+        assert_eq!(word_bag(&tokens.join(" ")).matches("v ").count(), fit);
     }
 }
