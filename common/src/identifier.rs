@@ -10,12 +10,7 @@ pub fn split_identifier(ident: &str) -> Vec<String> {
         let mut start = 0;
         for i in 1..chars.len() {
             let (prev, cur) = (chars[i - 1], chars[i]);
-            let next_lower = chars.get(i + 1).is_some_and(|c| c.is_lowercase());
-            let boundary = (prev.is_lowercase() && cur.is_uppercase())
-                || (prev.is_uppercase() && cur.is_uppercase() && next_lower)
-                || (prev.is_alphabetic() && cur.is_numeric())
-                || (prev.is_numeric() && cur.is_alphabetic());
-            if boundary {
+            if word_boundary(prev, cur, chars.get(i + 1).copied()) || (prev.is_numeric() && cur.is_alphabetic()) {
                 words.push(chars[start..i].iter().collect::<String>());
                 start = i;
             }
@@ -25,6 +20,17 @@ pub fn split_identifier(ident: &str) -> Vec<String> {
         }
     }
     words.into_iter().map(|w| w.to_lowercase()).filter(|w| !w.is_empty()).collect()
+}
+
+/// Whether a word starts at `cur`, between `prev` and `next`: after a
+/// lower-case letter (`fetch|User`), at the last capital of a run that a
+/// lower-case letter follows (`HTTP|Server`), at a digit after a letter
+/// (`utf|8`). The boundaries of [`spaced_words`] and of the analyzer's char
+/// filters; [`split_identifier`] also splits a letter after a digit.
+fn word_boundary(prev: char, cur: char, next: Option<char>) -> bool {
+    (prev.is_lowercase() && cur.is_uppercase())
+        || (prev.is_uppercase() && cur.is_uppercase() && next.is_some_and(char::is_lowercase))
+        || (prev.is_alphabetic() && cur.is_numeric())
 }
 
 /// The adjacent words of an identifier joined in pairs (`hex_dump` gives
@@ -53,17 +59,12 @@ pub fn joined_pairs(ident: &str) -> Vec<String> {
 /// time for them (issue 33). The text is returned as is when it needs no
 /// space.
 pub fn spaced_words(text: &str) -> std::borrow::Cow<'_, str> {
-    let boundary = |prev: char, cur: char, next: Option<char>| {
-        (prev.is_lowercase() && cur.is_uppercase())
-            || (prev.is_uppercase() && cur.is_uppercase() && next.is_some_and(char::is_lowercase))
-            || (prev.is_alphabetic() && cur.is_numeric())
-    };
     let mut chars = text.chars().peekable();
     let mut prev: Option<char> = None;
     let mut out: Option<String> = None;
     let mut at = 0;
     while let Some(cur) = chars.next() {
-        if prev.is_some_and(|p| boundary(p, cur, chars.peek().copied())) {
+        if prev.is_some_and(|p| word_boundary(p, cur, chars.peek().copied())) {
             out.get_or_insert_with(|| {
                 let mut s = String::with_capacity(text.len() + text.len() / 8);
                 s.push_str(&text[..at]);
