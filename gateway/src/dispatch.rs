@@ -68,7 +68,10 @@ impl Gateway {
             Ok(value) => {
                 let results = value["results"].as_array().map(|r| r.len());
                 tracing::info!(tool = tool.unwrap_or(shown.as_str()), params = %params, latency_ms = format!("{elapsed_ms:.2}"), results, "tool call");
-                let text = render::fit(render::text(&value, self.answer_format()), self.answer_budget());
+                let text = render::fit(
+                    render::text(&value, self.answer_format(), args.target.is_some()),
+                    self.answer_budget(),
+                );
                 CallOutcome { tool, args, value, is_error: false, text }
             }
             Err(e) => {

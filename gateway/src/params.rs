@@ -275,6 +275,28 @@ pub fn is_question(query: &str) -> bool {
     query.trim().contains(char::is_whitespace)
 }
 
+/// An identifier rather than a word: `camelCase`, `snake_case`, `Owner.name`, digits.
+pub fn looks_like_an_identifier(token: &str) -> bool {
+    let t = token.trim();
+    t.contains(['_', '.', ':', '#'])
+        || t.chars().any(|c| c.is_ascii_digit())
+        || t.chars().skip(1).any(char::is_uppercase)
+}
+
+/// A name followed by words (`lru_cache maxsize`, `Strings.repeat arraycopy`,
+/// `debounce maxWait`): the name and the words. The first token is a name
+/// when it looks like an identifier, or when a later one does in a query of
+/// at most three tokens; a question in plain words (`parse range header`)
+/// is none. The caller checks that the name names a definition.
+pub fn name_then_words(query: &str) -> Option<(&str, &str)> {
+    let q = query.trim();
+    let (name, words) = q.split_once(char::is_whitespace)?;
+    let words = words.trim();
+    let name_like = name.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | ':' | '#' | '$'));
+    let short = q.split_whitespace().count() <= 3 && words.split_whitespace().any(looks_like_an_identifier);
+    (name_like && (looks_like_an_identifier(name) || short)).then_some((name, words))
+}
+
 /// Params of the symbol searches (functions, classes, variables). The
 /// template ranks: exact name, `Owner.name`, case-insensitive name, name
 /// prefix, name words, then mentions; `fuzzy` switches to the typo-tolerant
@@ -455,6 +477,19 @@ mod text_tests {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_then_words_is_told_from_a_question() {
+        assert_eq!(name_then_words("lru_cache maxsize"), Some(("lru_cache", "maxsize")));
+        assert_eq!(name_then_words("Strings.repeat  arraycopy"), Some(("Strings.repeat", "arraycopy")));
+        assert_eq!(name_then_words("debounce maxWait"), Some(("debounce", "maxWait")));
+        assert_eq!(name_then_words("py_scanstring surrogate pair"), Some(("py_scanstring", "surrogate pair")));
+        // Plain words, or a plain first word in a longer question: a question.
+        assert_eq!(name_then_words("parse range header"), None);
+        assert_eq!(name_then_words("check if the response is fresh using ETag"), None);
+        assert_eq!(name_then_words("lru_cache"), None);
+        assert_eq!(name_then_words("what's lru_cache for"), None);
+    }
 
     #[test]
     fn scripts_are_detected() {

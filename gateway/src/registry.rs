@@ -223,8 +223,8 @@ pub const TOOLS: &[ToolSpec] = &[
     ToolSpec {
         name: "search_by_code_functions",
         title: "Search functions",
-        description: "Functions and methods by name, or by what they do in words. The best shows its code.",
-        params: &search("A name, or what it does in words"),
+        description: "Functions and methods by name or by what they do in words. The best shows its code.",
+        params: &search("A name (+ words: its lines with them), or what it does"),
         required: &["query"],
         template: Some("search_code_symbols"),
         run: Run::Symbols,
@@ -265,7 +265,7 @@ pub const TOOLS: &[ToolSpec] = &[
     ToolSpec {
         name: "search_by_code_variables",
         title: "Search variables",
-        description: "Variables, constants, fields, enums by name, or by what they hold in words.",
+        description: "Variables, constants, fields, enums by name or by what they hold in words.",
         params: &search("A name, or what it holds in words"),
         required: &["query"],
         template: Some("search_code_symbols"),
@@ -481,7 +481,7 @@ fn compose_instructions(target_rule: &str) -> String {
          Rules: 1) Use the tools to answer and answer concisely from their results. \
          2) One call is enough: call one tool, then answer; do not chain calls. \
          3) Use only the tools listed here. \
-         Which tool: {}. The code searches take a name or a description in words. \
+         Which tool: {}. The code searches take a name, a name then words (its lines with the words), or a description in words. \
          {target_rule}; `limit` is 1-{MAX_LIMIT} (default {DEFAULT_LIMIT}); \
          searches say `total` and `truncated`, and `offset` (the answer's `next_offset`) gives the next page.",
         which.join("; ")

@@ -16,11 +16,13 @@ use std::fmt::Write;
 use serde_json::{Map, Value};
 use vibe_common::config::AnswerFormat;
 
-/// The text content of an answer in `format`.
-pub fn text(answer: &Value, format: AnswerFormat) -> String {
+/// The text content of an answer in `format`. `project_named`: the call
+/// named its project (`target`, or the project's endpoint), so an answer
+/// from that one project does not name it again.
+pub fn text(answer: &Value, format: AnswerFormat, project_named: bool) -> String {
     match format {
         AnswerFormat::Json => answer.to_string(),
-        AnswerFormat::Text => plain(answer),
+        AnswerFormat::Text => plain(answer, project_named),
     }
 }
 
@@ -40,16 +42,16 @@ pub fn fit(text: String, budget: usize) -> String {
 /// Fields a model does not need to read (`structuredContent` keeps them).
 const UNREAD: &[&str] = &["hash", "indexed_at", "language", "query", "truncated", "direction", "root", "project"];
 
-/// The plain-text rendering of an answer.
-pub fn plain(answer: &Value) -> String {
+/// The plain-text rendering of an answer ([`text`]).
+pub fn plain(answer: &Value, project_named: bool) -> String {
     let mut out = String::new();
     let Some(top) = answer.as_object() else {
         return scalar(answer);
     };
     if let Some(results) = top.get("results").and_then(Value::as_array) {
-        page(&mut out, top, results);
+        page(&mut out, top, results, project_named);
     } else if top.contains_key("content") || top.contains_key("elements") || top.contains_key("symbol") {
-        file(&mut out, top);
+        file(&mut out, top, project_named);
     } else {
         any_fields(&mut out, top, "", &[]);
     }
@@ -57,9 +59,9 @@ pub fn plain(answer: &Value) -> String {
     out
 }
 
-/// A page of search results: what is shown of how many, the project once,
-/// then each file.
-fn page(out: &mut String, top: &Map<String, Value>, results: &[Value]) {
+/// A page of search results: what is shown of how many, the project once
+/// (unless the call named it), then each file.
+fn page(out: &mut String, top: &Map<String, Value>, results: &[Value], project_named: bool) {
     let shown = results.len() as u64;
     let total = top.get("total").and_then(Value::as_u64).unwrap_or(shown);
     let next = top.get("next_offset").and_then(Value::as_u64);
@@ -73,7 +75,7 @@ fn page(out: &mut String, top: &Map<String, Value>, results: &[Value]) {
     note(out, top);
     let roots: Vec<&str> = results.iter().filter_map(|r| r["project"].as_str()).collect();
     let one_project = roots.windows(2).all(|w| w[0] == w[1]);
-    if let (true, Some(root)) = (one_project, roots.first()) {
+    if let (true, false, Some(root)) = (one_project, project_named, roots.first()) {
         let _ = writeln!(out, "project: {root}");
     }
     let skip = ["total", "next_offset", "note", "results", "total_exact"];
@@ -100,7 +102,9 @@ fn result(out: &mut String, r: &Map<String, Value>, name_project: bool) {
     let lists = ["matches", "references", "calls", "types", "sections"];
     for list in lists {
         let mut inside: Option<&str> = None;
-        for item in r.get(list).and_then(Value::as_array).into_iter().flatten() {
+        let items = r.get(list).and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+        let margin = common_indent(items.iter().filter(|i| i.get("kind").is_none()).filter_map(|i| i["text"].as_str()));
+        for item in items {
             // Text hits: the definition they are in, once for a run of hits in it.
             let hit = item.get("text").is_some() && item.get("kind").is_none();
             let within = if hit { item.get("in").and_then(Value::as_str) } else { None };
@@ -108,7 +112,7 @@ fn result(out: &mut String, r: &Map<String, Value>, name_project: bool) {
                 let _ = writeln!(out, "  in {}:", within.unwrap_or_default());
                 inside = within;
             }
-            entry(out, item, if inside.is_some() { "    " } else { "  " });
+            entry(out, item, if inside.is_some() { "    " } else { "  " }, margin);
         }
     }
     if let Some(imports) = r.get("imports").and_then(Value::as_array) {
@@ -120,8 +124,9 @@ fn result(out: &mut String, r: &Map<String, Value>, name_project: bool) {
 }
 
 /// One element, line or use: `L12-30 kind Owner.name: signature`, its doc,
-/// and its code as numbered lines; a text hit as `12: text`.
-fn entry(out: &mut String, item: &Value, indent: &str) {
+/// and its code as numbered lines; a text hit as `12: text`, `margin`
+/// bytes of its indentation (those its neighbours share) taken off.
+fn entry(out: &mut String, item: &Value, indent: &str, margin: usize) {
     let Some(e) = item.as_object() else {
         let _ = writeln!(out, "{indent}{}", scalar(item));
         return;
@@ -129,7 +134,7 @@ fn entry(out: &mut String, item: &Value, indent: &str) {
     let get = |k: &str| e.get(k).and_then(Value::as_str);
     if let (Some(line), Some(text), None) = (e.get("line").and_then(Value::as_u64), get("text"), get("kind")) {
         let sep = if e.get("context") == Some(&Value::Bool(true)) { '-' } else { ':' };
-        let _ = writeln!(out, "{indent}{line}{sep} {text}");
+        let _ = writeln!(out, "{indent}{line}{sep} {}", text.get(margin..).unwrap_or(text.trim_start()));
         return;
     }
     let mut head = String::new();
@@ -156,7 +161,10 @@ fn entry(out: &mut String, item: &Value, indent: &str) {
     if let Some(depth) = e.get("depth").and_then(Value::as_u64) {
         let _ = write!(head, " (depth {depth})");
     }
-    if let Some(sig) = get("signature").or(get("text")).filter(|s| !s.is_empty()) {
+    let code = get("code");
+    let sig = get("signature").or(get("text")).filter(|s| !s.is_empty());
+    // The signature is said once: by the code's first line when it shows it.
+    if let Some(sig) = sig.filter(|sig| !code.is_some_and(|c| starts_with_signature(c, sig))) {
         let _ = write!(head, ": {}", one_line(sig));
     }
     if let Some(files) = e.get("used_in").and_then(Value::as_u64) {
@@ -169,41 +177,52 @@ fn entry(out: &mut String, item: &Value, indent: &str) {
             let _ = writeln!(out, "{deeper}{}", one_line(text));
         }
     }
-    if let Some(code) = get("code") {
-        let definition = get("lines").and_then(span);
-        let (start, _) = get("code_lines").and_then(span).or(definition).unwrap_or((1, 1));
-        let skip = get("code_skip").and_then(span);
-        let end = numbered_around(out, code, start, skip, &deeper);
-        if let Some((a, b)) = definition.filter(|(a, b)| start > *a || end < *b) {
-            let _ = writeln!(out, "{deeper}… lines {a}-{b} in all; the rest not shown");
-        }
+    if let Some(code) = code {
+        element_code(out, code, e, &deeper);
     }
-    let known = [
-        "line",
-        "text",
-        "lines",
-        "heading",
-        "kind",
-        "name",
-        "owner",
-        "in",
-        "signature",
-        "doc",
-        "passage",
-        "code",
-        "code_lines",
-        "code_skip",
-        "depth",
-        "extends",
-        "used_in",
-    ];
-    fields(out, e, &deeper, &known);
+    fields(out, e, &deeper, ENTRY_FIELDS);
+}
+
+/// The fields [`entry`] writes itself.
+const ENTRY_FIELDS: &[&str] = &[
+    "line",
+    "text",
+    "lines",
+    "heading",
+    "kind",
+    "name",
+    "owner",
+    "in",
+    "signature",
+    "doc",
+    "passage",
+    "code",
+    "code_lines",
+    "code_skip",
+    "depth",
+    "extends",
+    "used_in",
+];
+
+/// An element's `code` as numbered lines (over its `code_lines` spans, or
+/// on from its first line past `code_skip`), and a last `…` when more of
+/// the definition (whose lines the header gave) follows.
+fn element_code(out: &mut String, code: &str, e: &Map<String, Value>, indent: &str) {
+    let get = |k: &str| e.get(k).and_then(Value::as_str);
+    let definition = get("lines").and_then(span);
+    let shown = get("code_lines").map(spans).filter(|s| !s.is_empty());
+    let start = shown.as_ref().map(|s| s[0].0).or(definition.map(|d| d.0)).unwrap_or(1);
+    let numbers = line_numbers(code, start, shown.as_deref(), get("code_skip").and_then(span));
+    let whole = numbered_code(out, code, &numbers, indent);
+    if definition.is_some_and(|d| whole.is_none_or(|w| w != d)) {
+        let _ = writeln!(out, "{indent}…");
+    }
 }
 
 /// One file: its path and line range, then its numbered lines or its outline.
-fn file(out: &mut String, top: &Map<String, Value>) {
+fn file(out: &mut String, top: &Map<String, Value>, project_named: bool) {
     let path = top.get("path").and_then(Value::as_str).unwrap_or_default();
-    let root = top.get("root").and_then(Value::as_str);
+    let root = top.get("root").and_then(Value::as_str).filter(|_| !project_named);
     let _ = write!(out, "{path}");
     if let Some(root) = root {
         let _ = write!(out, " (project {root})");
@@ -236,7 +255,7 @@ fn file(out: &mut String, top: &Map<String, Value>) {
                 out.push_str("members:\n");
             }
             for item in items {
-                entry(out, item, "  ");
+                entry(out, item, "  ", 0);
             }
         }
     }
@@ -248,21 +267,95 @@ pub fn span(lines: &str) -> Option<(u64, u64)> {
     Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
 }
 
-/// `code` as numbered lines from `start`, over the lines `skip` left out
-/// (a doc block, said in one line); the last line number shown.
-fn numbered_around(out: &mut String, code: &str, start: u64, skip: Option<(u64, u64)>, indent: &str) -> u64 {
+/// `"12-30,41,45-47"` as line ranges (a malformed part is left out).
+pub fn spans(lines: &str) -> Vec<(u64, u64)> {
+    lines.split(',').filter_map(span).collect()
+}
+
+/// The first `n` lines of `spans` written as [`spans`] reads them.
+pub fn spans_text(spans: &[(u64, u64)], mut n: u64) -> String {
+    let mut parts = Vec::new();
+    for &(a, b) in spans {
+        if n == 0 {
+            break;
+        }
+        let b = b.min(a + n - 1);
+        n -= b - a + 1;
+        parts.push(if a == b { a.to_string() } else { format!("{a}-{b}") });
+    }
+    parts.join(",")
+}
+
+/// The line number of each line of `code`: through `shown` (its spans)
+/// when given, else on from `start`, past the lines `skip` left out (a
+/// doc block, numbered 0 before the line after it).
+fn line_numbers(
+    code: &str,
+    start: u64,
+    shown: Option<&[(u64, u64)]>,
+    skip: Option<(u64, u64)>,
+) -> Vec<(u64, Option<(u64, u64)>)> {
+    let count = code.lines().count();
+    if let Some(shown) = shown {
+        return shown.iter().flat_map(|&(a, b)| a..=b).take(count).map(|n| (n, None)).collect();
+    }
     let mut n = start;
-    for line in code.lines() {
-        if let Some((a, b)) = skip.filter(|(a, _)| *a == n) {
-            let lines = if a == b { a.to_string() } else { format!("{a}-{b}") };
-            let _ = writeln!(out, "{indent}{lines}: (doc comment, summarized above)");
+    let mut out = Vec::with_capacity(count);
+    for _ in 0..count {
+        let skipped = skip.filter(|(a, _)| *a == n);
+        if let Some((_, b)) = skipped {
             n = b + 1;
         }
-        let _ = writeln!(out, "{indent}{n}: {line}");
+        out.push((n, skipped));
         n += 1;
     }
-    n.saturating_sub(1).max(start)
+    out
 }
+
+/// `code` as numbered lines, its common indentation taken off, a gap in
+/// the numbers said by `…` and a doc block left out by one line; the one
+/// span shown when it has no gap.
+fn numbered_code(
+    out: &mut String,
+    code: &str,
+    numbers: &[(u64, Option<(u64, u64)>)],
+    indent: &str,
+) -> Option<(u64, u64)> {
+    let margin = common_indent(code.lines());
+    let mut gap = false;
+    let mut last: Option<u64> = None;
+    for (line, &(n, skipped)) in code.lines().zip(numbers) {
+        if let Some((a, b)) = skipped {
+            let lines = if a == b { a.to_string() } else { format!("{a}-{b}") };
+            let _ = writeln!(out, "{indent}{lines}: (doc comment, summarized above)");
+        } else if last.is_some_and(|l| n > l + 1) {
+            let _ = writeln!(out, "{indent}…");
+            gap = true;
+        }
+        let _ = writeln!(out, "{indent}{n}: {}", line.get(margin..).unwrap_or(line.trim_start()));
+        last = Some(n);
+    }
+    let first = numbers.first()?.0;
+    let first = numbers.first().and_then(|(_, s)| s.map(|(a, _)| a)).unwrap_or(first);
+    (!gap).then_some((first, last?))
+}
+
+/// The bytes of leading whitespace every non-blank line shares.
+fn common_indent<'a>(lines: impl Iterator<Item = &'a str>) -> usize {
+    lines.filter(|l| !l.trim().is_empty()).map(|l| l.len() - l.trim_start().len()).min().unwrap_or(0)
+}
+
+/// Whether the first line of `code` starts the way `signature` does (so
+/// the signature need not be said twice).
+fn starts_with_signature(code: &str, signature: &str) -> bool {
+    let first = one_line(code.lines().next().unwrap_or_default());
+    let sig = one_line(signature);
+    let head: String = sig.chars().take(SIGNATURE_HEAD_CHARS).collect();
+    !head.is_empty() && first.starts_with(&head)
+}
+
+/// Characters of a signature the first line of code must start with.
+const SIGNATURE_HEAD_CHARS: usize = 24;
 
 /// `text` as numbered lines from `start`: `12: line`.
 fn numbered(out: &mut String, text: &str, start: u64, indent: &str) {
@@ -370,15 +463,44 @@ mod tests {
                   "more_matches": 2 }
             ]
         });
-        let text = plain(&answer);
+        let text = plain(&answer, false);
         assert_eq!(
             text,
-            "2 results\nproject: /src/py\n\njson/scanner.py\n  L65-80 function scan_once: def scan_once(string, idx)\n    Scan one value.\n\
-             \x20   65: def scan_once(string, idx):\n    66:     try:\n    67:         return x\n    … lines 65-80 in all; the rest not shown\n\n\
+            "2 results\nproject: /src/py\n\njson/scanner.py\n  L65-80 function scan_once\n    Scan one value.\n\
+             \x20   65: def scan_once(string, idx):\n    66:     try:\n    67:         return x\n    …\n\n\
              json/decoder.py [changed on disk since indexed]\n  L12 variable JSONDecoder.scan_once\n  more_matches: 2"
         );
         assert!(!text.contains("0123456789ab") && !text.contains("2026-12-01"), "{text}");
-        assert_eq!(super::text(&answer, AnswerFormat::Json), answer.to_string());
+        assert_eq!(super::text(&answer, AnswerFormat::Json, false), answer.to_string());
+    }
+
+    #[test]
+    fn a_call_that_named_its_project_is_not_told_it_again() {
+        let page = json!({ "total": 1, "results": [{ "project": "/src/py", "path": "a.py",
+            "matches": [{ "line": 3, "text": "x = 1" }] }] });
+        assert_eq!(plain(&page, true), "1 result\n\na.py\n  3: x = 1");
+        assert!(plain(&page, false).contains("project: /src/py"));
+        let file = json!({ "root": "/p", "path": "a.py", "content": "x\n", "start_line": 1 });
+        assert_eq!(plain(&file, true), "a.py\n1: x");
+    }
+
+    #[test]
+    fn code_in_spans_is_numbered_with_its_gaps_and_indentation_taken_off() {
+        let page = json!({ "total": 1, "results": [{ "project": "/p", "path": "f.py", "matches": [{
+            "name": "f", "kind": "method", "lines": "10-40", "signature": "def f(self, maxsize=128)",
+            "code": "    def f(self, maxsize=128):\n        if maxsize < 0:\n            maxsize = 0\n        return g(maxsize)",
+            "code_lines": "10,21-22,30" }] }] });
+        assert!(
+            plain(&page, true).ends_with(
+                "  L10-40 method f\n    10: def f(self, maxsize=128):\n    …\n    21:     if maxsize < 0:\n\
+                 \x20   22:         maxsize = 0\n    …\n    30:     return g(maxsize)\n    …"
+            ),
+            "{}",
+            plain(&page, true)
+        );
+        assert_eq!(spans("10,21-22,30"), vec![(10, 10), (21, 22), (30, 30)]);
+        assert_eq!(spans_text(&[(10, 10), (21, 22), (30, 30)], 2), "10,21");
+        assert_eq!(spans_text(&[(10, 10), (21, 22), (30, 30)], 4), "10,21-22,30");
     }
 
     #[test]
@@ -396,16 +518,16 @@ mod tests {
             "name": "f", "kind": "function", "lines": "1-7", "signature": "def f(x)", "doc": "Doc.",
             "code": "def f(x):\n    y = x + 1\n    return y", "code_skip": "2-5" }] }] });
         assert!(
-            plain(&page).ends_with(
+            plain(&page, false).ends_with(
                 "    1: def f(x):\n    2-5: (doc comment, summarized above)\n    6:     y = x + 1\n    7:     return y"
             ),
             "{}",
-            plain(&page)
+            plain(&page, false)
         );
         let one = json!({ "total": 1, "results": [{ "project": "/p", "path": "f.py", "matches": [{
             "name": "f", "kind": "function", "lines": "1-3", "signature": "def f()",
             "code": "def f():\n    return 1", "code_skip": "2-2" }] }] });
-        let text = plain(&one);
+        let text = plain(&one, false);
         assert!(
             text.ends_with("    1: def f():\n    2: (doc comment, summarized above)\n    3:     return 1"),
             "{text}"
@@ -416,12 +538,16 @@ mod tests {
     fn pages_say_what_is_shown_and_how_to_go_on() {
         let r = json!({ "project": "/a", "path": "x.go", "matches": [{ "line": 3, "text": "foo()" }] });
         let page = json!({ "total": 9, "next_offset": 4, "results": [r.clone(), r.clone()], "note": "cut" });
-        assert!(plain(&page)
+        assert!(plain(&page, false)
             .starts_with("results 3-4 of 9; more with offset=4\nnote: cut\nproject: /a\n\nx.go\n  3: foo()"));
         let mixed = json!({ "total": 2, "results": [r, { "project": "/b", "path": "y.go", "matches": [] }] });
-        assert!(plain(&mixed).contains("x.go (project /a)\n  3: foo()\n\ny.go (project /b)"), "{}", plain(&mixed));
+        assert!(
+            plain(&mixed, false).contains("x.go (project /a)\n  3: foo()\n\ny.go (project /b)"),
+            "{}",
+            plain(&mixed, false)
+        );
         assert_eq!(
-            plain(&json!({ "total": 0, "results": [], "note": "no definition matches" })),
+            plain(&json!({ "total": 0, "results": [], "note": "no definition matches" }), false),
             "no results\nnote: no definition matches"
         );
     }
@@ -433,11 +559,11 @@ mod tests {
             { "line": 3, "text": "    raise E('boom')", "in": "function f L2-5" },
             { "line": 4, "text": "    raise E('boom2')", "in": "function f L2-5" }] }] });
         assert!(
-            plain(&page).ends_with(
+            plain(&page, false).ends_with(
                 "x.py\n  2- def f():\n  in function f L2-5:\n    3:     raise E('boom')\n    4:     raise E('boom2')"
             ),
             "{}",
-            plain(&page)
+            plain(&page, false)
         );
     }
 
@@ -445,7 +571,10 @@ mod tests {
     fn a_file_is_numbered_lines_under_its_path() {
         let answer = json!({ "root": "/p", "path": "a.py", "language": "python", "content": "x = 1\ny = 2\n",
                              "total_lines": 40, "start_line": 10, "end_line": 11, "truncated": true, "next_start_line": 12, "stale": false });
-        assert_eq!(plain(&answer), "a.py (project /p)\nlines 10-11 of 40\nnext_start_line: 12\n10: x = 1\n11: y = 2");
+        assert_eq!(
+            plain(&answer, false),
+            "a.py (project /p)\nlines 10-11 of 40\nnext_start_line: 12\n10: x = 1\n11: y = 2"
+        );
     }
 
     #[test]
@@ -453,6 +582,6 @@ mod tests {
         // One key per object: serde_json keeps insertion order only with its
         // `preserve_order` feature, which the workspace build has.
         let answer = json!({ "target": null, "languages": [{ "language": "go" }], "total": { "files": 3 } });
-        assert_eq!(plain(&answer), "languages:\n- language: go\ntotal:\n  files: 3");
+        assert_eq!(plain(&answer, false), "languages:\n- language: go\ntotal:\n  files: 3");
     }
 }

@@ -8,6 +8,7 @@
 use serde_json::{json, Map, Value};
 
 use super::answer::{hits, paged, scope_index};
+use super::excerpt::Show;
 use crate::error::ToolError;
 use crate::gateway::Gateway;
 use crate::normalize::Args;
@@ -58,17 +59,48 @@ fn looks_like_a_name(query: &str) -> bool {
     !query.trim().is_empty() && !params::is_question(query)
 }
 
-/// The symbol searches: names first, then words; a name defined only as
-/// another kind of element answers with that element; a listing word lists;
-/// a typo-tolerant pass runs only when nothing at all matched.
+/// Score from which the best match has the query's name exactly (in
+/// another case, or as `Owner.name`), above prefixes and name words.
+const EXACT_NAME_SCORE: f64 = 100_000.0;
+
+/// The symbol searches. A name followed by words (`lru_cache maxsize`)
+/// that names a definition looks up the name and shows the lines of its
+/// best match that hold the words; any other query is searched whole.
 async fn symbol_search(gw: &Gateway, tool: &str, index: &str, args: &Args) -> Result<Value, ToolError> {
+    if let Some((name, words)) = params::name_then_words(&args.query) {
+        let named = Args { query: name.to_string(), ..args.clone() };
+        let p = params::code(tool, name, args.limit, args.offset, Pass::Exact);
+        let response = gw.backend().run(SYMBOLS_TEMPLATE, index, p).await?;
+        if top_score(&response) >= EXACT_NAME_SCORE {
+            return ranked(gw, tool, index, &named, Some(response), Show::Lines(words)).await;
+        }
+    }
+    let show = if params::is_question(&args.query) { Show::Window(&args.query) } else { Show::Start };
+    ranked(gw, tool, index, args, None, show).await
+}
+
+/// One query's search: names first, then words; a name defined only as
+/// another kind of element answers with that element; a listing word lists;
+/// a typo-tolerant pass runs only when nothing at all matched. `exact`:
+/// the exact pass's response, when already run.
+async fn ranked(
+    gw: &Gateway,
+    tool: &str,
+    index: &str,
+    args: &Args,
+    exact: Option<Value>,
+    show: Show<'_>,
+) -> Result<Value, ToolError> {
     let run = |pass: Pass| {
         let p = params::code(tool, &args.query, args.limit, args.offset, pass);
         gw.backend().run(SYMBOLS_TEMPLATE, index, p)
     };
     let listing = params::listing(tool, &args.query);
     let mut pass = if listing == Listing::Yes { Pass::All } else { Pass::Exact };
-    let mut response = run(pass).await?;
+    let mut response = match exact.filter(|_| pass == Pass::Exact) {
+        Some(response) => response,
+        None => run(pass).await?,
+    };
     let first_page = args.offset == 0;
     if pass == Pass::Exact && first_page && looks_like_a_name(&args.query) && top_score(&response) < NAME_TIER_SCORE {
         let other_kinds = run(Pass::AnyKind).await?;
@@ -102,7 +134,10 @@ async fn symbol_search(gw: &Gateway, tool: &str, index: &str, args: &Args) -> Re
     let weak = by_words && results.first().is_some_and(|r| weak_match(&args.query, r));
     let mut answer = paged(&args.query, results, &response, args);
     if first_page && pass != Pass::All {
-        super::excerpt::complete(gw, &mut answer, &args.query).await;
+        super::excerpt::complete(gw, &mut answer, show).await;
+        if matches!(show, Show::Lines(_)) {
+            without_docs(&mut answer);
+        }
     }
     let tail_note = if cut { stop_where_relevance_falls(&mut answer, args.offset, by_words) } else { None };
     let note = if answer["total"].as_u64().unwrap_or(0) == 0 {
@@ -119,6 +154,18 @@ async fn symbol_search(gw: &Gateway, tool: &str, index: &str, args: &Args) -> Re
         crate::budget::add_note(&mut answer, &tail);
     }
     Ok(answer)
+}
+
+/// The answer without its definitions' docs: a name followed by words
+/// asks for lines, not for what the definitions are.
+fn without_docs(answer: &mut Value) {
+    for r in answer["results"].as_array_mut().into_iter().flatten() {
+        for m in r["matches"].as_array_mut().into_iter().flatten() {
+            if let Some(m) = m.as_object_mut() {
+                m.remove("doc");
+            }
+        }
+    }
 }
 
 /// A page cut where relevance falls off (the results below the best one's
@@ -155,7 +202,8 @@ where
     F: Fn(Pass) -> Fut,
     Fut: std::future::Future<Output = Result<Value, crate::backend::BackendError>>,
 {
-    let order = if looks_like_an_identifier(query) { [Pass::Fuzzy, Pass::Words] } else { [Pass::Words, Pass::Fuzzy] };
+    let order =
+        if params::looks_like_an_identifier(query) { [Pass::Fuzzy, Pass::Words] } else { [Pass::Words, Pass::Fuzzy] };
     let mut last = (order[1], Value::Null);
     for pass in order {
         if params::is_question(query) && pass == Pass::Words {
@@ -168,12 +216,6 @@ where
         last = (pass, response);
     }
     Ok(last)
-}
-
-/// An identifier rather than a word: `camelCase`, `snake_case`, digits.
-fn looks_like_an_identifier(query: &str) -> bool {
-    let q = query.trim();
-    q.contains(['_', '.', ':']) || q.chars().any(|c| c.is_ascii_digit()) || q.chars().skip(1).any(char::is_uppercase)
 }
 
 /// The lowest score of the name tier `top` is in (the template's constant

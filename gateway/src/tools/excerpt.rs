@@ -44,10 +44,22 @@ fn readable(file: &Value) -> bool {
 /// Leading characters of a word that stand for its inflections.
 const STEM_CHARS: usize = 5;
 
+/// Which lines of its definition the best match shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Show<'a> {
+    /// Its first lines (a name).
+    Start,
+    /// The [`WINDOW_LINES`] where the question's words are densest.
+    Window(&'a str),
+    /// Its first line and the lines holding these words, with a line
+    /// around each (a name followed by words).
+    Lines(&'a str),
+}
+
 /// Gives the first match of the first result the lines that answer, when
 /// its stored `code` is only the start of a longer definition. A file that
 /// cannot be read (gone from the index) keeps the stored lines.
-pub async fn complete(gw: &Gateway, answer: &mut Value, query: &str) {
+pub async fn complete(gw: &Gateway, answer: &mut Value, show: Show<'_>) {
     let room = room_for_code(gw, answer);
     let Some(result) = answer["results"].get_mut(0).filter(|r| readable(r)) else { return };
     let file = stored_at(gw, result);
@@ -55,25 +67,116 @@ pub async fn complete(gw: &Gateway, answer: &mut Value, query: &str) {
     let Some((start, end)) = m["lines"].as_str().and_then(crate::render::span) else { return };
     let shown = m["code"].as_str().map_or(0, |c| c.lines().count() as u64);
     let skipped = m["code_skip"].as_str().and_then(crate::render::span).map_or(0, |(a, b)| b - a + 1);
-    if shown == 0 || end - start < shown + skipped {
+    // A definition whose stored lines are all of it keeps them, unless
+    // words ask for fewer.
+    let whole = end - start < shown + skipped;
+    let fewer = matches!(show, Show::Lines(_)) && end - start >= HOLDING_LINES as u64;
+    if shown == 0 || (whole && !fewer) {
         return;
     }
     let Some(content) = file_text(gw, file).await else { return };
     let lines: Vec<&str> = content.lines().collect();
     let stored = m["code"].as_str().map_or(0, escaped_len);
-    if params::is_question(query) {
-        let (from, to) = densest(&lines, start, end, query);
-        let text =
-            vibe_common::summary::code_lines(&content, from as u32, to as u32, (to - from + 1) as usize, usize::MAX);
-        m["code"] = json!(within(text, room + stored));
-        m["code_lines"] = json!(format!("{from}-{to}"));
-        if let Some(o) = m.as_object_mut() {
-            o.remove("code_skip");
+    let spans = match show {
+        Show::Window(query) => vec![densest(&lines, start, end, query)],
+        Show::Lines(words) => {
+            let doc = m["code_skip"].as_str().and_then(crate::render::span);
+            holding(&lines, (start, end), doc, words)
         }
-    } else {
-        let shown = name_lines(m["kind"].as_str().unwrap_or_default());
+        Show::Start => vec![],
+    };
+    if spans.is_empty() {
+        let mut shown = name_lines(m["kind"].as_str().unwrap_or_default());
+        if let Show::Lines(words) = show {
+            // The words are not in it: its start, shorter, and a note.
+            shown = shown.min(TYPE_LINES);
+            let name = m["name"].as_str().unwrap_or_default().to_string();
+            set_code(m, &content, (start, end), shown, room + stored);
+            crate::budget::add_note(answer, &format!("no line of {name} holds {words:?}; its first lines follow"));
+            return;
+        }
         set_code(m, &content, (start, end), shown, room + stored);
+        return;
     }
+    let text: Vec<&str> = spans.iter().flat_map(|&(a, b)| lines[a as usize - 1..b as usize].iter().copied()).collect();
+    let text = within(text.join("\n"), room + stored);
+    let spans = crate::render::spans_text(&spans, text.lines().count() as u64);
+    m["code"] = json!(text);
+    m["code_lines"] = json!(spans);
+    if let Some(o) = m.as_object_mut() {
+        o.remove("code_skip");
+    }
+}
+
+/// Lines a definition shows for the words after its name, its first
+/// line included.
+pub const HOLDING_LINES: usize = 8;
+
+/// Lines a statement that holds a word may go on over (an unclosed
+/// bracket, an operator at its end).
+const CONTINUATION_LINES: u64 = 2;
+
+/// The spans of `start..=end` to show for `words`, as grep would: the
+/// first line, then the lines holding the most of the words (a long word
+/// also by its stem), each with the lines its statement goes on over, up
+/// to [`HOLDING_LINES`] lines in all, in their order; the `doc` block
+/// (summarized already) is passed over. None when no line holds a word.
+fn holding(lines: &[&str], (start, end): (u64, u64), doc: Option<(u64, u64)>, words: &str) -> Vec<(u64, u64)> {
+    let words: Vec<String> = params::analyze(words).words.into_iter().map(|w| w.prefix.unwrap_or(w.word)).collect();
+    let text = |n: u64| lines.get(n as usize - 1).copied().unwrap_or_default();
+    let held = |n: u64| {
+        let line = text(n).to_lowercase();
+        words.iter().filter(|w| line.contains(w.as_str())).count()
+    };
+    let in_doc = |n: u64| doc.is_some_and(|(a, b)| a <= n && n <= b);
+    let mut hits: Vec<(u64, usize)> = (start..=end).filter(|n| !in_doc(*n)).map(|n| (n, held(n))).collect();
+    hits.retain(|(_, k)| *k > 0);
+    if hits.is_empty() {
+        return vec![];
+    }
+    // Lines with the most words (only those, when that is more than one),
+    // code before comments, the earliest first.
+    let most = hits.iter().map(|(_, k)| *k).max().unwrap_or(0);
+    if most > 1 {
+        hits.retain(|(_, k)| *k == most);
+    }
+    hits.sort_by_key(|&(n, k)| (std::cmp::Reverse(k), is_comment(text(n)), n));
+    let mut shown = std::collections::BTreeSet::from([start]);
+    for (n, _) in hits {
+        let mut last = n;
+        while last < end && last - n < CONTINUATION_LINES && goes_on(text(last)) && !in_doc(last + 1) {
+            last += 1;
+        }
+        if shown.len() + (n..=last).filter(|l| !shown.contains(l)).count() > HOLDING_LINES {
+            break;
+        }
+        shown.extend(n..=last);
+    }
+    let mut spans: Vec<(u64, u64)> = Vec::new();
+    for n in shown {
+        match spans.last_mut() {
+            Some(last) if last.1 + 1 == n => last.1 = n,
+            _ => spans.push((n, n)),
+        }
+    }
+    spans
+}
+
+/// Whether a line is a comment line (`//`, `#`, `/*`, `*`, `--`), not `#[attribute]`.
+fn is_comment(line: &str) -> bool {
+    let t = line.trim_start();
+    t.starts_with(['/', '*']) && !t.starts_with("/[")
+        || t.starts_with('#') && !t.starts_with("#[")
+        || t.starts_with("--")
+}
+
+/// Whether a line's statement goes on over the next line: more brackets
+/// open than closed, or an operator or comma at its end.
+fn goes_on(line: &str) -> bool {
+    let code = line.trim_end();
+    let open = code.matches(['(', '[', '{']).count();
+    let closed = code.matches([')', ']', '}']).count();
+    open > closed || code.ends_with([',', '?', ':', '+', '-', '*', '/', '&', '|', '=', '\\']) && !code.ends_with("//")
 }
 
 /// A definition's first `shown` lines as its `code`, the doc block at its
@@ -243,5 +346,40 @@ mod tests {
         assert_eq!(densest(&lines, 10, 90, "where is the retry delay computed"), (61, 90));
         assert_eq!(densest(&lines, 10, 90, "nothing here matches"), (10, 39));
         assert_eq!(densest(&lines, 10, 15, "retry delay"), (10, 15));
+    }
+
+    #[test]
+    fn a_name_then_words_shows_the_lines_holding_them() {
+        let lines = [
+            "def lru_cache(maxsize=128, typed=False):",
+            "    \"\"\"Doc about maxsize.",
+            "    \"\"\"",
+            "    x = 1",
+            "    if maxsize < 0:",
+            "        maxsize = 0",
+            "    y = 2",
+            "    z = 3",
+            "    return typed",
+        ];
+        // The first line, then each line with a word; the doc block passed over.
+        assert_eq!(holding(&lines, (1, 9), Some((2, 3)), "maxsize"), vec![(1, 1), (5, 6)]);
+        assert_eq!(holding(&lines, (1, 9), None, "typed"), vec![(1, 2), (9, 9)]);
+        assert_eq!(holding(&lines, (1, 9), None, "surrogate"), vec![]);
+        // A long word matches by its stem (an inflection).
+        assert_eq!(holding(&lines, (1, 9), Some((2, 3)), "maxsizes"), vec![(1, 1), (5, 6)]);
+        // The lines holding the most words win the room; a statement goes on over its open bracket.
+        let many: Vec<String> = (1..=30).map(|n| format!("    a{n} = maxsize")).collect();
+        let mut many: Vec<&str> = many.iter().map(String::as_str).collect();
+        many[19] = "    evict(cache, maxsize,";
+        many[20] = "          now)";
+        let spans = holding(&many, (1, 30), None, "maxsize evict");
+        assert_eq!(spans, [(1, 1), (20, 21)], "only the lines with both words");
+        // Code before comments.
+        let mut mixed = vec!["fn f() {"];
+        mixed.extend(["    // maxsize here"; 10]);
+        mixed.extend(["    let m = maxsize;", "}"]);
+        let spans = holding(&mixed, (1, 13), None, "maxsize");
+        assert_eq!(spans, [(1, 7), (12, 12)], "the code line first, then comments while there is room");
+        assert!(is_comment("  // x") && is_comment("# x") && !is_comment("#[derive(Debug)]") && !is_comment("x / 2"));
     }
 }

@@ -11,18 +11,19 @@ use vibe_common::languages::resolve;
 /// * `*` and `?` stay within one directory; `**` spans directories
 ///   (`src/**/*.py`, `**/test_*.py`, `docs/**`); `[abc]`, `[!a-z]`,
 ///   `{rs,toml}` as usual. Case-sensitive.
-/// * Without `/` the glob matches the file name at any depth (`*.py`,
-///   `Makefile`), as in `.gitignore` and `rg -g`; with `/` it matches from the
-///   project root (a leading `/` is allowed: `/src/*.rs`).
-/// * A glob without wildcards also matches everything under it, as a
-///   directory: `src/utils`, `tests`. So does a trailing `/`.
+/// * Without `/` the glob matches a file or directory name at any depth
+///   (`*.py`, `Makefile`, `*range-parser*`), as in `.gitignore`; with `/`
+///   it matches from the project root (a leading `/` is allowed:
+///   `/src/*.rs`).
+/// * A glob that can name a directory matches everything under it: one
+///   without `/`, one without wildcards (`src/utils`), one ending in `/`.
 pub fn glob_regexp(glob: &str) -> Result<String, String> {
     let glob = glob.trim();
     let (anchored, body) = match glob.strip_prefix('/') {
         Some(rest) => (true, rest),
         None => (glob.trim_end_matches('/').contains('/'), glob),
     };
-    let directory = body.ends_with('/') || !body.contains(['*', '?', '[', '{']);
+    let directory = body.ends_with('/') || !body.contains(['*', '?', '[', '{']) || !anchored;
     let body = body.trim_end_matches('/');
     if body.is_empty() {
         return Err("empty glob".into());

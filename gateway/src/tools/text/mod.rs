@@ -391,15 +391,16 @@ mod tests {
     #[test]
     fn globs() {
         let g = |s: &str| glob_regexp(s).unwrap();
-        assert_eq!(g("*.py"), r"(.*/)?[^/]*\.py");
+        assert_eq!(g("*.py"), r"(.*/)?[^/]*\.py(/.*)?");
+        assert_eq!(g("*range-parser*"), r"(.*/)?[^/]*range\-parser[^/]*(/.*)?");
         assert_eq!(g("src/**/*.py"), r"src/(.*/)?[^/]*\.py");
         assert_eq!(g("/src/*.rs"), r"src/[^/]*\.rs");
         assert_eq!(g("**/test_*.py"), r"(.*/)?test_[^/]*\.py");
         assert_eq!(g("docs/**"), "docs/.*");
         assert_eq!(g("src/utils"), "src/utils(/.*)?");
         assert_eq!(g("tests/"), "(.*/)?tests(/.*)?");
-        assert_eq!(g("*.{rs,toml}"), r"(.*/)?[^/]*\.(rs|toml)");
-        assert_eq!(g("[!a-c]?.x"), r"(.*/)?[^/a-c][^/]\.x");
+        assert_eq!(g("*.{rs,toml}"), r"(.*/)?[^/]*\.(rs|toml)(/.*)?");
+        assert_eq!(g("[!a-c]?.x"), r"(.*/)?[^/a-c][^/]\.x(/.*)?");
         assert_eq!(g("a b+(c).txt"), r"(.*/)?a\ b\+\(c\)\.txt(/.*)?");
         for bad in ["[abc", "{a,b", "a[/]b"] {
             assert!(glob_regexp(bad).is_err(), "{bad}");

@@ -1,0 +1,101 @@
+"""One call answers (issue 32), end to end: the real binary indexes a
+temporary project into the real OpenSearch (own prefix and config dir),
+`serve start` serves it, and the Python MCP SDK asks as an assistant does.
+
+* A name followed by words (`cache_with_limit maxsize`) looks up the name
+  and shows only the lines of its definition that hold the words (and the
+  lines their statements go on over), numbered, with `…` where lines are
+  left out; the doc block is not among them.
+* Words the definition does not hold: its first lines, and a note says so.
+* A name alone shows the definition's first lines, without gaps.
+* A call that names its project is not told the project's root again, and
+  code comes with its common indentation taken off.
+"""
+
+from __future__ import annotations
+
+import pytest
+from mcp import Client
+
+from conftest import serve_sources
+
+PREFIX = "onecall"
+
+
+def long_function() -> str:
+    body = [f"    step_{i} = compute({i})" for i in range(40)]
+    body[25] = "    if maxsize is not None and len(cache) > maxsize:"
+    body[26] = "        evict(cache)"
+    return "\n".join(
+        [
+            "def cache_with_limit(user_function, maxsize=128):",
+            '    """Wrap user_function in a cache.',
+            "",
+            "    maxsize bounds how many results are kept.",
+            '    """',
+            "    cache = {}",
+            *body,
+            "    return cache",
+            "",
+            "",
+            "class Holder:",
+            "    def method(self):",
+            "        value = 1",
+            "        return value",
+            "",
+        ]
+    )
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    root = tmp_path_factory.mktemp("onecall")
+    proj = root / "proj"
+    proj.mkdir()
+    (proj / "cache.py").write_text(long_function(), encoding="utf-8")
+    with serve_sources(root / "config", PREFIX, [proj]) as gw:
+        yield gw.url
+
+
+async def call(url: str, tool: str, args: dict):
+    async with Client(url) as c:
+        r = await c.call_tool(tool, args)
+    assert not r.is_error, r
+    return "".join(getattr(c, "text", "") for c in r.content), r.structured_content
+
+
+@pytest.mark.anyio
+async def test_a_name_then_words_shows_the_lines_holding_them(served):
+    text, answer = await call(served, "search_by_code_functions", {"query": "cache_with_limit maxsize", "target": "proj"})
+    m = answer["results"][0]["matches"][0]
+    assert m["name"] == "cache_with_limit"
+    # The signature, then line 32 (the hit) and 33 (its `if` goes on); not the docstring (2-5).
+    assert m["code_lines"] == "1,32-33", m
+    assert "32:     if maxsize is not None and len(cache) > maxsize:" in text, text
+    assert "maxsize bounds" not in text and "step_3 " not in text, text
+    assert "\n    …\n" in text, text
+    assert "project:" not in text, text
+
+
+@pytest.mark.anyio
+async def test_words_it_does_not_hold_give_its_first_lines_and_say_so(served):
+    text, answer = await call(served, "search_by_code_functions", {"query": "cache_with_limit surrogate", "target": "proj"})
+    assert answer["results"][0]["matches"][0]["name"] == "cache_with_limit"
+    assert 'no line of cache_with_limit holds "surrogate"' in answer["note"], answer
+    assert "6:     cache = {}" in text and "\n    …\n" not in text, text
+
+
+@pytest.mark.anyio
+async def test_a_name_alone_shows_its_first_lines(served):
+    text, answer = await call(served, "search_by_code_functions", {"query": "cache_with_limit"})
+    m = answer["results"][0]["matches"][0]
+    assert "code_lines" not in m and m["code"].startswith("def cache_with_limit"), m
+    assert "project:" in text, "a call without a target is told the project"
+    assert "7:     step_0 = compute(0)" in text, text
+
+
+@pytest.mark.anyio
+async def test_text_hits_lose_their_common_indentation(served):
+    text, _ = await call(served, "search_code_text", {"query": "value", "target": "proj"})
+    # Lines 52-53 are indented 8 spaces in the file; the hits share them.
+    assert "52: value = 1\n" in text and "53: return value" in text, text
