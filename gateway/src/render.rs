@@ -178,7 +178,7 @@ fn entry(out: &mut String, item: &Value, indent: &str, margin: usize) {
         }
     }
     if let Some(code) = code {
-        element_code(out, code, e, &deeper);
+        element_code(out, code, e);
     }
     fields(out, e, &deeper, ENTRY_FIELDS);
 }
@@ -207,15 +207,15 @@ const ENTRY_FIELDS: &[&str] = &[
 /// An element's `code` as numbered lines (over its `code_lines` spans, or
 /// on from its first line past `code_skip`), and a last `…` when more of
 /// the definition (whose lines the header gave) follows.
-fn element_code(out: &mut String, code: &str, e: &Map<String, Value>, indent: &str) {
+fn element_code(out: &mut String, code: &str, e: &Map<String, Value>) {
     let get = |k: &str| e.get(k).and_then(Value::as_str);
     let definition = get("lines").and_then(span);
     let shown = get("code_lines").map(spans).filter(|s| !s.is_empty());
     let start = shown.as_ref().map(|s| s[0].0).or(definition.map(|d| d.0)).unwrap_or(1);
     let numbers = line_numbers(code, start, shown.as_deref(), get("code_skip").and_then(span));
-    let whole = numbered_code(out, code, &numbers, indent);
+    let whole = numbered_code(out, code, &numbers);
     if definition.is_some_and(|d| whole.is_none_or(|w| w != d)) {
-        let _ = writeln!(out, "{indent}…");
+        out.push_str("…\n");
     }
 }
 
@@ -244,7 +244,7 @@ fn file(out: &mut String, top: &Map<String, Value>, project_named: bool) {
             out.push_str(content);
             out.push('\n');
         } else {
-            numbered(out, content, start, "");
+            numbered(out, content, start);
         }
         return;
     }
@@ -312,27 +312,24 @@ fn line_numbers(
     out
 }
 
-/// `code` as numbered lines, its common indentation taken off, a gap in
-/// the numbers said by `…` and a doc block left out by one line; the one
-/// span shown when it has no gap.
-fn numbered_code(
-    out: &mut String,
-    code: &str,
-    numbers: &[(u64, Option<(u64, u64)>)],
-    indent: &str,
-) -> Option<(u64, u64)> {
+/// `code` as numbered lines, `12<tab>line` from the line's start as `cat -n`
+/// writes them (no indentation of the answer's own: a model pays for it on
+/// every line), the code's common indentation taken off, a gap in the
+/// numbers said by `…` and a doc block left out by one line; the one span
+/// shown when it has no gap.
+fn numbered_code(out: &mut String, code: &str, numbers: &[(u64, Option<(u64, u64)>)]) -> Option<(u64, u64)> {
     let margin = common_indent(code.lines());
     let mut gap = false;
     let mut last: Option<u64> = None;
     for (line, &(n, skipped)) in code.lines().zip(numbers) {
         if let Some((a, b)) = skipped {
             let lines = if a == b { a.to_string() } else { format!("{a}-{b}") };
-            let _ = writeln!(out, "{indent}{lines}: (doc comment, summarized above)");
+            let _ = writeln!(out, "{lines}\t(doc comment, summarized above)");
         } else if last.is_some_and(|l| n > l + 1) {
-            let _ = writeln!(out, "{indent}…");
+            out.push_str("…\n");
             gap = true;
         }
-        let _ = writeln!(out, "{indent}{n}: {}", line.get(margin..).unwrap_or(line.trim_start()));
+        let _ = writeln!(out, "{n}\t{}", line.get(margin..).unwrap_or(line.trim_start()));
         last = Some(n);
     }
     let first = numbers.first()?.0;
@@ -357,10 +354,10 @@ fn starts_with_signature(code: &str, signature: &str) -> bool {
 /// Characters of a signature the first line of code must start with.
 const SIGNATURE_HEAD_CHARS: usize = 24;
 
-/// `text` as numbered lines from `start`: `12: line`.
-fn numbered(out: &mut String, text: &str, start: u64, indent: &str) {
+/// `text` as numbered lines from `start`: `12<tab>line`, as `cat -n`.
+fn numbered(out: &mut String, text: &str, start: u64) {
     for (i, line) in text.lines().enumerate() {
-        let _ = writeln!(out, "{indent}{}: {line}", start + i as u64);
+        let _ = writeln!(out, "{}\t{line}", start + i as u64);
     }
 }
 
@@ -467,7 +464,7 @@ mod tests {
         assert_eq!(
             text,
             "2 results\nproject: /src/py\n\njson/scanner.py\n  L65-80 function scan_once\n    Scan one value.\n\
-             \x20   65: def scan_once(string, idx):\n    66:     try:\n    67:         return x\n    …\n\n\
+             65\tdef scan_once(string, idx):\n66\t    try:\n67\t        return x\n…\n\n\
              json/decoder.py [changed on disk since indexed]\n  L12 variable JSONDecoder.scan_once\n  more_matches: 2"
         );
         assert!(!text.contains("0123456789ab") && !text.contains("2026-12-01"), "{text}");
@@ -481,7 +478,7 @@ mod tests {
         assert_eq!(plain(&page, true), "1 result\n\na.py\n  3: x = 1");
         assert!(plain(&page, false).contains("project: /src/py"));
         let file = json!({ "root": "/p", "path": "a.py", "content": "x\n", "start_line": 1 });
-        assert_eq!(plain(&file, true), "a.py\n1: x");
+        assert_eq!(plain(&file, true), "a.py\n1\tx");
     }
 
     #[test]
@@ -492,8 +489,8 @@ mod tests {
             "code_lines": "10,21-22,30" }] }] });
         assert!(
             plain(&page, true).ends_with(
-                "  L10-40 method f\n    10: def f(self, maxsize=128):\n    …\n    21:     if maxsize < 0:\n\
-                 \x20   22:         maxsize = 0\n    …\n    30:     return g(maxsize)\n    …"
+                "  L10-40 method f\n10\tdef f(self, maxsize=128):\n…\n21\t    if maxsize < 0:\n\
+                 22\t        maxsize = 0\n…\n30\t    return g(maxsize)\n…"
             ),
             "{}",
             plain(&page, true)
@@ -518,9 +515,8 @@ mod tests {
             "name": "f", "kind": "function", "lines": "1-7", "signature": "def f(x)", "doc": "Doc.",
             "code": "def f(x):\n    y = x + 1\n    return y", "code_skip": "2-5" }] }] });
         assert!(
-            plain(&page, false).ends_with(
-                "    1: def f(x):\n    2-5: (doc comment, summarized above)\n    6:     y = x + 1\n    7:     return y"
-            ),
+            plain(&page, false)
+                .ends_with("1\tdef f(x):\n2-5\t(doc comment, summarized above)\n6\t    y = x + 1\n7\t    return y"),
             "{}",
             plain(&page, false)
         );
@@ -528,10 +524,7 @@ mod tests {
             "name": "f", "kind": "function", "lines": "1-3", "signature": "def f()",
             "code": "def f():\n    return 1", "code_skip": "2-2" }] }] });
         let text = plain(&one, false);
-        assert!(
-            text.ends_with("    1: def f():\n    2: (doc comment, summarized above)\n    3:     return 1"),
-            "{text}"
-        );
+        assert!(text.ends_with("1\tdef f():\n2\t(doc comment, summarized above)\n3\t    return 1"), "{text}");
     }
 
     #[test]
@@ -573,7 +566,7 @@ mod tests {
                              "total_lines": 40, "start_line": 10, "end_line": 11, "truncated": true, "next_start_line": 12, "stale": false });
         assert_eq!(
             plain(&answer, false),
-            "a.py (project /p)\nlines 10-11 of 40\nnext_start_line: 12\n10: x = 1\n11: y = 2"
+            "a.py (project /p)\nlines 10-11 of 40\nnext_start_line: 12\n10\tx = 1\n11\ty = 2"
         );
     }
 

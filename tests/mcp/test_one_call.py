@@ -71,9 +71,9 @@ async def test_a_name_then_words_shows_the_lines_holding_them(served):
     assert m["name"] == "cache_with_limit"
     # The signature, then line 32 (the hit) and 33 (its `if` goes on); not the docstring (2-5).
     assert m["code_lines"] == "1,32-33", m
-    assert "32:     if maxsize is not None and len(cache) > maxsize:" in text, text
+    assert "\n32\t    if maxsize is not None and len(cache) > maxsize:\n" in text, text
     assert "maxsize bounds" not in text and "step_3 " not in text, text
-    assert "\n    …\n" in text, text
+    assert "\n…\n32\t" in text, text
     assert "project:" not in text, text
 
 
@@ -82,7 +82,8 @@ async def test_words_it_does_not_hold_give_its_first_lines_and_say_so(served):
     text, answer = await call(served, "search_by_code_functions", {"query": "cache_with_limit surrogate", "target": "proj"})
     assert answer["results"][0]["matches"][0]["name"] == "cache_with_limit"
     assert 'no line of cache_with_limit holds "surrogate"' in answer["note"], answer
-    assert "6:     cache = {}" in text and "\n    …\n" not in text, text
+    # Its first lines without a gap; the one `…` says more follow.
+    assert "\n6\t    cache = {}\n" in text and text.count("…") == 1 and text.endswith("\n…"), text
 
 
 @pytest.mark.anyio
@@ -91,7 +92,7 @@ async def test_a_name_alone_shows_its_first_lines(served):
     m = answer["results"][0]["matches"][0]
     assert "code_lines" not in m and m["code"].startswith("def cache_with_limit"), m
     assert "project:" in text, "a call without a target is told the project"
-    assert "7:     step_0 = compute(0)" in text, text
+    assert "\n7\t    step_0 = compute(0)\n" in text, text
 
 
 @pytest.mark.anyio
