@@ -13,6 +13,11 @@
 
 use std::fmt::Write;
 
+mod code_lines;
+
+use code_lines::{common_indent, element_code, numbered, starts_with_signature};
+pub use code_lines::{is_comment, span, spans, spans_text};
+
 use serde_json::{Map, Value};
 use vibe_common::config::AnswerFormat;
 
@@ -204,21 +209,6 @@ const ENTRY_FIELDS: &[&str] = &[
     "used_in",
 ];
 
-/// An element's `code` as numbered lines (over its `code_lines` spans, or
-/// on from its first line past `code_skip`), and a last `…` when more of
-/// the definition (whose lines the header gave) follows.
-fn element_code(out: &mut String, code: &str, e: &Map<String, Value>) {
-    let get = |k: &str| e.get(k).and_then(Value::as_str);
-    let definition = get("lines").and_then(span);
-    let shown = get("code_lines").map(spans).filter(|s| !s.is_empty());
-    let start = shown.as_ref().map(|s| s[0].0).or(definition.map(|d| d.0)).unwrap_or(1);
-    let numbers = line_numbers(code, start, shown.as_deref(), get("code_skip").and_then(span));
-    let whole = numbered_code(out, code, &numbers);
-    if definition.is_some_and(|d| whole.is_none_or(|w| w != d)) {
-        out.push_str("…\n");
-    }
-}
-
 /// One file: its path and line range, then its numbered lines or its outline.
 fn file(out: &mut String, top: &Map<String, Value>, project_named: bool) {
     let path = top.get("path").and_then(Value::as_str).unwrap_or_default();
@@ -258,106 +248,6 @@ fn file(out: &mut String, top: &Map<String, Value>, project_named: bool) {
                 entry(out, item, "  ", 0);
             }
         }
-    }
-}
-
-/// `"12-30"` (or `"12"`) as a line range.
-pub fn span(lines: &str) -> Option<(u64, u64)> {
-    let (a, b) = lines.split_once('-').unwrap_or((lines, lines));
-    Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
-}
-
-/// `"12-30,41,45-47"` as line ranges (a malformed part is left out).
-pub fn spans(lines: &str) -> Vec<(u64, u64)> {
-    lines.split(',').filter_map(span).collect()
-}
-
-/// The first `n` lines of `spans` written as [`spans`] reads them.
-pub fn spans_text(spans: &[(u64, u64)], mut n: u64) -> String {
-    let mut parts = Vec::new();
-    for &(a, b) in spans {
-        if n == 0 {
-            break;
-        }
-        let b = b.min(a + n - 1);
-        n -= b - a + 1;
-        parts.push(if a == b { a.to_string() } else { format!("{a}-{b}") });
-    }
-    parts.join(",")
-}
-
-/// The line number of each line of `code`: through `shown` (its spans)
-/// when given, else on from `start`, past the lines `skip` left out (a
-/// doc block, numbered 0 before the line after it).
-fn line_numbers(
-    code: &str,
-    start: u64,
-    shown: Option<&[(u64, u64)]>,
-    skip: Option<(u64, u64)>,
-) -> Vec<(u64, Option<(u64, u64)>)> {
-    let count = code.lines().count();
-    if let Some(shown) = shown {
-        return shown.iter().flat_map(|&(a, b)| a..=b).take(count).map(|n| (n, None)).collect();
-    }
-    let mut n = start;
-    let mut out = Vec::with_capacity(count);
-    for _ in 0..count {
-        let skipped = skip.filter(|(a, _)| *a == n);
-        if let Some((_, b)) = skipped {
-            n = b + 1;
-        }
-        out.push((n, skipped));
-        n += 1;
-    }
-    out
-}
-
-/// `code` as numbered lines, `12<tab>line` from the line's start as `cat -n`
-/// writes them (no indentation of the answer's own: a model pays for it on
-/// every line), the code's common indentation taken off, a gap in the
-/// numbers said by `…` and a doc block left out by one line; the one span
-/// shown when it has no gap.
-fn numbered_code(out: &mut String, code: &str, numbers: &[(u64, Option<(u64, u64)>)]) -> Option<(u64, u64)> {
-    let margin = common_indent(code.lines());
-    let mut gap = false;
-    let mut last: Option<u64> = None;
-    for (line, &(n, skipped)) in code.lines().zip(numbers) {
-        if let Some((a, b)) = skipped {
-            let lines = if a == b { a.to_string() } else { format!("{a}-{b}") };
-            let _ = writeln!(out, "{lines}\t(doc comment, summarized above)");
-        } else if last.is_some_and(|l| n > l + 1) {
-            out.push_str("…\n");
-            gap = true;
-        }
-        let _ = writeln!(out, "{n}\t{}", line.get(margin..).unwrap_or(line.trim_start()));
-        last = Some(n);
-    }
-    let first = numbers.first()?.0;
-    let first = numbers.first().and_then(|(_, s)| s.map(|(a, _)| a)).unwrap_or(first);
-    (!gap).then_some((first, last?))
-}
-
-/// The bytes of leading whitespace every non-blank line shares.
-fn common_indent<'a>(lines: impl Iterator<Item = &'a str>) -> usize {
-    lines.filter(|l| !l.trim().is_empty()).map(|l| l.len() - l.trim_start().len()).min().unwrap_or(0)
-}
-
-/// Whether the first line of `code` starts the way `signature` does (so
-/// the signature need not be said twice).
-fn starts_with_signature(code: &str, signature: &str) -> bool {
-    let first = one_line(code.lines().next().unwrap_or_default());
-    let sig = one_line(signature);
-    let head: String = sig.chars().take(SIGNATURE_HEAD_CHARS).collect();
-    !head.is_empty() && first.starts_with(&head)
-}
-
-/// Characters of a signature the first line of code must start with.
-const SIGNATURE_HEAD_CHARS: usize = 24;
-
-/// `text` as numbered lines from `start`: `12<tab>line`, as `cat -n`.
-fn numbered(out: &mut String, text: &str, start: u64) {
-    for (i, line) in text.lines().enumerate() {
-        let _ = writeln!(out, "{}\t{line}", start + i as u64);
     }
 }
 
@@ -498,6 +388,25 @@ mod tests {
         assert_eq!(spans("10,21-22,30"), vec![(10, 10), (21, 22), (30, 30)]);
         assert_eq!(spans_text(&[(10, 10), (21, 22), (30, 30)], 2), "10,21");
         assert_eq!(spans_text(&[(10, 10), (21, 22), (30, 30)], 4), "10,21-22,30");
+    }
+
+    #[test]
+    fn a_run_of_comment_lines_in_code_is_one_line() {
+        let code = "int f(int n) {\n  // one\n  // two\n  // three\n  // four\n  return n;\n  // short\n}";
+        let page = json!({ "total": 1, "results": [{ "project": "/p", "path": "F.java", "matches": [{
+            "name": "f", "kind": "method", "lines": "10-17", "signature": "int f(int n)", "code": code }] }] });
+        assert!(
+            plain(&page, true)
+                .ends_with("10\tint f(int n) {\n11-14\t(comment, 4 lines)\n15\t  return n;\n16\t  // short\n17\t}"),
+            "{}",
+            plain(&page, true)
+        );
+        assert!(
+            is_comment("  # note")
+                && is_comment("/* x")
+                && !is_comment("#[derive(Debug)]")
+                && !is_comment("#include <x>")
+        );
     }
 
     #[test]

@@ -140,7 +140,7 @@ fn holding(lines: &[&str], (start, end): (u64, u64), doc: Option<(u64, u64)>, wo
     if most > 1 {
         hits.retain(|(_, k)| *k == most);
     }
-    hits.sort_by_key(|&(n, k)| (std::cmp::Reverse(k), is_comment(text(n)), n));
+    hits.sort_by_key(|&(n, k)| (std::cmp::Reverse(k), crate::render::is_comment(text(n)), n));
     let mut shown = std::collections::BTreeSet::from([start]);
     for (n, _) in hits {
         let mut last = n;
@@ -160,14 +160,6 @@ fn holding(lines: &[&str], (start, end): (u64, u64), doc: Option<(u64, u64)>, wo
         }
     }
     spans
-}
-
-/// Whether a line is a comment line (`//`, `#`, `/*`, `*`, `--`), not `#[attribute]`.
-fn is_comment(line: &str) -> bool {
-    let t = line.trim_start();
-    t.starts_with(['/', '*']) && !t.starts_with("/[")
-        || t.starts_with('#') && !t.starts_with("#[")
-        || t.starts_with("--")
 }
 
 /// Whether a line's statement goes on over the next line: more brackets
@@ -380,6 +372,5 @@ mod tests {
         mixed.extend(["    let m = maxsize;", "}"]);
         let spans = holding(&mixed, (1, 13), None, "maxsize");
         assert_eq!(spans, [(1, 7), (12, 12)], "the code line first, then comments while there is room");
-        assert!(is_comment("  // x") && is_comment("# x") && !is_comment("#[derive(Debug)]") && !is_comment("x / 2"));
     }
 }
