@@ -52,7 +52,7 @@ pub fn spans_text(spans: &[(u64, u64)], mut n: u64) -> String {
 
 /// The line number of each line of `code`: through `shown` (its spans)
 /// when given, else on from `start`, past the lines `skip` left out (a
-/// doc block, numbered 0 before the line after it).
+/// doc block, given with the line that follows it).
 fn line_numbers(
     code: &str,
     start: u64,
@@ -113,8 +113,8 @@ fn numbered_code(
         let _ = writeln!(out, "{n}\t{}", line.get(margin..).unwrap_or(line.trim_start()));
         (last, i) = (Some(n), i + 1);
     }
-    let first = numbers.first()?.0;
-    let first = numbers.first().and_then(|(_, s)| s.map(|(a, _)| a)).unwrap_or(first);
+    let (n, skipped) = *numbers.first()?;
+    let first = skipped.map_or(n, |(a, _)| a);
     (!gap).then_some((first, last?))
 }
 

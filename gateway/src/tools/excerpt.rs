@@ -51,8 +51,8 @@ pub enum Show<'a> {
     Start,
     /// The [`WINDOW_LINES`] where the question's words are densest.
     Window(&'a str),
-    /// Its first line and the lines holding these words, with a line
-    /// around each (a name followed by words).
+    /// Its first line and the lines holding these words, each with the
+    /// lines its statement goes on over (a name followed by words).
     Lines(&'a str),
 }
 
@@ -86,16 +86,20 @@ pub async fn complete(gw: &Gateway, answer: &mut Value, show: Show<'_>) {
         Show::Start => vec![],
     };
     if spans.is_empty() {
-        let mut shown = name_lines(m["kind"].as_str().unwrap_or_default());
-        if let Show::Lines(words) = show {
-            // The words are not in it: its start, shorter, and a note.
-            shown = shown.min(TYPE_LINES);
-            let name = m["name"].as_str().unwrap_or_default().to_string();
-            set_code(m, &content, (start, end), shown, room + stored);
-            crate::budget::add_note(answer, &format!("no line of {name} holds {words:?}; its first lines follow"));
-            return;
-        }
+        let shown = name_lines(m["kind"].as_str().unwrap_or_default());
+        // Words that are not in it: its start, shorter, and a note.
+        let missing = match show {
+            Show::Lines(words) => Some(format!(
+                "no line of {} holds {words:?}; its first lines follow",
+                m["name"].as_str().unwrap_or_default()
+            )),
+            _ => None,
+        };
+        let shown = if missing.is_some() { shown.min(TYPE_LINES) } else { shown };
         set_code(m, &content, (start, end), shown, room + stored);
+        if let Some(note) = missing {
+            crate::budget::add_note(answer, &note);
+        }
         return;
     }
     let text: Vec<&str> = spans.iter().flat_map(|&(a, b)| lines[a as usize - 1..b as usize].iter().copied()).collect();
