@@ -43,6 +43,11 @@ def long_function() -> str:
             "        value = 1",
             "        return value",
             "",
+            "",
+            "def tiny_step(n):",
+            '    """Tiny doc."""',
+            "    return n + 1",
+            "",
         ]
     )
 
@@ -75,6 +80,14 @@ async def test_a_name_then_words_shows_the_lines_holding_them(served):
     assert "maxsize bounds" not in text and "step_3 " not in text, text
     assert "\n…\n32\t" in text, text
     assert "project:" not in text, text
+
+
+@pytest.mark.anyio
+async def test_a_short_definition_keeps_the_doc_its_code_leaves_out(served):
+    text, answer = await call(served, "search_by_code_functions", {"query": "tiny_step return", "target": "proj"})
+    m = answer["results"][0]["matches"][0]
+    assert m["name"] == "tiny_step" and "code_skip" in m and m["doc"].startswith("Tiny doc"), m
+    assert "Tiny doc" in text and "summarized above" in text, text
 
 
 @pytest.mark.anyio

@@ -157,11 +157,12 @@ async fn ranked(
 }
 
 /// The answer without its definitions' docs: a name followed by words
-/// asks for lines, not for what the definitions are.
+/// asks for lines, not for what the definitions are. A doc whose lines the
+/// code leaves out (`code_skip`) stays: the code points to it.
 fn without_docs(answer: &mut Value) {
     for r in answer["results"].as_array_mut().into_iter().flatten() {
         for m in r["matches"].as_array_mut().into_iter().flatten() {
-            if let Some(m) = m.as_object_mut() {
+            if let Some(m) = m.as_object_mut().filter(|m| !m.contains_key("code_skip")) {
                 m.remove("doc");
             }
         }
