@@ -12,7 +12,7 @@
 # them out). For each build: its own config dir and index prefix
 # (vibebench-tp-base, vibebench-tp-new), `scan index --force --no-llm` timed
 # (wall, indexer CPU, OpenSearch CPU), the prefix's size on disk as the build
-# leaves it (after a _refresh), and its own `serve start` on its own port.
+# leaves it (its merges finished, after a _refresh), and its own `serve start` on its own port.
 #
 # Workload: THROUGHPUT_LOOKUPS (300) name look-ups with a target (the
 # project), search_by_code_functions for 2/3 and search_by_code_classes for
@@ -213,8 +213,17 @@ index_side() {
         '{ printf "%.3f %.2f %.2f %d\n", (b-a)/1e9, $1+$2, c1-c0, idle }' <(tail -n1 "$WORK/time-$side.out") >>"$WORK/index-$side.t"
 }
 
-# The prefix's indices: "bytes segments docs" (store size, primaries and replicas).
+# The prefix's indices: "bytes segments docs" (store size, primaries and replicas),
+# once the merges the build started have finished (up to 180 s): the indexer
+# starts its one-segment merge at the alias swap without waiting for it, and
+# a store measured mid-merge counts the old segments and the new one.
 prefix_size() {
+    local waited=0
+    while [ "$waited" -lt 180 ] && [ "$(curl -sf "$OS_URL/${1}_*/_stats/merge?expand_wildcards=all" \
+        | python3 -c 'import json,sys; print(json.load(sys.stdin)["_all"]["total"]["merges"]["current"])' 2>/dev/null || echo 0)" != 0 ]; do
+        sleep 1; waited=$((waited + 1))
+    done
+    [ "$waited" = 0 ] || log "$1: waited ${waited} s for its merges before measuring"
     curl -sf -o /dev/null -X POST "$OS_URL/${1}_*/_refresh?expand_wildcards=all" || true
     curl -sf "$OS_URL/_cat/indices/${1}_*?bytes=b&h=store.size,docs.count&expand_wildcards=all" \
         | awk '{ b += $1; d += $2 } END { printf "%d ", b; printf "%d\n", d }' >"$WORK/size.tmp"

@@ -148,6 +148,29 @@ pub fn index_templates(names: &IndexNames) -> Vec<IndexTemplate> {
     out
 }
 
+/// The `_source` mapping of the shipped index template whose pattern takes
+/// `index` (one of `names`' physical indices), with `recovery_source_enabled:
+/// false`. A document whose fields are left out of `_source` is kept once
+/// more, whole, as `_recovery_source` until its retention lease passes it
+/// (~30 s after a flush) and a merge rewrites its segment; a generation
+/// merged into one segment right after its bulk is never merged again, so
+/// it kept that copy for good: twice the disk (bench/field_cost.sh). The
+/// copy serves only a replica replaying operations, so a generation made
+/// without replicas needs none. `None` when no template takes `index`.
+pub fn source_without_recovery_copy(names: &IndexNames, index: &str) -> Option<Value> {
+    let template = index_templates(names).into_iter().find(|t| {
+        t.body["index_patterns"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .any(|p| p.strip_suffix('*').is_some_and(|prefix| index.starts_with(prefix)))
+    })?;
+    let mut source = template.body.pointer("/template/mappings/_source").cloned().unwrap_or_else(|| json!({}));
+    source["recovery_source_enabled"] = json!(false);
+    Some(source)
+}
+
 /// A synonym filter's list written as `"@<file>"` (`"synonyms":
 /// "@code-synonyms.txt"`) is the shipped file's lines, without comments and
 /// blank lines: the data stays a plain text file in `opensearch-templates/`,
@@ -300,6 +323,17 @@ pub async fn install(search: &Search) -> Result<Vec<InstallAction>, SearchError>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_data_index_takes_its_templates_source_without_the_recovery_copy() {
+        let names = IndexNames::new("t1");
+        let ast = source_without_recovery_copy(&names, "t1_data_analysis_abc_g1").expect("the AST template");
+        assert_eq!(ast["recovery_source_enabled"], false);
+        assert!(ast["excludes"].as_array().is_some_and(|e| e.contains(&json!("symbols"))), "{ast}");
+        let files = source_without_recovery_copy(&names, "t1_data_files_abc_g1").expect("the files template");
+        assert_eq!(files["excludes"], json!(["grams"]));
+        assert_eq!(source_without_recovery_copy(&names, "other_data_files_abc_g1"), None);
+    }
 
     #[test]
     fn template_version_follows_content() {

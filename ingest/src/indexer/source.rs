@@ -304,7 +304,10 @@ impl SourceRun<'_> {
             return Ok(store::swap_aliases(self.search, &self.hash, &targets.files, &targets.ast).await?);
         }
         if bulk.ok_total() > 0 {
-            self.search.post(&format!("/{},{}/_refresh", targets.files, targets.ast), &json!({})).await?;
+            let indices = format!("{},{}", targets.files, targets.ast);
+            self.search.post(&format!("/{indices}/_refresh"), &json!({})).await?;
+            // Committed: a replica made later copies these writes as files.
+            self.search.post(&format!("/{indices}/_flush"), &json!({})).await?;
         }
         Ok(Vec::new())
     }

@@ -10,6 +10,7 @@ use serde_json::{json, Value};
 use vibe_common::config::Site;
 use vibe_common::naming::IndexNames;
 use vibe_common::search::{Search, SearchError};
+use vibe_common::templates::source_without_recovery_copy;
 
 /// Longest wait, after the alias swap, for reads still running on the old
 /// generation; also the fixed wait when running reads cannot be listed.
@@ -217,10 +218,31 @@ pub async fn create_generation(search: &Search, files: &str, ast: &str) -> Resul
     // aliased yet, so readers cannot see its partial state, and OpenSearch
     // writes segments while the scan still runs instead of all at the end.
     // Shards and replicas come from the config (`opensearch.shards`, `.replicas`).
+    let single_copy = without_replicas(search).await?;
+    let body = |index: &str| {
+        let mut body = search.generation_settings().clone();
+        if let Some(source) = single_copy.then(|| source_without_recovery_copy(&search.names, index)).flatten() {
+            body["mappings"] = json!({ "_source": source });
+        }
+        body
+    };
+    let (files_body, ast_body) = (body(files), body(ast));
     let (files_path, ast_path) = (format!("/{files}"), format!("/{ast}"));
-    let settings = search.generation_settings();
-    tokio::try_join!(search.put(&files_path, settings), search.put(&ast_path, settings))?;
+    tokio::try_join!(search.put(&files_path, &files_body), search.put(&ast_path, &ast_body))?;
     Ok(())
+}
+
+/// A new generation gets no replica: `opensearch.replicas` is 0, or unset
+/// (`auto_expand_replicas` 0-1) on a one-node cluster. Such a generation
+/// keeps no recovery copy of its documents ([`source_without_recovery_copy`]).
+/// A replica added later (a node joins) copies the flushed files
+/// ([`swap_aliases`] and an update's publish flush); only writes made while
+/// it recovers are replayed, without the fields left out of `_source`.
+async fn without_replicas(search: &Search) -> Result<bool, SearchError> {
+    match search.generation_settings()["settings"]["index"]["number_of_replicas"].as_u64() {
+        Some(n) => Ok(n == 0),
+        None => Ok(search.get("/_cluster/health").await?["number_of_nodes"].as_u64() == Some(1)),
+    }
 }
 
 /// Starts merging a new generation's segments into one as its aliases move:
@@ -244,6 +266,8 @@ pub async fn swap_aliases(search: &Search, hash: &str, files: &str, ast: &str) -
     let names = &search.names;
     let (files_alias, ast_alias) = (names.files_alias(hash), names.ast_alias(hash));
     search.post(&format!("/{files},{ast}/_refresh"), &json!({})).await?;
+    // A commit of everything written: a replica made later copies files.
+    search.post(&format!("/{files},{ast}/_flush"), &json!({})).await?;
     merge_segments(search, &format!("{files},{ast}")).await;
     wait_for_replicas(search, &format!("{files},{ast}")).await?;
     let old: Vec<String> = Layout::read(search)
