@@ -22,10 +22,10 @@ use crate::search::{Search, SearchError};
 /// Version of every shipped template. Bump it when any template file changes:
 /// the test `template_version_follows_content` fails until
 /// [`TEMPLATES_FINGERPRINT`] is set to the new content's fingerprint.
-pub const TEMPLATE_VERSION: u64 = 18;
+pub const TEMPLATE_VERSION: u64 = 19;
 
 /// [`templates_fingerprint`] of the templates [`TEMPLATE_VERSION`] was set for.
-pub const TEMPLATES_FINGERPRINT: &str = "65f0825d7b1039a3";
+pub const TEMPLATES_FINGERPRINT: &str = "a9a0bb87b2859e3d";
 
 #[derive(RustEmbed)]
 #[folder = "../opensearch-templates"]

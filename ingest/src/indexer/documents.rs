@@ -153,14 +153,13 @@ fn owner_docs(ast: &AstData) -> HashMap<String, String> {
 }
 
 /// The search form of a file's code elements: one flat entry per element
-/// with its bare name, kind, owner and lines, the signature cut to a budget
-/// and the doc comment's first sentence (full texts stay in `ast`). `about`
-/// (name, owner and the doc's first paragraph), `body` (the word bag of its
-/// own lines, `bodies`, computed by the scanner) and `context` (the owner's
-/// name and doc) are what questions in words are ranked on; they are
-/// indexed but not kept in `_source`. `code` holds the definition's first
-/// lines ([`CODE_LINES`], [`CODE_BYTES`]) from the file's `content`: what the
-/// best match of a search shows, so that one call answers.
+/// with its bare name, kind, owner and supertypes, and `show`: what a search
+/// answer shows of it ([`shown`]). `about` (name, owner and the doc's first
+/// paragraph), `body` (the word bag of its own lines, `bodies`, computed by
+/// the scanner) and `context` (the owner's name and doc) are what questions
+/// in words are ranked on. `symbols` is indexed but not kept in `_source`,
+/// so an entry holds nothing else: what only `show` needs (signature, doc,
+/// lines, code) would be parsed and dropped (full texts stay in `ast`).
 pub fn symbols(ast: &AstData, bodies: &[String], content: Option<&str>) -> Vec<Value> {
     let owner_docs = owner_docs(ast);
     let docs: Vec<String> = ast.elements().map(|e| summary::doc_summary(&e.comments)).collect();
@@ -171,31 +170,13 @@ pub fn symbols(ast: &AstData, bodies: &[String], content: Option<&str>) -> Vec<V
         .zip(&docs)
         .filter(|((e, _), _)| !e.name.is_empty())
         .map(|((e, body), doc)| {
-            let mut s = json!({
-                "name": e.name,
-                "kind": e.kind,
-                "signature": summary::cut(&e.signature, summary::MAX_SIGNATURE_CHARS),
-            });
+            let mut s = json!({ "name": e.name, "kind": e.kind, "show": shown(e, doc, lines.as_deref()).to_string() });
             if let Some(owner) = &e.owner {
                 s["owner"] = json!(owner);
-            }
-            if let Some(line) = e.line {
-                s["line"] = json!(line);
-                if let Some(lines) = &lines {
-                    let excerpt = summary::lines_excerpt(lines, line.start, line.end, CODE_LINES, CODE_BYTES);
-                    s["code"] = json!(excerpt.code);
-                    if let Some((a, b)) = excerpt.skipped {
-                        s["code_skip"] = json!(format!("{a}-{b}"));
-                    }
-                }
-            }
-            if !doc.is_empty() {
-                s["doc"] = json!(doc);
             }
             if !e.supertypes.is_empty() {
                 s["supertypes"] = json!(e.supertypes);
             }
-            s["show"] = json!(shown(&s).to_string());
             let paragraph = summary::doc_paragraph(&e.comments, MAX_ABOUT_DOC_CHARS);
             s["about"] = json!(spaced_words(&symbol_about(&e.name, e.owner.as_deref(), &paragraph)));
             if !body.is_empty() {
@@ -215,19 +196,31 @@ pub fn symbols(ast: &AstData, bodies: &[String], content: Option<&str>) -> Vec<V
 
 /// What a search answer shows of a definition, as one JSON string kept in
 /// doc values (`symbols.show`): `{name, kind, owner?, lines?, signature,
-/// doc?, code?}`. Searches read it without loading the file's `_source`.
-fn shown(s: &Value) -> Value {
-    let mut out = json!({ "name": s["name"], "kind": s["kind"] });
-    if s["owner"].is_string() {
-        out["owner"] = s["owner"].clone();
+/// doc?, code?, code_skip?}`, the signature cut to a budget, `doc` the doc
+/// comment's first sentence and `code` the definition's first lines
+/// ([`CODE_LINES`], [`CODE_BYTES`]) from the file's `content`: what the best
+/// match of a search shows, so that one call answers. Searches read it
+/// without loading the file's `_source`.
+fn shown(e: &vibe_common::ast::AstElement, doc: &str, lines: Option<&[&str]>) -> Value {
+    let mut out = json!({ "name": e.name, "kind": e.kind });
+    if let Some(owner) = &e.owner {
+        out["owner"] = json!(owner);
     }
-    if let (Some(a), Some(b)) = (s["line"]["start"].as_u64(), s["line"]["end"].as_u64()) {
+    if let Some(line) = e.line {
+        let (a, b) = (line.start, line.end);
         out["lines"] = json!(if a == b { a.to_string() } else { format!("{a}-{b}") });
     }
-    out["signature"] = s["signature"].clone();
-    for key in ["doc", "code", "code_skip"] {
-        if s[key].as_str().is_some_and(|v| !v.is_empty()) {
-            out[key] = s[key].clone();
+    out["signature"] = json!(summary::cut(&e.signature, summary::MAX_SIGNATURE_CHARS));
+    if !doc.is_empty() {
+        out["doc"] = json!(doc);
+    }
+    if let (Some(line), Some(lines)) = (e.line, lines) {
+        let excerpt = summary::lines_excerpt(lines, line.start, line.end, CODE_LINES, CODE_BYTES);
+        if !excerpt.code.is_empty() {
+            out["code"] = json!(excerpt.code);
+        }
+        if let Some((a, b)) = excerpt.skipped {
+            out["code_skip"] = json!(format!("{a}-{b}"));
         }
     }
     out

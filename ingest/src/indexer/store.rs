@@ -221,6 +221,7 @@ pub async fn create_generation(search: &Search, files: &str, ast: &str) -> Resul
     let single_copy = without_replicas(search).await?;
     let body = |index: &str| {
         let mut body = search.generation_settings().clone();
+        body["settings"]["index"]["merge.policy.segments_per_tier"] = json!(BUILD_SEGMENTS_PER_TIER);
         if let Some(source) = single_copy.then(|| source_without_recovery_copy(&search.names, index)).flatten() {
             body["mappings"] = json!({ "_source": source });
         }
@@ -231,6 +232,11 @@ pub async fn create_generation(search: &Search, files: &str, ast: &str) -> Resul
     tokio::try_join!(search.put(&files_path, &files_body), search.put(&ast_path, &ast_body))?;
     Ok(())
 }
+
+/// Segments per tier while a generation is built: its segments are merged
+/// into one at the alias swap ([`merge_segments`]), so merging them along the
+/// way was work done twice. Reset to the default before that merge.
+const BUILD_SEGMENTS_PER_TIER: u32 = 100;
 
 /// A new generation gets no replica: `opensearch.replicas` is 0, or unset
 /// (`auto_expand_replicas` 0-1) on a one-node cluster. Such a generation
@@ -253,6 +259,10 @@ async fn without_replicas(search: &Search) -> Result<bool, SearchError> {
 /// segment: a big project's merge never holds the run or times out into the
 /// client's failover. Best effort: a refused merge only costs speed.
 async fn merge_segments(search: &Search, indices: &str) {
+    let default_policy = json!({ "index": { "merge.policy.segments_per_tier": null } });
+    if let Err(e) = search.put(&format!("/{indices}/_settings"), &default_policy).await {
+        tracing::warn!("resetting the merge policy of {indices}: {e}");
+    }
     let path = format!("/{indices}/_forcemerge?max_num_segments=1&wait_for_completion=false");
     if let Err(e) = search.post(&path, &json!({})).await {
         tracing::warn!("merging the segments of {indices}: {e}");

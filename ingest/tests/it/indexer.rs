@@ -154,6 +154,28 @@ async fn force_resends_everything_into_a_new_generation() {
     assert_eq!(data.as_array().unwrap().len(), 2);
 }
 
+/// On one node a generation has no replica, so it keeps no second, whole
+/// copy of each document for replica recovery (`_recovery_source`), and the
+/// merge policy it is built with is reset to the default once it is live.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_generation_without_replicas_keeps_one_copy_and_the_default_merge_policy() {
+    let search = fresh("tonecopy").await;
+    let dir = tempfile::tempdir().unwrap();
+    let root = project(dir.path());
+    let roots = vec![root.clone()];
+    indexer::run(&search, &roots, &roots, &IndexOptions::default()).await.unwrap();
+    let hash = project_hash(&root);
+    for (alias, excluded) in [(search.names.ast_alias(&hash), "symbols"), (search.names.files_alias(&hash), "grams")] {
+        let mapping = search.get(&format!("/{alias}/_mapping")).await.unwrap();
+        let source = &mapping.as_object().unwrap().values().next().unwrap()["mappings"]["_source"];
+        assert_eq!(source["recovery_source_enabled"], false, "{alias}: {source}");
+        assert!(source["excludes"].as_array().unwrap().contains(&json!(excluded)), "{alias}: {source}");
+        let settings = search.get(&format!("/{alias}/_settings?flat_settings=true")).await.unwrap();
+        let index = &settings.as_object().unwrap().values().next().unwrap()["settings"];
+        assert_eq!(index["index.merge.policy.segments_per_tier"], Value::Null, "{alias}: {index}");
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn opensearch_down_is_a_clear_error_naming_the_host() {
     let search =
