@@ -22,10 +22,10 @@ use crate::search::{Search, SearchError};
 /// Version of every shipped template. Bump it when any template file changes:
 /// the test `template_version_follows_content` fails until
 /// [`TEMPLATES_FINGERPRINT`] is set to the new content's fingerprint.
-pub const TEMPLATE_VERSION: u64 = 19;
+pub const TEMPLATE_VERSION: u64 = 20;
 
 /// [`templates_fingerprint`] of the templates [`TEMPLATE_VERSION`] was set for.
-pub const TEMPLATES_FINGERPRINT: &str = "a9a0bb87b2859e3d";
+pub const TEMPLATES_FINGERPRINT: &str = "5afe282904a2130a";
 
 #[derive(RustEmbed)]
 #[folder = "../opensearch-templates"]

@@ -45,6 +45,12 @@
 
 ; Supertypes: the positional bases (`B`, `mod.C`, `Generic[T]`), not keyword
 ; arguments (`metaclass=M`), `*bases` or calls (`namedtuple(…)`).
+((attribute attribute: (identifier) @name) @reference.type
+  (#match? @name "^_*[A-Z][A-Za-z0-9_]*[a-z]"))
+(except_clause value: [(identifier) @name (tuple (identifier) @name)]) @reference.type
+(except_clause (as_pattern . [(identifier) @name (tuple (identifier) @name)])) @reference.type
+((raise_statement (identifier) @name) @reference.type
+  (#match? @name "^_*[A-Z][A-Za-z0-9_]*[a-z]"))
 (class_definition
   superclasses: (argument_list [(identifier) (attribute) (subscript)] @supertype)) @definition.class
 
@@ -106,7 +112,11 @@
 ;   of a call on a capitalized receiver (`Writer.from_file(…)`; not all-caps
 ;   constants);
 ; - imports: each module (`os.path`, the `util` of `from .util import`) and
-;   each imported name (`OrderedDict`), without their aliases.
+;   each imported name (`OrderedDict`), without their aliases;
+; - classes used as values: a capitalized name read through what holds it
+;   (`except exceptions.CancelledError`, `constants._SendfileMode.TRY`,
+;   `isinstance(f, futures.Future)`; not all-caps constants), and the
+;   exceptions an `except` catches or a bare `raise` raises.
 ; Rooted at `call` and `type` (many, but each is a reference) and at nodes
 ; the query already starts at.
 (call
@@ -120,6 +130,12 @@
    (attribute attribute: (identifier) @name)
    (generic_type . (identifier) @name)
    ((string (string_content) @name) (#match? @name "^[A-Za-z_][A-Za-z0-9_]*$"))]) @reference.type
+((attribute attribute: (identifier) @name) @reference.type
+  (#match? @name "^_*[A-Z][A-Za-z0-9_]*[a-z]"))
+(except_clause value: [(identifier) @name (tuple (identifier) @name)]) @reference.type
+(except_clause (as_pattern . [(identifier) @name (tuple (identifier) @name)])) @reference.type
+((raise_statement (identifier) @name) @reference.type
+  (#match? @name "^_*[A-Z][A-Za-z0-9_]*[a-z]"))
 (class_definition
   superclasses: (argument_list
     [(identifier) @name

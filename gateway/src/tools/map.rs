@@ -30,7 +30,7 @@ const USED_NAMES: usize = 300;
 /// Names of the first ranking whose definitions are counted exactly: the
 /// best by files shared among a name's definitions, and the best by files
 /// alone (a name many methods share, `match`, ranks low in the first).
-const POOL: usize = 60;
+const POOL: usize = 100;
 /// Definitions shown.
 const SHOWN: usize = 30;
 

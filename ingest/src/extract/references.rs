@@ -177,6 +177,26 @@ mod tests {
     }
 
     #[test]
+    fn python_classes_used_as_values_are_type_references() {
+        let src = "try:\n    f(constants._SendfileMode.TRY_NATIVE, futures.Future)\nexcept exceptions.CancelledError:\n    raise TimeoutError\nexcept (OSError, err) as e:\n    raise e\nx = os.path.SEP + self.value\n";
+        let types: Vec<_> = refs("python", src).into_iter().filter(|r| r.1 == "type").collect();
+        assert_eq!(
+            types,
+            vec![
+                r("_SendfileMode", "type", 2, None),
+                r("Future", "type", 2, None),
+                r("CancelledError", "type", 3, None),
+                r("TimeoutError", "type", 4, None),
+                // What an `except` catches is a class whatever its case; a
+                // raised variable, an all-caps constant and a lower-case
+                // attribute are not.
+                r("OSError", "type", 5, None),
+                r("err", "type", 5, None),
+            ]
+        );
+    }
+
+    #[test]
     fn go_methods_are_owned_by_their_receiver_and_namespaces_qualify() {
         let go = "package p\n\nfunc (w *Writer) Write() {\n\tflush()\n}\n";
         assert!(refs("go", go).contains(&r("flush", "call", 4, Some("Writer.Write"))));
