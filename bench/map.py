@@ -287,7 +287,7 @@ class Mcp:
             self.sid = r.headers.get("Mcp-Session-Id") or self.sid
             data = r.read().decode()
         if data.lstrip().startswith(("event:", "data:")):
-            data = "\n".join(line[5:] for line in data.splitlines() if line.startswith("data:"))
+            data = "\n".join(line[5:] for line in data.split("\n") if line.startswith("data:"))
         return json.loads(data) if data.strip() else None
 
     def call(self, tool: str, args: dict) -> dict:
