@@ -224,12 +224,7 @@ impl Search {
 
     /// Send a prepared NDJSON bulk body.
     pub async fn bulk(&self, ndjson: Vec<u8>) -> Result<Value, SearchError> {
-        self.ndjson("/_bulk", ndjson).await
-    }
-
-    /// POST an NDJSON body (`_bulk`, `_msearch/template`).
-    pub async fn ndjson(&self, path: &str, ndjson: Vec<u8>) -> Result<Value, SearchError> {
-        self.raw(Method::Post, path, Some(ndjson), "application/x-ndjson").await
+        self.raw(Method::Post, "/_bulk", Some(ndjson), "application/x-ndjson").await
     }
 
     /// One request with a JSON body (or none), answered with JSON.

@@ -75,45 +75,6 @@ impl Backend {
         }
     }
 
-    /// Runs the stored template `template` against `index` once per entry
-    /// of `runs` (their params), in one `_msearch/template` request: passes
-    /// that would wait for each other cost one round trip. The responses
-    /// come in the order of `runs`; the first failed search is the error.
-    pub async fn run_many(&self, template: &str, index: &str, runs: &[Value]) -> Result<Vec<Value>, BackendError> {
-        let mut body = Vec::new();
-        for params in runs {
-            let mut header = json!({ "index": index, "ignore_unavailable": true, "allow_no_indices": true });
-            if params["question"] == Value::Bool(true) {
-                header["search_type"] = json!("dfs_query_then_fetch");
-            }
-            for line in [header, json!({ "id": self.template_id(template), "params": params })] {
-                body.extend_from_slice(line.to_string().as_bytes());
-                body.push(b'\n');
-            }
-        }
-        tracing::trace!(index, searches = runs.len(), "multi search template request");
-        match self.searches(body.clone()).await {
-            Err(e) if is_missing_script(&e) => {
-                self.install().await?;
-                Ok(self.searches(body).await?)
-            }
-            answer => Ok(answer?),
-        }
-    }
-
-    /// The responses of an `_msearch/template` body, or the first one's error.
-    async fn searches(&self, body: Vec<u8>) -> Result<Vec<Value>, SearchError> {
-        const PATH: &str = "/_msearch/template";
-        let response = self.search.ndjson(PATH, body).await?;
-        let responses = response["responses"].as_array().cloned().unwrap_or_default();
-        if let Some(failed) = responses.iter().find(|r| r.get("error").is_some()) {
-            let status = failed["status"].as_u64().unwrap_or(500) as u16;
-            let body = failed["error"].to_string();
-            return Err(SearchError::Status { method: "POST".into(), path: PATH.into(), status, body });
-        }
-        Ok(responses)
-    }
-
     /// Installs (or upgrades) the shipped templates; concurrent callers wait for one install.
     pub async fn install(&self) -> Result<(), BackendError> {
         let _guard = self.install_lock.lock().await;
@@ -135,17 +96,12 @@ fn search_path(index: &str, params: &Value) -> String {
     format!("/{index}/_search/template?ignore_unavailable=true&allow_no_indices=true{dfs}")
 }
 
-/// Whether a search failed because its stored template is not installed.
-/// A multi search whose every template is missing resolves none of them and
-/// fails whole with "no requests added" (all of its searches name the same
-/// template).
 fn is_missing_script(e: &SearchError) -> bool {
     match e {
         SearchError::Status { status, body, .. } => {
             (*status == 404 || *status == 400 || *status == 500)
                 && (body.contains("unable to find script")
-                    || body.contains("resource_not_found_exception") && body.contains("script")
-                    || *status == 400 && body.contains("no requests added"))
+                    || body.contains("resource_not_found_exception") && body.contains("script"))
         }
         _ => false,
     }

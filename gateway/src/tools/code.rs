@@ -102,34 +102,17 @@ async fn ranked(
         None => run(pass).await?,
     };
     let first_page = args.offset == 0;
-    let mut later = Vec::new();
     if pass == Pass::Exact && first_page && looks_like_a_name(&args.query) && top_score(&response) < NAME_TIER_SCORE {
-        later.push(Pass::AnyKind);
-    }
-    let found_nothing = hits(&response).is_empty() && first_page && pass != Pass::All;
-    if found_nothing {
-        match listing {
-            Listing::IfNoMatch => later.push(Pass::All),
-            _ => later.extend(fallback_passes(&args.query)),
+        let other_kinds = run(Pass::AnyKind).await?;
+        if !hits(&other_kinds).is_empty() {
+            (pass, response) = (Pass::AnyKind, other_kinds);
         }
     }
-    if !later.is_empty() {
-        let runs: Vec<Value> =
-            later.iter().map(|p| params::code(tool, &args.query, args.limit, args.offset, *p)).collect();
-        let responses = gw.backend().run_many(SYMBOLS_TEMPLATE, index, &runs).await?;
-        let mut passes = later.into_iter().zip(responses);
-        let mut last = None;
-        for (p, r) in passes.by_ref() {
-            if !hits(&r).is_empty() {
-                (pass, response) = (p, r);
-                last = None;
-                break;
-            }
-            last = Some((p, r));
-        }
-        if let (true, Some((p, r))) = (found_nothing, last) {
-            (pass, response) = (p, r);
-        }
+    if hits(&response).is_empty() && first_page && pass != Pass::All {
+        (pass, response) = match listing {
+            Listing::IfNoMatch => (Pass::All, run(Pass::All).await?),
+            _ => fallback(&args.query, run).await?,
+        };
     }
     let top = top_score(&response);
     let by_words = matches!(pass, Pass::Exact | Pass::Words) && top < NAME_TIER_SCORE;
@@ -211,15 +194,29 @@ fn stop_where_relevance_falls(answer: &mut Value, offset: u32, by_words: bool) -
     Some(format!("{more} weaker matches (other owners, other case, longer names) follow: offset {next}"))
 }
 
-/// The passes for a query no name matched, in the order their answers
-/// count: a name that looks like an identifier (`parseConfg`, `max_len`) is
-/// first taken for a typo, a plain word for a concept ranked by its words (a
-/// question's words were ranked by the exact pass already). They run
-/// together; the first that found something answers.
-fn fallback_passes(query: &str) -> Vec<Pass> {
+/// A query no name matched: a name that looks like an identifier
+/// (`parseConfg`, `max_len`) is first taken for a typo, a plain word for a
+/// concept ranked by its words; each pass runs when the one before found
+/// nothing.
+async fn fallback<F, Fut>(query: &str, run: F) -> Result<(Pass, Value), ToolError>
+where
+    F: Fn(Pass) -> Fut,
+    Fut: std::future::Future<Output = Result<Value, crate::backend::BackendError>>,
+{
     let order =
         if params::looks_like_an_identifier(query) { [Pass::Fuzzy, Pass::Words] } else { [Pass::Words, Pass::Fuzzy] };
-    order.into_iter().filter(|p| !(params::is_question(query) && *p == Pass::Words)).collect()
+    let mut last = (order[1], Value::Null);
+    for pass in order {
+        if params::is_question(query) && pass == Pass::Words {
+            continue; // the exact pass ranked a question's words already
+        }
+        let response = run(pass).await?;
+        if !hits(&response).is_empty() {
+            return Ok((pass, response));
+        }
+        last = (pass, response);
+    }
+    Ok(last)
 }
 
 /// The lowest score of the name tier `top` is in (the template's constant
