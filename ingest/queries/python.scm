@@ -45,12 +45,6 @@
 
 ; Supertypes: the positional bases (`B`, `mod.C`, `Generic[T]`), not keyword
 ; arguments (`metaclass=M`), `*bases` or calls (`namedtuple(…)`).
-((attribute attribute: (identifier) @name) @reference.type
-  (#match? @name "^_*[A-Z][A-Za-z0-9_]*[a-z]"))
-(except_clause value: [(identifier) @name (tuple (identifier) @name)]) @reference.type
-(except_clause (as_pattern . [(identifier) @name (tuple (identifier) @name)])) @reference.type
-((raise_statement (identifier) @name) @reference.type
-  (#match? @name "^_*[A-Z][A-Za-z0-9_]*[a-z]"))
 (class_definition
   superclasses: (argument_list [(identifier) (attribute) (subscript)] @supertype)) @definition.class
 
@@ -117,8 +111,9 @@
 ;   (`except exceptions.CancelledError`, `constants._SendfileMode.TRY`,
 ;   `isinstance(f, futures.Future)`; not all-caps constants), and the
 ;   exceptions an `except` catches or a bare `raise` raises.
-; Rooted at `call` and `type` (many, but each is a reference) and at nodes
-; the query already starts at.
+; Rooted at `call` and `type` (many, but each is a reference), at
+; `attribute` (many more: every `obj.x`, only a capitalized name kept) and
+; at nodes the query already starts at.
 (call
   function: [(identifier) @name
              (attribute attribute: (identifier) @name)]) @reference.call
