@@ -22,10 +22,10 @@ use crate::search::{Search, SearchError};
 /// Version of every shipped template. Bump it when any template file changes:
 /// the test `template_version_follows_content` fails until
 /// [`TEMPLATES_FINGERPRINT`] is set to the new content's fingerprint.
-pub const TEMPLATE_VERSION: u64 = 20;
+pub const TEMPLATE_VERSION: u64 = 21;
 
 /// [`templates_fingerprint`] of the templates [`TEMPLATE_VERSION`] was set for.
-pub const TEMPLATES_FINGERPRINT: &str = "5afe282904a2130a";
+pub const TEMPLATES_FINGERPRINT: &str = "f95ef388314cf2aa";
 
 #[derive(RustEmbed)]
 #[folder = "../opensearch-templates"]

@@ -6,7 +6,7 @@
 
 use serde_json::{json, Value};
 
-use vibe_common::ast::{CATEGORY_TAGS, ELEMENT_KINDS};
+use vibe_common::ast::CATEGORY_TAGS;
 
 use crate::normalize::MAX_LIMIT;
 use crate::registry::ListingWords;
@@ -233,21 +233,38 @@ pub fn listing(tool: &str, query: &str) -> Listing {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Pass {
     /// Exact, qualified, case-insensitive, prefix and name-word matches;
-    /// for a question in words, then definitions ranked by the query's words
-    /// (BM25 over their names, docs, owners, bodies and files).
+    /// for a name, the same matches among elements of other kinds score
+    /// [`OTHER_KIND_WEIGHT`] times as much (below every match of the tool's
+    /// kinds); for a question in words, then definitions ranked by the
+    /// query's words (BM25 over their names, docs, owners, bodies and files).
     Exact,
-    /// Name matches only, among every kind of element (the name may be
-    /// defined as another kind than the tool looks for: a constant holding
-    /// an arrow function is a function).
+    /// Not run: what the exact pass found when only elements of other kinds
+    /// have the name (a constant holding an arrow function is a function).
     AnyKind,
     /// The typo-tolerant fallback.
     Fuzzy,
     /// A name that matched no definition, ranked by its words as a
     /// question is (a one-word concept: "compression").
     Words,
+    /// An identifier that matched no definition: close names (typos) score
+    /// from [`TYPO_FLOOR`], above every match by words, in one search.
+    TyposOrWords,
     /// Every element of the tool's kinds.
     All,
 }
+
+/// What an exact name match among elements of other kinds scores, as a
+/// share of the same match among the tool's kinds: the name tiers (20,000
+/// to 360,000) become 500 to 9,000, below the lowest (10,000).
+pub const OTHER_KIND_WEIGHT: f64 = 0.025;
+
+/// Scores of a close name (typo-tolerant) and of close name words in the
+/// one search of [`Pass::TyposOrWords`]; word ranking (BM25) stays far below.
+const TYPO_SCORES: (u32, u32) = (10_000, 5_000);
+/// The same in the typo-tolerant pass alone, whose hits only tie-break by path.
+const FUZZY_SCORES: (u32, u32) = (10, 5);
+/// Score from which a hit of [`Pass::TyposOrWords`] is a close name.
+pub const TYPO_FLOOR: f64 = 2_000.0;
 
 /// Element kinds each code search looks at (declared in the registry).
 pub fn code_kinds(tool: &str) -> &'static [&'static str] {
@@ -304,21 +321,26 @@ pub fn name_then_words(query: &str) -> Option<(&str, &str)> {
 pub fn code(tool: &str, query: &str, limit: u32, offset: u32, pass: Pass) -> Value {
     let all = pass == Pass::All;
     let (owner, name) = split_qualified(query);
+    let name_pass = pass == Pass::Exact && !is_question(query);
+    let typo_scores = if pass == Pass::TyposOrWords { TYPO_SCORES } else { FUZZY_SCORES };
     json!({
         "query": query,
         "name": name,
         "lower": name.to_lowercase(),
         "owner": owner.map(str::to_lowercase),
         "words": query,
-        "kinds": match pass {
-            Pass::AnyKind => ELEMENT_KINDS.iter().map(|(kind, _)| *kind).collect(),
-            _ => code_kinds(tool).to_vec(),
-        },
+        "kinds": code_kinds(tool),
         "all": all,
         "fuzzy": pass == Pass::Fuzzy,
+        "typos": matches!(pass, Pass::Fuzzy | Pass::TyposOrWords),
+        "typo_boost": typo_scores.0,
+        "typo_words_boost": typo_scores.1,
         // A name is looked up as a name: no word scoring unless it is a
-        // question in words or the name matched nothing.
-        "names_only": pass == Pass::AnyKind || (pass == Pass::Exact && !is_question(query)),
+        // question in words or the name matched nothing; elements of other
+        // kinds answer in the same search, ranked below the tool's kinds.
+        "names_only": name_pass,
+        "other_kinds": name_pass,
+        "other_kind_weight": OTHER_KIND_WEIGHT,
         "question": matches!(pass, Pass::Exact | Pass::Words) && is_question(query),
         "limit": clamp_limit(limit),
         "offset": offset,
@@ -537,7 +559,7 @@ mod tests {
             true
         );
         assert_eq!(code("search_by_code_functions", " add ", 3, 0, Pass::Exact)["question"], false);
-        assert_eq!(code("search_by_code_functions", "a b", 3, 0, Pass::AnyKind)["question"], false);
+        assert_eq!(code("search_by_code_functions", "a b", 3, 0, Pass::Fuzzy)["question"], false);
         assert_eq!(listing("search_by_code_functions", "*"), Listing::Yes);
         assert_eq!(listing("search_by_code_functions", "функции"), Listing::Yes);
         assert_eq!(listing("search_by_code_functions", "function"), Listing::IfNoMatch);
@@ -562,8 +584,20 @@ mod tests {
             (json!("run"), json!("run"), json!("outer.inner"))
         );
         assert_eq!(code("search_by_code_classes", "Writer", 3, 0, Pass::Exact)["owner"], Value::Null);
-        let kinds = code("search_by_code_variables", "x", 3, 0, Pass::AnyKind)["kinds"].as_array().unwrap().len();
-        assert_eq!(kinds, vibe_common::ast::ELEMENT_KINDS.len());
+    }
+
+    #[test]
+    fn a_name_is_also_looked_up_among_other_kinds_and_typos_above_words() {
+        let name = code("search_by_code_variables", "x", 3, 0, Pass::Exact);
+        assert_eq!((name["other_kinds"].clone(), name["names_only"].clone()), (json!(true), json!(true)));
+        assert_eq!(code("search_by_code_variables", "x y", 3, 0, Pass::Exact)["other_kinds"], false);
+        assert_eq!(code("search_by_code_variables", "x", 3, 0, Pass::Words)["other_kinds"], false);
+        let typos = code("search_by_code_functions", "parseConfg", 3, 0, Pass::TyposOrWords);
+        assert_eq!((typos["typos"].clone(), typos["fuzzy"].clone()), (json!(true), json!(false)));
+        assert!(typos["typo_words_boost"].as_f64().unwrap() >= TYPO_FLOOR);
+        let fuzzy = code("search_by_code_functions", "multipy", 3, 0, Pass::Fuzzy);
+        assert_eq!((fuzzy["typos"].clone(), fuzzy["fuzzy"].clone()), (json!(true), json!(true)));
+        assert!(fuzzy["typo_boost"].as_f64().unwrap() < 1_000.0);
     }
 
     #[test]

@@ -1,9 +1,11 @@
 //! The code searches. Functions, classes (+ structs, interfaces, traits,
 //! types, enums) and variables (+ constants, fields, enums) run the stored
-//! template `search_code_symbols` over each file's flat `symbols`, exact
-//! names first; only when that finds nothing, the same template runs again
-//! in its fuzzy (typo-tolerant) form. Imports run `search_by_code_imports`.
-//! Each file in the answer carries only its best matching elements.
+//! template `search_code_symbols` over each file's flat `symbols`: a name
+//! is looked up among every kind at once, the tool's kinds ranked first;
+//! only when no element has the name, the same template runs again for
+//! close names (typo-tolerant) and words. Imports run
+//! `search_by_code_imports`. Each file in the answer carries only its best
+//! matching elements.
 
 use serde_json::{json, Map, Value};
 
@@ -102,13 +104,14 @@ async fn ranked(
         None => run(pass).await?,
     };
     let first_page = args.offset == 0;
-    if pass == Pass::Exact && first_page && looks_like_a_name(&args.query) && top_score(&response) < NAME_TIER_SCORE {
-        let other_kinds = run(Pass::AnyKind).await?;
-        if !hits(&other_kinds).is_empty() {
-            (pass, response) = (Pass::AnyKind, other_kinds);
-        }
+    // A name's search scores elements of other kinds below every element
+    // of the tool's kinds: a best match there means only they have it.
+    let matched = response["hits"]["total"]["value"].as_u64().unwrap_or(0) > 0;
+    if pass == Pass::Exact && matched && looks_like_a_name(&args.query) && top_score(&response) < NAME_TIER_SCORE {
+        pass = Pass::AnyKind;
     }
-    if hits(&response).is_empty() && first_page && pass != Pass::All {
+    // Nothing has the name: the fallbacks answer, on every page.
+    if !matched && pass != Pass::All {
         (pass, response) = match listing {
             Listing::IfNoMatch => (Pass::All, run(Pass::All).await?),
             _ => fallback(&args.query, run).await?,
@@ -116,14 +119,7 @@ async fn ranked(
     }
     let top = top_score(&response);
     let by_words = matches!(pass, Pass::Exact | Pass::Words) && top < NAME_TIER_SCORE;
-    // A name that matched lists only the files that define it; a question
-    // in words leaves out files far below the best. Either way what is cut
-    // ranks below everything kept, so nothing relevant is on a later page.
-    let floor = match pass {
-        Pass::Exact | Pass::AnyKind if top >= NAME_TIER_SCORE => tier_floor(top),
-        Pass::Exact | Pass::Words => top * WORDS_SCORE_CUTOFF,
-        _ => 0.0,
-    };
+    let floor = relevance_floor(pass, top);
     let mut found = hits(&response);
     let before = found.len();
     found.retain(|h| score_of(h) >= floor);
@@ -139,13 +135,19 @@ async fn ranked(
             without_docs(&mut answer);
         }
     }
-    let tail_note = if cut { stop_where_relevance_falls(&mut answer, args.offset, by_words) } else { None };
+    let below = match pass {
+        _ if by_words => None,
+        Pass::Fuzzy => Some("matches by words"),
+        _ => Some("weaker matches (other owners, case, kinds, longer names)"),
+    };
+    let tail_note = if cut { stop_where_relevance_falls(&mut answer, args.offset, below) } else { None };
     let note = if answer["total"].as_u64().unwrap_or(0) == 0 {
-        (args.offset == 0).then(|| NOTHING_NOTE.to_string())
+        first_page.then(|| NOTHING_NOTE.to_string())
     } else if weak {
         Some(WEAK_MATCH_NOTE.to_string())
     } else {
-        pass_note(tool, pass)
+        // Later pages of a name's answer may reach other kinds after its own.
+        pass_note(tool, pass).filter(|_| first_page || pass != Pass::AnyKind)
     };
     if let Some(note) = note {
         answer["note"] = json!(note);
@@ -154,6 +156,21 @@ async fn ranked(
         crate::budget::add_note(&mut answer, &tail);
     }
     Ok(answer)
+}
+
+/// The score below which a page's hits are left out: a name that matched
+/// lists only the files that define it; a question in words leaves out
+/// files far below the best; close names leave out the files found by
+/// words. Whatever is cut ranks below everything kept, so nothing relevant
+/// is on a later page.
+fn relevance_floor(pass: Pass, top: f64) -> f64 {
+    match pass {
+        Pass::Exact if top >= NAME_TIER_SCORE => tier_floor(top),
+        Pass::AnyKind => tier_floor(top / params::OTHER_KIND_WEIGHT) * params::OTHER_KIND_WEIGHT,
+        Pass::Exact | Pass::Words => top * WORDS_SCORE_CUTOFF,
+        Pass::Fuzzy if top >= params::TYPO_FLOOR => params::TYPO_FLOOR,
+        _ => 0.0,
+    }
 }
 
 /// The answer without its definitions' docs: a name followed by words
@@ -170,44 +187,51 @@ fn without_docs(answer: &mut Value) {
 }
 
 /// A page cut where relevance falls off (the results below the best one's
-/// name tier, or far below the best score for words). Words: what is cut
-/// is filler and no later page holds more. Names: the weaker tiers
-/// (other owners, other case, longer names) follow on the next page, which
+/// name tier, far below the best score for words, or found by words below
+/// close names). Words (`below` None): what is cut is filler and no later
+/// page holds more. Otherwise what is cut (`below`: the weaker name tiers,
+/// matches by words after close names) follows on the next page, which
 /// the note says. Returns that note.
-fn stop_where_relevance_falls(answer: &mut Value, offset: u32, by_words: bool) -> Option<String> {
+fn stop_where_relevance_falls(answer: &mut Value, offset: u32, below: Option<&str>) -> Option<String> {
     let kept = answer["results"].as_array().map_or(0, Vec::len) as u64;
     let next = offset as u64 + kept;
-    if by_words {
+    let Some(below) = below else {
         answer["total"] = json!(next);
         answer["truncated"] = json!(false);
         if let Some(o) = answer.as_object_mut() {
             o.remove("next_offset");
         }
         return None;
-    }
+    };
     let more = answer["total"].as_u64().unwrap_or(0).saturating_sub(next);
     if more == 0 {
         return None;
     }
     answer["truncated"] = json!(true);
     answer["next_offset"] = json!(next);
-    Some(format!("{more} weaker matches (other owners, other case, longer names) follow: offset {next}"))
+    // The header gives how many more and the offset that shows them.
+    Some(format!("the rest are {below}"))
 }
 
 /// A query no name matched: a name that looks like an identifier
-/// (`parseConfg`, `max_len`) is first taken for a typo, a plain word for a
-/// concept ranked by its words; each pass runs when the one before found
-/// nothing.
+/// (`parseConfg`, `max_len`) is first taken for a typo, in one search that
+/// ranks close names above matches by words; a plain word for a concept
+/// ranked by its words, then for a typo, each pass run when the one
+/// before found nothing.
 async fn fallback<F, Fut>(query: &str, run: F) -> Result<(Pass, Value), ToolError>
 where
     F: Fn(Pass) -> Fut,
     Fut: std::future::Future<Output = Result<Value, crate::backend::BackendError>>,
 {
-    let order =
-        if params::looks_like_an_identifier(query) { [Pass::Fuzzy, Pass::Words] } else { [Pass::Words, Pass::Fuzzy] };
-    let mut last = (order[1], Value::Null);
-    for pass in order {
-        if params::is_question(query) && pass == Pass::Words {
+    let question = params::is_question(query);
+    if params::looks_like_an_identifier(query) && !question {
+        let response = run(Pass::TyposOrWords).await?;
+        let pass = if top_score(&response) >= params::TYPO_FLOOR { Pass::Fuzzy } else { Pass::Words };
+        return Ok((pass, response));
+    }
+    let mut last = (Pass::Fuzzy, Value::Null);
+    for pass in [Pass::Words, Pass::Fuzzy] {
+        if question && pass == Pass::Words {
             continue; // the exact pass ranked a question's words already
         }
         let response = run(pass).await?;
@@ -266,7 +290,9 @@ fn pass_note(tool: &str, pass: Pass) -> Option<String> {
         Pass::AnyKind => Some(format!(
             "nothing of the kinds {tool} looks for has this name; these elements of other kinds do (see `kind`)"
         )),
-        Pass::Fuzzy => Some("no exact or prefix match; these names are close (typo-tolerant search)".into()),
+        Pass::Fuzzy => Some(
+            "no exact or prefix match; these names are close (typo-tolerant search), before any match by words".into(),
+        ),
         Pass::Words => Some("no definition has this name; these rank by the word in their names, docs and code".into()),
         _ => None,
     }
