@@ -33,6 +33,7 @@ pub mod params;
 pub mod registry;
 pub mod render;
 pub mod server;
+pub mod symbol_pass;
 pub mod sync;
 pub mod target;
 pub mod tool_params;

@@ -10,6 +10,8 @@ use vibe_common::ast::CATEGORY_TAGS;
 
 use crate::normalize::MAX_LIMIT;
 use crate::registry::ListingWords;
+pub use crate::symbol_pass::{Pass, OTHER_KIND_WEIGHT, TYPO_FLOOR};
+use crate::symbol_pass::{FUZZY_SCORES, TYPO_SCORES};
 
 /// Matching elements fetched per file by a code search (the answer keeps
 /// those of the best tier, at most [`SYMBOL_MATCHES_PER_FILE`]).
@@ -228,43 +230,6 @@ pub fn listing(tool: &str, query: &str) -> Listing {
         true => Listing::Yes,
     }
 }
-
-/// How a symbol search runs its template.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Pass {
-    /// Exact, qualified, case-insensitive, prefix and name-word matches;
-    /// for a name, the same matches among elements of other kinds score
-    /// [`OTHER_KIND_WEIGHT`] times as much (below every match of the tool's
-    /// kinds); for a question in words, then definitions ranked by the
-    /// query's words (BM25 over their names, docs, owners, bodies and files).
-    Exact,
-    /// Not run: what the exact pass found when only elements of other kinds
-    /// have the name (a constant holding an arrow function is a function).
-    AnyKind,
-    /// The typo-tolerant fallback.
-    Fuzzy,
-    /// A name that matched no definition, ranked by its words as a
-    /// question is (a one-word concept: "compression").
-    Words,
-    /// An identifier that matched no definition: close names (typos) score
-    /// from [`TYPO_FLOOR`], above every match by words, in one search.
-    TyposOrWords,
-    /// Every element of the tool's kinds.
-    All,
-}
-
-/// What an exact name match among elements of other kinds scores, as a
-/// share of the same match among the tool's kinds: the name tiers (20,000
-/// to 360,000) become 500 to 9,000, below the lowest (10,000).
-pub const OTHER_KIND_WEIGHT: f64 = 0.025;
-
-/// Scores of a close name (typo-tolerant) and of close name words in the
-/// one search of [`Pass::TyposOrWords`]; word ranking (BM25) stays far below.
-const TYPO_SCORES: (u32, u32) = (10_000, 5_000);
-/// The same in the typo-tolerant pass alone, whose hits only tie-break by path.
-const FUZZY_SCORES: (u32, u32) = (10, 5);
-/// Score from which a hit of [`Pass::TyposOrWords`] is a close name.
-pub const TYPO_FLOOR: f64 = 2_000.0;
 
 /// Element kinds each code search looks at (declared in the registry).
 pub fn code_kinds(tool: &str) -> &'static [&'static str] {
