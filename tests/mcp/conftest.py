@@ -176,3 +176,14 @@ def serve_sources(config_dir: Path, prefix: str, sources: list[Path]):
 
 def npx() -> str | None:
     return shutil.which("npx")
+
+
+async def call_text(url: str, tool: str, args: dict):
+    """One tool call through the MCP SDK: the answer's text (what a model
+    reads) and its structuredContent; a tool error fails the test."""
+    from mcp import Client
+
+    async with Client(url) as c:
+        r = await c.call_tool(tool, args)
+    assert not r.is_error, r
+    return "".join(getattr(c, "text", "") for c in r.content), r.structured_content

@@ -14,9 +14,7 @@ Python MCP SDK asks.
 from __future__ import annotations
 
 import pytest
-from mcp import Client
-
-from conftest import serve_sources
+from conftest import call_text as call, serve_sources
 
 PREFIX = "namepasses"
 
@@ -43,13 +41,6 @@ def served(tmp_path_factory):
     (proj / "other.py").write_text(OTHER_PY, encoding="utf-8")
     with serve_sources(root / "config", PREFIX, [proj]) as gw:
         yield gw.url
-
-
-async def call(url: str, tool: str, args: dict):
-    async with Client(url) as c:
-        r = await c.call_tool(tool, args)
-    assert not r.is_error, r
-    return "".join(getattr(c, "text", "") for c in r.content), r.structured_content
 
 
 def found(answer: dict) -> list[tuple[str, str, str]]:

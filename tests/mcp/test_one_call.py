@@ -15,9 +15,7 @@ temporary project into the real OpenSearch (own prefix and config dir),
 from __future__ import annotations
 
 import pytest
-from mcp import Client
-
-from conftest import serve_sources
+from conftest import call_text as call, serve_sources
 
 PREFIX = "onecall"
 
@@ -60,13 +58,6 @@ def served(tmp_path_factory):
     (proj / "cache.py").write_text(long_function(), encoding="utf-8")
     with serve_sources(root / "config", PREFIX, [proj]) as gw:
         yield gw.url
-
-
-async def call(url: str, tool: str, args: dict):
-    async with Client(url) as c:
-        r = await c.call_tool(tool, args)
-    assert not r.is_error, r
-    return "".join(getattr(c, "text", "") for c in r.content), r.structured_content
 
 
 @pytest.mark.anyio
