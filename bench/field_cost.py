@@ -98,6 +98,20 @@ def no_source_excludes(mapping):
     mapping.pop("_source", None)
 
 
+WORD_FIELDS = ("symbols.about", "symbols.context", "symbols.body", "about", "words")
+
+
+def with_positions(mapping):
+    """The word fields (and their `.zh`) index positions too, as before
+    they were `index_options: freqs`."""
+    for path in WORD_FIELDS:
+        node, parts = mapping, path.split(".")
+        for p in parts:
+            node = node["properties"][p]
+        for f in [node] + list(node.get("fields", {}).values()):
+            f["index_options"] = "positions"
+
+
 def no_recovery_source(mapping):
     mapping.setdefault("_source", {})["recovery_source_enabled"] = False
 
@@ -160,6 +174,10 @@ MAPPINGS = [
     Variant("grams-src", "files: grams in _source (as bf94d91)",
             "nothing read: grams left out of _source is only a storage choice",
             files_map=[no_source_excludes]),
+    Variant("positions", "word fields with positions (before: all five are index_options: freqs)",
+            "nothing searched: no template runs a phrase query on them (their matches set "
+            "auto_generate_synonyms_phrase_query: false)",
+            ast_map=[with_positions], words=True),
     Variant("no-rsrc", "full, recovery_source_enabled: false",
             "(what _recovery_source costs; a replica catching up by replaying operations would lose "
             "the excluded fields)",
