@@ -323,13 +323,16 @@ fn symbol_result(hit: &Value, all: bool, with_code: bool) -> Value {
     let found = source["total"]["value"].as_u64().unwrap_or(inner.len() as u64);
     let best = inner.iter().filter_map(|h| h["_score"].as_f64()).fold(0.0_f64, f64::max);
     let keep = if all { inner.len() } else { SYMBOL_MATCHES_PER_FILE };
-    let matches: Vec<Value> = inner
+    let shown: Vec<Value> = inner
         .iter()
         .filter(|h| all || best <= 0.0 || h["_score"].as_f64().unwrap_or(best) >= best * INNER_SCORE_CUTOFF)
         .take(keep)
-        .enumerate()
-        .map(|(i, h)| element(&shown(h), with_code && i == 0))
+        .map(shown)
         .collect();
+    // The best match's overloads (the same name and owner) show their first
+    // lines too: the first one is often a short delegate to another.
+    let overload = |s: &Value| shown.first().is_some_and(|f| f["name"] == s["name"] && f["owner"] == s["owner"]);
+    let matches: Vec<Value> = shown.iter().map(|s| element(s, with_code && overload(s))).collect();
     if found > matches.len() as u64 {
         out.insert("more_matches".into(), json!(found - matches.len() as u64));
     }

@@ -1,0 +1,75 @@
+"""A name's overloads show their code too (issue 32).
+
+Guava's `Hashing.consistentHash(HashCode, int)` is a three-line delegate to
+`consistentHash(long, int)`, where the work is. A name look-up used to
+show only the first overload's code, so the answering line needed a
+second call. The best match's overloads (the same name and owner, in the
+same file) now show their stored first lines; the same name in another
+class of that file does not."""
+
+import pytest
+
+from conftest import call_text, serve_sources
+
+PREFIX = "overloads"
+
+BUCKETS = """package demo;
+
+public final class Buckets {
+  /** Assigns a bucket to a hash code. */
+  public static int assign(HashCode code, int buckets) {
+    return assign(code.asLong(), buckets);
+  }
+
+  /** Assigns a bucket to a long, jumping until out of range. */
+  public static int assign(long input, int buckets) {
+    int candidate = 0;
+    while (candidate < buckets) {
+      candidate = jumpFrom(candidate, input);
+    }
+    return candidate;
+  }
+
+  /** The next bucket to try after assign's candidate. */
+  static int jumpFrom(int candidate, long input) {
+    return candidate + 1 + (int) (input & 1);
+  }
+}
+
+final class Legacy {
+  /** Assigns a bucket the old way. */
+  static int assign(long input, int buckets) {
+    return (int) (input % buckets);
+  }
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    root = tmp_path_factory.mktemp("overloads")
+    project = root / "hashing"
+    (project / "demo").mkdir(parents=True)
+    (project / "demo" / "Buckets.java").write_text(BUCKETS, encoding="utf-8")
+    with serve_sources(root / "config", PREFIX, [project]) as gw:
+        yield gw
+
+
+@pytest.mark.anyio
+async def test_each_overload_of_the_best_match_shows_its_code(served):
+    text, answer = await call_text(served.url, "search_by_code_functions", {"query": "Buckets.assign"})
+    matches = answer["results"][0]["matches"]
+    assert [m["name"] for m in matches[:2]] == ["assign", "assign"], answer
+    assert all(m.get("code") for m in matches[:2]), answer
+    assert "return assign(code.asLong(), buckets);" in text, text
+    assert "candidate = jumpFrom(candidate, input);" in text, text
+
+
+@pytest.mark.anyio
+async def test_the_same_name_of_another_owner_shows_no_code(served):
+    _, answer = await call_text(served.url, "search_by_code_functions", {"query": "assign"})
+    matches = answer["results"][0]["matches"]
+    owners = [m.get("owner") for m in matches]
+    assert sorted(owners) == ["Buckets", "Buckets", "Legacy"], answer
+    first = owners[0]
+    assert all(bool(m.get("code")) == (m.get("owner") == first) for m in matches), answer
