@@ -15,7 +15,7 @@ use std::fmt::Write;
 
 mod code_lines;
 
-use code_lines::{common_indent, element_code, numbered, starts_with_signature};
+use code_lines::{common_indent, element_code, numbered, shows_signature};
 pub use code_lines::{is_comment, span, spans, spans_text};
 
 use serde_json::{Map, Value};
@@ -168,8 +168,8 @@ fn entry(out: &mut String, item: &Value, indent: &str, margin: usize) {
     }
     let code = get("code");
     let sig = get("signature").or(get("text")).filter(|s| !s.is_empty());
-    // The signature is said once: by the code's first line when it shows it.
-    if let Some(sig) = sig.filter(|sig| !code.is_some_and(|c| starts_with_signature(c, sig))) {
+    // The signature is said once: by the code when its first lines show it.
+    if let Some(sig) = sig.filter(|sig| !code.is_some_and(|c| shows_signature(c, sig))) {
         let _ = write!(head, ": {}", one_line(sig));
     }
     if let Some(files) = e.get("used_in").and_then(Value::as_u64) {
@@ -407,6 +407,17 @@ mod tests {
                 && !is_comment("#[derive(Debug)]")
                 && !is_comment("#include <x>")
         );
+    }
+
+    #[test]
+    fn a_signature_after_an_annotation_is_not_said_twice() {
+        let code = "@VisibleForTesting\nstatic long bits(long n, double p) {\n  return n;\n}";
+        let page = json!({ "total": 1, "results": [{ "project": "/p", "path": "B.java", "matches": [{
+            "name": "bits", "kind": "method", "lines": "531-534", "signature": "static long bits(long n, double p)",
+            "code": code }] }] });
+        let text = plain(&page, true);
+        assert_eq!(text.matches("static long bits").count(), 1, "{text}");
+        assert!(text.contains("L531-534 method bits\n531\t@VisibleForTesting"), "{text}");
     }
 
     #[test]

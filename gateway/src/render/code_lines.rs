@@ -152,17 +152,20 @@ pub(super) fn common_indent<'a>(lines: impl Iterator<Item = &'a str>) -> usize {
     lines.filter(|l| !l.trim().is_empty()).map(|l| l.len() - l.trim_start().len()).min().unwrap_or(0)
 }
 
-/// Whether the first line of `code` starts the way `signature` does (so
-/// the signature need not be said twice).
-pub(super) fn starts_with_signature(code: &str, signature: &str) -> bool {
-    let first = one_line(code.lines().next().unwrap_or_default());
+/// Whether one of the first lines of `code` (annotations and decorators
+/// come before it) starts the way `signature` does, so the signature need
+/// not be said twice.
+pub(super) fn shows_signature(code: &str, signature: &str) -> bool {
     let sig = one_line(signature);
     let head: String = sig.chars().take(SIGNATURE_HEAD_CHARS).collect();
-    !head.is_empty() && first.starts_with(&head)
+    !head.is_empty() && code.lines().take(SIGNATURE_LINES).any(|line| one_line(line).starts_with(&head))
 }
 
-/// Characters of a signature the first line of code must start with.
+/// Characters of a signature a line of code must start with.
 const SIGNATURE_HEAD_CHARS: usize = 24;
+/// Lines of code the signature is looked for in (`@Override`,
+/// `@VisibleForTesting`, `@functools.wraps(f)` may come first).
+const SIGNATURE_LINES: usize = 4;
 
 /// `text` as numbered lines from `start`: `12<tab>line`, as `cat -n`.
 pub(super) fn numbered(out: &mut String, text: &str, start: u64) {
