@@ -174,6 +174,18 @@ def serve_sources(config_dir: Path, prefix: str, sources: list[Path]):
         wipe(prefix)
 
 
+@contextlib.contextmanager
+def serve_files(root: Path, prefix: str, project: str, files: dict[str, str]):
+    """A gateway over one project, `root/project`, holding `files`
+    (relative path -> text), served as [`serve_sources`] does."""
+    proj = root / project
+    for rel, text in files.items():
+        (proj / rel).parent.mkdir(parents=True, exist_ok=True)
+        (proj / rel).write_text(text, encoding="utf-8")
+    with serve_sources(root / "config", prefix, [proj]) as gw:
+        yield gw
+
+
 def npx() -> str | None:
     return shutil.which("npx")
 

@@ -14,7 +14,7 @@ Python MCP SDK asks.
 from __future__ import annotations
 
 import pytest
-from conftest import call_text as call, serve_sources
+from conftest import call_text as call, serve_files
 
 PREFIX = "namepasses"
 
@@ -34,12 +34,8 @@ OTHER_PY = '''def settings():
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
-    root = tmp_path_factory.mktemp("namepasses")
-    proj = root / "proj"
-    proj.mkdir()
-    (proj / "config.py").write_text(CONFIG_PY, encoding="utf-8")
-    (proj / "other.py").write_text(OTHER_PY, encoding="utf-8")
-    with serve_sources(root / "config", PREFIX, [proj]) as gw:
+    files = {"config.py": CONFIG_PY, "other.py": OTHER_PY}
+    with serve_files(tmp_path_factory.mktemp("namepasses"), PREFIX, "proj", files) as gw:
         yield gw.url
 
 

@@ -15,7 +15,7 @@ temporary project into the real OpenSearch (own prefix and config dir),
 from __future__ import annotations
 
 import pytest
-from conftest import call_text as call, serve_sources
+from conftest import call_text as call, serve_files
 
 PREFIX = "onecall"
 
@@ -52,11 +52,7 @@ def long_function() -> str:
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
-    root = tmp_path_factory.mktemp("onecall")
-    proj = root / "proj"
-    proj.mkdir()
-    (proj / "cache.py").write_text(long_function(), encoding="utf-8")
-    with serve_sources(root / "config", PREFIX, [proj]) as gw:
+    with serve_files(tmp_path_factory.mktemp("onecall"), PREFIX, "proj", {"cache.py": long_function()}) as gw:
         yield gw.url
 
 

@@ -9,7 +9,7 @@ class of that file does not."""
 
 import pytest
 
-from conftest import call_text, serve_sources
+from conftest import call_text, serve_files
 
 PREFIX = "overloads"
 
@@ -47,11 +47,7 @@ final class Legacy {
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
-    root = tmp_path_factory.mktemp("overloads")
-    project = root / "hashing"
-    (project / "demo").mkdir(parents=True)
-    (project / "demo" / "Buckets.java").write_text(BUCKETS, encoding="utf-8")
-    with serve_sources(root / "config", PREFIX, [project]) as gw:
+    with serve_files(tmp_path_factory.mktemp("overloads"), PREFIX, "hashing", {"demo/Buckets.java": BUCKETS}) as gw:
         yield gw
 
 

@@ -8,7 +8,7 @@ finds the test, as names rank by the name tiers alone."""
 import pytest
 from mcp import Client
 
-from conftest import serve_sources
+from conftest import serve_files
 
 PREFIX = "qrank"
 
@@ -33,12 +33,8 @@ def test_retry_delay_computed_is_capped():
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
-    root = tmp_path_factory.mktemp("qrank")
-    project = root / "retrying"
-    (project / "tests").mkdir(parents=True)
-    (project / "backoff.py").write_text(IMPLEMENTATION, encoding="utf-8")
-    (project / "tests" / "test_backoff.py").write_text(TESTS, encoding="utf-8")
-    with serve_sources(root / "config", PREFIX, [project]) as gw:
+    files = {"backoff.py": IMPLEMENTATION, "tests/test_backoff.py": TESTS}
+    with serve_files(tmp_path_factory.mktemp("qrank"), PREFIX, "retrying", files) as gw:
         yield gw
 
 

@@ -15,7 +15,7 @@ import urllib.request
 
 import pytest
 
-from conftest import OPENSEARCH, call_text, serve_sources
+from conftest import OPENSEARCH, call_text, serve_files
 
 PREFIX = "wordfields"
 
@@ -49,11 +49,7 @@ WORD_FIELDS = [
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
-    root = tmp_path_factory.mktemp("wordfields")
-    project = root / "textutil"
-    project.mkdir()
-    (project / "patterns.py").write_text(CODE, encoding="utf-8")
-    with serve_sources(root / "config", PREFIX, [project]) as gw:
+    with serve_files(tmp_path_factory.mktemp("wordfields"), PREFIX, "textutil", {"patterns.py": CODE}) as gw:
         yield gw
 
 

@@ -323,7 +323,7 @@ fn symbol_result(hit: &Value, all: bool, with_code: bool) -> Value {
     let found = source["total"]["value"].as_u64().unwrap_or(inner.len() as u64);
     let best = inner.iter().filter_map(|h| h["_score"].as_f64()).fold(0.0_f64, f64::max);
     let keep = if all { inner.len() } else { SYMBOL_MATCHES_PER_FILE };
-    let shown: Vec<Value> = inner
+    let definitions: Vec<Value> = inner
         .iter()
         .filter(|h| all || best <= 0.0 || h["_score"].as_f64().unwrap_or(best) >= best * INNER_SCORE_CUTOFF)
         .take(keep)
@@ -331,8 +331,8 @@ fn symbol_result(hit: &Value, all: bool, with_code: bool) -> Value {
         .collect();
     // The best match's overloads (the same name and owner) show their first
     // lines too: the first one is often a short delegate to another.
-    let overload = |s: &Value| shown.first().is_some_and(|f| f["name"] == s["name"] && f["owner"] == s["owner"]);
-    let matches: Vec<Value> = shown.iter().map(|s| element(s, with_code && overload(s))).collect();
+    let overload = |d: &Value| definitions.first().is_some_and(|f| f["name"] == d["name"] && f["owner"] == d["owner"]);
+    let matches: Vec<Value> = definitions.iter().map(|d| element(d, with_code && overload(d))).collect();
     if found > matches.len() as u64 {
         out.insert("more_matches".into(), json!(found - matches.len() as u64));
     }
