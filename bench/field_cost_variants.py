@@ -3,6 +3,7 @@ ranking and the one-call work, as edits of the documents and of the
 mappings, and the combinations the table prints."""
 from __future__ import annotations
 
+import base64
 import json
 from dataclasses import dataclass, field
 
@@ -21,11 +22,12 @@ def code_out(doc):
     for s in doc.get("symbols") or []:
         s.pop("code", None)
         s.pop("code_skip", None)
-        if isinstance(s.get("show"), str):
-            shown = json.loads(s["show"])
+        if isinstance(s.get("show"), str):  # JSON in base64 (a binary field)
+            shown = json.loads(base64.b64decode(s["show"]))
             shown.pop("code", None)
             shown.pop("code_skip", None)
-            s["show"] = json.dumps(shown, ensure_ascii=False, separators=(",", ":"))
+            text = json.dumps(shown, ensure_ascii=False, separators=(",", ":"))
+            s["show"] = base64.b64encode(text.encode()).decode()
 
 
 def unmap(*paths):

@@ -16,6 +16,7 @@ pub mod projects;
 pub mod refusal;
 pub mod run_lock;
 pub mod search;
+pub mod shown;
 pub mod signal;
 pub mod summary;
 pub mod templates;

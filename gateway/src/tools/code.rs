@@ -340,10 +340,11 @@ fn symbol_result(hit: &Value, all: bool, with_code: bool) -> Value {
     Value::Object(out)
 }
 
-/// What an inner hit shows of its definition: the JSON of `symbols.show`,
-/// read from doc values (`{name, kind, owner?, lines?, signature, doc?, code?}`).
-fn shown(inner: &Value) -> Value {
-    inner["fields"]["symbols.show"][0].as_str().and_then(|s| serde_json::from_str(s).ok()).unwrap_or(Value::Null)
+/// What an inner hit shows of its definition: `symbols.show`, read from
+/// doc values (`{name, kind, owner?, lines?, signature, doc?, code?}`,
+/// [`vibe_common::shown`]); `Null` when it is missing.
+pub(crate) fn shown(inner: &Value) -> Value {
+    vibe_common::shown::decode(&inner["fields"]["symbols.show"][0]).unwrap_or(Value::Null)
 }
 
 fn element(s: &Value, with_code: bool) -> Value {

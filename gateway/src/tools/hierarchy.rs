@@ -119,9 +119,7 @@ async fn level(gw: &Gateway, index: &str, way: Way, names: &[String], depth: u32
     for hit in hits(&response) {
         let file = super::freshness::file_header(&super::answer::source(&hit));
         for inner in hit["inner_hits"]["symbols"]["hits"]["hits"].as_array().into_iter().flatten() {
-            let Some(Value::Object(mut entry)) =
-                inner["fields"]["symbols.show"][0].as_str().and_then(|s| serde_json::from_str::<Value>(s).ok())
-            else {
+            let Value::Object(mut entry) = super::code::shown(inner) else {
                 continue;
             };
             entry.remove("code");

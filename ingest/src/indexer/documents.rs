@@ -170,7 +170,7 @@ pub fn symbols(ast: &AstData, bodies: &[String], content: Option<&str>) -> Vec<V
         .zip(&docs)
         .filter(|((e, _), _)| !e.name.is_empty())
         .map(|((e, body), doc)| {
-            let mut s = json!({ "name": e.name, "kind": e.kind, "show": shown(e, doc, lines.as_deref()).to_string() });
+            let mut s = json!({ "name": e.name, "kind": e.kind, "show": vibe_common::shown::encode(&shown(e, doc, lines.as_deref())) });
             if let Some(owner) = &e.owner {
                 s["owner"] = json!(owner);
             }
@@ -194,8 +194,8 @@ pub fn symbols(ast: &AstData, bodies: &[String], content: Option<&str>) -> Vec<V
         .collect()
 }
 
-/// What a search answer shows of a definition, as one JSON string kept in
-/// doc values (`symbols.show`): `{name, kind, owner?, lines?, signature,
+/// What a search answer shows of a definition, kept as JSON in binary
+/// doc values (`symbols.show`, [`vibe_common::shown`]): `{name, kind, owner?, lines?, signature,
 /// doc?, code?, code_skip?}`, the signature cut to a budget, `doc` the doc
 /// comment's first sentence and `code` the definition's first lines
 /// ([`CODE_LINES`], [`CODE_BYTES`]) from the file's `content`: what the best

@@ -1,0 +1,54 @@
+//! How `symbols.show` is kept: what a search answer shows of a definition
+//! (`{name, kind, owner?, lines?, signature, doc?, code?, code_skip?}`) as
+//! compact JSON in a `binary` field's doc values, which OpenSearch takes and
+//! returns in base64.
+//!
+//! Binary doc values are read straight from the segment. A `keyword`'s
+//! doc values keep their terms in LZ4 blocks of 64: every inner hit of a
+//! search decompressed up to 64 neighbours' JSON to read its own (17 % of
+//! OpenSearch's CPU samples under load, issue 33).
+
+use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
+use base64::engine::DecodePaddingMode;
+use base64::{alphabet, Engine as _};
+use serde_json::Value;
+
+/// Standard base64 that decodes with or without the padding (OpenSearch
+/// returns binary doc values unpadded).
+const ENGINE: GeneralPurpose = GeneralPurpose::new(
+    &alphabet::STANDARD,
+    GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent),
+);
+
+/// The document value of `symbols.show` for `shown`.
+pub fn encode(shown: &Value) -> String {
+    ENGINE.encode(shown.to_string())
+}
+
+/// What an inner hit's `fields."symbols.show"` holds, decoded; `None` for
+/// an absent or unreadable value.
+pub fn decode(field: &Value) -> Option<Value> {
+    let bytes = ENGINE.decode(field.as_str()?).ok()?;
+    serde_json::from_slice(&bytes).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_value_comes_back_padded_or_not() {
+        let shown = json!({ "name": "キー", "kind": "function", "code": "def f():\n    return \"x\"" });
+        let stored = encode(&shown);
+        assert_eq!(decode(&json!(stored)), Some(shown.clone()));
+        assert_eq!(decode(&json!(stored.trim_end_matches('='))), Some(shown));
+    }
+
+    #[test]
+    fn anything_else_is_none() {
+        assert_eq!(decode(&json!("not base64!")), None);
+        assert_eq!(decode(&json!(ENGINE.encode("not json"))), None);
+        assert_eq!(decode(&Value::Null), None);
+    }
+}
