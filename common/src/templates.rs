@@ -22,10 +22,10 @@ use crate::search::{Search, SearchError};
 /// Version of every shipped template. Bump it when any template file changes:
 /// the test `template_version_follows_content` fails until
 /// [`TEMPLATES_FINGERPRINT`] is set to the new content's fingerprint.
-pub const TEMPLATE_VERSION: u64 = 23;
+pub const TEMPLATE_VERSION: u64 = 24;
 
 /// [`templates_fingerprint`] of the templates [`TEMPLATE_VERSION`] was set for.
-pub const TEMPLATES_FINGERPRINT: &str = "037a8bb636f2d26c";
+pub const TEMPLATES_FINGERPRINT: &str = "da49c53483fc5073";
 
 #[derive(RustEmbed)]
 #[folder = "../opensearch-templates"]

@@ -46,12 +46,17 @@ impl Backend {
 
     /// The stored text of files, each by its files index (or alias) and
     /// path (the document id), in one `_mget`: `None` for a file not there.
+    /// The whole `_source` is asked for: OpenSearch returns its stored bytes
+    /// as they are, while a filter (`["content"]`) parses the whole text into
+    /// a map and writes it out again (11 % of its CPU samples under name
+    /// look-ups, which read one file in 14 % of calls). The rest of a files
+    /// document is its ~150 bytes of metadata.
     pub async fn contents(&self, files: &[(String, String)]) -> Result<Vec<Option<String>>, BackendError> {
         if files.is_empty() {
             return Ok(Vec::new());
         }
         let docs: Vec<Value> =
-            files.iter().map(|(index, path)| json!({ "_index": index, "_id": path, "_source": ["content"] })).collect();
+            files.iter().map(|(index, path)| json!({ "_index": index, "_id": path, "_source": true })).collect();
         let response = self.search.post("/_mget", &json!({ "docs": docs })).await?;
         let found = response["docs"].as_array().cloned().unwrap_or_default();
         Ok((0..files.len())
