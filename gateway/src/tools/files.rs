@@ -91,7 +91,8 @@ async fn split_in_scope(gw: &Gateway, scope: &Scope, path: &str) -> Result<Optio
     Ok(split.filter(|(project, _)| scope.project().is_none() || scope.project() == Some(project)))
 }
 
-/// One file lookup through the stored template of what is wanted.
+/// One file lookup through the stored template of what is wanted: the
+/// path as it is (or but for case), else as a suffix or substring.
 async fn lookup(gw: &Gateway, want: Want, scope: &Scope, path: &str) -> Result<Value, ToolError> {
     let names = gw.backend().names();
     let (template, index) = match (want, scope.project()) {
@@ -100,7 +101,12 @@ async fn lookup(gw: &Gateway, want: Want, scope: &Scope, path: &str) -> Result<V
         (Want::Ast, Some(p)) => ("get_file_ast", names.ast_alias(&p.hash)),
         (Want::Ast, None) => ("get_file_ast", names.all_ast()),
     };
-    Ok(gw.backend().run(template, &index, params::file(path.trim_start_matches('/'))).await?)
+    let path = path.trim_start_matches('/');
+    let exact = gw.backend().run(template, &index, params::file(path, false)).await?;
+    if !hits(&exact).is_empty() {
+        return Ok(exact);
+    }
+    Ok(gw.backend().run(template, &index, params::file(path, true)).await?)
 }
 
 /// 3 exact, 2 exact but for case, 1 a path suffix, 0 a substring.
