@@ -26,10 +26,15 @@ pub fn encode(shown: &Value) -> String {
 }
 
 /// What an inner hit's `fields."symbols.show"` holds, decoded; `None` for
-/// an absent or unreadable value.
+/// an absent or unreadable value. An index written before the binary field
+/// (a `keyword`: the JSON itself, which no base64 text starts with) still
+/// reads, until `scan index` rebuilds it for the new format.
 pub fn decode(field: &Value) -> Option<Value> {
-    let bytes = ENGINE.decode(field.as_str()?).ok()?;
-    serde_json::from_slice(&bytes).ok()
+    let text = field.as_str()?;
+    if text.starts_with('{') {
+        return serde_json::from_str(text).ok();
+    }
+    serde_json::from_slice(&ENGINE.decode(text).ok()?).ok()
 }
 
 #[cfg(test)]
@@ -43,6 +48,12 @@ mod tests {
         let stored = encode(&shown);
         assert_eq!(decode(&json!(stored)), Some(shown.clone()));
         assert_eq!(decode(&json!(stored.trim_end_matches('='))), Some(shown));
+    }
+
+    #[test]
+    fn the_json_of_an_older_index_reads_too() {
+        let shown = json!({ "name": "add", "kind": "function", "lines": "3-5" });
+        assert_eq!(decode(&json!(shown.to_string())), Some(shown));
     }
 
     #[test]
