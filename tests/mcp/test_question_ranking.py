@@ -6,9 +6,7 @@ implementation first and the tests still come below it; a test's name still
 finds the test, as names rank by the name tiers alone."""
 
 import pytest
-from mcp import Client
-
-from conftest import serve_files
+from conftest import call_text, serve_files
 
 PREFIX = "qrank"
 
@@ -38,16 +36,9 @@ def served(tmp_path_factory):
         yield gw
 
 
-async def call(url: str, tool: str, args: dict) -> dict:
-    async with Client(url) as client:
-        r = await client.call_tool(tool, args)
-        assert not r.is_error, r.content
-        return r.structured_content
-
-
 @pytest.mark.anyio
 async def test_a_question_finds_the_code_before_its_tests(served):
-    a = await call(served.url, "search_by_code_functions", {"query": "where is the retry delay computed before the next attempt?"})
+    _, a = await call_text(served.url, "search_by_code_functions", {"query": "where is the retry delay computed before the next attempt?"})
     paths = [r["path"] for r in a["results"]]
     assert paths[0] == "backoff.py", a
     assert a["results"][0]["matches"][0]["name"] == "backoff_delay", a
@@ -55,5 +46,5 @@ async def test_a_question_finds_the_code_before_its_tests(served):
 
 @pytest.mark.anyio
 async def test_a_test_name_still_finds_the_test(served):
-    a = await call(served.url, "search_by_code_functions", {"query": "test_retry_delay_computed_is_capped"})
+    _, a = await call_text(served.url, "search_by_code_functions", {"query": "test_retry_delay_computed_is_capped"})
     assert a["results"][0]["path"] == "tests/test_backoff.py", a
