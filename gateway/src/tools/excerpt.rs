@@ -4,7 +4,8 @@
 //! when the definition is longer than that, its lines are read from the
 //! files index by id (one `_mget`, for the best match only): the first [`NAME_LINES`] of a function ([`TYPE_LINES`] of a type) for a name, the
 //! [`WINDOW_LINES`] where the question's words are densest for a question in
-//! words.
+//! words (trimmed to a few lines around those holding them), the lines of
+//! code holding the words for a name followed by words.
 
 use serde_json::{json, Value};
 use vibe_common::ast::AstData;
@@ -121,8 +122,8 @@ pub const HOLDING_LINES: usize = 8;
 const CONTINUATION_LINES: u64 = 2;
 
 /// The spans of `start..=end` to show for `words`, as grep would: the
-/// first line, then the lines holding the most of the words (a long word
-/// also by its stem), each with the lines its statement goes on over, up
+/// first line, then the lines of code holding the most of the words (a
+/// long word also by its stem; comments when no code holds one), each with the lines its statement goes on over, up
 /// to [`HOLDING_LINES`] lines in all, in their order; the `doc` block
 /// (summarized already) is passed over. None when no line holds a word.
 fn holding(lines: &[&str], (start, end): (u64, u64), doc: Option<(u64, u64)>, words: &str) -> Vec<(u64, u64)> {
@@ -139,12 +140,16 @@ fn holding(lines: &[&str], (start, end): (u64, u64), doc: Option<(u64, u64)>, wo
         return vec![];
     }
     // Lines with the most words (only those, when that is more than one),
-    // code before comments, the earliest first.
+    // the earliest first; comments only when no line of code holds a word
+    // (a comment that repeats the words cost as much as the code).
     let most = hits.iter().map(|(_, k)| *k).max().unwrap_or(0);
     if most > 1 {
         hits.retain(|(_, k)| *k == most);
     }
-    hits.sort_by_key(|&(n, k)| (std::cmp::Reverse(k), crate::render::is_comment(text(n)), n));
+    if hits.iter().any(|&(n, _)| !crate::render::is_comment(text(n))) {
+        hits.retain(|&(n, _)| !crate::render::is_comment(text(n)));
+    }
+    hits.sort_by_key(|&(n, k)| (std::cmp::Reverse(k), n));
     let mut shown = std::collections::BTreeSet::from([start]);
     for (n, _) in hits {
         let mut last = n;
@@ -301,7 +306,9 @@ async fn file_text(gw: &Gateway, file: (String, String)) -> Option<String> {
 }
 
 /// The [`WINDOW_LINES`] of `start..=end` holding most of the query's words
-/// (the first such window; the definition's start when none holds any).
+/// (the first such window; the definition's start when none holds any),
+/// from a few lines before its first line holding a word to a few after
+/// its last.
 fn densest(lines: &[&str], start: u64, end: u64, query: &str) -> (u64, u64) {
     let stems: Vec<String> =
         params::analyze(query).words.iter().map(|w| w.word.chars().take(STEM_CHARS).collect()).collect();
@@ -320,15 +327,22 @@ fn densest(lines: &[&str], start: u64, end: u64, query: &str) -> (u64, u64) {
             best = (i, sum);
         }
     }
-    // A few lines of lead-in before the first line that holds a word.
+    // A few lines of lead-in before the first line that holds a word, and a
+    // few after the last one (the whole window when none holds any).
     let first_hit = (best.0..best.0 + width).find(|i| per_line[*i] > 0).unwrap_or(best.0);
-    let lead = first_hit.saturating_sub(LEAD_LINES).min(per_line.len() - width);
-    let from = start + lead as u64;
-    (from, from + width as u64 - 1)
+    let from = first_hit.saturating_sub(LEAD_LINES);
+    let window_end = (from + width).min(per_line.len()) - 1;
+    let to = match (from..=window_end).rev().find(|i| per_line[*i] > 0) {
+        Some(last_hit) => (last_hit + TAIL_LINES).min(window_end),
+        None => window_end,
+    };
+    (start + from as u64, start + to as u64)
 }
 
 /// Lines shown before the first line of a window that holds a word.
 const LEAD_LINES: usize = 3;
+/// Lines shown after the last line of a window that holds a word.
+const TAIL_LINES: usize = 3;
 
 #[cfg(test)]
 mod tests {
@@ -339,7 +353,8 @@ mod tests {
         let lines: Vec<String> =
             (1..=100).map(|n| if n == 70 { "delay = base * retries".into() } else { format!("x{n}") }).collect();
         let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
-        assert_eq!(densest(&lines, 10, 90, "where is the retry delay computed"), (61, 90));
+        // From a few lines before the first line with a word to a few after the last.
+        assert_eq!(densest(&lines, 10, 90, "where is the retry delay computed"), (67, 73));
         assert_eq!(densest(&lines, 10, 90, "nothing here matches"), (10, 39));
         assert_eq!(densest(&lines, 10, 15, "retry delay"), (10, 15));
     }
@@ -370,11 +385,13 @@ mod tests {
         many[20] = "          now)";
         let spans = holding(&many, (1, 30), None, "maxsize evict");
         assert_eq!(spans, [(1, 1), (20, 21)], "only the lines with both words");
-        // Code before comments.
+        // Comments only when no line of code holds the words.
         let mut mixed = vec!["fn f() {"];
         mixed.extend(["    // maxsize here"; 10]);
         mixed.extend(["    let m = maxsize;", "}"]);
         let spans = holding(&mixed, (1, 13), None, "maxsize");
-        assert_eq!(spans, [(1, 7), (12, 12)], "the code line first, then comments while there is room");
+        assert_eq!(spans, [(1, 1), (12, 12)], "the code line, not the comments");
+        let spans = holding(&mixed[..11], (1, 11), None, "maxsize");
+        assert_eq!(spans, [(1, 8)], "the comments while there is room");
     }
 }
