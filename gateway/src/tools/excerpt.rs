@@ -118,7 +118,7 @@ pub async fn complete(gw: &Gateway, answer: &mut Value, show: Show<'_>) {
 pub const HOLDING_LINES: usize = 8;
 
 /// Lines a statement that holds a word may go on over (an unclosed
-/// bracket, an operator at its end).
+/// bracket, an operator at its end), up to a comment.
 const CONTINUATION_LINES: u64 = 2;
 
 /// The spans of `start..=end` to show for `words`, as grep would: the
@@ -153,7 +153,8 @@ fn holding(lines: &[&str], (start, end): (u64, u64), doc: Option<(u64, u64)>, wo
     let mut shown = std::collections::BTreeSet::from([start]);
     for (n, _) in hits {
         let mut last = n;
-        while last < end && last - n < CONTINUATION_LINES && goes_on(text(last)) && !in_doc(last + 1) {
+        let goes_on_in_code = |l: u64| goes_on(text(l)) && !in_doc(l + 1) && !crate::render::is_comment(text(l + 1));
+        while last < end && last - n < CONTINUATION_LINES && goes_on_in_code(last) {
             last += 1;
         }
         if shown.len() + (n..=last).filter(|l| !shown.contains(l)).count() > HOLDING_LINES {
@@ -393,5 +394,9 @@ mod tests {
         assert_eq!(spans, [(1, 1), (12, 12)], "the code line, not the comments");
         let spans = holding(&mixed[..11], (1, 11), None, "maxsize");
         assert_eq!(spans, [(1, 8)], "the comments while there is room");
+        // A statement that goes on stops before a comment.
+        let block =
+            ["fn f() {", "    if maxsize > 0 {", "        // evict the oldest", "        evict();", "    }", "}"];
+        assert_eq!(holding(&block, (1, 6), None, "maxsize"), [(1, 2)]);
     }
 }
