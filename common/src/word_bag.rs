@@ -59,14 +59,19 @@ pub fn word_bag(text: &str) -> String {
 /// as the words are written: the spaces [`spaced_words`] adds do not count,
 /// so a bag holds the same words as before the spacing.
 pub fn word_bag_within(text: &str, max_bytes: usize) -> String {
-    let mut seen: HashMap<&str, u32> = HashMap::new();
+    // Each token's count and its joined pairs, split once (not again at
+    // each repeat).
+    let mut seen: HashMap<&str, (u32, Vec<String>)> = HashMap::new();
     let mut bag = Bag { text: String::with_capacity(text.len().min(max_bytes) / 2), written: 0, max_bytes };
     let tokens = text
         .split(|c: char| !(c.is_alphanumeric() || c == '_'))
         .filter(|t| !t.is_empty() && t.chars().any(char::is_alphabetic) && t.chars().count() <= MAX_TOKEN_CHARS);
     let mut pair_counts: HashMap<String, u32> = HashMap::new();
     for token in tokens {
-        let n = seen.entry(token).or_insert(0);
+        let (n, pairs) = seen.entry(token).or_insert_with(|| {
+            let one_word = token.chars().all(char::is_lowercase);
+            (0, if one_word { Vec::new() } else { joined_pairs(token) })
+        });
         if *n >= MAX_REPEATS {
             continue;
         }
@@ -74,12 +79,12 @@ pub fn word_bag_within(text: &str, max_bytes: usize) -> String {
             break;
         }
         *n += 1;
-        if token.chars().all(char::is_lowercase) {
-            continue; // one word: no pairs
-        }
-        for pair in joined_pairs(token) {
-            let m = pair_counts.entry(pair.clone()).or_insert(0);
-            if *m < MAX_REPEATS && bag.push(&pair) {
+        for pair in pairs.iter() {
+            let m = match pair_counts.get_mut(pair.as_str()) {
+                Some(m) => m,
+                None => pair_counts.entry(pair.clone()).or_insert(0),
+            };
+            if *m < MAX_REPEATS && bag.push(pair) {
                 *m += 1;
             }
         }

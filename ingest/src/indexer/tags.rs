@@ -95,6 +95,9 @@ pub fn deterministic_tags(path: &str, ast: Option<&AstData>) -> Vec<String> {
             .chain(&ast.variables);
         let mut comment_words = Vec::new();
         for e in elements {
+            if tags.len() >= MAX_DERIVED_TAGS {
+                return tags; // full: nothing more would be kept (a big file has thousands of signatures)
+            }
             for token in e.signature.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
                 for w in split_identifier(token) {
                     if keep(&w) {
@@ -116,6 +119,9 @@ pub fn deterministic_tags(path: &str, ast: Option<&AstData>) -> Vec<String> {
         }
         comment_words.extend(ast.header_comments.iter().cloned());
         for text in comment_words {
+            if tags.len() >= MAX_DERIVED_TAGS {
+                return tags;
+            }
             for w in text.split(|c: char| !c.is_alphanumeric()) {
                 let w = w.to_lowercase();
                 if w.chars().count() >= 4 && keep(&w) {
@@ -168,5 +174,18 @@ mod tests {
             assert!(tags.iter().any(|x| x == t), "missing {t} in {tags:?}");
         }
         assert!(!tags.iter().any(|x| x == "pub" || x == "fn"));
+    }
+
+    #[test]
+    fn tags_stop_at_the_cap_in_signature_order() {
+        // Words of letters only: `handle_qaa`, `handle_qab`, ...
+        let word = |i: usize| format!("q{}{}", (b'a' + (i / 26 % 26) as u8) as char, (b'a' + (i % 26) as u8) as char);
+        let functions = (0..600)
+            .map(|i| AstElement { signature: format!("fn handle_{}()", word(i)), ..Default::default() })
+            .collect();
+        let tags = deterministic_tags("src/lib.rs", Some(&AstData { functions, ..Default::default() }));
+        assert_eq!(tags.len(), MAX_DERIVED_TAGS);
+        assert_eq!(tags[..3], ["handle", "qaa", "qab"]);
+        assert_eq!(tags[MAX_DERIVED_TAGS - 1], word(MAX_DERIVED_TAGS - 2));
     }
 }
