@@ -123,8 +123,9 @@ const CONTINUATION_LINES: u64 = 2;
 
 /// The spans of `start..=end` to show for `words`, as grep would: the
 /// first line, then the lines of code holding the most of the words (a
-/// long word also by its stem; comments when no code holds one), each with the lines its statement goes on over, up
-/// to [`HOLDING_LINES`] lines in all, in their order; the `doc` block
+/// long word also by its stem; comments when no code holds one), each with
+/// the lines its statement goes on over, up to [`HOLDING_LINES`] lines in
+/// all, in their order; the `doc` block
 /// (summarized already) is passed over. None when no line holds a word.
 fn holding(lines: &[&str], (start, end): (u64, u64), doc: Option<(u64, u64)>, words: &str) -> Vec<(u64, u64)> {
     let words: Vec<String> = params::analyze(words).words.into_iter().map(|w| w.prefix.unwrap_or(w.word)).collect();
@@ -150,10 +151,10 @@ fn holding(lines: &[&str], (start, end): (u64, u64), doc: Option<(u64, u64)>, wo
         hits.retain(|&(n, _)| !crate::render::is_comment(text(n)));
     }
     hits.sort_by_key(|&(n, k)| (std::cmp::Reverse(k), n));
+    let goes_on_in_code = |l: u64| goes_on(text(l)) && !in_doc(l + 1) && !crate::render::is_comment(text(l + 1));
     let mut shown = std::collections::BTreeSet::from([start]);
     for (n, _) in hits {
         let mut last = n;
-        let goes_on_in_code = |l: u64| goes_on(text(l)) && !in_doc(l + 1) && !crate::render::is_comment(text(l + 1));
         while last < end && last - n < CONTINUATION_LINES && goes_on_in_code(last) {
             last += 1;
         }

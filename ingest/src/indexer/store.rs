@@ -216,7 +216,7 @@ pub async fn scroll_all(
 pub async fn create_generation(search: &Search, files: &str, ast: &str) -> Result<(), SearchError> {
     // No periodic refresh while it is built: nobody reads a generation before
     // its aliases move, and a refresh each second cut the build into small
-    // segments (14 % of OpenSearch's CPU in a full index, all merged again at
+    // segments (13 % of OpenSearch's CPU in a full index, all merged again at
     // the swap). Segments are written when the indexing buffer fills.
     // Shards and replicas come from the config (`opensearch.shards`, `.replicas`).
     let single_copy = without_replicas(search).await?;
@@ -265,7 +265,7 @@ async fn merge_segments(search: &Search, indices: &str) {
     // template's `1s` is OpenSearch's default too).
     let default_policy = json!({ "index": { "merge.policy.segments_per_tier": null, "refresh_interval": null } });
     if let Err(e) = search.put(&format!("/{indices}/_settings"), &default_policy).await {
-        tracing::warn!("resetting the merge policy of {indices}: {e}");
+        tracing::warn!("resetting the merge policy and refresh interval of {indices}: {e}");
     }
     let path = format!("/{indices}/_forcemerge?max_num_segments=1&wait_for_completion=false");
     if let Err(e) = search.post(&path, &json!({})).await {
