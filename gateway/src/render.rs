@@ -207,10 +207,11 @@ fn entry(out: &mut String, item: &Value, indent: &str, margin: usize) {
     }
     let _ = writeln!(out, "{indent}{head}");
     let deeper = format!("{indent}  ");
-    for k in ["doc", "passage"] {
-        if let Some(text) = get(k).filter(|t| !t.is_empty()) {
-            let _ = writeln!(out, "{deeper}{}", one_line(text));
-        }
+    if let Some(doc) = get("doc").filter(|t| !t.is_empty()) {
+        let _ = writeln!(out, "{deeper}{}", at_most_words(&one_line(doc), DOC_CHARS));
+    }
+    if let Some(passage) = get("passage").filter(|t| !t.is_empty()) {
+        let _ = writeln!(out, "{deeper}{}", one_line(passage));
     }
     if let Some(code) = code {
         element_code(out, code, e);
@@ -354,6 +355,21 @@ fn scalar(v: &Value) -> String {
         Value::Array(items) => items.iter().map(scalar).collect::<Vec<_>>().join(", "),
         other => other.to_string(),
     }
+}
+
+/// Characters of a doc summary a model reads (its gist; `get_file_ast`
+/// gives the whole doc).
+const DOC_CHARS: usize = 100;
+
+/// `text` cut after its last whole word within `max` characters, `…` said.
+fn at_most_words(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    // One character more: a word ending at `max` is whole.
+    let head: String = text.chars().take(max + 1).collect();
+    let end = head.rfind(' ').unwrap_or(head.len());
+    format!("{}…", head[..end].trim_end_matches([',', ';', ':']))
 }
 
 /// Whitespace runs (newlines too) as one space.
@@ -531,6 +547,16 @@ mod tests {
         let text = plain(&page, true);
         assert_eq!(text.matches("Hashes x.").count(), 1, "{text}");
         assert!(text.ends_with("  L4-7 H.h\n4\tint h(long x) {\n5\t  int y = 1;\n7\t}"), "{text}");
+    }
+
+    #[test]
+    fn a_long_doc_is_cut_after_a_word() {
+        let doc = "Assigns to input a bucket in the range [0, buckets), in a uniform manner that minimizes the need for remapping.";
+        assert_eq!(
+            at_most_words(doc, DOC_CHARS),
+            "Assigns to input a bucket in the range [0, buckets), in a uniform manner that minimizes the need for…"
+        );
+        assert_eq!(at_most_words("Short.", DOC_CHARS), "Short.");
     }
 
     #[test]
