@@ -1,0 +1,192 @@
+//! The renderer's tests: answers as JSON in, the text a model reads out.
+
+use super::*;
+use serde_json::json;
+
+#[test]
+fn a_symbol_page_names_the_project_once_and_shows_code_as_numbered_lines() {
+    let answer = json!({
+        "query": "scan_once", "total": 2, "truncated": false,
+        "results": [
+            { "project": "/src/py", "path": "json/scanner.py", "language": "python", "hash": "0123456789ab",
+              "indexed_at": "2026-12-01T00:00:00Z",
+              "matches": [{ "name": "scan_once", "kind": "function", "lines": "65-80", "signature": "def scan_once(string, idx)",
+                            "doc": "Scan one value.", "code": "def scan_once(string, idx):\n    try:\n        return x" }] },
+            { "project": "/src/py", "path": "json/decoder.py", "language": "python", "stale": true,
+              "matches": [{ "name": "scan_once", "kind": "variable", "owner": "JSONDecoder", "lines": "12", "signature": "" }],
+              "more_matches": 2 }
+        ]
+    });
+    let text = plain(&answer, false);
+    assert_eq!(
+        text,
+        "project: /src/py\n\njson/scanner.py\n  L65-80 scan_once\n    Scan one value.\n\
+         65\tdef scan_once(string, idx):\n66\t    try:\n67\t        return x\n…\n\n\
+         json/decoder.py [changed on disk since indexed]\n  L12 variable JSONDecoder.scan_once\n  more_matches: 2"
+    );
+    assert!(!text.contains("0123456789ab") && !text.contains("2026-12-01"), "{text}");
+    assert_eq!(super::text(&answer, AnswerFormat::Json, false), answer.to_string());
+}
+
+#[test]
+fn a_call_that_named_its_project_is_not_told_it_again() {
+    let page = json!({ "total": 1, "results": [{ "project": "/src/py", "path": "a.py",
+        "matches": [{ "line": 3, "text": "x = 1" }] }] });
+    assert_eq!(plain(&page, true), "a.py\n  3: x = 1");
+    assert!(plain(&page, false).contains("project: /src/py"));
+    let file = json!({ "root": "/p", "path": "a.py", "content": "x\n", "start_line": 1 });
+    assert_eq!(plain(&file, true), "a.py\n1\tx");
+}
+
+#[test]
+fn code_in_spans_is_numbered_with_its_gaps_and_indentation_taken_off() {
+    let page = json!({ "total": 1, "results": [{ "project": "/p", "path": "f.py", "matches": [{
+        "name": "f", "kind": "method", "lines": "10-40", "signature": "def f(self, maxsize=128)",
+        "code": "    def f(self, maxsize=128):\n        if maxsize < 0:\n            maxsize = 0\n        return g(maxsize)",
+        "code_lines": "10,21-22,30" }] }] });
+    assert!(
+        plain(&page, true).ends_with(
+            "  L10-40 f\n10\tdef f(self, maxsize=128):\n…\n21\t    if maxsize < 0:\n\
+             22\t        maxsize = 0\n…\n30\t    return g(maxsize)\n…"
+        ),
+        "{}",
+        plain(&page, true)
+    );
+    assert_eq!(spans("10,21-22,30"), vec![(10, 10), (21, 22), (30, 30)]);
+    assert_eq!(spans_text(&[(10, 10), (21, 22), (30, 30)], 2), "10,21");
+    assert_eq!(spans_text(&[(10, 10), (21, 22), (30, 30)], 4), "10,21-22,30");
+}
+
+#[test]
+fn a_run_of_comment_lines_in_code_is_one_line() {
+    let code = "int f(int n) {\n  // one\n  // two\n  // three\n  // four\n  return n;\n  // short\n}";
+    let page = json!({ "total": 1, "results": [{ "project": "/p", "path": "F.java", "matches": [{
+        "name": "f", "kind": "method", "lines": "10-17", "signature": "int f(int n)", "code": code }] }] });
+    assert!(
+        plain(&page, true).ends_with("10\tint f(int n) {\n11-14\t(comment)\n15\t  return n;\n16\t  // short\n17\t}"),
+        "{}",
+        plain(&page, true)
+    );
+    assert!(
+        is_comment("  # note") && is_comment("/* x") && !is_comment("#[derive(Debug)]") && !is_comment("#include <x>")
+    );
+}
+
+#[test]
+fn a_signature_after_an_annotation_is_not_said_twice() {
+    let code = "@VisibleForTesting\nstatic long bits(long n, double p) {\n  return n;\n}";
+    let page = json!({ "total": 1, "results": [{ "project": "/p", "path": "B.java", "matches": [{
+        "name": "bits", "kind": "method", "lines": "531-534", "signature": "static long bits(long n, double p)",
+        "code": code }] }] });
+    let text = plain(&page, true);
+    assert_eq!(text.matches("static long bits").count(), 1, "{text}");
+    assert!(text.contains("L531-534 bits\n531\t@VisibleForTesting"), "{text}");
+}
+
+#[test]
+fn text_over_the_budget_is_cut_at_a_line() {
+    let text: String = (1..=100).map(|n| format!("{n}: line\n")).collect();
+    let cut = fit(text.clone(), 200);
+    assert!(cut.len() <= 200 && cut.ends_with("narrow the call for the rest)"), "{cut}");
+    assert!(cut.starts_with("1: line\n2: line"));
+    assert_eq!(fit(text.clone(), 10_000), text);
+}
+
+#[test]
+fn a_doc_block_left_out_of_the_code_is_one_line() {
+    let page = json!({ "total": 1, "results": [{ "project": "/p", "path": "f.py", "matches": [{
+        "name": "f", "kind": "function", "lines": "1-7", "signature": "def f(x)", "doc": "Doc.",
+        "code": "def f(x):\n    y = x + 1\n    return y", "code_skip": "2-5" }] }] });
+    assert!(
+        plain(&page, false).ends_with("1\tdef f(x):\n2-5\t(doc comment)\n6\t    y = x + 1\n7\t    return y"),
+        "{}",
+        plain(&page, false)
+    );
+    let one = json!({ "total": 1, "results": [{ "project": "/p", "path": "f.py", "matches": [{
+        "name": "f", "kind": "function", "lines": "1-3", "signature": "def f()",
+        "code": "def f():\n    return 1", "code_skip": "2-2" }] }] });
+    let text = plain(&one, false);
+    assert!(text.ends_with("1\tdef f():\n2\t(doc comment)\n3\t    return 1"), "{text}");
+}
+
+#[test]
+fn pages_say_what_is_shown_and_how_to_go_on() {
+    let r = json!({ "project": "/a", "path": "x.go", "matches": [{ "line": 3, "text": "foo()" }] });
+    let page = json!({ "total": 9, "next_offset": 4, "results": [r.clone(), r.clone()], "note": "cut" });
+    assert!(plain(&page, false)
+        .starts_with("3-4 of 9 shown; offset=4 for more\nnote: cut\nproject: /a\n\nx.go\n  3: foo()"));
+    let mixed = json!({ "total": 2, "results": [r, { "project": "/b", "path": "y.go", "matches": [] }] });
+    assert!(
+        plain(&mixed, false).contains("x.go (project /a)\n  3: foo()\n\ny.go (project /b)"),
+        "{}",
+        plain(&mixed, false)
+    );
+    assert_eq!(
+        plain(&json!({ "total": 0, "results": [], "note": "no definition matches" }), false),
+        "no results\nnote: no definition matches"
+    );
+}
+
+#[test]
+fn text_hits_show_context_and_their_definition_once() {
+    let page = json!({ "total": 1, "results": [{ "project": "/a", "path": "x.py", "matches": [
+        { "line": 2, "text": "def f():", "context": true },
+        { "line": 3, "text": "    raise E('boom')", "in": "f" },
+        { "line": 4, "text": "    raise E('boom2')", "in": "f" }] }] });
+    assert!(
+        plain(&page, false)
+            .ends_with("x.py\n  2- def f():\n  in f:\n    3:     raise E('boom')\n    4:     raise E('boom2')"),
+        "{}",
+        plain(&page, false)
+    );
+}
+
+#[test]
+fn uses_are_grouped_by_caller_and_say_their_kind_unless_a_call() {
+    let page = json!({ "total": 1, "results": [{ "project": "/a", "path": "s.py", "references": [
+        { "line": 5, "kind": "call", "in": "P.run", "text": "x = f(a)" },
+        { "line": 9, "kind": "call", "in": "P.run", "text": "y = f(b)" },
+        { "line": 20, "kind": "type", "in": "g", "text": "z: F" }] }] });
+    assert_eq!(plain(&page, true), "s.py\n  in P.run:\n    5: x = f(a)\n    9: y = f(b)\n  in g:\n    20 type: z: F");
+}
+
+#[test]
+fn an_overload_does_not_repeat_the_doc_and_blank_lines_are_left_out() {
+    let m = |lines: &str, code: &str| {
+        json!({ "name": "h", "kind": "method", "owner": "H", "lines": lines,
+        "signature": code.lines().next().unwrap().trim_end_matches(" {"), "doc": "Hashes x.", "code": code })
+    };
+    let page = json!({ "total": 1, "results": [{ "project": "/a", "path": "H.java", "matches": [
+        m("1-2", "int h(int x) {\n}"), m("4-7", "int h(long x) {\n  int y = 1;\n\n}")] }] });
+    let text = plain(&page, true);
+    assert_eq!(text.matches("Hashes x.").count(), 1, "{text}");
+    assert!(text.ends_with("  L4-7 H.h\n4\tint h(long x) {\n5\t  int y = 1;\n7\t}"), "{text}");
+}
+
+#[test]
+fn a_long_doc_is_cut_after_a_word() {
+    let doc = "Assigns to input a bucket in the range [0, buckets), in a uniform manner that minimizes the need for remapping.";
+    assert_eq!(
+        at_most_words(doc, DOC_CHARS),
+        "Assigns to input a bucket in the range [0, buckets), in a uniform manner that minimizes the need for…"
+    );
+    assert_eq!(at_most_words("Short.", DOC_CHARS), "Short.");
+}
+
+#[test]
+fn a_file_is_numbered_lines_under_its_path() {
+    let answer = json!({ "root": "/p", "path": "a.py", "language": "python", "content": "x = 1\ny = 2\n",
+                         "total_lines": 40, "start_line": 10, "end_line": 11, "truncated": true, "next_start_line": 12, "stale": false });
+    assert_eq!(
+        plain(&answer, false),
+        "a.py (project /p)\nlines 10-11 of 40\nnext_start_line: 12\n10\tx = 1\n11\ty = 2"
+    );
+}
+
+#[test]
+fn anything_else_is_key_value_lines() {
+    // One key per object: serde_json keeps insertion order only with its
+    // `preserve_order` feature, which the workspace build has.
+    let answer = json!({ "target": null, "languages": [{ "language": "go" }], "total": { "files": 3 } });
+    assert_eq!(plain(&answer, false), "languages:\n- language: go\ntotal:\n  files: 3");
+}
