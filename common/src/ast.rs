@@ -45,6 +45,13 @@ pub struct AstElement {
     pub supertypes: Vec<String>,
 }
 
+impl AstElement {
+    /// `Owner.name`, or the bare name of an element without an owner.
+    pub fn qualified_name(&self) -> String {
+        self.owner.as_ref().map_or_else(|| self.name.clone(), |o| format!("{o}.{}", self.name))
+    }
+}
+
 /// A Markdown heading with the first words of its section.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub struct AstHeading {

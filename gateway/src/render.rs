@@ -115,21 +115,21 @@ fn result(out: &mut String, r: &Map<String, Value>, name_project: bool) {
         let items = r.get(list).and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
         let margin = common_indent(items.iter().filter(|i| is_line_hit(i)).filter_map(|i| i["text"].as_str()));
         for item in items {
-            // Text hits and uses: the definition they are in, once for a run of hits in it.
-            let within = if is_line_hit(item) { item.get("in").and_then(Value::as_str) } else { None };
-            if within.is_some() && within != inside {
-                let _ = writeln!(out, "  in {}:", within.unwrap_or_default());
+            // Text hits and uses with their line's text: the definition they
+            // are in, once for a run of hits in it (a context line stays in
+            // its hit's run; a hit in none ends it).
+            let hit = is_line_hit(item) && item.get("text").is_some();
+            if hit && item.get("context") != Some(&Value::Bool(true)) {
+                let within = item.get("in").and_then(Value::as_str);
+                if within.is_some() && within != inside {
+                    let _ = writeln!(out, "  in {}:", within.unwrap_or_default());
+                }
                 inside = within;
             }
-            let indent = if inside.is_some() { "    " } else { "  " };
+            let indent = if hit && inside.is_some() { "    " } else { "  " };
             // An overload's doc repeats the one said above it.
-            if previous.is_some_and(|p| same_definition(p, item)) && item.get("doc").is_some() {
-                let mut without = item.clone();
-                without.as_object_mut().map(|o| o.remove("doc"));
-                entry(out, &without, indent, margin);
-            } else {
-                entry(out, item, indent, margin);
-            }
+            let doc = if previous.is_some_and(|p| same_definition(p, item)) { Doc::Said } else { Doc::Gist };
+            entry(out, item, indent, margin, doc);
             previous = Some(item);
         }
     }
@@ -151,12 +151,23 @@ fn same_definition(a: &Value, b: &Value) -> bool {
     a.get("name").is_some() && a.get("name") == b.get("name") && a.get("owner") == b.get("owner")
 }
 
+/// How much of an element's doc its entry shows.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Doc {
+    /// All of it: the answer is about this element (`get_file_ast`).
+    Whole,
+    /// Its first [`DOC_CHARS`]: one result among others.
+    Gist,
+    /// None: an overload's doc, said just above it.
+    Said,
+}
+
 /// One element, line or use: `L12-30 kind Owner.name: signature` (no kind
-/// for a function or method), its doc, and its code as numbered lines; a
+/// for a function or method), its `doc`, and its code as numbered lines; a
 /// text hit or a use as `12: text` (`12 type: text` for a use that is not
-/// a call), `margin` bytes of its indentation (those its neighbours share)
-/// taken off.
-fn entry(out: &mut String, item: &Value, indent: &str, margin: usize) {
+/// a call; `12 in f` for a use without its text), `margin` bytes of its
+/// indentation (those its neighbours share) taken off.
+fn entry(out: &mut String, item: &Value, indent: &str, margin: usize, doc: Doc) {
     let Some(e) = item.as_object() else {
         let _ = writeln!(out, "{indent}{}", scalar(item));
         return;
@@ -166,8 +177,10 @@ fn entry(out: &mut String, item: &Value, indent: &str, margin: usize) {
         let sep = if e.get("context") == Some(&Value::Bool(true)) { '-' } else { ':' };
         // A use says its kind unless it is a call.
         let kind = get("kind").filter(|k| *k != "call").map_or(String::new(), |k| format!(" {k}"));
-        let text = get("text").map_or("", |t| t.get(margin..).unwrap_or(t.trim_start()));
-        let _ = writeln!(out, "{indent}{line}{kind}{sep} {text}");
+        let _ = match get("text") {
+            Some(t) => writeln!(out, "{indent}{line}{kind}{sep} {}", t.get(margin..).unwrap_or(t.trim_start())),
+            None => writeln!(out, "{indent}{line}{kind}{}", get("in").map_or(String::new(), |i| format!(" in {i}"))),
+        };
         return;
     }
     let mut head = String::new();
@@ -207,8 +220,9 @@ fn entry(out: &mut String, item: &Value, indent: &str, margin: usize) {
     }
     let _ = writeln!(out, "{indent}{head}");
     let deeper = format!("{indent}  ");
-    if let Some(doc) = get("doc").filter(|t| !t.is_empty()) {
-        let _ = writeln!(out, "{deeper}{}", at_most_words(&one_line(doc), DOC_CHARS));
+    if let Some(text) = get("doc").filter(|t| !t.is_empty() && doc != Doc::Said) {
+        let max = if doc == Doc::Gist { DOC_CHARS } else { usize::MAX };
+        let _ = writeln!(out, "{deeper}{}", at_most_words(&one_line(text), max));
     }
     if let Some(passage) = get("passage").filter(|t| !t.is_empty()) {
         let _ = writeln!(out, "{deeper}{}", one_line(passage));
@@ -276,7 +290,7 @@ fn file(out: &mut String, top: &Map<String, Value>, project_named: bool) {
                 out.push_str("members:\n");
             }
             for item in items {
-                entry(out, item, "  ", 0);
+                entry(out, item, "  ", 0, Doc::Whole);
             }
         }
     }
@@ -357,8 +371,8 @@ fn scalar(v: &Value) -> String {
     }
 }
 
-/// Characters of a doc summary a model reads (its gist; `get_file_ast`
-/// gives the whole doc).
+/// Characters of a search result's doc summary a model reads (its gist;
+/// `get_file_ast` with the symbol gives the whole doc).
 const DOC_CHARS: usize = 100;
 
 /// `text` cut after its last whole word within `max` characters, `…` said.
@@ -368,7 +382,8 @@ fn at_most_words(text: &str, max: usize) -> String {
     }
     // One character more: a word ending at `max` is whole.
     let head: String = text.chars().take(max + 1).collect();
-    let end = head.rfind(' ').unwrap_or(head.len());
+    // No space: the first `max` characters.
+    let end = head.rfind(' ').unwrap_or_else(|| head.char_indices().nth(max).map_or(head.len(), |(i, _)| i));
     format!("{}…", head[..end].trim_end_matches([',', ';', ':']))
 }
 

@@ -151,6 +151,23 @@ fn uses_are_grouped_by_caller_and_say_their_kind_unless_a_call() {
 }
 
 #[test]
+fn a_use_without_its_text_names_its_caller_and_a_hit_in_no_definition_ends_the_run() {
+    let page = json!({ "total": 1, "results": [{ "project": "/a", "path": "big.js", "references": [
+        { "line": 5, "kind": "call", "in": "f", "text": "g()" },
+        { "line": 9, "kind": "call", "text": "g()" },
+        { "line": 20, "kind": "call", "in": "h" }] }] });
+    assert_eq!(plain(&page, true), "big.js\n  in f:\n    5: g()\n  9: g()\n  20 in h");
+}
+
+#[test]
+fn a_file_answer_keeps_the_whole_doc() {
+    let doc = "word ".repeat(40);
+    let outline = json!({ "root": "/p", "path": "a.py", "symbol": "f",
+        "elements": [{ "name": "f", "kind": "function", "lines": "1-3", "signature": "def f()", "doc": doc }] });
+    assert!(plain(&outline, true).contains(doc.trim()), "{}", plain(&outline, true));
+}
+
+#[test]
 fn an_overload_does_not_repeat_the_doc_and_blank_lines_are_left_out() {
     let m = |lines: &str, code: &str| {
         json!({ "name": "h", "kind": "method", "owner": "H", "lines": lines,
@@ -171,6 +188,7 @@ fn a_long_doc_is_cut_after_a_word() {
         "Assigns to input a bucket in the range [0, buckets), in a uniform manner that minimizes the need for…"
     );
     assert_eq!(at_most_words("Short.", DOC_CHARS), "Short.");
+    assert_eq!(at_most_words(&"x".repeat(120), DOC_CHARS), format!("{}…", "x".repeat(DOC_CHARS)));
 }
 
 #[test]

@@ -291,15 +291,13 @@ pub async fn enclosing(gw: &Gateway, answer: &mut Value) {
 /// The innermost function, class or other definition (not a variable)
 /// whose lines hold line `n`: `Owner.name`, as a use names its caller.
 fn innermost(ast: &AstData, n: u32) -> Option<String> {
-    let e = ast
+    let (e, _) = ast
         .elements()
         .filter(|e| e.kind != "variable" && e.kind != "constant" && e.kind != "field" && !e.name.is_empty())
         .filter_map(|e| Some((e, e.line?)))
         .filter(|(_, l)| l.start <= n && n <= l.end && l.end > l.start)
         .min_by_key(|(_, l)| l.end - l.start)?;
-    let (e, _) = e;
-    let owner = e.owner.as_ref().map_or(String::new(), |o| format!("{o}."));
-    Some(format!("{owner}{}", e.name))
+    Some(e.qualified_name())
 }
 
 /// The stored text of one file ([`stored_at`]).

@@ -146,7 +146,7 @@ fn owner_docs(ast: &AstData) -> HashMap<String, String> {
         .chain(&ast.enums)
         .filter(|e| !e.name.is_empty() && !e.comments.is_empty())
         .map(|e| {
-            let key = e.owner.as_ref().map_or_else(|| e.name.clone(), |o| format!("{o}.{}", e.name));
+            let key = e.qualified_name();
             (key, summary::doc_paragraph(&e.comments, MAX_CONTEXT_DOC_CHARS))
         })
         .collect()
@@ -182,7 +182,7 @@ pub fn symbols(ast: &AstData, bodies: &[String], content: Option<&str>) -> Vec<V
             if !body.is_empty() {
                 s["body"] = json!(body);
             }
-            let qualified = e.owner.as_ref().map_or_else(|| e.name.clone(), |o| format!("{o}.{}", e.name));
+            let qualified = e.qualified_name();
             let owner_doc = e.owner.as_ref().map(|o| format!("{o} {}", owner_docs.get(o).map_or("", String::as_str)));
             let context =
                 [owner_doc.as_deref().unwrap_or(""), members.get(&qualified).map_or("", String::as_str)].join(" ");
