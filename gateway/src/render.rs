@@ -74,7 +74,10 @@ fn page(out: &mut String, top: &Map<String, Value>, results: &[Value], project_n
     // A page that shows everything says nothing of its count.
     let _ = match (shown, next) {
         (0, _) => writeln!(out, "no results"),
-        (_, Some(n)) if first == 1 => writeln!(out, "{shown} of {total} shown; offset={n} for more"),
+        (_, Some(n)) if first == 1 => {
+            let more = total.saturating_sub(shown);
+            writeln!(out, "{more} more result{}: offset={n}", if more == 1 { "" } else { "s" })
+        }
         (_, Some(n)) => writeln!(out, "{first}-{} of {total} shown; offset={n} for more", first + shown - 1),
         _ if first > 1 => writeln!(out, "{first}-{total} of {total} shown"),
         _ => Ok(()),
@@ -95,9 +98,15 @@ fn page(out: &mut String, top: &Map<String, Value>, results: &[Value], project_n
     }
 }
 
-/// One file of a page: its path, then what matched in it.
+/// The lists of a result that hold its matches, uses or sections.
+const RESULT_LISTS: [&str; 5] = ["matches", "references", "calls", "types", "sections"];
+
+/// One file of a page: its path, then what matched in it. A file whose one
+/// match is a definition says its lines on the path's line, as grep does:
+/// `json/scanner.py:65-80 scan_once`.
 fn result(out: &mut String, r: &Map<String, Value>, name_project: bool) {
     out.push_str(r.get("path").and_then(Value::as_str).unwrap_or_default());
+    let bare_path = out.len();
     if let (true, Some(root)) = (name_project, r.get("project").and_then(Value::as_str)) {
         let _ = write!(out, " (project {root})");
     }
@@ -107,9 +116,17 @@ fn result(out: &mut String, r: &Map<String, Value>, name_project: bool) {
     if let Some(title) = r.get("title").and_then(Value::as_str) {
         let _ = write!(out, " — {title}");
     }
+    if let Some(definition) = only_definition(r).filter(|_| out.len() == bare_path) {
+        let mut one = String::new();
+        entry(&mut one, definition, "", 0, Doc::Gist);
+        if let Some(rest) = one.strip_prefix('L') {
+            let _ = write!(out, ":{rest}");
+            rest_of_result(out, r);
+            return;
+        }
+    }
     out.push('\n');
-    let lists = ["matches", "references", "calls", "types", "sections"];
-    for list in lists {
+    for list in RESULT_LISTS {
         let mut inside: Option<&str> = None;
         let mut previous: Option<&Value> = None;
         let items = r.get(list).and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
@@ -133,12 +150,25 @@ fn result(out: &mut String, r: &Map<String, Value>, name_project: bool) {
             previous = Some(item);
         }
     }
+    rest_of_result(out, r);
+}
+
+/// A result's imports and other fields, after its matches.
+fn rest_of_result(out: &mut String, r: &Map<String, Value>) {
     if let Some(imports) = r.get("imports").and_then(Value::as_array) {
         let names: Vec<String> = imports.iter().map(scalar).collect();
         let _ = writeln!(out, "  imports: {}", names.join(", "));
     }
     let skip = ["path", "stale", "title", "matches", "references", "calls", "types", "sections", "imports"];
     fields(out, r, "  ", &skip);
+}
+
+/// The result's one match when it is a definition with its lines (not a
+/// text hit or a use) and nothing else is listed.
+fn only_definition(r: &Map<String, Value>) -> Option<&Value> {
+    let mut items = RESULT_LISTS.iter().filter_map(|l| r.get(*l).and_then(Value::as_array)).flatten();
+    let first = items.next()?;
+    (items.next().is_none() && first.get("lines").is_some() && first.get("name").is_some()).then_some(first)
 }
 
 /// A matching line or a use (`line` and its `text`), not a definition.

@@ -56,7 +56,7 @@ async def test_the_tools_kind_comes_first_and_other_kinds_follow(served):
     # `settings` (a function, other case) outranks `Settings` (a class, exact).
     assert found(answer) == [("other.py", "settings", "function")], answer
     assert (answer["total"], answer["next_offset"]) == (2, 1), answer
-    assert text.startswith("1 of 2 shown; offset=1 for more\nnote: the rest are weaker matches"), text
+    assert text.startswith("1 more result: offset=1\nnote: the rest are weaker matches"), text
     _, rest = await call(served, "search_by_code_functions", {"query": "Settings", "target": "proj", "offset": 1})
     assert found(rest) == [("config.py", "Settings", "class")], rest
     assert "note" not in rest, "a later page does not claim the tool's kinds lack the name"
@@ -67,7 +67,7 @@ async def test_an_unknown_identifier_gets_close_names_then_words(served):
     text, answer = await call(served, "search_by_code_functions", {"query": "load_confg", "target": "proj"})
     assert found(answer) == [("config.py", "load_config", "function")], answer
     assert "close" in answer["note"] and "the rest are matches by words" in answer["note"], answer
-    assert answer["next_offset"] == 1 and text.startswith("1 of 2 shown;"), text
+    assert answer["next_offset"] == 1 and text.startswith("1 more result: offset=1"), text
     _, rest = await call(served, "search_by_code_functions", {"query": "load_confg", "target": "proj", "offset": 1})
     assert [r["path"] for r in rest["results"]] == ["other.py"], rest
     assert "rank by the word" in rest["note"], rest

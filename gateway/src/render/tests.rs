@@ -20,7 +20,7 @@ fn a_symbol_page_names_the_project_once_and_shows_code_as_numbered_lines() {
     let text = plain(&answer, false);
     assert_eq!(
         text,
-        "project: /src/py\n\njson/scanner.py\n  L65-80 scan_once\n    Scan one value.\n\
+        "project: /src/py\n\njson/scanner.py:65-80 scan_once\n  Scan one value.\n\
          65\tdef scan_once(string, idx):\n66\t    try:\n67\t        return x\n…\n\n\
          json/decoder.py [changed on disk since indexed]\n  L12 variable JSONDecoder.scan_once\n  more_matches: 2"
     );
@@ -46,7 +46,7 @@ fn code_in_spans_is_numbered_with_its_gaps_and_indentation_taken_off() {
         "code_lines": "10,21-22,30" }] }] });
     assert!(
         plain(&page, true).ends_with(
-            "  L10-40 f\n10\tdef f(self, maxsize=128):\n…\n21\t    if maxsize < 0:\n\
+            "f.py:10-40 f\n10\tdef f(self, maxsize=128):\n…\n21\t    if maxsize < 0:\n\
              22\t        maxsize = 0\n…\n30\t    return g(maxsize)\n…"
         ),
         "{}",
@@ -80,7 +80,7 @@ fn a_signature_after_an_annotation_is_not_said_twice() {
         "code": code }] }] });
     let text = plain(&page, true);
     assert_eq!(text.matches("static long bits").count(), 1, "{text}");
-    assert!(text.contains("L531-534 bits\n531\t@VisibleForTesting"), "{text}");
+    assert!(text.starts_with("B.java:531-534 bits\n531\t@VisibleForTesting"), "{text}");
 }
 
 #[test]
@@ -115,6 +115,8 @@ fn pages_say_what_is_shown_and_how_to_go_on() {
     let page = json!({ "total": 9, "next_offset": 4, "results": [r.clone(), r.clone()], "note": "cut" });
     assert!(plain(&page, false)
         .starts_with("3-4 of 9 shown; offset=4 for more\nnote: cut\nproject: /a\n\nx.go\n  3: foo()"));
+    let first = json!({ "total": 9, "next_offset": 2, "results": [r.clone(), r.clone()] });
+    assert!(plain(&first, true).starts_with("7 more results: offset=2\n\nx.go\n  3: foo()"), "{}", plain(&first, true));
     let mixed = json!({ "total": 2, "results": [r, { "project": "/b", "path": "y.go", "matches": [] }] });
     assert!(
         plain(&mixed, false).contains("x.go (project /a)\n  3: foo()\n\ny.go (project /b)"),

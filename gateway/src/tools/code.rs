@@ -125,8 +125,13 @@ async fn ranked(
     found.retain(|h| score_of(h) >= floor);
     let cut = found.len() < before;
     // The best match carries its definition's first lines: one call answers.
-    let results: Vec<Value> =
+    let mut results: Vec<Value> =
         found.iter().enumerate().map(|(i, hit)| symbol_result(hit, pass == Pass::All, i == 0)).collect();
+    if by_words {
+        // Most of a file's definitions hold one of a question's words: how
+        // many more did is no lead.
+        results.iter_mut().filter_map(Value::as_object_mut).for_each(|r| drop(r.remove("more_matches")));
+    }
     let weak = by_words && results.first().is_some_and(|r| weak_match(&args.query, r));
     let mut answer = paged(&args.query, results, &response, args);
     if first_page && pass != Pass::All {
