@@ -54,3 +54,30 @@ def test_inspector_cli(gateway):
     )
     assert called.returncode == 0, called.stderr
     assert "legends/zizikosh.zh.md" in called.stdout
+
+
+def test_serve_start_names_projects_indexed_by_another_version(tmp_path):
+    """After an upgrade the server answers from what the older binary
+    indexed until `scan index` rebuilds it: `serve start` says which."""
+    from conftest import PREFIX, opensearch, serve_files
+
+    prefix = PREFIX + "fmt"
+    with serve_files(tmp_path, prefix, "proj", {"a.py": "def f():\n    return 1\n"}) as gw:
+        gw.cli("serve", "stop")
+        gw.proc.wait(timeout=15)
+        log = gw.config_dir / "serve.log"
+        assert "indexed by another version" not in log.read_text(), "a current project is not named"
+        hits = opensearch("GET", f"/{prefix}_meta/_search")["hits"]["hits"]
+        assert len(hits) == 1, hits
+        opensearch("POST", f"/{prefix}_meta/_update/{hits[0]['_id']}?refresh=true", {"doc": {"index_format": "older"}})
+        log.write_text("")
+        proc = start_server(gw.bin, gw.config_dir, gw.port)
+        try:
+            gw.cli("serve", "stop")
+            proc.wait(timeout=15)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+        said = log.read_text()
+        assert "1 project(s) were indexed by another version" in said and str(tmp_path / "proj") in said, said
+        assert "scan index" in said, said

@@ -73,6 +73,7 @@ fn start(ctx: &Ctx, args: ServeStartArgs) -> anyhow::Result<()> {
     };
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     runtime.block_on(async {
+        let older_format = older_format_warning(ctx).await;
         let server = vibe_gateway::spawn(&ctx.config, opts.clone()).await?;
         let info = PidInfo { pid: std::process::id(), host: opts.host.clone(), port: server.addr.port() };
         write_pid(&pid_file, &info)?;
@@ -80,6 +81,9 @@ fn start(ctx: &Ctx, args: ServeStartArgs) -> anyhow::Result<()> {
             "vibe-analyzer MCP server listening on http://{} (endpoints /, /mcp and /mcp/<project>), pid {}",
             server.addr, info.pid
         );
+        if let Some(warning) = older_format {
+            eprintln!("{warning}");
+        }
         // The watcher runs beside the server and stops with it.
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let watcher = watch.map(|(opts, search)| {
@@ -104,6 +108,35 @@ fn start(ctx: &Ctx, args: ServeStartArgs) -> anyhow::Result<()> {
             let _ = std::fs::remove_file(&pid_file);
         }
         result
+    })
+}
+
+/// How long `serve start` waits for the projects' meta documents before
+/// it leaves out [`older_format_warning`] (the server runs either way).
+const FORMAT_CHECK_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// A warning naming the projects indexed with another index format than
+/// this binary's (an upgrade): they answer from what the older version
+/// indexed until the next `scan index` rebuilds them
+/// ([`crate::indexer::format`]). `None` when all are current, or when
+/// OpenSearch does not answer (the server says so on each call).
+async fn older_format_warning(ctx: &Ctx) -> Option<String> {
+    let search = Search::new(&ctx.config.opensearch).ok()?;
+    let read = crate::indexer::store::meta_projects(&search);
+    let projects = tokio::time::timeout(FORMAT_CHECK_TIMEOUT, read).await.ok()?.ok()?;
+    let current = crate::indexer::format::current();
+    let older: Vec<String> = projects
+        .values()
+        .filter(|m| m.index_format.as_deref() != Some(current))
+        .map(|m| m.root.clone().unwrap_or_else(|| "(unknown root)".into()))
+        .collect();
+    (!older.is_empty()).then(|| {
+        format!(
+            "warning: {} project(s) were indexed by another version of vibe-analyzer: {}. Until \
+             `vibe-analyzer scan index` rebuilds them, their answers may lack what this version shows.",
+            older.len(),
+            older.join(", ")
+        )
     })
 }
 
