@@ -363,7 +363,7 @@ pub const TOOLS: &[ToolSpec] = &[
         run: Run::Documentation,
         read_only: true,
         kinds: &[],
-        use_for: "questions about people, legends, rules, guidelines, processes or docs (who is, what is, how to)",
+        use_for: "questions about docs, guides, rules, processes or people (who is, what is, how to)",
         meaning: &[("docs", 10), ("question", 6), ("import", 0), ("search", 2)],
         listing: None,
     },
@@ -483,7 +483,7 @@ fn compose_instructions(target_rule: &str) -> String {
          3) Use only the tools listed here. \
          Which tool: {}. The code searches take a name, a name then words (its lines with the words), or a description in words. \
          {target_rule}; `limit` is 1-{MAX_LIMIT} (default {DEFAULT_LIMIT}); \
-         searches say `total` and `truncated`, and `offset` (the answer's `next_offset`) gives the next page.",
+         a search that shows part of its results says how many more and the `offset` that gives them.",
         which.join("; ")
     )
 }
