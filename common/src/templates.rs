@@ -22,10 +22,10 @@ use crate::search::{Search, SearchError};
 /// Version of every shipped template. Bump it when any template file changes:
 /// the test `template_version_follows_content` fails until
 /// [`TEMPLATES_FINGERPRINT`] is set to the new content's fingerprint.
-pub const TEMPLATE_VERSION: u64 = 26;
+pub const TEMPLATE_VERSION: u64 = 27;
 
 /// [`templates_fingerprint`] of the templates [`TEMPLATE_VERSION`] was set for.
-pub const TEMPLATES_FINGERPRINT: &str = "4dd5344b8a5b46ac";
+pub const TEMPLATES_FINGERPRINT: &str = "39563665cfb87d35";
 
 #[derive(RustEmbed)]
 #[folder = "../opensearch-templates"]

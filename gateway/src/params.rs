@@ -372,8 +372,12 @@ pub fn wildcard_escape(s: &str) -> String {
 /// substring. Those are leading wildcards, 2-8 ms of OpenSearch CPU each
 /// on a project's paths, so they are a second pass, for a path that
 /// matched nothing exactly.
-pub fn file(path: &str, loose: bool) -> Value {
-    json!({ "path": path, "path_glob": wildcard_escape(path), "loose": loose })
+pub fn file(path: &str, loose: bool, symbol_name: Option<&str>) -> Value {
+    let mut p = json!({ "path": path, "path_glob": wildcard_escape(path), "loose": loose });
+    if let Some(name) = symbol_name {
+        p["symbol_name"] = json!(name);
+    }
+    p
 }
 
 /// Params of `show_projects`.

@@ -60,3 +60,21 @@ async def test_the_outline_is_found_but_for_case_too(served):
     text, answer = await call_text(served.url, "get_file_ast", {"path": "lib/net/httpclient.java"})
     assert answer["path"] == "lib/Net/HttpClient.java", answer
     assert "HttpClient" in text, text
+
+
+@pytest.mark.anyio
+async def test_an_ambiguous_part_with_a_symbol_is_the_file_that_defines_it(served):
+    # Both Config.java files match the part; only the old one has legacyName.
+    text, answer = await call_text(served.url, "get_file_ast", {"path": "Config.java", "symbol": "Config.legacyName"})
+    assert answer["path"] == "old/a/Config.java", answer
+    assert "legacyName" in text, text
+    # A symbol both define leaves the path ambiguous, and says so.
+    async with Client(served.url) as c:
+        r = await c.call_tool("get_file_ast", {"path": "Config.java", "symbol": "Config"})
+    said = "".join(getattr(x, "text", "") for x in r.content)
+    assert r.is_error and "matches 2 files" in said and 'of those defining "config"' in said, said
+    # A symbol neither defines keeps the first error, naming the candidates.
+    async with Client(served.url) as c:
+        r = await c.call_tool("get_file_ast", {"path": "Config.java", "symbol": "Nothing"})
+    said = "".join(getattr(x, "text", "") for x in r.content)
+    assert r.is_error and "matches 2 files" in said and "defining" not in said, said

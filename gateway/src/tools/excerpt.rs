@@ -272,7 +272,7 @@ pub async fn enclosing(gw: &Gateway, answer: &mut Value) {
         let index = gw.backend().names().ast_alias(&project_hash(std::path::Path::new(root)));
         let (gw, path) = (gw.clone(), path.to_string());
         reads.spawn(async move {
-            let response = gw.backend().run("get_file_ast", &index, params::file(&path, false)).await.ok()?;
+            let response = gw.backend().run("get_file_ast", &index, params::file(&path, false, None)).await.ok()?;
             let ast = hits(&response).into_iter().find(|h| h["_source"]["path"].as_str() == Some(path.as_str()))?;
             Some((i, serde_json::from_value::<AstData>(ast["_source"]["ast"].clone()).ok()?))
         });

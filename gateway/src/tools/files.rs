@@ -45,30 +45,22 @@ pub async fn get(gw: &Gateway, want: Want, args: &Args) -> Result<Value, ToolErr
         }
     }
     let path = path.trim_start_matches('/').to_string();
+    if let Some(ambiguous) = ambiguity(&response, &path, &requested) {
+        // Of several files the path names, the one that defines the symbol.
+        let symbol = args.symbol.as_deref().map(symbol_name).filter(|n| want == Want::Ast && !n.is_empty());
+        let Some(name) = symbol else { return Err(ToolError::Ambiguous(ambiguous)) };
+        response = lookup_with(gw, want, &scope, &path, Some(&name)).await?;
+        if hits(&response).is_empty() {
+            return Err(ToolError::Ambiguous(ambiguous));
+        }
+        if let Some(still) = ambiguity(&response, &path, &requested) {
+            return Err(ToolError::Ambiguous(format!("{still} (of those defining {name:?})")));
+        }
+    }
     let found = hits(&response);
     let Some(best) = found.first() else {
         return Ok(not_found(want, &requested));
     };
-    let level = |h: &Value| match_level(h["_source"]["path"].as_str().unwrap_or_default(), &path);
-    if let Some(second) = found.get(1) {
-        if level(second) == level(best) {
-            let total = response["hits"]["total"]["value"].as_u64().unwrap_or(2);
-            let candidates: Vec<String> = found
-                .iter()
-                .map(|h| {
-                    format!(
-                        "{} ({})",
-                        h["_source"]["path"].as_str().unwrap_or_default(),
-                        h["_source"]["project"].as_str().unwrap_or_default()
-                    )
-                })
-                .collect();
-            return Err(ToolError::Ambiguous(format!(
-                "path {requested:?} matches {total} files, e.g. {}; pass a longer path or a target project",
-                candidates.join(", ")
-            )));
-        }
-    }
     let s = &best["_source"];
     let budget = gw.answer_budget();
     let mut answer = match want {
@@ -91,9 +83,51 @@ async fn split_in_scope(gw: &Gateway, scope: &Scope, path: &str) -> Result<Optio
     Ok(split.filter(|(project, _)| scope.project().is_none() || scope.project() == Some(project)))
 }
 
+/// What is wrong with a lookup whose best two files match the path equally
+/// well: a few of them named, and how to choose.
+fn ambiguity(response: &Value, path: &str, requested: &str) -> Option<String> {
+    let found = hits(response);
+    let level = |h: &Value| match_level(h["_source"]["path"].as_str().unwrap_or_default(), path);
+    let (best, second) = (found.first()?, found.get(1)?);
+    if level(second) != level(best) {
+        return None;
+    }
+    let total = response["hits"]["total"]["value"].as_u64().unwrap_or(2);
+    let candidates: Vec<String> = found
+        .iter()
+        .map(|h| {
+            let (path, project) = (&h["_source"]["path"], &h["_source"]["project"]);
+            format!("{} ({})", path.as_str().unwrap_or_default(), project.as_str().unwrap_or_default())
+        })
+        .collect();
+    Some(format!(
+        "path {requested:?} matches {total} files, e.g. {}; pass a longer path or a target project",
+        candidates.join(", ")
+    ))
+}
+
+/// The element name a `symbol` ends with (`Map.put`, `Map::put`, `Map#put`:
+/// `put`), lowercased as `symbols.name.lower` holds it.
+fn symbol_name(symbol: &str) -> String {
+    let last = symbol.trim().rsplit(['.', ':', '#']).next().unwrap_or_default();
+    last.to_lowercase()
+}
+
 /// One file lookup through the stored template of what is wanted: the
 /// path as it is (or but for case), else as a suffix or substring.
 async fn lookup(gw: &Gateway, want: Want, scope: &Scope, path: &str) -> Result<Value, ToolError> {
+    lookup_with(gw, want, scope, path, None).await
+}
+
+/// [`lookup`] among the files that define an element named `symbol_name`
+/// (`get_file_ast` only).
+async fn lookup_with(
+    gw: &Gateway,
+    want: Want,
+    scope: &Scope,
+    path: &str,
+    symbol_name: Option<&str>,
+) -> Result<Value, ToolError> {
     let names = gw.backend().names();
     let (template, index) = match (want, scope.project()) {
         (Want::Content, Some(p)) => ("get_file_content", names.files_alias(&p.hash)),
@@ -102,11 +136,11 @@ async fn lookup(gw: &Gateway, want: Want, scope: &Scope, path: &str) -> Result<V
         (Want::Ast, None) => ("get_file_ast", names.all_ast()),
     };
     let path = path.trim_start_matches('/');
-    let exact = gw.backend().run(template, &index, params::file(path, false)).await?;
+    let exact = gw.backend().run(template, &index, params::file(path, false, symbol_name)).await?;
     if !hits(&exact).is_empty() {
         return Ok(exact);
     }
-    Ok(gw.backend().run(template, &index, params::file(path, true)).await?)
+    Ok(gw.backend().run(template, &index, params::file(path, true, symbol_name)).await?)
 }
 
 /// 3 exact, 2 exact but for case, 1 a path suffix, 0 a substring.

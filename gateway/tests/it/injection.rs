@@ -49,7 +49,7 @@ fn params_for(template: &str, text: &str) -> Value {
     match template {
         "search_documentation" => params::documentation(text, 3, 0),
         "search_by_code_imports" => params::imports(text, 3, 0),
-        "get_file_content" | "get_file_ast" => params::file(text, true),
+        "get_file_content" | "get_file_ast" => params::file(text, true, Some(text)),
         "show_projects" => params::projects(10),
         "show_stats" => params::stats(),
         "show_tree" => params::tree(100, Some(text), 10),

@@ -23,7 +23,7 @@ pub fn current() -> &'static str {
         h.update(&EXTRACTION_VERSION.to_le_bytes());
         for t in templates::index_templates(&IndexNames::new("vibe")) {
             h.update(t.name.as_bytes());
-            h.update(t.body.to_string().as_bytes());
+            h.update(indexed_part(t.body).to_string().as_bytes());
         }
         for lang in LANGUAGES {
             h.update(lang.id.as_bytes());
@@ -33,11 +33,32 @@ pub fn current() -> &'static str {
     })
 }
 
+/// An index template without its version and `_meta`: a version bumped
+/// for a search template alone (`search-templates/`) changes no indexed
+/// document, so it rebuilds no project.
+fn indexed_part(mut body: serde_json::Value) -> serde_json::Value {
+    if let Some(o) = body.as_object_mut() {
+        o.remove("version");
+        o.remove("_meta");
+    }
+    body
+}
+
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn format_is_stable_and_short() {
-        assert_eq!(super::current().len(), 16);
-        assert_eq!(super::current(), super::current());
+        assert_eq!(current().len(), 16);
+        assert_eq!(current(), current());
+    }
+
+    #[test]
+    fn the_template_version_alone_is_not_the_format() {
+        let body = serde_json::json!({ "version": 26, "_meta": { "vibe_version": 26 }, "template": { "a": 1 } });
+        let bumped = serde_json::json!({ "version": 27, "_meta": { "vibe_version": 27 }, "template": { "a": 1 } });
+        assert_eq!(indexed_part(body), indexed_part(bumped.clone()));
+        assert_ne!(indexed_part(bumped), indexed_part(serde_json::json!({ "template": { "a": 2 } })));
     }
 }
