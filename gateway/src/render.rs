@@ -250,7 +250,10 @@ fn entry(out: &mut String, item: &Value, indent: &str, margin: usize, doc: Doc) 
     }
     let _ = writeln!(out, "{indent}{head}");
     let deeper = format!("{indent}  ");
-    if let Some(text) = get("doc").filter(|t| !t.is_empty() && doc != Doc::Said) {
+    // A doc the shown code holds (a docstring among lines chosen for words)
+    // is not said twice.
+    let shown_doc = |t: &str| code.is_some_and(|c| code_lines::shows_doc(c, t));
+    if let Some(text) = get("doc").filter(|t| !t.is_empty() && doc != Doc::Said && !shown_doc(t)) {
         let max = if doc == Doc::Gist { DOC_CHARS } else { usize::MAX };
         let _ = writeln!(out, "{deeper}{}", at_most_words(&one_line(text), max));
     }

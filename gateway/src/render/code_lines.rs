@@ -165,6 +165,16 @@ pub(super) fn shows_signature(code: &str, signature: &str) -> bool {
     !head.is_empty() && code.lines().take(SIGNATURE_LINES).any(|line| one_line(line).starts_with(&head))
 }
 
+/// Whether `code` holds the start of `doc` (its first [`DOC_HEAD_WORDS`]
+/// words, whitespace aside): the doc block is among the lines shown.
+pub(super) fn shows_doc(code: &str, doc: &str) -> bool {
+    let head: Vec<&str> = doc.split_whitespace().take(DOC_HEAD_WORDS).collect();
+    head.len() == DOC_HEAD_WORDS && one_line(code).contains(&head.join(" "))
+}
+
+/// Words of a doc that, found in the code, show it is there.
+const DOC_HEAD_WORDS: usize = 5;
+
 /// Characters of a signature a line of code must start with.
 const SIGNATURE_HEAD_CHARS: usize = 24;
 /// Lines of code the signature is looked for in (`@Override`,

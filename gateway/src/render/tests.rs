@@ -210,3 +210,18 @@ fn anything_else_is_key_value_lines() {
     let answer = json!({ "target": null, "languages": [{ "language": "go" }], "total": { "files": 3 } });
     assert_eq!(plain(&answer, false), "languages:\n- language: go\ntotal:\n  files: 3");
 }
+
+#[test]
+fn a_doc_the_shown_lines_hold_is_not_said_again() {
+    let code = "def h(self, request):\n    \"\"\"\n    Return the headers for the redirect request.\n    \"\"\"\n    return request.headers";
+    let page = json!({ "total": 1, "results": [{ "project": "/p", "path": "c.py", "matches": [{
+        "name": "h", "kind": "method", "lines": "518-522", "signature": "def h(self, request)",
+        "doc": "Return the headers for the redirect request.", "code": code, "code_lines": "518-522" }] }] });
+    let text = plain(&page, true);
+    assert_eq!(text.matches("Return the headers").count(), 1, "{text}");
+    // A doc block left out of the code keeps its summary.
+    let folded = json!({ "total": 1, "results": [{ "project": "/p", "path": "f.py", "matches": [{
+        "name": "f", "kind": "function", "lines": "1-7", "signature": "def f(x)", "doc": "Add one to x and return it.",
+        "code": "def f(x):\n    return x + 1", "code_skip": "2-5" }] }] });
+    assert!(plain(&folded, true).contains("  Add one to x and return it.\n"), "{}", plain(&folded, true));
+}
