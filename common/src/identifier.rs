@@ -5,21 +5,23 @@
 /// gives `http`, `server`).
 pub fn split_identifier(ident: &str) -> Vec<String> {
     let mut words = Vec::new();
+    let mut chars: Vec<(usize, char)> = Vec::new();
     for part in ident.split(|c: char| !c.is_alphanumeric()) {
-        let chars: Vec<char> = part.chars().collect();
+        chars.clear();
+        chars.extend(part.char_indices());
         let mut start = 0;
         for i in 1..chars.len() {
-            let (prev, cur) = (chars[i - 1], chars[i]);
-            if word_boundary(prev, cur, chars.get(i + 1).copied()) || (prev.is_numeric() && cur.is_alphabetic()) {
-                words.push(chars[start..i].iter().collect::<String>());
+            let (prev, cur) = (chars[i - 1].1, chars[i].1);
+            if word_boundary(prev, cur, chars.get(i + 1).map(|c| c.1)) || (prev.is_numeric() && cur.is_alphabetic()) {
+                words.push(part[chars[start].0..chars[i].0].to_lowercase());
                 start = i;
             }
         }
         if start < chars.len() {
-            words.push(chars[start..].iter().collect::<String>());
+            words.push(part[chars[start].0..].to_lowercase());
         }
     }
-    words.into_iter().map(|w| w.to_lowercase()).filter(|w| !w.is_empty()).collect()
+    words
 }
 
 /// Whether a word starts at `cur`, between `prev` and `next`: after a
@@ -59,26 +61,51 @@ pub fn joined_pairs(ident: &str) -> Vec<String> {
 /// time for them (issue 33). The text is returned as is when it needs no
 /// space.
 pub fn spaced_words(text: &str) -> std::borrow::Cow<'_, str> {
-    let mut chars = text.chars().peekable();
+    match first_boundary(text, text.is_ascii()) {
+        None => std::borrow::Cow::Borrowed(text),
+        Some(_) => {
+            let mut out = String::with_capacity(text.len() + text.len() / 8);
+            push_spaced_words(&mut out, text);
+            std::borrow::Cow::Owned(out)
+        }
+    }
+}
+
+/// Appends [`spaced_words`]`(text)` to `out`.
+pub fn push_spaced_words(out: &mut String, mut text: &str) {
+    let ascii = text.is_ascii();
+    while let Some(at) = first_boundary(text, ascii) {
+        out.push_str(&text[..at]);
+        out.push(' ');
+        text = &text[at..];
+    }
+    out.push_str(text);
+}
+
+/// The byte offset of the first word boundary inside `text` (never 0);
+/// `ascii` says whether `text` is ASCII.
+fn first_boundary(text: &str, ascii: bool) -> Option<usize> {
+    let bytes = text.as_bytes();
+    if ascii {
+        // The same rule on bytes: a boundary is never at 0.
+        return (1..bytes.len()).find(|&i| {
+            let (prev, cur, next) = (bytes[i - 1], bytes[i], bytes.get(i + 1).copied());
+            (prev.is_ascii_lowercase() && cur.is_ascii_uppercase())
+                || (prev.is_ascii_uppercase()
+                    && cur.is_ascii_uppercase()
+                    && next.is_some_and(|n| n.is_ascii_lowercase()))
+                || (prev.is_ascii_alphabetic() && cur.is_ascii_digit())
+        });
+    }
+    let mut chars = text.char_indices().peekable();
     let mut prev: Option<char> = None;
-    let mut out: Option<String> = None;
-    let mut at = 0;
-    while let Some(cur) = chars.next() {
-        if prev.is_some_and(|p| word_boundary(p, cur, chars.peek().copied())) {
-            out.get_or_insert_with(|| {
-                let mut s = String::with_capacity(text.len() + text.len() / 8);
-                s.push_str(&text[..at]);
-                s
-            })
-            .push(' ');
+    while let Some((at, cur)) = chars.next() {
+        if prev.is_some_and(|p| word_boundary(p, cur, chars.peek().map(|c| c.1))) {
+            return Some(at);
         }
-        if let Some(s) = out.as_mut() {
-            s.push(cur);
-        }
-        at += cur.len_utf8();
         prev = Some(cur);
     }
-    out.map_or(std::borrow::Cow::Borrowed(text), std::borrow::Cow::Owned)
+    None
 }
 
 #[cfg(test)]
