@@ -4,6 +4,14 @@
 /// snake_case and kebab-case all split; acronyms stay together (`HTTPServer`
 /// gives `http`, `server`).
 pub fn split_identifier(ident: &str) -> Vec<String> {
+    if ident.is_ascii() {
+        return ascii_words(ident).map(str::to_ascii_lowercase).collect();
+    }
+    split_chars(ident)
+}
+
+/// [`split_identifier`] of any identifier, character by character.
+fn split_chars(ident: &str) -> Vec<String> {
     let mut words = Vec::new();
     let mut chars: Vec<(usize, char)> = Vec::new();
     for part in ident.split(|c: char| !c.is_alphanumeric()) {
@@ -24,6 +32,41 @@ pub fn split_identifier(ident: &str) -> Vec<String> {
     words
 }
 
+/// The words of an ASCII identifier, as [`split_identifier`] splits it
+/// (not lower-cased): slices of it, nothing allocated.
+fn ascii_words(ident: &str) -> impl Iterator<Item = &str> {
+    let bytes = ident.as_bytes();
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < bytes.len() && !bytes[i].is_ascii_alphanumeric() {
+            i += 1;
+        }
+        if i >= bytes.len() {
+            return None;
+        }
+        let start = i;
+        i += 1;
+        // A byte after the part (not alphanumeric) is never lower-case: as
+        // no next character at all.
+        while i < bytes.len()
+            && bytes[i].is_ascii_alphanumeric()
+            && !ascii_boundary(bytes[i - 1], bytes[i], bytes.get(i + 1).copied())
+        {
+            i += 1;
+        }
+        Some(&ident[start..i])
+    })
+}
+
+/// [`word_boundary`] of ASCII letters and digits, or a letter after a
+/// digit: where [`split_identifier`] splits.
+fn ascii_boundary(prev: u8, cur: u8, next: Option<u8>) -> bool {
+    (prev.is_ascii_lowercase() && cur.is_ascii_uppercase())
+        || (prev.is_ascii_uppercase() && cur.is_ascii_uppercase() && next.is_some_and(|n| n.is_ascii_lowercase()))
+        || (prev.is_ascii_alphabetic() && cur.is_ascii_digit())
+        || (prev.is_ascii_digit() && cur.is_ascii_alphabetic())
+}
+
 /// Whether a word starts at `cur`, between `prev` and `next`: after a
 /// lower-case letter (`fetch|User`), at the last capital of a run that a
 /// lower-case letter follows (`HTTP|Server`), at a digit after a letter
@@ -42,8 +85,29 @@ fn word_boundary(prev: char, cur: char, next: Option<char>) -> bool {
 /// question's compound word ("hexdump", "filename", "subtype") would not
 /// find it.
 pub fn joined_pairs(ident: &str) -> Vec<String> {
+    if ident.is_ascii() {
+        let alphabetic = |w: &str| w.bytes().all(|b| b.is_ascii_alphabetic());
+        let mut pairs = Vec::new();
+        let mut prev: Option<&str> = None;
+        for word in ascii_words(ident) {
+            if let Some(p) = prev.filter(|p| alphabetic(p) && alphabetic(word)) {
+                let mut pair = String::with_capacity(p.len() + word.len());
+                pair.push_str(p);
+                pair.push_str(word);
+                pair.make_ascii_lowercase();
+                pairs.push(pair);
+            }
+            prev = Some(word);
+        }
+        return pairs;
+    }
+    pairs_of_chars(ident)
+}
+
+/// [`joined_pairs`] of any identifier, from [`split_chars`].
+fn pairs_of_chars(ident: &str) -> Vec<String> {
     let alphabetic = |w: &String| w.chars().all(char::is_alphabetic);
-    split_identifier(ident)
+    split_chars(ident)
         .windows(2)
         .filter(|w| alphabetic(&w[0]) && alphabetic(&w[1]))
         .map(|w| format!("{}{}", w[0], w[1]))
@@ -118,6 +182,24 @@ mod tests {
         assert_eq!(split_identifier("MAX_AST_FILE_SIZE"), ["max", "ast", "file", "size"]);
         assert_eq!(split_identifier("HTTPServer"), ["http", "server"]);
         assert_eq!(split_identifier("kebab-case-name"), ["kebab", "case", "name"]);
+    }
+
+    #[test]
+    fn ascii_identifiers_split_and_space_as_character_by_character() {
+        let alphabet = ['a', 'z', 'B', 'Q', '0', '7', '_', '-', ' '];
+        let mut idents = vec![String::new()];
+        for _ in 0..5 {
+            let longer: Vec<String> =
+                idents.iter().flat_map(|s| alphabet.iter().map(move |c| format!("{s}{c}"))).collect();
+            idents.extend(longer);
+            idents.dedup();
+        }
+        idents.extend(["getHTTPServer2", "utf8Decoder", "v2beta_X", "MAX_AST_FILE_SIZE", "a1B2c3"].map(String::from));
+        for ident in &idents {
+            assert_eq!(split_identifier(ident), split_chars(ident), "{ident:?}");
+            assert_eq!(joined_pairs(ident), pairs_of_chars(ident), "{ident:?}");
+            assert_eq!(first_boundary(ident, true), first_boundary(ident, false), "{ident:?}");
+        }
     }
 
     #[test]

@@ -193,21 +193,33 @@ impl<'a> Lexicon<'a> {
 
 /// The runs of letters, digits and `_` of a text, with their byte offsets.
 fn runs(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    let mut start: Option<usize> = None;
-    let mut chars = text.char_indices().chain(std::iter::once((text.len(), ' ')));
+    let bytes = text.as_bytes();
+    // Whether the character at `i` is a token's, and its length.
+    let class = move |i: usize| match bytes[i] {
+        b if b.is_ascii() => (b.is_ascii_alphanumeric() || b == b'_', 1),
+        _ => text[i..].chars().next().map_or((false, 1), |c| (c.is_alphanumeric(), c.len_utf8())),
+    };
+    let mut i = 0;
     std::iter::from_fn(move || {
-        for (i, c) in chars.by_ref() {
-            let word = if c.is_ascii() { c.is_ascii_alphanumeric() || c == '_' } else { c.is_alphanumeric() };
-            match (word, start) {
-                (true, None) => start = Some(i),
-                (false, Some(s)) => {
-                    start = None;
-                    return Some((s, &text[s..i]));
-                }
-                _ => {}
+        loop {
+            if i >= bytes.len() {
+                return None;
             }
+            let (word, len) = class(i);
+            if word {
+                break;
+            }
+            i += len;
         }
-        None
+        let start = i;
+        while i < bytes.len() {
+            let (word, len) = class(i);
+            if !word {
+                break;
+            }
+            i += len;
+        }
+        Some((start, &text[start..i]))
     })
 }
 

@@ -77,7 +77,8 @@ pub fn deterministic_tags(path: &str, ast: Option<&AstData>) -> Vec<String> {
     let mut tags: Vec<String> = Vec::new();
     let mut seen = BTreeSet::new();
     let mut push = |t: String, tags: &mut Vec<String>| {
-        if tags.len() < MAX_DERIVED_TAGS && seen.insert(t.clone()) {
+        if tags.len() < MAX_DERIVED_TAGS && !seen.contains(&t) {
+            seen.insert(t.clone());
             tags.push(t);
         }
     };
