@@ -101,6 +101,15 @@ type CodeSet = HashSet<Code, BuildHasherDefault<CodeHasher>>;
 /// The distinct grams of a text, none spanning a line break.
 fn codes(text: &str) -> CodeSet {
     let mut set = CodeSet::with_capacity_and_hasher(text.len() / 8 + 16, Default::default());
+    if text.is_ascii() {
+        // One byte per character: the windows of each line's bytes.
+        for line in text.split('\n') {
+            for w in line.as_bytes().windows(GRAM_CHARS) {
+                set.insert(code(char::from(w[0]), char::from(w[1]), char::from(w[2])));
+            }
+        }
+        return set;
+    }
     let mut chars: Vec<char> = Vec::new();
     for line in text.split('\n') {
         chars.clear();

@@ -4,22 +4,67 @@
 /// snake_case and kebab-case all split; acronyms stay together (`HTTPServer`
 /// gives `http`, `server`).
 pub fn split_identifier(ident: &str) -> Vec<String> {
+    if ident.is_ascii() {
+        return ascii_words(ident).map(str::to_ascii_lowercase).collect();
+    }
+    split_chars(ident)
+}
+
+/// [`split_identifier`] of any identifier, character by character.
+fn split_chars(ident: &str) -> Vec<String> {
     let mut words = Vec::new();
+    let mut chars: Vec<(usize, char)> = Vec::new();
     for part in ident.split(|c: char| !c.is_alphanumeric()) {
-        let chars: Vec<char> = part.chars().collect();
+        chars.clear();
+        chars.extend(part.char_indices());
         let mut start = 0;
         for i in 1..chars.len() {
-            let (prev, cur) = (chars[i - 1], chars[i]);
-            if word_boundary(prev, cur, chars.get(i + 1).copied()) || (prev.is_numeric() && cur.is_alphabetic()) {
-                words.push(chars[start..i].iter().collect::<String>());
+            let (prev, cur) = (chars[i - 1].1, chars[i].1);
+            if word_boundary(prev, cur, chars.get(i + 1).map(|c| c.1)) || (prev.is_numeric() && cur.is_alphabetic()) {
+                words.push(part[chars[start].0..chars[i].0].to_lowercase());
                 start = i;
             }
         }
         if start < chars.len() {
-            words.push(chars[start..].iter().collect::<String>());
+            words.push(part[chars[start].0..].to_lowercase());
         }
     }
-    words.into_iter().map(|w| w.to_lowercase()).filter(|w| !w.is_empty()).collect()
+    words
+}
+
+/// The words of an ASCII identifier, as [`split_identifier`] splits it
+/// (not lower-cased): slices of it, nothing allocated.
+fn ascii_words(ident: &str) -> impl Iterator<Item = &str> {
+    let bytes = ident.as_bytes();
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < bytes.len() && !bytes[i].is_ascii_alphanumeric() {
+            i += 1;
+        }
+        if i >= bytes.len() {
+            return None;
+        }
+        let start = i;
+        i += 1;
+        // A byte after the part (not alphanumeric) is never lower-case: as
+        // no next character at all.
+        while i < bytes.len()
+            && bytes[i].is_ascii_alphanumeric()
+            && !ascii_boundary(bytes[i - 1], bytes[i], bytes.get(i + 1).copied())
+        {
+            i += 1;
+        }
+        Some(&ident[start..i])
+    })
+}
+
+/// [`word_boundary`] of ASCII letters and digits, or a letter after a
+/// digit: where [`split_identifier`] splits.
+fn ascii_boundary(prev: u8, cur: u8, next: Option<u8>) -> bool {
+    (prev.is_ascii_lowercase() && cur.is_ascii_uppercase())
+        || (prev.is_ascii_uppercase() && cur.is_ascii_uppercase() && next.is_some_and(|n| n.is_ascii_lowercase()))
+        || (prev.is_ascii_alphabetic() && cur.is_ascii_digit())
+        || (prev.is_ascii_digit() && cur.is_ascii_alphabetic())
 }
 
 /// Whether a word starts at `cur`, between `prev` and `next`: after a
@@ -40,8 +85,29 @@ fn word_boundary(prev: char, cur: char, next: Option<char>) -> bool {
 /// question's compound word ("hexdump", "filename", "subtype") would not
 /// find it.
 pub fn joined_pairs(ident: &str) -> Vec<String> {
+    if ident.is_ascii() {
+        let alphabetic = |w: &str| w.bytes().all(|b| b.is_ascii_alphabetic());
+        let mut pairs = Vec::new();
+        let mut prev: Option<&str> = None;
+        for word in ascii_words(ident) {
+            if let Some(p) = prev.filter(|p| alphabetic(p) && alphabetic(word)) {
+                let mut pair = String::with_capacity(p.len() + word.len());
+                pair.push_str(p);
+                pair.push_str(word);
+                pair.make_ascii_lowercase();
+                pairs.push(pair);
+            }
+            prev = Some(word);
+        }
+        return pairs;
+    }
+    pairs_of_chars(ident)
+}
+
+/// [`joined_pairs`] of any identifier, from [`split_chars`].
+fn pairs_of_chars(ident: &str) -> Vec<String> {
     let alphabetic = |w: &String| w.chars().all(char::is_alphabetic);
-    split_identifier(ident)
+    split_chars(ident)
         .windows(2)
         .filter(|w| alphabetic(&w[0]) && alphabetic(&w[1]))
         .map(|w| format!("{}{}", w[0], w[1]))
@@ -59,26 +125,51 @@ pub fn joined_pairs(ident: &str) -> Vec<String> {
 /// time for them (issue 33). The text is returned as is when it needs no
 /// space.
 pub fn spaced_words(text: &str) -> std::borrow::Cow<'_, str> {
-    let mut chars = text.chars().peekable();
+    match first_boundary(text, text.is_ascii()) {
+        None => std::borrow::Cow::Borrowed(text),
+        Some(_) => {
+            let mut out = String::with_capacity(text.len() + text.len() / 8);
+            push_spaced_words(&mut out, text);
+            std::borrow::Cow::Owned(out)
+        }
+    }
+}
+
+/// Appends [`spaced_words`]`(text)` to `out`.
+pub fn push_spaced_words(out: &mut String, mut text: &str) {
+    let ascii = text.is_ascii();
+    while let Some(at) = first_boundary(text, ascii) {
+        out.push_str(&text[..at]);
+        out.push(' ');
+        text = &text[at..];
+    }
+    out.push_str(text);
+}
+
+/// The byte offset of the first word boundary inside `text` (never 0);
+/// `ascii` says whether `text` is ASCII.
+fn first_boundary(text: &str, ascii: bool) -> Option<usize> {
+    let bytes = text.as_bytes();
+    if ascii {
+        // The same rule on bytes: a boundary is never at 0.
+        return (1..bytes.len()).find(|&i| {
+            let (prev, cur, next) = (bytes[i - 1], bytes[i], bytes.get(i + 1).copied());
+            (prev.is_ascii_lowercase() && cur.is_ascii_uppercase())
+                || (prev.is_ascii_uppercase()
+                    && cur.is_ascii_uppercase()
+                    && next.is_some_and(|n| n.is_ascii_lowercase()))
+                || (prev.is_ascii_alphabetic() && cur.is_ascii_digit())
+        });
+    }
+    let mut chars = text.char_indices().peekable();
     let mut prev: Option<char> = None;
-    let mut out: Option<String> = None;
-    let mut at = 0;
-    while let Some(cur) = chars.next() {
-        if prev.is_some_and(|p| word_boundary(p, cur, chars.peek().copied())) {
-            out.get_or_insert_with(|| {
-                let mut s = String::with_capacity(text.len() + text.len() / 8);
-                s.push_str(&text[..at]);
-                s
-            })
-            .push(' ');
+    while let Some((at, cur)) = chars.next() {
+        if prev.is_some_and(|p| word_boundary(p, cur, chars.peek().map(|c| c.1))) {
+            return Some(at);
         }
-        if let Some(s) = out.as_mut() {
-            s.push(cur);
-        }
-        at += cur.len_utf8();
         prev = Some(cur);
     }
-    out.map_or(std::borrow::Cow::Borrowed(text), std::borrow::Cow::Owned)
+    None
 }
 
 #[cfg(test)]
@@ -91,6 +182,24 @@ mod tests {
         assert_eq!(split_identifier("MAX_AST_FILE_SIZE"), ["max", "ast", "file", "size"]);
         assert_eq!(split_identifier("HTTPServer"), ["http", "server"]);
         assert_eq!(split_identifier("kebab-case-name"), ["kebab", "case", "name"]);
+    }
+
+    #[test]
+    fn ascii_identifiers_split_and_space_as_character_by_character() {
+        let alphabet = ['a', 'z', 'B', 'Q', '0', '7', '_', '-', ' '];
+        let mut idents = vec![String::new()];
+        for _ in 0..5 {
+            let longer: Vec<String> =
+                idents.iter().flat_map(|s| alphabet.iter().map(move |c| format!("{s}{c}"))).collect();
+            idents.extend(longer);
+            idents.dedup();
+        }
+        idents.extend(["getHTTPServer2", "utf8Decoder", "v2beta_X", "MAX_AST_FILE_SIZE", "a1B2c3"].map(String::from));
+        for ident in &idents {
+            assert_eq!(split_identifier(ident), split_chars(ident), "{ident:?}");
+            assert_eq!(joined_pairs(ident), pairs_of_chars(ident), "{ident:?}");
+            assert_eq!(first_boundary(ident, true), first_boundary(ident, false), "{ident:?}");
+        }
     }
 
     #[test]

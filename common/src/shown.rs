@@ -22,7 +22,13 @@ const ENGINE: GeneralPurpose = GeneralPurpose::new(
 
 /// The document value of `symbols.show` for `shown`.
 pub fn encode(shown: &Value) -> String {
-    ENGINE.encode(shown.to_string())
+    encode_serialized(shown)
+}
+
+/// [`encode`] of what serializes as `shown`'s JSON (the indexer's struct,
+/// not built as a [`Value`] first).
+pub fn encode_serialized(shown: &impl serde::Serialize) -> String {
+    ENGINE.encode(serde_json::to_vec(shown).expect("JSON to memory"))
 }
 
 /// What an inner hit's `fields."symbols.show"` holds, decoded; `None` for

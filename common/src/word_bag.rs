@@ -11,9 +11,10 @@
 //! files index).
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::ast::{AstData, LineRange};
-use crate::identifier::{joined_pairs, spaced_words};
+use crate::identifier::{joined_pairs, push_spaced_words};
 
 /// Times one token may appear in the bag.
 pub const MAX_REPEATS: u32 = 3;
@@ -30,19 +31,37 @@ pub const MAX_BODY_BYTES: usize = 1024;
 /// the `symbols.body` the word ranking reads. Computed with the grams, on
 /// the scanner's threads.
 pub fn element_bodies(ast: &AstData, text: &str) -> Vec<String> {
-    let starts: Vec<usize> = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
-    ast.elements()
-        .map(|e| {
-            e.line.map_or_else(String::new, |range| word_bag_within(lines_text(text, &starts, range), MAX_BODY_BYTES))
-        })
-        .collect()
+    file_bags(Some(ast), text).1
 }
 
-/// The text of lines `range` (1-based, inclusive), given where each line starts.
-fn lines_text<'a>(text: &'a str, starts: &[usize], range: LineRange) -> &'a str {
+/// The file's bag ([`word_bag`]) and its elements' ([`element_bodies`]),
+/// the text split into tokens once for all of them.
+pub fn file_bags(ast: Option<&AstData>, text: &str) -> (String, Vec<String>) {
+    let lexicon = Lexicon::new(text);
+    let mut counts = Counts::default();
+    let words = lexicon.bag(&lexicon.tokens, MAX_BAG_BYTES, &mut counts);
+    let Some(ast) = ast else { return (words, Vec::new()) };
+    let starts: Vec<usize> = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+    let bodies = ast
+        .elements()
+        .map(|e| {
+            e.line.map_or_else(String::new, |range| {
+                let (from, to) = lines_span(text, &starts, range);
+                let first = lexicon.tokens.partition_point(|t| (t.0 as usize) < from);
+                let last = lexicon.tokens.partition_point(|t| (t.0 as usize) < to);
+                lexicon.bag(&lexicon.tokens[first..last], MAX_BODY_BYTES, &mut counts)
+            })
+        })
+        .collect();
+    (words, bodies)
+}
+
+/// Where lines `range` (1-based, inclusive) start and end in the text, in
+/// bytes, given where each line starts.
+fn lines_span(text: &str, starts: &[usize], range: LineRange) -> (usize, usize) {
     let from = starts.get(range.start.saturating_sub(1) as usize).copied().unwrap_or(text.len());
     let to = starts.get(range.end as usize).copied().unwrap_or(text.len()).max(from);
-    &text[from..to]
+    (from, to)
 }
 
 /// The bag of `text`: tokens (runs of letters, digits and `_`) that hold a
@@ -56,40 +75,190 @@ pub fn word_bag(text: &str) -> String {
 }
 
 /// [`word_bag`] of at most `max_bytes` bytes (a definition's body), counted
-/// as the words are written: the spaces [`spaced_words`] adds do not count,
-/// so a bag holds the same words as before the spacing.
+/// as the words are written: the spaces [`spaced_words`](crate::identifier::spaced_words)
+/// adds do not count, so a bag holds the same words as before the spacing.
 pub fn word_bag_within(text: &str, max_bytes: usize) -> String {
-    // Each token's count and its joined pairs, split once (not again at
-    // each repeat).
-    let mut seen: HashMap<&str, (u32, Vec<String>)> = HashMap::new();
-    let mut bag = Bag { text: String::with_capacity(text.len().min(max_bytes) / 2), written: 0, max_bytes };
-    let tokens = text
-        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .filter(|t| !t.is_empty() && t.chars().any(char::is_alphabetic) && t.chars().count() <= MAX_TOKEN_CHARS);
-    let mut pair_counts: HashMap<String, u32> = HashMap::new();
-    for token in tokens {
-        let (n, pairs) = seen.entry(token).or_insert_with(|| {
-            let one_word = token.chars().all(char::is_lowercase);
-            (0, if one_word { Vec::new() } else { joined_pairs(token) })
-        });
-        if *n >= MAX_REPEATS {
-            continue;
+    let lexicon = Lexicon::new(text);
+    lexicon.bag(&lexicon.tokens, max_bytes, &mut Counts::default())
+}
+
+/// A cheap hasher for the tokens of one file (FxHash's multiply and
+/// rotate, eight bytes at a time: tokens are not chosen by an adversary).
+#[derive(Default)]
+struct TokenHasher(u64);
+
+impl TokenHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for TokenHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            self.add(u64::from_le_bytes(c.try_into().expect("8 bytes")));
         }
-        if !bag.push(token) {
-            break;
-        }
-        *n += 1;
-        for pair in pairs.iter() {
-            let m = match pair_counts.get_mut(pair.as_str()) {
-                Some(m) => m,
-                None => pair_counts.entry(pair.clone()).or_insert(0),
-            };
-            if *m < MAX_REPEATS && bag.push(pair) {
-                *m += 1;
-            }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut last = [0u8; 8];
+            last[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(last) ^ ((rest.len() as u64) << 59));
         }
     }
-    bag.text
+    fn write_u8(&mut self, n: u8) {
+        self.add(u64::from(n));
+    }
+}
+
+type TokenMap<K> = HashMap<K, u32, BuildHasherDefault<TokenHasher>>;
+
+/// A text's tokens, each distinct one split into its joined pairs once.
+struct Lexicon<'a> {
+    /// (byte offset, token id) of each token kept, in text order.
+    tokens: Vec<(u32, u32)>,
+    /// Each distinct token: its text and its pairs (a range of `pair_list`).
+    words: Vec<(&'a str, u32, u32)>,
+    /// The pair ids of every token, token after token.
+    pair_list: Vec<u32>,
+    /// Each distinct pair's text, by pair id.
+    pairs: Vec<String>,
+}
+
+impl<'a> Lexicon<'a> {
+    fn new(text: &'a str) -> Self {
+        let mut lexicon = Lexicon { tokens: Vec::new(), words: Vec::new(), pair_list: Vec::new(), pairs: Vec::new() };
+        // Every distinct run, kept (`Some(id)`) or not (a number, too long).
+        let mut ids: TokenMap<&'a str> = TokenMap::default();
+        let mut pair_ids: TokenMap<String> = TokenMap::default();
+        let mut kept: Vec<Option<u32>> = Vec::new();
+        for (at, token) in runs(text) {
+            let slot = *ids.entry(token).or_insert_with(|| {
+                kept.push(lexicon.intern(token, &mut pair_ids));
+                (kept.len() - 1) as u32
+            });
+            if let Some(id) = kept[slot as usize] {
+                lexicon.tokens.push((at as u32, id));
+            }
+        }
+        lexicon
+    }
+
+    /// The id of a new distinct token, or `None` when it is no word.
+    fn intern(&mut self, token: &'a str, pair_ids: &mut TokenMap<String>) -> Option<u32> {
+        if !token.chars().any(char::is_alphabetic) || token.chars().count() > MAX_TOKEN_CHARS {
+            return None;
+        }
+        let from = self.pair_list.len() as u32;
+        if !token.chars().all(char::is_lowercase) {
+            for pair in joined_pairs(token) {
+                let next = self.pairs.len() as u32;
+                let id = *pair_ids.entry(pair).or_insert_with_key(|p| {
+                    self.pairs.push(p.clone());
+                    next
+                });
+                self.pair_list.push(id);
+            }
+        }
+        self.words.push((token, from, self.pair_list.len() as u32));
+        Some((self.words.len() - 1) as u32)
+    }
+
+    /// The bag of `tokens` (a run of [`Lexicon::tokens`]), at most `max_bytes`.
+    fn bag(&self, tokens: &[(u32, u32)], max_bytes: usize, counts: &mut Counts) -> String {
+        counts.start(self.words.len(), self.pairs.len());
+        let text_len: usize = tokens.len() * 8;
+        let mut bag = Bag { text: String::with_capacity(text_len.min(max_bytes) / 2), written: 0, max_bytes };
+        for &(_, id) in tokens {
+            let (token, from, to) = self.words[id as usize];
+            if counts.of_word(id) >= MAX_REPEATS {
+                continue;
+            }
+            if !bag.push(token) {
+                break;
+            }
+            counts.add_word(id);
+            for &pair in &self.pair_list[from as usize..to as usize] {
+                if counts.of_pair(pair) < MAX_REPEATS && bag.push(&self.pairs[pair as usize]) {
+                    counts.add_pair(pair);
+                }
+            }
+        }
+        bag.text
+    }
+}
+
+/// The runs of letters, digits and `_` of a text, with their byte offsets.
+fn runs(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let bytes = text.as_bytes();
+    // Whether the character at `i` is a token's, and its length.
+    let class = move |i: usize| match bytes[i] {
+        b if b.is_ascii() => (b.is_ascii_alphanumeric() || b == b'_', 1),
+        _ => text[i..].chars().next().map_or((false, 1), |c| (c.is_alphanumeric(), c.len_utf8())),
+    };
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        loop {
+            if i >= bytes.len() {
+                return None;
+            }
+            let (word, len) = class(i);
+            if word {
+                break;
+            }
+            i += len;
+        }
+        let start = i;
+        while i < bytes.len() {
+            let (word, len) = class(i);
+            if !word {
+                break;
+            }
+            i += len;
+        }
+        Some((start, &text[start..i]))
+    })
+}
+
+/// How many times each token and pair is in the bag being made: a count
+/// is current when its stamp is the bag's, so no bag clears another's.
+#[derive(Default)]
+struct Counts {
+    stamp: u32,
+    words: Vec<(u32, u32)>,
+    pairs: Vec<(u32, u32)>,
+}
+
+impl Counts {
+    fn start(&mut self, words: usize, pairs: usize) {
+        self.stamp += 1;
+        self.words.resize(words, (0, 0));
+        self.pairs.resize(pairs, (0, 0));
+    }
+    fn of(slot: (u32, u32), stamp: u32) -> u32 {
+        if slot.0 == stamp {
+            slot.1
+        } else {
+            0
+        }
+    }
+    fn of_word(&self, id: u32) -> u32 {
+        Self::of(self.words[id as usize], self.stamp)
+    }
+    fn of_pair(&self, id: u32) -> u32 {
+        Self::of(self.pairs[id as usize], self.stamp)
+    }
+    fn add_word(&mut self, id: u32) {
+        let n = self.of_word(id);
+        self.words[id as usize] = (self.stamp, n + 1);
+    }
+    fn add_pair(&mut self, id: u32) {
+        let n = self.of_pair(id);
+        self.pairs[id as usize] = (self.stamp, n + 1);
+    }
 }
 
 /// A bag under construction: its text, spaced, and its size as written.
@@ -109,7 +278,7 @@ impl Bag {
         if sep == 1 {
             self.text.push(' ');
         }
-        self.text.push_str(&spaced_words(word));
+        push_spaced_words(&mut self.text, word);
         self.written += word.len() + sep;
         true
     }
@@ -140,6 +309,38 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(element_bodies(&ast, text), vec!["def a return alpha", "def b return beta", ""]);
+    }
+
+    #[test]
+    fn one_split_gives_the_bags_of_the_file_and_of_each_element() {
+        use crate::ast::AstElement;
+        let mut text =
+            String::from("class RetryPolicy:\n    def retry_delay(self, n):\n        return retryDelay * n\n");
+        for i in 0..200 {
+            text.push_str(&format!("    def hexDump{i}(self, ключЗначение): return HTTPServer_{i} + 2 ** n\n"));
+        }
+        let element =
+            |start, end| AstElement { name: "e".into(), line: Some(LineRange { start, end }), ..Default::default() };
+        let ranges = [(1, 203), (2, 3), (0, 1), (4, 4), (150, 500), (600, 700), (9, 2)];
+        let ast = AstData {
+            classes: ranges.iter().map(|&(a, b)| element(a, b)).collect(),
+            functions: vec![AstElement::default()],
+            ..Default::default()
+        };
+        // Each element's bag is the bag of its own lines, as when each was split apart.
+        let starts: Vec<usize> = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+        let bodies: Vec<String> = ast
+            .elements()
+            .map(|e| {
+                e.line.map_or_else(String::new, |r| {
+                    let (from, to) = lines_span(&text, &starts, r);
+                    word_bag_within(&text[from..to], MAX_BODY_BYTES)
+                })
+            })
+            .collect();
+        assert!(bodies[1].len() > 900 && bodies[2].contains("retrydelay"), "{bodies:?}");
+        assert_eq!(file_bags(Some(&ast), &text), (word_bag(&text), bodies));
+        assert_eq!(file_bags(None, &text), (word_bag(&text), Vec::new()));
     }
 
     #[test]

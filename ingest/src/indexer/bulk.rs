@@ -48,15 +48,16 @@ impl BulkOutcome {
 }
 
 impl BulkBatch {
-    pub fn index(&mut self, index: &str, id: &str, doc: &Value) {
+    /// Queue `doc` (written straight into the body: no `Value` of it is built).
+    pub fn index(&mut self, index: &str, id: &str, doc: &impl serde::Serialize) {
         self.push(&json!({ "index": { "_index": index, "_id": id } }), Some(doc));
     }
 
     pub fn delete(&mut self, index: &str, id: &str) {
-        self.push(&json!({ "delete": { "_index": index, "_id": id } }), None);
+        self.push(&json!({ "delete": { "_index": index, "_id": id } }), None::<&Value>);
     }
 
-    fn push(&mut self, action: &Value, doc: Option<&Value>) {
+    fn push(&mut self, action: &Value, doc: Option<&impl serde::Serialize>) {
         serde_json::to_writer(&mut self.body, action).expect("JSON to memory");
         self.body.push(b'\n');
         if let Some(doc) = doc {

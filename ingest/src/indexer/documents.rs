@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use serde_json::{json, Value};
+use super::written::{AstDoc, ContentDoc, Shown, StoredAst, Symbol};
 
 use vibe_common::ast::AstData;
 use vibe_common::identifier::{joined_pairs, spaced_words};
@@ -26,7 +26,7 @@ pub fn indexable(file: &ScannedFile) -> bool {
 }
 
 /// The AST document: AST, metadata and tags.
-pub fn ast_doc(source: &SourceInfo, file: &ScannedFile, enrichment: Option<&Enrichment>) -> Value {
+pub fn ast_doc<'a>(source: &'a SourceInfo, file: &'a ScannedFile, enrichment: Option<&'a Enrichment>) -> AstDoc<'a> {
     let ast = file.ast.as_ref();
     let knowledge = ast
         .and_then(|a| a.frontmatter.as_ref())
@@ -40,43 +40,33 @@ pub fn ast_doc(source: &SourceInfo, file: &ScannedFile, enrichment: Option<&Enri
             tags.push(t);
         }
     }
-    json!({
-        "root": source.root.to_string_lossy(),
-        "project": source.name,
-        "path": file.rel_path,
-        "language": file.language,
-        "extension": std::path::Path::new(&file.rel_path).extension().map(|e| e.to_string_lossy().to_lowercase()),
-        "lines": file.lines,
-        "size": file.size,
-        "mtime": file.mtime,
-        "hash": file.hash,
-        "indexed_at": now_ms(),
-        "binary": file.binary,
-        "skipped": file.skipped.map(|s| s.as_str()),
-        "knowledge": knowledge,
-        "ast_objects": ast.map_or(0, |a| a.object_count()),
-        "description": enrichment.map(|e| e.description.clone()).filter(|d| !d.is_empty()),
-        "tags": tags,
-        "llm_tags": llm_tags,
-        "symbols": ast.map(|a| symbols(a, &file.bodies, file.content.as_deref())).unwrap_or_default(),
+    AstDoc {
+        root: source.root.to_string_lossy(),
+        project: &source.name,
+        path: &file.rel_path,
+        language: file.language,
+        extension: std::path::Path::new(&file.rel_path).extension().map(|e| e.to_string_lossy().to_lowercase()),
+        lines: file.lines,
+        size: file.size,
+        mtime: file.mtime,
+        hash: &file.hash,
+        indexed_at: now_ms(),
+        binary: file.binary,
+        skipped: file.skipped.map(|s| s.as_str()),
+        knowledge,
+        ast_objects: ast.map_or(0, |a| a.object_count()),
+        description: enrichment.map(|e| e.description.as_str()).filter(|d| !d.is_empty()),
+        tags,
+        llm_tags,
+        symbols: ast.map(|a| symbols(a, &file.bodies, file.content.as_deref())).unwrap_or_default(),
         // What the file is about and its words, for questions in words.
-        "about": spaced_words(&file_about(&file.rel_path, ast, enrichment)),
-        "words": file.words,
+        about: spaced_words(&file_about(&file.rel_path, ast, enrichment)).into_owned(),
+        words: file.words.as_deref(),
         // One flat entry per use, `{name, kind, line, in}` (`find_references`).
-        "references": ast.map_or(&[][..], |a| &a.references),
-        "ast": ast.map(stored_ast),
-    })
-}
-
-/// The AST as stored in the document: without its references, which live
-/// in the top-level `references` field only (so `get_file_ast` answers stay
-/// small).
-fn stored_ast(ast: &AstData) -> Value {
-    let mut v = json!(ast);
-    if let Some(o) = v.as_object_mut() {
-        o.remove("references");
+        references: ast.map_or(&[][..], |a| &a.references),
+        // Without its references (so `get_file_ast` answers stay small).
+        ast: ast.map(StoredAst),
     }
-    v
 }
 
 /// Lines of a definition kept in its `code`.
@@ -160,7 +150,7 @@ fn owner_docs(ast: &AstData) -> HashMap<String, String> {
 /// in words are ranked on. `symbols` is indexed but not kept in `_source`,
 /// so an entry holds nothing else: what only `show` needs (signature, doc,
 /// lines, code) would be parsed and dropped (full texts stay in `ast`).
-pub fn symbols(ast: &AstData, bodies: &[String], content: Option<&str>) -> Vec<Value> {
+pub fn symbols<'a>(ast: &'a AstData, bodies: &'a [String], content: Option<&str>) -> Vec<Symbol<'a>> {
     let owner_docs = owner_docs(ast);
     let docs: Vec<String> = ast.elements().map(|e| summary::doc_summary(&e.comments)).collect();
     let members = member_summaries(ast, &docs);
@@ -170,26 +160,22 @@ pub fn symbols(ast: &AstData, bodies: &[String], content: Option<&str>) -> Vec<V
         .zip(&docs)
         .filter(|((e, _), _)| !e.name.is_empty())
         .map(|((e, body), doc)| {
-            let mut s = json!({ "name": e.name, "kind": e.kind, "show": vibe_common::shown::encode(&shown(e, doc, lines.as_deref())) });
-            if let Some(owner) = &e.owner {
-                s["owner"] = json!(owner);
-            }
-            if !e.supertypes.is_empty() {
-                s["supertypes"] = json!(e.supertypes);
-            }
             let paragraph = summary::doc_paragraph(&e.comments, MAX_ABOUT_DOC_CHARS);
-            s["about"] = json!(spaced_words(&symbol_about(&e.name, e.owner.as_deref(), &paragraph)));
-            if !body.is_empty() {
-                s["body"] = json!(body);
-            }
             let qualified = e.qualified_name();
             let owner_doc = e.owner.as_ref().map(|o| format!("{o} {}", owner_docs.get(o).map_or("", String::as_str)));
             let context =
                 [owner_doc.as_deref().unwrap_or(""), members.get(&qualified).map_or("", String::as_str)].join(" ");
-            if !context.trim().is_empty() {
-                s["context"] = json!(spaced_words(&summary::cut(context.trim(), 2 * MAX_CONTEXT_DOC_CHARS)));
+            Symbol {
+                name: &e.name,
+                kind: &e.kind,
+                show: vibe_common::shown::encode_serialized(&shown(e, doc, lines.as_deref())),
+                owner: e.owner.as_deref(),
+                supertypes: &e.supertypes,
+                about: spaced_words(&symbol_about(&e.name, e.owner.as_deref(), &paragraph)).into_owned(),
+                body: Some(body).filter(|b| !b.is_empty()),
+                context: (!context.trim().is_empty())
+                    .then(|| spaced_words(&summary::cut(context.trim(), 2 * MAX_CONTEXT_DOC_CHARS)).into_owned()),
             }
-            s
         })
         .collect()
 }
@@ -201,29 +187,22 @@ pub fn symbols(ast: &AstData, bodies: &[String], content: Option<&str>) -> Vec<V
 /// ([`CODE_LINES`], [`CODE_BYTES`]) from the file's `content`: what the best
 /// match of a search shows, so that one call answers. Searches read it
 /// without loading the file's `_source`.
-fn shown(e: &vibe_common::ast::AstElement, doc: &str, lines: Option<&[&str]>) -> Value {
-    let mut out = json!({ "name": e.name, "kind": e.kind });
-    if let Some(owner) = &e.owner {
-        out["owner"] = json!(owner);
+fn shown<'a>(e: &'a vibe_common::ast::AstElement, doc: &'a str, lines: Option<&[&str]>) -> Shown<'a> {
+    let excerpt = e
+        .line
+        .zip(lines)
+        .map(|(line, lines)| summary::lines_excerpt(lines, line.start, line.end, CODE_LINES, CODE_BYTES));
+    let (code, skipped) = excerpt.map_or((None, None), |x| (Some(x.code).filter(|c| !c.is_empty()), x.skipped));
+    Shown {
+        name: &e.name,
+        kind: &e.kind,
+        owner: e.owner.as_deref(),
+        lines: e.line.map(|l| if l.start == l.end { l.start.to_string() } else { format!("{}-{}", l.start, l.end) }),
+        signature: summary::cut(&e.signature, summary::MAX_SIGNATURE_CHARS),
+        doc: Some(doc).filter(|d| !d.is_empty()),
+        code,
+        code_skip: skipped.map(|(a, b)| format!("{a}-{b}")),
     }
-    if let Some(line) = e.line {
-        let (a, b) = (line.start, line.end);
-        out["lines"] = json!(if a == b { a.to_string() } else { format!("{a}-{b}") });
-    }
-    out["signature"] = json!(summary::cut(&e.signature, summary::MAX_SIGNATURE_CHARS));
-    if !doc.is_empty() {
-        out["doc"] = json!(doc);
-    }
-    if let (Some(line), Some(lines)) = (e.line, lines) {
-        let excerpt = summary::lines_excerpt(lines, line.start, line.end, CODE_LINES, CODE_BYTES);
-        if !excerpt.code.is_empty() {
-            out["code"] = json!(excerpt.code);
-        }
-        if let Some((a, b)) = excerpt.skipped {
-            out["code_skip"] = json!(format!("{a}-{b}"));
-        }
-    }
-    out
 }
 
 /// When a document is written (epoch milliseconds): answers say how fresh they are.
@@ -233,22 +212,22 @@ fn now_ms() -> u64 {
 
 /// The content document: the full text, stored for `get_file_content`, and
 /// its grams, which narrow `search_code_text`.
-pub fn content_doc(source: &SourceInfo, file: &ScannedFile) -> Value {
-    json!({
-        "root": source.root.to_string_lossy(),
-        "project": source.name,
-        "path": file.rel_path,
-        "language": file.language,
-        "hash": file.hash,
-        "indexed_at": now_ms(),
-        "lines": file.lines,
-        "size": file.size,
-        "mtime": file.mtime,
+pub fn content_doc<'a>(source: &'a SourceInfo, file: &'a ScannedFile) -> ContentDoc<'a> {
+    ContentDoc {
+        root: source.root.to_string_lossy(),
+        project: &source.name,
+        path: &file.rel_path,
+        language: file.language,
+        hash: &file.hash,
+        indexed_at: now_ms(),
+        lines: file.lines,
+        size: file.size,
+        mtime: file.mtime,
         // Why `content` is empty: binary, too_large or invalid_utf8 (get_file_content says so).
-        "skipped": file.skipped.filter(|s| s.explains_empty_content()).map(|s| s.as_str()),
-        "content": file.content,
-        "grams": file.grams,
-    })
+        skipped: file.skipped.filter(|s| s.explains_empty_content()).map(|s| s.as_str()),
+        content: file.content.as_deref(),
+        grams: file.grams.as_deref(),
+    }
 }
 
 /// A short deterministic summary: the README's first prose paragraph.
@@ -292,6 +271,7 @@ pub fn readme_summary(readme: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn a_definitions_about_joins_the_words_of_its_names() {
@@ -314,7 +294,7 @@ mod tests {
             ast: Some(AstData { references: vec![import, call], references_omitted: 2, ..Default::default() }),
             ..Default::default()
         };
-        let doc = ast_doc(&source, &file, None);
+        let doc = serde_json::to_value(ast_doc(&source, &file, None)).unwrap();
         assert_eq!(
             doc["references"],
             json!([{ "name": "os", "kind": "import", "line": 1 }, { "name": "f", "kind": "call", "line": 3, "in": "A.g" }])

@@ -21,6 +21,7 @@ mod source;
 pub mod stats;
 pub mod store;
 pub mod tags;
+pub mod written;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;

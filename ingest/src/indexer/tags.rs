@@ -3,7 +3,7 @@
 //! AST's multilingual category tags. LLM tags are added beside these, never
 //! instead of them.
 
-use std::collections::BTreeSet;
+use std::collections::HashSet;
 
 use vibe_common::ast::AstData;
 use vibe_common::identifier::split_identifier;
@@ -75,9 +75,10 @@ fn keep(word: &str) -> bool {
 /// The deterministic tags of one file.
 pub fn deterministic_tags(path: &str, ast: Option<&AstData>) -> Vec<String> {
     let mut tags: Vec<String> = Vec::new();
-    let mut seen = BTreeSet::new();
+    let mut seen = HashSet::new();
     let mut push = |t: String, tags: &mut Vec<String>| {
-        if tags.len() < MAX_DERIVED_TAGS && seen.insert(t.clone()) {
+        if tags.len() < MAX_DERIVED_TAGS && !seen.contains(&t) {
+            seen.insert(t.clone());
             tags.push(t);
         }
     };
@@ -93,7 +94,7 @@ pub fn deterministic_tags(path: &str, ast: Option<&AstData>) -> Vec<String> {
             .chain(&ast.enums)
             .chain(&ast.interfaces)
             .chain(&ast.variables);
-        let mut comment_words = Vec::new();
+        let mut comment_words: Vec<&str> = Vec::new();
         for e in elements {
             if tags.len() >= MAX_DERIVED_TAGS {
                 return tags; // full: nothing more would be kept (a big file has thousands of signatures)
@@ -105,10 +106,10 @@ pub fn deterministic_tags(path: &str, ast: Option<&AstData>) -> Vec<String> {
                     }
                 }
             }
-            comment_words.extend(e.comments.iter().cloned());
+            comment_words.extend(e.comments.iter().map(String::as_str));
         }
         for heading in &ast.headings {
-            comment_words.push(heading.title.clone());
+            comment_words.push(&heading.title);
         }
         for imp in &ast.imports {
             for w in split_identifier(imp) {
@@ -117,7 +118,7 @@ pub fn deterministic_tags(path: &str, ast: Option<&AstData>) -> Vec<String> {
                 }
             }
         }
-        comment_words.extend(ast.header_comments.iter().cloned());
+        comment_words.extend(ast.header_comments.iter().map(String::as_str));
         for text in comment_words {
             if tags.len() >= MAX_DERIVED_TAGS {
                 return tags;

@@ -117,8 +117,9 @@ fn scan_bytes(file: &mut ScannedFile, path: &Path, bytes: &[u8], opts: &ScanOpti
     }
     if opts.keep_content {
         file.grams = (!text.is_empty() && with_grams()).then(|| vibe_common::grams::text_grams(text));
-        file.words = (!text.is_empty()).then(|| vibe_common::word_bag::word_bag(text));
-        file.bodies = file.ast.as_ref().map(|a| vibe_common::word_bag::element_bodies(a, text)).unwrap_or_default();
+        let (words, bodies) = vibe_common::word_bag::file_bags(file.ast.as_ref(), text);
+        file.words = (!text.is_empty()).then_some(words);
+        file.bodies = bodies;
         file.content = Some(text.to_owned());
     }
     err
