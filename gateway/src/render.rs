@@ -159,7 +159,7 @@ fn rest_of_result(out: &mut String, r: &Map<String, Value>) {
         let names: Vec<String> = imports.iter().map(scalar).collect();
         let _ = writeln!(out, "  imports: {}", names.join(", "));
     }
-    let skip = ["path", "stale", "title", "matches", "references", "calls", "types", "sections", "imports"];
+    let skip: Vec<&str> = ["path", "stale", "title", "imports"].into_iter().chain(RESULT_LISTS).collect();
     fields(out, r, "  ", &skip);
 }
 

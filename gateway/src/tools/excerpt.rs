@@ -4,7 +4,8 @@
 //! when the definition is longer than that, its lines are read from the
 //! files index by id (one `_mget`, for the best match only): the first [`NAME_LINES`] of a function ([`TYPE_LINES`] of a type) for a name, the
 //! [`WINDOW_LINES`] where the question's words are densest for a question in
-//! words (trimmed to a few lines around those holding them), the lines of
+//! words (trimmed to a few lines around those holding them; in a long
+//! window, only the lines holding the most of them, [`thinned`]), the lines of
 //! code holding the words for a name followed by words.
 
 use serde_json::{json, Value};
@@ -79,7 +80,7 @@ pub async fn complete(gw: &Gateway, answer: &mut Value, show: Show<'_>) {
     let lines: Vec<&str> = content.lines().collect();
     let stored = m["code"].as_str().map_or(0, escaped_len);
     let spans = match show {
-        Show::Window(query) => vec![densest(&lines, start, end, query)],
+        Show::Window(query) => thinned(&lines, densest(&lines, start, end, query), query),
         Show::Lines(words) => {
             let doc = m["code_skip"].as_str().and_then(crate::render::span);
             holding(&lines, (start, end), doc, words)
@@ -163,14 +164,7 @@ fn holding(lines: &[&str], (start, end): (u64, u64), doc: Option<(u64, u64)>, wo
         }
         shown.extend(n..=last);
     }
-    let mut spans: Vec<(u64, u64)> = Vec::new();
-    for n in shown {
-        match spans.last_mut() {
-            Some(last) if last.1 + 1 == n => last.1 = n,
-            _ => spans.push((n, n)),
-        }
-    }
-    spans
+    runs(shown)
 }
 
 /// Whether a line's statement goes on over the next line: more brackets
@@ -310,13 +304,8 @@ async fn file_text(gw: &Gateway, file: (String, String)) -> Option<String> {
 /// from a few lines before its first line holding a word to a few after
 /// its last.
 fn densest(lines: &[&str], start: u64, end: u64, query: &str) -> (u64, u64) {
-    let stems: Vec<String> =
-        params::analyze(query).words.iter().map(|w| w.word.chars().take(STEM_CHARS).collect()).collect();
-    let hits_on = |n: u64| -> usize {
-        let line = lines.get(n as usize - 1).map(|l| l.to_lowercase()).unwrap_or_default();
-        stems.iter().filter(|s| line.contains(s.as_str())).count()
-    };
-    let per_line: Vec<usize> = (start..=end).map(hits_on).collect();
+    let stems = stems(query);
+    let per_line: Vec<usize> = (start..=end).map(|n| stems_held(lines, n, &stems)).collect();
     let width = WINDOW_LINES.min(end - start + 1) as usize;
     let mut best = (0, 0usize);
     let mut sum: usize = per_line[..width].iter().sum();
@@ -339,6 +328,66 @@ fn densest(lines: &[&str], start: u64, end: u64, query: &str) -> (u64, u64) {
     (start + from as u64, start + to as u64)
 }
 
+/// Most lines a question in words shows of a long window ([`thinned`]).
+pub const THIN_LINES: usize = 12;
+/// Longest window shown whole: a definition of up to this many lines is
+/// read at a glance, and its answer may hold none of the words.
+pub const WHOLE_WINDOW_LINES: usize = 20;
+
+/// The lines of a [`densest`] window to show: all of it when it is at most
+/// [`WHOLE_WINDOW_LINES`] long; else, as grep would, the lines holding the most of
+/// the question's words (at least two when any line holds two; by stem),
+/// each with the line before and after it, the best first, up to
+/// [`THIN_LINES`] lines in all, in their order. A window that holds no word
+/// is kept (the definition's start).
+fn thinned(lines: &[&str], (from, to): (u64, u64), query: &str) -> Vec<(u64, u64)> {
+    let stems = stems(query);
+    let counts: Vec<(u64, usize)> = (from..=to).map(|n| (n, stems_held(lines, n, &stems))).collect();
+    let most = counts.iter().map(|c| c.1).max().unwrap_or(0);
+    if (to - from + 1) as usize <= WHOLE_WINDOW_LINES || most == 0 {
+        return vec![(from, to)];
+    }
+    let least = most.min(2);
+    let mut best: Vec<(u64, usize)> = counts.into_iter().filter(|c| c.1 >= least).collect();
+    best.sort_by_key(|&(n, k)| (std::cmp::Reverse(k), n));
+    let mut shown = std::collections::BTreeSet::new();
+    for (n, _) in best {
+        let around: Vec<u64> = (n.saturating_sub(1).max(from)..=(n + 1).min(to)).filter(|l| !shown.contains(l)).collect();
+        if shown.len() + around.len() > THIN_LINES {
+            break;
+        }
+        shown.extend(around);
+    }
+    runs(shown)
+}
+
+/// Line numbers as spans of consecutive lines, in order.
+fn runs(numbers: std::collections::BTreeSet<u64>) -> Vec<(u64, u64)> {
+    let mut spans: Vec<(u64, u64)> = Vec::new();
+    for n in numbers {
+        match spans.last_mut() {
+            Some(last) if last.1 + 1 == n => last.1 = n,
+            _ => spans.push((n, n)),
+        }
+    }
+    spans
+}
+
+/// The query's words by their first [`STEM_CHARS`] characters.
+fn stems(query: &str) -> Vec<String> {
+    let mut stems: Vec<String> =
+        params::analyze(query).words.iter().map(|w| w.word.chars().take(STEM_CHARS).collect()).collect();
+    stems.sort();
+    stems.dedup();
+    stems
+}
+
+/// How many of `stems` line `n` (1-based) holds.
+fn stems_held(lines: &[&str], n: u64, stems: &[String]) -> usize {
+    let line = lines.get(n as usize - 1).map(|l| l.to_lowercase()).unwrap_or_default();
+    stems.iter().filter(|s| line.contains(s.as_str())).count()
+}
+
 /// Lines shown before the first line of a window that holds a word.
 const LEAD_LINES: usize = 3;
 /// Lines shown after the last line of a window that holds a word.
@@ -357,6 +406,23 @@ mod tests {
         assert_eq!(densest(&lines, 10, 90, "where is the retry delay computed"), (67, 73));
         assert_eq!(densest(&lines, 10, 90, "nothing here matches"), (10, 39));
         assert_eq!(densest(&lines, 10, 15, "retry delay"), (10, 15));
+    }
+
+    #[test]
+    fn a_long_window_shows_the_lines_holding_most_words() {
+        let mut lines: Vec<String> = (1..=40).map(|n| format!("step{n}(timeout)")).collect();
+        lines[19] = "when = self._scheduled[0]._when".into();
+        lines[21] = "timeout = min(when - now, MAXIMUM_SELECT_TIMEOUT)".into();
+        lines[23] = "events = self._selector.select(timeout)".into();
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let window = densest(&lines, 1, 40, "compute select timeout until the next scheduled callback");
+        // The lines with two of the words, each with its neighbours; one span.
+        assert_eq!(thinned(&lines, window, "compute select timeout until the next scheduled callback"), [(21, 25)]);
+        // A short window is shown whole; so is one that holds no word.
+        assert_eq!(thinned(&lines, (11, 30), "select timeout"), [(11, 30)]);
+        assert_eq!(thinned(&lines, (1, 40), "nothing matches"), [(1, 40)]);
+        // A word and its plural count once.
+        assert_eq!(stems("parse ranges range"), ["parse", "range"]);
     }
 
     #[test]
