@@ -481,7 +481,7 @@ fn compose_instructions(target_rule: &str) -> String {
          Rules: 1) Use the tools to answer and answer concisely from their results. \
          2) One call is enough: call one tool, then answer; do not chain calls. \
          3) Use only the tools listed here. \
-         Which tool: {}. The code searches take a name, a name then words (its lines with the words), or a description in words. \
+         Which tool: {}. The code searches take a name (its code), a name then the words you look for in it (only its lines holding them: the shortest answer, e.g. `Config.load path`), or a description in words. \
          {target_rule}; `limit` is 1-{MAX_LIMIT} (default {DEFAULT_LIMIT}); \
          a search that shows part of its results says how many more and the `offset` that gives them.",
         which.join("; ")

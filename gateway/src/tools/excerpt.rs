@@ -97,7 +97,7 @@ pub async fn complete(gw: &Gateway, answer: &mut Value, show: Show<'_>) {
             )),
             _ => None,
         };
-        let shown = if missing.is_some() { shown.min(TYPE_LINES) } else { shown };
+        let shown = if missing.is_some() { shown.min(MISSING_WORDS_LINES) } else { shown };
         set_code(m, &content, (start, end), shown, room + stored);
         if let Some(note) = missing {
             crate::budget::add_note(answer, &note);
@@ -117,6 +117,11 @@ pub async fn complete(gw: &Gateway, answer: &mut Value, show: Show<'_>) {
 /// Lines a definition shows for the words after its name, its first
 /// line included.
 pub const HOLDING_LINES: usize = 8;
+
+/// Lines a definition shows when no line of it holds the words after its
+/// name: its start, as the index keeps it, and a note (its lines are in
+/// the header, for a read).
+pub const MISSING_WORDS_LINES: u64 = 12;
 
 /// Lines a statement that holds a word may go on over (an unclosed
 /// bracket, an operator at its end), up to a comment.
