@@ -357,7 +357,8 @@ fn thinned(lines: &[&str], (from, to): (u64, u64), query: &str) -> Vec<(u64, u64
     best.sort_by_key(|&(n, k)| (std::cmp::Reverse(k), n));
     let mut shown = std::collections::BTreeSet::new();
     for (n, _) in best {
-        let around: Vec<u64> = (n.saturating_sub(1).max(from)..=(n + 1).min(to)).filter(|l| !shown.contains(l)).collect();
+        let around: Vec<u64> =
+            (n.saturating_sub(1).max(from)..=(n + 1).min(to)).filter(|l| !shown.contains(l)).collect();
         if shown.len() + around.len() > THIN_LINES {
             break;
         }
