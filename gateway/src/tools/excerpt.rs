@@ -80,7 +80,10 @@ pub async fn complete(gw: &Gateway, answer: &mut Value, show: Show<'_>) {
     let lines: Vec<&str> = content.lines().collect();
     let stored = m["code"].as_str().map_or(0, escaped_len);
     let spans = match show {
-        Show::Window(query) => thinned(&lines, densest(&lines, start, end, query), query),
+        Show::Window(query) => {
+            let stems = stems(query);
+            thinned(&lines, densest(&lines, start, end, &stems), &stems)
+        }
         Show::Lines(words) => {
             let doc = m["code_skip"].as_str().and_then(crate::render::span);
             holding(&lines, (start, end), doc, words)
@@ -88,7 +91,6 @@ pub async fn complete(gw: &Gateway, answer: &mut Value, show: Show<'_>) {
         Show::Start => vec![],
     };
     if spans.is_empty() {
-        let shown = name_lines(m["kind"].as_str().unwrap_or_default());
         // Words that are not in it: its start, shorter, and a note.
         let missing = match show {
             Show::Lines(words) => Some(format!(
@@ -97,7 +99,8 @@ pub async fn complete(gw: &Gateway, answer: &mut Value, show: Show<'_>) {
             )),
             _ => None,
         };
-        let shown = if missing.is_some() { shown.min(MISSING_WORDS_LINES) } else { shown };
+        let shown =
+            if missing.is_some() { MISSING_WORDS_LINES } else { name_lines(m["kind"].as_str().unwrap_or_default()) };
         set_code(m, &content, (start, end), shown, room + stored);
         if let Some(note) = missing {
             crate::budget::add_note(answer, &note);
@@ -119,8 +122,8 @@ pub async fn complete(gw: &Gateway, answer: &mut Value, show: Show<'_>) {
 pub const HOLDING_LINES: usize = 8;
 
 /// Lines a definition shows when no line of it holds the words after its
-/// name: its start, as the index keeps it, and a note (its lines are in
-/// the header, for a read).
+/// name: its start (as many as the index keeps) and a note; its lines
+/// are in the header, for a read.
 pub const MISSING_WORDS_LINES: u64 = 12;
 
 /// Lines a statement that holds a word may go on over (an unclosed
@@ -304,13 +307,13 @@ async fn file_text(gw: &Gateway, file: (String, String)) -> Option<String> {
     gw.backend().contents(&[file]).await.ok()?.pop().flatten()
 }
 
-/// The [`WINDOW_LINES`] of `start..=end` holding most of the query's words
-/// (the first such window; the definition's start when none holds any),
+/// The [`WINDOW_LINES`] of `start..=end` holding most of the query's
+/// [`stems`] (the first such window; the definition's start when none
+/// holds any),
 /// from a few lines before its first line holding a word to a few after
 /// its last.
-fn densest(lines: &[&str], start: u64, end: u64, query: &str) -> (u64, u64) {
-    let stems = stems(query);
-    let per_line: Vec<usize> = (start..=end).map(|n| stems_held(lines, n, &stems)).collect();
+fn densest(lines: &[&str], start: u64, end: u64, stems: &[String]) -> (u64, u64) {
+    let per_line: Vec<usize> = (start..=end).map(|n| stems_held(lines, n, stems)).collect();
     let width = WINDOW_LINES.min(end - start + 1) as usize;
     let mut best = (0, 0usize);
     let mut sum: usize = per_line[..width].iter().sum();
@@ -345,9 +348,8 @@ pub const WHOLE_WINDOW_LINES: usize = 20;
 /// each with the line before and after it, the best first, up to
 /// [`THIN_LINES`] lines in all, in their order. A window that holds no word
 /// is kept (the definition's start).
-fn thinned(lines: &[&str], (from, to): (u64, u64), query: &str) -> Vec<(u64, u64)> {
-    let stems = stems(query);
-    let counts: Vec<(u64, usize)> = (from..=to).map(|n| (n, stems_held(lines, n, &stems))).collect();
+fn thinned(lines: &[&str], (from, to): (u64, u64), stems: &[String]) -> Vec<(u64, u64)> {
+    let counts: Vec<(u64, usize)> = (from..=to).map(|n| (n, stems_held(lines, n, stems))).collect();
     let most = counts.iter().map(|c| c.1).max().unwrap_or(0);
     if (to - from + 1) as usize <= WHOLE_WINDOW_LINES || most == 0 {
         return vec![(from, to)];
@@ -409,9 +411,9 @@ mod tests {
             (1..=100).map(|n| if n == 70 { "delay = base * retries".into() } else { format!("x{n}") }).collect();
         let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
         // From a few lines before the first line with a word to a few after the last.
-        assert_eq!(densest(&lines, 10, 90, "where is the retry delay computed"), (67, 73));
-        assert_eq!(densest(&lines, 10, 90, "nothing here matches"), (10, 39));
-        assert_eq!(densest(&lines, 10, 15, "retry delay"), (10, 15));
+        assert_eq!(densest(&lines, 10, 90, &stems("where is the retry delay computed")), (67, 73));
+        assert_eq!(densest(&lines, 10, 90, &stems("nothing here matches")), (10, 39));
+        assert_eq!(densest(&lines, 10, 15, &stems("retry delay")), (10, 15));
     }
 
     #[test]
@@ -421,12 +423,13 @@ mod tests {
         lines[21] = "timeout = min(when - now, MAXIMUM_SELECT_TIMEOUT)".into();
         lines[23] = "events = self._selector.select(timeout)".into();
         let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
-        let window = densest(&lines, 1, 40, "compute select timeout until the next scheduled callback");
+        let question = stems("compute select timeout until the next scheduled callback");
+        let window = densest(&lines, 1, 40, &question);
         // The lines with two of the words, each with its neighbours; one span.
-        assert_eq!(thinned(&lines, window, "compute select timeout until the next scheduled callback"), [(21, 25)]);
+        assert_eq!(thinned(&lines, window, &question), [(21, 25)]);
         // A short window is shown whole; so is one that holds no word.
-        assert_eq!(thinned(&lines, (11, 30), "select timeout"), [(11, 30)]);
-        assert_eq!(thinned(&lines, (1, 40), "nothing matches"), [(1, 40)]);
+        assert_eq!(thinned(&lines, (11, 30), &stems("select timeout")), [(11, 30)]);
+        assert_eq!(thinned(&lines, (1, 40), &stems("nothing matches")), [(1, 40)]);
         // A word and its plural count once.
         assert_eq!(stems("parse ranges range"), ["parse", "range"]);
     }
