@@ -114,6 +114,21 @@ fn pairs_of_chars(ident: &str) -> Vec<String> {
         .collect()
 }
 
+/// Whether `c` is written in a CJK script (Han, kana, Hangul, their
+/// compatibility and full-width forms): what the CJK analyzer makes bigrams
+/// of or normalizes.
+pub fn is_cjk(c: char) -> bool {
+    matches!(c,
+        '\u{1100}'..='\u{11FF}'      // Hangul Jamo
+        | '\u{2E80}'..='\u{2FDF}'    // CJK radicals
+        | '\u{3000}'..='\u{9FFF}'    // CJK punctuation, kana, Bopomofo, Hangul compatibility, Ext A, unified
+        | '\u{A960}'..='\u{A97F}'    // Hangul Jamo Extended-A
+        | '\u{AC00}'..='\u{D7FF}'    // Hangul syllables, Jamo Extended-B
+        | '\u{F900}'..='\u{FAFF}'    // CJK compatibility ideographs
+        | '\u{FF00}'..='\u{FFEF}'    // half-width and full-width forms
+        | '\u{20000}'..='\u{3FFFF}') // supplementary ideographic planes
+}
+
 /// `text` with a space at each word boundary inside its identifiers, where
 /// the char filters of the search analyzer `vibe_about_search` put one:
 /// between a lower-case and an upper-case letter (`fetch User`), before the

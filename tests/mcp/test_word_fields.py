@@ -36,13 +36,20 @@ def strip_bom(text):
 def retry_delay(attempt):
     """Seconds to wait before the next attempt."""
     return min(30.0, 0.5 * 2 ** attempt)
+
+
+def load_settings(path):
+    """读取配置文件并返回字典。"""
+    with open(path) as f:
+        return dict(line.split("=", 1) for line in f)
 '''
 
 WORD_FIELDS = [
     ("symbols", "about"),
+    ("symbols", "about_zh"),
     ("symbols", "body"),
-    ("symbols", "context"),
     (None, "about"),
+    (None, "about_zh"),
     (None, "words"),
 ]
 
@@ -78,3 +85,28 @@ def test_the_word_fields_index_no_positions(served):
             assert field.get("index_options") == "freqs", (parent, name, field)
             for sub in field.get("fields", {}).values():
                 assert sub.get("index_options") == "freqs", (parent, name, sub)
+
+
+@pytest.mark.anyio
+async def test_a_question_in_chinese_finds_a_definition_documented_in_chinese(served):
+    # Only `symbols.about_zh` (the CJK analyzer's bigrams) holds these words:
+    # `vibe_about` keeps the whole unspaced sentence as one token.
+    _, answer = await call_text(served.url, "search_by_code_functions", {"query": "读取配置文件"})
+    assert answer["results"], answer
+    assert answer["results"][0]["matches"][0]["name"] == "load_settings", answer
+
+
+def test_only_text_with_a_cjk_character_is_indexed_for_the_cjk_analyzer(served):
+    query = {
+        "query": {"nested": {"path": "symbols", "query": {"exists": {"field": "symbols.about_zh"}},
+                             "inner_hits": {"_source": False, "docvalue_fields": ["symbols.name"], "size": 10}}},
+        "_source": False,
+    }
+    request = urllib.request.Request(
+        f"{OPENSEARCH}/{PREFIX}_data_analysis_*/_search", data=json.dumps(query).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request) as r:
+        hits = json.load(r)["hits"]["hits"]
+    names = [n for h in hits for i in h["inner_hits"]["symbols"]["hits"]["hits"] for n in i["fields"]["symbols.name"]]
+    assert names == ["load_settings"], names

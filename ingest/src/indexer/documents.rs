@@ -1,7 +1,5 @@
 //! The documents written to OpenSearch, built from scanned files.
 
-use std::collections::HashMap;
-
 use super::written::{AstDoc, ContentDoc, Shown, StoredAst, Symbol};
 
 use vibe_common::ast::AstData;
@@ -40,6 +38,7 @@ pub fn ast_doc<'a>(source: &'a SourceInfo, file: &'a ScannedFile, enrichment: Op
             tags.push(t);
         }
     }
+    let about = spaced_words(&file_about(&file.rel_path, ast, enrichment)).into_owned();
     AstDoc {
         root: source.root.to_string_lossy(),
         project: &source.name,
@@ -60,7 +59,8 @@ pub fn ast_doc<'a>(source: &'a SourceInfo, file: &'a ScannedFile, enrichment: Op
         llm_tags,
         symbols: ast.map(|a| symbols(a, &file.bodies, file.content.as_deref())).unwrap_or_default(),
         // What the file is about and its words, for questions in words.
-        about: spaced_words(&file_about(&file.rel_path, ast, enrichment)).into_owned(),
+        about_zh: cjk_only(&about),
+        about,
         words: file.words.as_deref(),
         // One flat entry per use, `{name, kind, line, in}` (`find_references`).
         references: ast.map_or(&[][..], |a| &a.references),
@@ -76,8 +76,6 @@ pub const CODE_BYTES: usize = 900;
 
 /// Longest doc paragraph a definition's `about` holds, in characters.
 const MAX_ABOUT_DOC_CHARS: usize = 600;
-/// Longest owner doc in a definition's `context`, in characters.
-const MAX_CONTEXT_DOC_CHARS: usize = 300;
 /// Longest header comment text in a file's `about`, in characters.
 const MAX_FILE_ABOUT_CHARS: usize = 800;
 
@@ -106,54 +104,25 @@ fn symbol_about(name: &str, owner: Option<&str>, paragraph: &str) -> String {
     [name, owner, pairs.as_str(), paragraph].iter().filter(|p| !p.is_empty()).copied().collect::<Vec<_>>().join(" ")
 }
 
-/// The names and doc summaries of each owner's members, by the owner's
-/// qualified name, at most [`MAX_CONTEXT_DOC_CHARS`] characters each: the
-/// `context` of a class (what its methods do says what it is for). `docs`
-/// holds each element's doc summary, in [`AstData::elements`] order.
-fn member_summaries(ast: &AstData, docs: &[String]) -> HashMap<String, String> {
-    let mut out: HashMap<String, String> = HashMap::new();
-    for (e, doc) in ast.elements().zip(docs).filter(|(e, _)| !e.name.is_empty()) {
-        let Some(owner) = &e.owner else { continue };
-        let text = out.entry(owner.clone()).or_default();
-        if text.chars().count() >= MAX_CONTEXT_DOC_CHARS {
-            continue;
-        }
-        text.push_str(&e.name);
-        text.push(' ');
-        text.push_str(doc);
-        text.push_str(". ");
-    }
-    out
-}
-
-/// The doc paragraph of each class-like element, by its qualified name
-/// (`Outer.Inner`): the `context` of its members.
-fn owner_docs(ast: &AstData) -> HashMap<String, String> {
-    ast.classes
-        .iter()
-        .chain(&ast.structs)
-        .chain(&ast.interfaces)
-        .chain(&ast.enums)
-        .filter(|e| !e.name.is_empty() && !e.comments.is_empty())
-        .map(|e| {
-            let key = e.qualified_name();
-            (key, summary::doc_paragraph(&e.comments, MAX_CONTEXT_DOC_CHARS))
-        })
-        .collect()
+/// `text` again for the CJK analyzer (`about_zh`, `symbols.about_zh`), when
+/// it holds a CJK character: other text gets the same words, unstemmed,
+/// from the CJK analyzer, which cost as much OpenSearch CPU as the rest of
+/// `about` for no question it answers (issue 33).
+fn cjk_only(text: &str) -> Option<String> {
+    text.chars().any(vibe_common::identifier::is_cjk).then(|| text.to_string())
 }
 
 /// The search form of a file's code elements: one flat entry per element
 /// with its bare name, kind, owner and supertypes, and `show`: what a search
 /// answer shows of it ([`shown`]). `about` (name, owner and the doc's first
 /// paragraph), `body` (the word bag of its own lines, `bodies`, computed by
-/// the scanner) and `context` (the owner's name and doc) are what questions
-/// in words are ranked on. `symbols` is indexed but not kept in `_source`,
+/// the scanner) are what questions in words are ranked on; `about_zh`
+/// repeats `about` for the CJK analyzer when it holds a CJK character
+/// ([`cjk_only`]). `symbols` is indexed but not kept in `_source`,
 /// so an entry holds nothing else: what only `show` needs (signature, doc,
 /// lines, code) would be parsed and dropped (full texts stay in `ast`).
 pub fn symbols<'a>(ast: &'a AstData, bodies: &'a [String], content: Option<&str>) -> Vec<Symbol<'a>> {
-    let owner_docs = owner_docs(ast);
     let docs: Vec<String> = ast.elements().map(|e| summary::doc_summary(&e.comments)).collect();
-    let members = member_summaries(ast, &docs);
     let lines: Option<Vec<&str>> = content.map(|text| text.lines().collect());
     ast.elements()
         .zip(bodies.iter().map(String::as_str).chain(std::iter::repeat("")))
@@ -161,20 +130,16 @@ pub fn symbols<'a>(ast: &'a AstData, bodies: &'a [String], content: Option<&str>
         .filter(|((e, _), _)| !e.name.is_empty())
         .map(|((e, body), doc)| {
             let paragraph = summary::doc_paragraph(&e.comments, MAX_ABOUT_DOC_CHARS);
-            let qualified = e.qualified_name();
-            let owner_doc = e.owner.as_ref().map(|o| format!("{o} {}", owner_docs.get(o).map_or("", String::as_str)));
-            let context =
-                [owner_doc.as_deref().unwrap_or(""), members.get(&qualified).map_or("", String::as_str)].join(" ");
+            let about = spaced_words(&symbol_about(&e.name, e.owner.as_deref(), &paragraph)).into_owned();
             Symbol {
                 name: &e.name,
                 kind: &e.kind,
                 show: vibe_common::shown::encode_serialized(&shown(e, doc, lines.as_deref())),
                 owner: e.owner.as_deref(),
                 supertypes: &e.supertypes,
-                about: spaced_words(&symbol_about(&e.name, e.owner.as_deref(), &paragraph)).into_owned(),
+                about_zh: cjk_only(&about),
+                about,
                 body: Some(body).filter(|b| !b.is_empty()),
-                context: (!context.trim().is_empty())
-                    .then(|| spaced_words(&summary::cut(context.trim(), 2 * MAX_CONTEXT_DOC_CHARS)).into_owned()),
             }
         })
         .collect()

@@ -34,6 +34,8 @@ pub struct AstDoc<'a> {
     pub llm_tags: Vec<String>,
     pub symbols: Vec<Symbol<'a>>,
     pub about: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub about_zh: Option<String>,
     pub words: Option<&'a str>,
     pub references: &'a [AstReference],
     pub ast: Option<StoredAst<'a>>,
@@ -68,9 +70,9 @@ pub struct Symbol<'a> {
     pub supertypes: &'a [String],
     pub about: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub body: Option<&'a str>,
+    pub about_zh: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub context: Option<String>,
+    pub body: Option<&'a str>,
 }
 
 /// What a search answer shows of a definition (`symbols.show`, before its
