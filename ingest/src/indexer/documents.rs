@@ -269,6 +269,15 @@ mod tests {
     }
 
     #[test]
+    fn only_text_with_a_cjk_character_is_repeated_for_the_cjk_analyzer() {
+        assert_eq!(cjk_only("parse Config file"), None);
+        assert_eq!(cjk_only("разобрать конфигурацию"), None);
+        for text in ["load 读取配置文件", "設定を読む", "설정 읽기", "ＡＢＣ"] {
+            assert_eq!(cjk_only(text).as_deref(), Some(text), "{text}");
+        }
+    }
+
+    #[test]
     fn summary_is_first_paragraph() {
         let md = "# Title\n\n![badge](x)\n\nA tool that does things.\nSecond line.\n\n## More\nignored";
         assert_eq!(readme_summary(md), "A tool that does things. Second line.");
