@@ -39,12 +39,17 @@ pub fn ast_doc<'a>(source: &'a SourceInfo, file: &'a ScannedFile, enrichment: Op
         }
     }
     let about = spaced_words(&file_about(&file.rel_path, ast, enrichment)).into_owned();
+    let extension = std::path::Path::new(&file.rel_path).extension().map(|e| e.to_string_lossy().to_lowercase());
+    // The files `search_documentation` looks at (its filter: the language or the extension).
+    let markdown = &vibe_common::languages::MARKDOWN;
+    let documentation =
+        file.language == Some(markdown.name) || extension.as_deref().is_some_and(|e| markdown.extensions.contains(&e));
     AstDoc {
         root: source.root.to_string_lossy(),
         project: &source.name,
         path: &file.rel_path,
         language: file.language,
-        extension: std::path::Path::new(&file.rel_path).extension().map(|e| e.to_string_lossy().to_lowercase()),
+        extension,
         lines: file.lines,
         size: file.size,
         mtime: file.mtime,
@@ -55,6 +60,9 @@ pub fn ast_doc<'a>(source: &'a SourceInfo, file: &'a ScannedFile, enrichment: Op
         knowledge,
         ast_objects: ast.map_or(0, |a| a.object_count()),
         description: enrichment.map(|e| e.description.as_str()).filter(|d| !d.is_empty()),
+        // Only `search_documentation` reads them, over Markdown files: on
+        // code, three more analyses of every tag for no search (issue 33).
+        doc_tags: documentation.then(|| tags.clone()),
         tags,
         llm_tags,
         symbols: ast.map(|a| symbols(a, &file.bodies, file.content.as_deref())).unwrap_or_default(),
@@ -266,6 +274,20 @@ mod tests {
         );
         assert!(doc["ast"].get("references").is_none(), "{}", doc["ast"]);
         assert_eq!(doc["ast"]["references_omitted"], json!(2));
+    }
+
+    #[test]
+    fn only_markdown_files_repeat_their_tags_for_the_documentation_analyzers() {
+        let source = SourceInfo { name: "p".into(), root: "/p".into(), readme: None, license: None };
+        let file = |path: &str| ScannedFile { rel_path: path.into(), hash: "h".into(), ..Default::default() };
+        for (path, documentation) in [("docs/Guide.MD", true), ("notes.markdown", true), ("src/guide.py", false)] {
+            let doc = serde_json::to_value(ast_doc(&source, &file(path), None)).unwrap();
+            assert!(!doc["tags"].as_array().unwrap().is_empty(), "{doc}");
+            match documentation {
+                true => assert_eq!(doc["doc_tags"], doc["tags"], "{path}"),
+                false => assert!(doc.get("doc_tags").is_none(), "{path}: {doc}"),
+            }
+        }
     }
 
     #[test]

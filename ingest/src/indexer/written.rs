@@ -31,6 +31,10 @@ pub struct AstDoc<'a> {
     pub ast_objects: usize,
     pub description: Option<&'a str>,
     pub tags: Vec<String>,
+    /// The tags again for the English, Russian and Chinese analyzers of
+    /// `search_documentation`, on Markdown files only ([`super::documents`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doc_tags: Option<Vec<String>>,
     pub llm_tags: Vec<String>,
     pub symbols: Vec<Symbol<'a>>,
     pub about: String,
