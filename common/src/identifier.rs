@@ -114,19 +114,17 @@ fn pairs_of_chars(ident: &str) -> Vec<String> {
         .collect()
 }
 
-/// Whether `c` is written in a CJK script (Han, kana, Hangul, their
-/// compatibility and full-width forms): what the CJK analyzer makes bigrams
-/// of or normalizes.
+/// Whether `c` is written in a CJK script (kana, Han, Hangul): what the
+/// CJK analyzer makes bigrams of. The gateway tells a query's scripts by it,
+/// and the indexer writes the CJK analyzer's fields of a text holding one.
 pub fn is_cjk(c: char) -> bool {
-    matches!(c,
-        '\u{1100}'..='\u{11FF}'      // Hangul Jamo
-        | '\u{2E80}'..='\u{2FDF}'    // CJK radicals
-        | '\u{3000}'..='\u{9FFF}'    // CJK punctuation, kana, Bopomofo, Hangul compatibility, Ext A, unified
-        | '\u{A960}'..='\u{A97F}'    // Hangul Jamo Extended-A
-        | '\u{AC00}'..='\u{D7FF}'    // Hangul syllables, Jamo Extended-B
-        | '\u{F900}'..='\u{FAFF}'    // CJK compatibility ideographs
-        | '\u{FF00}'..='\u{FFEF}'    // half-width and full-width forms
-        | '\u{20000}'..='\u{3FFFF}') // supplementary ideographic planes
+    matches!(c as u32,
+        0x3040..=0x30FF      // Hiragana, Katakana
+        | 0x3400..=0x4DBF    // CJK Extension A
+        | 0x4E00..=0x9FFF    // CJK Unified Ideographs
+        | 0xAC00..=0xD7AF    // Hangul
+        | 0xF900..=0xFAFF    // CJK Compatibility Ideographs
+        | 0x20000..=0x2FA1F) // CJK Extensions B..
 }
 
 /// `text` with a space at each word boundary inside its identifiers, where

@@ -32,15 +32,7 @@ pub struct Scripts {
     pub cjk: bool,
 }
 
-pub fn is_cjk(c: char) -> bool {
-    matches!(c as u32,
-        0x3040..=0x30FF      // Hiragana, Katakana
-        | 0x3400..=0x4DBF    // CJK Extension A
-        | 0x4E00..=0x9FFF    // CJK Unified Ideographs
-        | 0xAC00..=0xD7AF    // Hangul
-        | 0xF900..=0xFAFF    // CJK Compatibility Ideographs
-        | 0x20000..=0x2FA1F) // CJK Extensions B..
-}
+pub use vibe_common::identifier::is_cjk;
 
 pub fn is_cyrillic(c: char) -> bool {
     matches!(c as u32, 0x0400..=0x052F)

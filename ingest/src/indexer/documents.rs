@@ -294,7 +294,7 @@ mod tests {
     fn only_text_with_a_cjk_character_is_repeated_for_the_cjk_analyzer() {
         assert_eq!(cjk_only("parse Config file"), None);
         assert_eq!(cjk_only("разобрать конфигурацию"), None);
-        for text in ["load 读取配置文件", "設定を読む", "설정 읽기", "ＡＢＣ"] {
+        for text in ["load 读取配置文件", "設定を読む", "설정 읽기"] {
             assert_eq!(cjk_only(text).as_deref(), Some(text), "{text}");
         }
     }
