@@ -2,7 +2,7 @@
 //!
 //! Each AST document carries `words`: the file's tokens (identifiers as
 //! written, words of comments and strings), each at most [`MAX_REPEATS`]
-//! times, in order of first use, with a space at each word boundary inside
+//! times (a definition's body: [`MAX_BODY_REPEATS`]), in order of first use, with a space at each word boundary inside
 //! an identifier ([`spaced_words`]). The analyzer `vibe_about` stems the
 //! words; BM25 over this field is the
 //! whole-file signal of `search_code_symbols`' word ranking. Repeats are
@@ -16,8 +16,14 @@ use std::hash::{BuildHasherDefault, Hasher};
 use crate::ast::{AstData, LineRange};
 use crate::identifier::{joined_pairs, push_spaced_words};
 
-/// Times one token may appear in the bag.
-pub const MAX_REPEATS: u32 = 3;
+/// Times one token may appear in a file's bag. BM25's term frequency
+/// saturates: a third copy of each word over a whole file was 2.1 M of the
+/// 5.2 M tokens of `words` in `throughput.sh`'s corpus, and left both concept
+/// sets where they were (issue 33; bench/RESULTS-history.md).
+pub const MAX_REPEATS: u32 = 2;
+/// Times one token may appear in a definition's body bag: a short text,
+/// where two instead of three lost 0.017 MRR on the dev set's pooled look-ups.
+pub const MAX_BODY_REPEATS: u32 = 3;
 /// Longest token kept, in characters (longer ones are data, not words).
 pub const MAX_TOKEN_CHARS: usize = 64;
 /// Largest bag, in bytes.
@@ -39,7 +45,7 @@ pub fn element_bodies(ast: &AstData, text: &str) -> Vec<String> {
 pub fn file_bags(ast: Option<&AstData>, text: &str) -> (String, Vec<String>) {
     let lexicon = Lexicon::new(text);
     let mut counts = Counts::default();
-    let words = lexicon.bag(&lexicon.tokens, MAX_BAG_BYTES, &mut counts);
+    let words = lexicon.bag(&lexicon.tokens, FILE, &mut counts);
     let Some(ast) = ast else { return (words, Vec::new()) };
     let starts: Vec<usize> = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
     let bodies = ast
@@ -49,7 +55,7 @@ pub fn file_bags(ast: Option<&AstData>, text: &str) -> (String, Vec<String>) {
                 let (from, to) = lines_span(text, &starts, range);
                 let first = lexicon.tokens.partition_point(|t| (t.0 as usize) < from);
                 let last = lexicon.tokens.partition_point(|t| (t.0 as usize) < to);
-                lexicon.bag(&lexicon.tokens[first..last], MAX_BODY_BYTES, &mut counts)
+                lexicon.bag(&lexicon.tokens[first..last], BODY, &mut counts)
             })
         })
         .collect();
@@ -71,15 +77,28 @@ fn lines_span(text: &str, starts: &[usize], range: LineRange) -> (usize, usize) 
 /// [`MAX_REPEATS`] times: the analyzer splits the identifier, and a
 /// question's compound word ("hexdump", "filename") finds it through them.
 pub fn word_bag(text: &str) -> String {
-    word_bag_within(text, MAX_BAG_BYTES)
+    bag_of(text, FILE)
 }
 
-/// [`word_bag`] of at most `max_bytes` bytes (a definition's body), counted
-/// as the words are written: the spaces [`spaced_words`](crate::identifier::spaced_words)
-/// adds do not count, so a bag holds the same words as before the spacing.
-pub fn word_bag_within(text: &str, max_bytes: usize) -> String {
+/// How big a bag may get: bytes counted as the words are written (the
+/// spaces [`spaced_words`](crate::identifier::spaced_words) adds do not
+/// count, so a bag holds the same words as before the spacing), and copies
+/// of one token or pair.
+#[derive(Clone, Copy)]
+struct Limits {
+    max_bytes: usize,
+    max_repeats: u32,
+}
+
+/// A file's bag ([`word_bag`]).
+const FILE: Limits = Limits { max_bytes: MAX_BAG_BYTES, max_repeats: MAX_REPEATS };
+/// A definition's body ([`element_bodies`]).
+const BODY: Limits = Limits { max_bytes: MAX_BODY_BYTES, max_repeats: MAX_BODY_REPEATS };
+
+/// The bag of `text` within `limits`.
+fn bag_of(text: &str, limits: Limits) -> String {
     let lexicon = Lexicon::new(text);
-    lexicon.bag(&lexicon.tokens, max_bytes, &mut Counts::default())
+    lexicon.bag(&lexicon.tokens, limits, &mut Counts::default())
 }
 
 /// A cheap hasher for the tokens of one file (FxHash's multiply and
@@ -167,14 +186,15 @@ impl<'a> Lexicon<'a> {
         Some((self.words.len() - 1) as u32)
     }
 
-    /// The bag of `tokens` (a run of [`Lexicon::tokens`]), at most `max_bytes`.
-    fn bag(&self, tokens: &[(u32, u32)], max_bytes: usize, counts: &mut Counts) -> String {
+    /// The bag of `tokens` (a run of [`Lexicon::tokens`]) within `limits`.
+    fn bag(&self, tokens: &[(u32, u32)], limits: Limits, counts: &mut Counts) -> String {
+        let Limits { max_bytes, max_repeats } = limits;
         counts.start(self.words.len(), self.pairs.len());
         let text_len: usize = tokens.len() * 8;
         let mut bag = Bag { text: String::with_capacity(text_len.min(max_bytes) / 2), written: 0, max_bytes };
         for &(_, id) in tokens {
             let (token, from, to) = self.words[id as usize];
-            if counts.of_word(id) >= MAX_REPEATS {
+            if counts.of_word(id) >= max_repeats {
                 continue;
             }
             if !bag.push(token) {
@@ -182,7 +202,7 @@ impl<'a> Lexicon<'a> {
             }
             counts.add_word(id);
             for &pair in &self.pair_list[from as usize..to as usize] {
-                if counts.of_pair(pair) < MAX_REPEATS && bag.push(&self.pairs[pair as usize]) {
+                if counts.of_pair(pair) < max_repeats && bag.push(&self.pairs[pair as usize]) {
                     counts.add_pair(pair);
                 }
             }
@@ -291,8 +311,10 @@ mod tests {
     #[test]
     fn tokens_are_kept_as_written_and_capped() {
         let text = "def retry_delay(n):\n    # Compute the delay: 2 ** n\n    return n * n * n * n + retryDelay";
-        assert_eq!(word_bag(text), "def retry_delay retrydelay n Compute the delay n return n retry Delay retrydelay");
-        assert_eq!(word_bag("x x x x x"), "x x x");
+        assert_eq!(word_bag(text), "def retry_delay retrydelay n Compute the delay n return retry Delay retrydelay");
+        assert_eq!(word_bag("x x x x x"), "x x");
+        // A definition's body keeps a third copy.
+        assert_eq!(bag_of("x x x x x", BODY), "x x x");
     }
 
     #[test]
@@ -334,7 +356,7 @@ mod tests {
             .map(|e| {
                 e.line.map_or_else(String::new, |r| {
                     let (from, to) = lines_span(&text, &starts, r);
-                    word_bag_within(&text[from..to], MAX_BODY_BYTES)
+                    bag_of(&text[from..to], BODY)
                 })
             })
             .collect();
