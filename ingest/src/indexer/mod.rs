@@ -28,6 +28,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use std::future::Future;
+use std::pin::Pin;
+
+use futures_util::stream::{FuturesOrdered, StreamExt};
 use thiserror::Error;
 use vibe_common::error::BoxError;
 use vibe_common::refusal::Refusal;
@@ -226,6 +230,9 @@ pub async fn run(
     })
 }
 
+/// Projects indexed at the same time by one run.
+const PROJECTS_AT_ONCE: usize = 2;
+
 async fn run_all(
     search: &Search,
     targets: &[PathBuf],
@@ -239,10 +246,22 @@ async fn run_all(
     let known = cleanup::plan(search, configured, &me).await?;
     cleanup::apply(search, &known).await?;
     report.record_cleanup(&known);
-    for root in targets {
+    // Two projects at a time: one project's end (the last bulks, refresh,
+    // flush and alias swap keep one core busy, the indexer idle) overlaps
+    // the next one's scan. Outcomes come back in the targets' order.
+    let mut roots = targets.iter();
+    let mut running = FuturesOrdered::new();
+    loop {
+        while running.len() < PROJECTS_AT_ONCE {
+            let Some(root) = roots.next() else { break };
+            let indexing: Pin<Box<dyn Future<Output = Result<Locked, IndexError>> + Send + '_>> =
+                Box::pin(index_locked(search, root, opts));
+            running.push_back(indexing);
+        }
+        let Some(outcome) = running.next().await else { break };
         // A source that cannot be read (gone, unreadable) is reported and the
         // run goes on with the others; a backend failure stops it.
-        match index_locked(search, root, opts).await {
+        match outcome {
             Ok(Locked::Indexed(outcome)) => report.sources.push(outcome),
             Ok(Locked::Busy(busy)) => report.busy_sources.push(busy),
             Err(IndexError::Scan(e)) => report.failed_sources.push(e.report_line()),

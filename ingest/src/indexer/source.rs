@@ -428,8 +428,12 @@ async fn write_meta(
     Ok(())
 }
 
-/// A progress bar of files done out of the total, on a terminal only. The
-/// total comes from a quick walk that reads no file.
+/// The bars of the projects a run indexes at the same time, drawn together.
+static BARS: std::sync::LazyLock<indicatif::MultiProgress> = std::sync::LazyLock::new(indicatif::MultiProgress::new);
+
+/// A progress bar of files done out of the total, on a terminal only, one
+/// line per project being indexed ([`BARS`]). The total comes from a quick
+/// walk that reads no file.
 fn progress_bar(enabled: bool, name: &str, root: &std::path::Path) -> Option<indicatif::ProgressBar> {
     if !enabled || !std::io::stderr().is_terminal() {
         return None;
@@ -439,7 +443,7 @@ fn progress_bar(enabled: bool, name: &str, root: &std::path::Path) -> Option<ind
         .flatten()
         .filter(|e| e.file_type().is_some_and(|t| !t.is_dir()))
         .count();
-    let bar = indicatif::ProgressBar::new(total as u64);
+    let bar = BARS.add(indicatif::ProgressBar::new(total as u64));
     bar.set_style(
         indicatif::ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} files ({elapsed})")
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())

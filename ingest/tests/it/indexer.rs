@@ -133,6 +133,32 @@ async fn removing_a_source_removes_its_indices_and_meta() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn projects_indexed_together_come_back_in_order_and_a_missing_one_stops_none() {
+    let search = fresh("ttogether").await;
+    let dirs: Vec<_> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
+    let roots: Vec<PathBuf> = dirs.iter().map(|d| project(d.path())).collect();
+    // Each project gets files of its own, so their counts tell them apart.
+    for (i, root) in roots.iter().enumerate() {
+        for n in 0..i {
+            write(root, &format!("src/extra_{n}.py"), &format!("def extra_{n}():\n    return {n}\n"));
+        }
+    }
+    let missing = dirs[0].path().join("gone");
+    let targets = vec![roots[0].clone(), missing.clone(), roots[1].clone(), roots[2].clone()];
+    let report = indexer::run(&search, &targets, &targets, &IndexOptions::default()).await.unwrap();
+
+    let indexed: Vec<&PathBuf> = report.sources.iter().map(|s| &s.root).collect();
+    assert_eq!(indexed, vec![&roots[0], &roots[1], &roots[2]], "outcomes in the targets' order");
+    assert_eq!(report.failed_sources.len(), 1, "{:?}", report.failed_sources);
+    assert!(report.failed_sources[0].0.contains("gone"), "{:?}", report.failed_sources);
+    for (i, root) in roots.iter().enumerate() {
+        let files = count(&search, &search.names.files_alias(&project_hash(root))).await;
+        assert_eq!(files, 5 + i as u64, "{}", root.display());
+        assert_eq!(report.sources[i].files_written, 5 + i as u64);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn force_resends_everything_into_a_new_generation() {
     let search = fresh("tforce").await;
     let dir = tempfile::tempdir().unwrap();
