@@ -90,7 +90,7 @@ cost() {
             unset VIBE_BENCH_NO_GRAMS
             [ -z "$(grep '^error:' "$WORK/cmd.err" || true)" ] || { log "indexing errors:"; grep '^error:' "$WORK/cmd.err" | head >&2; }
             if [ "$i" = 1 ]; then
-                curl -s "$OS_URL/${prefix}_data_files_*/_mapping" | grep -q '"grams"' && has=1 || has=0
+                curl -s "$OS_URL/${prefix}_data_files_*/_mapping" | grep -q '"grams":{' && has=1 || has=0
                 [ "$which:$has" = "old:0" ] || [ "$which:$has" = "new:1" ] || { log "$which mapping not in effect"; exit 1; }
                 python3 "$PY" store --opensearch "$OS_URL" --prefix "$prefix" >"$WORK/$name-$which.store"
             fi
