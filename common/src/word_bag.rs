@@ -2,13 +2,13 @@
 //!
 //! Each AST document carries `words`: the file's tokens (identifiers as
 //! written, words of comments and strings), each at most [`MAX_REPEATS`]
-//! times (a definition's body: [`MAX_BODY_REPEATS`]), in order of first use, with a space at each word boundary inside
-//! an identifier ([`spaced_words`]). The analyzer `vibe_about` stems the
-//! words; BM25 over this field is the
-//! whole-file signal of `search_code_symbols`' word ranking. Repeats are
-//! capped because BM25's term frequency saturates anyway, and the bag stays
-//! far smaller than the text (one file's text is already stored once, in the
-//! files index).
+//! times (a definition's body: [`MAX_BODY_REPEATS`]), in order of first
+//! use, with a space at each word boundary inside an identifier
+//! ([`spaced_words`]). The analyzer `vibe_about` stems the words; BM25 over
+//! this field is the whole-file signal of `search_code_symbols`' word
+//! ranking. Repeats are capped because BM25's term frequency saturates
+//! anyway, and the bag stays far smaller than the text (one file's text is
+//! already stored once, in the files index).
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};

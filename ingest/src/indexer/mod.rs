@@ -254,6 +254,8 @@ async fn run_all(
     loop {
         while running.len() < PROJECTS_AT_ONCE {
             let Some(root) = roots.next() else { break };
+            // Boxed with its type spelled out: as a closure's future in a
+            // stream, `serve`'s spawned task lost its `Send` proof.
             let indexing: Pin<Box<dyn Future<Output = Result<Locked, IndexError>> + Send + '_>> =
                 Box::pin(index_locked(search, root, opts));
             running.push_back(indexing);
