@@ -1,5 +1,5 @@
 //! `find_references`: every use of a symbol (calls, method calls, constructor
-//! calls, type references, imports), from each file's flat `references`,
+//! calls, type references, imports), from each file's `references` (one entry per name, kind and `in`, with its lines),
 //! through the stored template `find_references`; with `direction:
 //! "callees"`, what the symbol's own body uses, through `find_callees`.
 
@@ -99,8 +99,9 @@ pub async fn find(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
         Direction::Callees => (CALLEES_TEMPLATE, params::callees(&args.query, &kinds, args.limit, args.offset)),
         _ => (CALLERS_TEMPLATE, params::references(name, owner, &kinds, args.limit, args.offset)),
     };
+    let shown = p["inner_limit"].as_u64().unwrap_or(params::REFERENCES_PER_FILE as u64) as usize;
     let response = gw.backend().run(template, &index, p).await?;
-    let results = hits(&response).iter().map(|h| file_result(h, direction, &args.query)).collect();
+    let results = hits(&response).iter().map(|h| file_result(h, direction, &args.query, shown)).collect();
     let mut answer = paged(&args.query, results, &response, args);
     super::excerpt::use_lines(gw, &mut answer).await;
     if direction == Direction::Callees {
@@ -112,47 +113,85 @@ pub async fn find(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
     Ok(answer)
 }
 
-/// A file with its references: `{line, kind, in}` (callers) or `{name, kind,
-/// line}` (callees, with `in` when it is a nested definition).
-fn file_result(hit: &Value, direction: Direction, query: &str) -> Value {
+/// A file with its uses, by line: `{line, kind, in}` (callers) or `{name,
+/// kind, line}` (callees, with `in` when it is a nested definition). Each
+/// inner hit is one entry of the file's `references` (a name, kind and
+/// `in` with every line it is used on); the first `shown` uses are kept,
+/// and `more_references` counts the rest: exactly when every entry came
+/// back, else at least (each entry left out holds a use or more).
+fn file_result(hit: &Value, direction: Direction, query: &str, shown: usize) -> Value {
     let mut out = super::freshness::file_header(&super::answer::source(hit));
     let inner = &hit["inner_hits"]["references"]["hits"];
-    let found = inner["total"]["value"].as_u64().unwrap_or(0);
-    let refs: Vec<Value> = inner["hits"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|h| {
-            let r = &super::answer::source(h);
-            let mut e = Map::new();
-            if direction == Direction::Callees {
-                e.insert("name".into(), r["name"].clone());
-            }
-            e.insert("line".into(), r["line"].clone());
-            e.insert("kind".into(), r["kind"].clone());
-            let within = r["in"].as_str().filter(|i| !i.is_empty());
-            match (direction, within) {
-                (Direction::Callers, Some(i)) => {
-                    e.insert("in".into(), json!(i));
-                }
-                (Direction::Callees, Some(i)) if !i.eq_ignore_ascii_case(query) => {
-                    e.insert("in".into(), json!(i));
-                }
-                _ => {}
-            }
-            Value::Object(e)
-        })
-        .collect();
-    if found > refs.len() as u64 {
-        out.insert("more_references".into(), json!(found - refs.len() as u64));
+    let entries = inner["hits"].as_array().map(Vec::as_slice).unwrap_or_default();
+    let mut uses: Vec<(u64, Value)> = entries.iter().flat_map(|e| uses_of(e, direction, query)).collect();
+    uses.sort_by_key(|(line, _)| *line);
+    let entries_left_out = inner["total"]["value"].as_u64().unwrap_or(0).saturating_sub(entries.len() as u64);
+    let more = uses.len().saturating_sub(shown) as u64 + entries_left_out;
+    uses.truncate(shown);
+    if more > 0 {
+        out.insert("more_references".into(), json!(more));
     }
-    out.insert(if direction == Direction::Callees { "calls" } else { "references" }.into(), json!(refs));
+    let uses: Vec<Value> = uses.into_iter().map(|(_, u)| u).collect();
+    out.insert(if direction == Direction::Callees { "calls" } else { "references" }.into(), json!(uses));
     Value::Object(out)
+}
+
+/// The uses of one `references` entry, one per line, each with its line.
+fn uses_of(entry: &Value, direction: Direction, query: &str) -> Vec<(u64, Value)> {
+    let r = super::answer::source(entry);
+    let lines = entry["fields"]["references.line"].as_array().map(Vec::as_slice).unwrap_or_default();
+    let line_number = |v: &Value| v.as_u64().or_else(|| v.as_str()?.parse().ok());
+    let mut e = Map::new();
+    if direction == Direction::Callees {
+        e.insert("name".into(), r["name"].clone());
+    }
+    e.insert("line".into(), Value::Null);
+    e.insert("kind".into(), r["kind"].clone());
+    let within = r["in"].as_str().filter(|i| !i.is_empty());
+    match (direction, within) {
+        (Direction::Callers, Some(i)) => {
+            e.insert("in".into(), json!(i));
+        }
+        (Direction::Callees, Some(i)) if !i.eq_ignore_ascii_case(query) => {
+            e.insert("in".into(), json!(i));
+        }
+        _ => {}
+    }
+    lines
+        .iter()
+        .filter_map(line_number)
+        .map(|line| {
+            let mut one = e.clone();
+            one.insert("line".into(), json!(line));
+            (line, Value::Object(one))
+        })
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_entrys_lines_are_uses_by_line_and_the_rest_are_counted() {
+        let entry = |name: &str, lines: Value, within: &str| {
+            json!({ "fields": { "references.name": [name], "references.kind": ["call"],
+                "references.line": lines, "references.in": [within] } })
+        };
+        let hit = json!({ "fields": { "root": ["/p"], "path": ["a.py"] }, "inner_hits": { "references": { "hits": {
+            "total": { "value": 3 },
+            "hits": [entry("f", json!([3, 9, 12]), "A.g"), entry("f", json!(["5"]), "A.h")] } } } });
+        let r = file_result(&hit, Direction::Callers, "f", 3);
+        let lines: Vec<&Value> = r["references"].as_array().unwrap().iter().map(|u| &u["line"]).collect();
+        assert_eq!(lines, [&json!(3), &json!(5), &json!(9)]);
+        assert_eq!(r["references"][1]["in"], json!("A.h"));
+        // Line 12 was cut, and one entry (one use or more) never came back.
+        assert_eq!(r["more_references"], json!(2));
+        let all = file_result(&hit, Direction::Callees, "A.g", 10);
+        assert_eq!(all["calls"].as_array().unwrap().len(), 4);
+        assert_eq!(all["calls"][0], json!({ "name": "f", "line": 3, "kind": "call" }));
+        assert_eq!(all["more_references"], json!(1));
+    }
 
     #[test]
     fn kinds_and_directions_are_read_leniently() {

@@ -1,6 +1,6 @@
 //! The documents written to OpenSearch, built from scanned files.
 
-use super::written::{AstDoc, ContentDoc, Shown, StoredAst, Symbol};
+use super::written::{AstDoc, ContentDoc, GroupedReferences, Shown, StoredAst, Symbol};
 
 use vibe_common::ast::AstData;
 use vibe_common::identifier::{joined_pairs, spaced_words};
@@ -70,8 +70,8 @@ pub fn ast_doc<'a>(source: &'a SourceInfo, file: &'a ScannedFile, enrichment: Op
         about_zh: cjk_only(&about),
         about,
         words: file.words.as_deref(),
-        // One flat entry per use, `{name, kind, line, in}` (`find_references`).
-        references: ast.map_or(&[][..], |a| &a.references),
+        // One entry per name, kind and `in`, with its lines (`find_references`).
+        references: GroupedReferences(ast.map_or(&[][..], |a| &a.references)),
         // Without its references (so `get_file_ast` answers stay small).
         ast: ast.map(StoredAst),
     }
@@ -256,21 +256,30 @@ mod tests {
     }
 
     #[test]
-    fn references_are_a_top_level_field_and_not_in_the_stored_ast() {
+    fn references_are_a_top_level_field_grouped_by_name_kind_and_in_and_not_in_the_stored_ast() {
         use vibe_common::ast::AstReference;
         let source = SourceInfo { name: "p".into(), root: "/p".into(), readme: None, license: None };
         let call = AstReference { name: "f".into(), kind: "call".into(), line: 3, enclosing: Some("A.g".into()) };
         let import = AstReference { name: "os".into(), kind: "import".into(), line: 1, enclosing: None };
+        let again = AstReference { line: 5, ..call.clone() };
+        let elsewhere = AstReference { line: 8, enclosing: Some("A.h".into()), ..call.clone() };
+        let as_type = AstReference { kind: "type".into(), line: 9, ..call.clone() };
+        let references = vec![import, call, again, elsewhere, as_type];
         let file = ScannedFile {
             rel_path: "a.py".into(),
             hash: "h".into(),
-            ast: Some(AstData { references: vec![import, call], references_omitted: 2, ..Default::default() }),
+            ast: Some(AstData { references, references_omitted: 2, ..Default::default() }),
             ..Default::default()
         };
         let doc = serde_json::to_value(ast_doc(&source, &file, None)).unwrap();
         assert_eq!(
             doc["references"],
-            json!([{ "name": "os", "kind": "import", "line": 1 }, { "name": "f", "kind": "call", "line": 3, "in": "A.g" }])
+            json!([
+                { "name": "os", "kind": "import", "line": [1] },
+                { "name": "f", "kind": "call", "line": [3, 5], "in": "A.g" },
+                { "name": "f", "kind": "call", "line": [8], "in": "A.h" },
+                { "name": "f", "kind": "type", "line": [9], "in": "A.g" }
+            ])
         );
         assert!(doc["ast"].get("references").is_none(), "{}", doc["ast"]);
         assert_eq!(doc["ast"]["references_omitted"], json!(2));
