@@ -1,7 +1,8 @@
 //! `find_references`: every use of a symbol (calls, method calls, constructor
-//! calls, type references, imports), from each file's `references` (one entry per name, kind and `in`, with its lines),
-//! through the stored template `find_references`; with `direction:
-//! "callees"`, what the symbol's own body uses, through `find_callees`.
+//! calls, type references, imports), from each file's `references` (one
+//! entry per name, kind and `in`, with its lines), through the stored
+//! template `find_references`; with `direction: "callees"`, what the
+//! symbol's own body uses, through `find_callees`.
 
 use serde_json::{json, Map, Value};
 

@@ -102,9 +102,9 @@ pub struct Shown<'a> {
 /// A file's references as the index keeps them: one entry per name, kind
 /// and enclosing definition, with every line that use is on, in the order
 /// of first use (`{name, kind, line: [3, 9], in?}`). Each entry is a
-/// nested Lucene document: a file's 743,523 uses in the throughput corpus
-/// are 533,004 entries, and the uses were a fifth of OpenSearch's indexing
-/// CPU (issue 33). Searches filter by name, kind and `in` as before; a
+/// nested Lucene document: one per use, the 743,523 uses of the throughput
+/// corpus were a fifth of OpenSearch's indexing CPU (issue 33); they are
+/// 533,004 entries. Searches filter by name, kind and `in` as before; a
 /// line range matches an entry with any line in it.
 pub struct GroupedReferences<'a>(pub &'a [AstReference]);
 
