@@ -146,7 +146,6 @@ fn uses_of(entry: &Value, direction: Direction, query: &str) -> Vec<(u64, Value)
     if direction == Direction::Callees {
         e.insert("name".into(), r["name"].clone());
     }
-    e.insert("line".into(), Value::Null);
     e.insert("kind".into(), r["kind"].clone());
     let within = r["in"].as_str().filter(|i| !i.is_empty());
     match (direction, within) {

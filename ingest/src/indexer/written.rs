@@ -8,7 +8,7 @@
 use std::borrow::Cow;
 use std::collections::hash_map::{Entry, HashMap};
 
-use serde::ser::{SerializeMap, SerializeSeq, Serializer};
+use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 
 use vibe_common::ast::{AstData, AstReference};
@@ -143,12 +143,7 @@ impl<'a> GroupedReferences<'a> {
 
 impl Serialize for GroupedReferences<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let entries = self.entries();
-        let mut seq = serializer.serialize_seq(Some(entries.len()))?;
-        for e in &entries {
-            seq.serialize_element(e)?;
-        }
-        seq.end()
+        serializer.collect_seq(self.entries())
     }
 }
 
