@@ -119,7 +119,8 @@ pub async fn find(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
 /// inner hit is one entry of the file's `references` (a name, kind and
 /// `in` with every line it is used on); the first `shown` uses are kept,
 /// and `more_references` counts the rest: exactly when every entry came
-/// back, else at least (each entry left out holds a use or more).
+/// back, else at least (each entry left out holds a use or more). Files
+/// still rank by their uses (the template sums the entries' `uses`).
 fn file_result(hit: &Value, direction: Direction, query: &str, shown: usize) -> Value {
     let mut out = super::freshness::file_header(&super::answer::source(hit));
     let inner = &hit["inner_hits"]["references"]["hits"];

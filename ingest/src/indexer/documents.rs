@@ -276,7 +276,7 @@ mod tests {
             doc["references"],
             json!([
                 { "name": "os", "kind": "import", "line": [1] },
-                { "name": "f", "kind": "call", "line": [3, 5], "in": "A.g" },
+                { "name": "f", "kind": "call", "line": [3, 5], "uses": 2, "in": "A.g" },
                 { "name": "f", "kind": "call", "line": [8], "in": "A.h" },
                 { "name": "f", "kind": "type", "line": [9], "in": "A.g" }
             ])

@@ -114,6 +114,10 @@ struct ReferenceEntry<'a> {
     name: &'a str,
     kind: &'a str,
     line: Vec<u32>,
+    /// How many lines, when more than one (`find_references` ranks a file
+    /// by its uses: `missing` counts 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    uses: Option<usize>,
     #[serde(rename = "in", skip_serializing_if = "Option::is_none")]
     enclosing: Option<&'a str>,
 }
@@ -132,10 +136,14 @@ impl<'a> GroupedReferences<'a> {
                         name: &r.name,
                         kind: r.kind.as_ref(),
                         line: vec![r.line],
+                        uses: None,
                         enclosing,
                     });
                 }
             }
+        }
+        for e in entries.iter_mut().filter(|e| e.line.len() > 1) {
+            e.uses = Some(e.line.len());
         }
         entries
     }
