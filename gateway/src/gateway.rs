@@ -31,6 +31,8 @@ struct Inner {
     answer_budget: usize,
     /// `mcp.answer_format`: what an answer's text content is.
     answer_format: AnswerFormat,
+    /// `mcp.typed_output`: `outputSchema` and `structuredContent` by default.
+    typed_output: bool,
     /// The config's sources, read when `admin_sync` asks which of them
     /// another index run holds.
     sources: SourcesFn,
@@ -44,7 +46,7 @@ impl Gateway {
         let search = Search::new(&config.opensearch)?;
         let sources = config.sources.clone();
         Ok(Self::with_search(search, sync, config.mcp.protocol, config.mcp.answer_budget)
-            .with_answer_format(config.mcp.answer_format)
+            .with_answer_format(config.mcp.answer_format, config.mcp.typed_output)
             .with_sources(Arc::new(move || sources.clone())))
     }
 
@@ -56,12 +58,20 @@ impl Gateway {
         self
     }
 
-    /// The same gateway answering in `format` (before it is shared).
-    pub fn with_answer_format(mut self, format: AnswerFormat) -> Self {
+    /// The same gateway answering in `format`, with typed output or not
+    /// (before it is shared).
+    pub fn with_answer_format(mut self, format: AnswerFormat, typed_output: bool) -> Self {
         if let Some(inner) = Arc::get_mut(&mut self.inner) {
             inner.answer_format = format;
+            inner.typed_output = typed_output;
         }
         self
+    }
+
+    /// Whether tools declare an `outputSchema` and answers carry
+    /// `structuredContent` (`mcp.typed_output`; an endpoint may override it).
+    pub fn typed_output(&self) -> bool {
+        self.inner.typed_output
     }
 
     /// What an answer's text content is (`mcp.answer_format`).
@@ -77,6 +87,7 @@ impl Gateway {
             protocol,
             answer_budget,
             answer_format: AnswerFormat::default(),
+            typed_output: false,
             sources: Arc::new(Vec::new),
         };
         Self { inner: Arc::new(inner) }

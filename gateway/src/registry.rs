@@ -424,17 +424,21 @@ impl ToolSpec {
         Arc::new(crate::answer_schema::output_schema(self.run).as_object().cloned().unwrap_or_default())
     }
 
-    /// The MCP tool definition.
-    pub fn definition(&self) -> Tool {
+    /// The MCP tool definition; with its `outputSchema` when `typed`.
+    pub fn definition(&self, typed: bool) -> Tool {
         let annotations = ToolAnnotations::with_title(self.title)
             .read_only(self.read_only)
             .destructive(false)
             .idempotent(true)
             .open_world(false);
-        Tool::new(Cow::Borrowed(self.name), Cow::Borrowed(self.description), self.input_schema())
+        let tool = Tool::new(Cow::Borrowed(self.name), Cow::Borrowed(self.description), self.input_schema())
             .with_title(self.title)
-            .with_raw_output_schema(self.output_schema())
-            .with_annotations(annotations)
+            .with_annotations(annotations);
+        if typed {
+            tool.with_raw_output_schema(self.output_schema())
+        } else {
+            tool
+        }
     }
 }
 
@@ -442,14 +446,15 @@ impl ToolSpec {
 /// tool (every listed tool costs tokens in each request a client sends).
 pub const UNLISTED: &[&str] = &["search_knowledge"];
 
-/// Every listed tool definition, in listing order (`tools/list`).
-pub fn definitions() -> Vec<Tool> {
-    TOOLS.iter().filter(|t| !UNLISTED.contains(&t.name)).map(ToolSpec::definition).collect()
+/// Every listed tool definition, in listing order (`tools/list`); with
+/// their `outputSchema` when `typed`.
+pub fn definitions(typed: bool) -> Vec<Tool> {
+    TOOLS.iter().filter(|t| !UNLISTED.contains(&t.name)).map(|t| t.definition(typed)).collect()
 }
 
 /// One tool definition.
-pub fn definition(name: &str) -> Option<Tool> {
-    spec(name).map(ToolSpec::definition)
+pub fn definition(name: &str, typed: bool) -> Option<Tool> {
+    spec(name).map(|t| t.definition(typed))
 }
 
 /// `ServerInfo.instructions`: how a model should use the tools, built from
@@ -478,12 +483,12 @@ fn compose_instructions(target_rule: &str) -> String {
         TOOLS.iter().filter(|t| !t.use_for.is_empty()).map(|t| format!("{} -> {}", t.use_for, t.name)).collect();
     format!(
         "Vibe Analyzer searches indexed code projects and knowledge bases. \
-         Rules: 1) Use the tools to answer and answer concisely from their results. \
-         2) One call is enough: call one tool, then answer; do not chain calls. \
-         3) Use only the tools listed here. \
-         Which tool: {}. The code searches take a name (its code), a name then the words you look for in it (only its lines holding them: the shortest answer, e.g. `Config.load path`), or a description in words. \
-         {target_rule}; `limit` is 1-{MAX_LIMIT} (default {DEFAULT_LIMIT}); \
-         a search that shows part of its results says how many more and the `offset` that gives them.",
+         An answer is compact text: a code search's best match shows its code (of a long one, the lines holding your words), \
+         the others their path, lines and signature; an answer that leaves something out says so and which call gives the rest. \
+         If the line you need is not shown, read it with get_file_content (path and start_line) instead of searching again. \
+         Use only the tools listed here. \
+         Which tool: {}. The code searches take a name, a name then the words you look for in it (only its lines holding them, e.g. `Config.load path`), or a description in words. \
+         {target_rule}; `limit` is 1-{MAX_LIMIT} (default {DEFAULT_LIMIT}).",
         which.join("; ")
     )
 }
@@ -532,7 +537,7 @@ mod tests {
 
     #[test]
     fn aliases_resolve_but_are_not_listed() {
-        let listed: Vec<String> = definitions().iter().map(|t| t.name.to_string()).collect();
+        let listed: Vec<String> = definitions(false).iter().map(|t| t.name.to_string()).collect();
         assert_eq!(listed.len(), TOOLS.len() - UNLISTED.len());
         for alias in UNLISTED {
             assert!(spec(alias).is_some() && !listed.iter().any(|n| n == alias), "{alias}");

@@ -70,7 +70,12 @@ fn page(out: &mut String, top: &Map<String, Value>, results: &[Value], project_n
     let shown = results.len() as u64;
     let total = top.get("total").and_then(Value::as_u64).unwrap_or(shown);
     let next = top.get("next_offset").and_then(Value::as_u64);
-    let first = next.map_or(total.saturating_sub(shown), |n| n - shown.min(n)) + 1;
+    // A page says where it starts when its offset counts something else
+    // (`search_code_text` counts candidate files).
+    let first = top
+        .get("first")
+        .and_then(Value::as_u64)
+        .unwrap_or_else(|| next.map_or(total.saturating_sub(shown), |n| n - shown.min(n)) + 1);
     // A page that shows everything says nothing of its count.
     let _ = match (shown, next) {
         (0, _) => writeln!(out, "no results"),
@@ -79,7 +84,7 @@ fn page(out: &mut String, top: &Map<String, Value>, results: &[Value], project_n
             writeln!(out, "{more} more result{}: offset={n}", if more == 1 { "" } else { "s" })
         }
         (_, Some(n)) => writeln!(out, "{first}-{} of {total} shown; offset={n} for more", first + shown - 1),
-        _ if first > 1 => writeln!(out, "{first}-{total} of {total} shown"),
+        _ if first > 1 => writeln!(out, "{first}-{} of {total} shown", first + shown - 1),
         _ => Ok(()),
     };
     note(out, top);
@@ -88,7 +93,7 @@ fn page(out: &mut String, top: &Map<String, Value>, results: &[Value], project_n
     if let (true, false, Some(root)) = (one_project, project_named, roots.first()) {
         let _ = writeln!(out, "project: {root}");
     }
-    let skip = ["total", "next_offset", "note", "results", "total_exact"];
+    let skip = ["total", "next_offset", "note", "results", "total_exact", "first"];
     fields(out, top, "", &skip);
     for r in results.iter().filter_map(Value::as_object) {
         if !out.is_empty() {

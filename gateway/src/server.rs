@@ -93,13 +93,13 @@ impl ServerHandler for VibeServer {
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(registry::definitions()))
+        Ok(ListToolsResult::with_all_items(registry::definitions(self.typed_output(&context))))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        registry::definition(name)
+        registry::definition(name, self.gateway.typed_output())
     }
 
     async fn call_tool(
@@ -114,9 +114,33 @@ impl ServerHandler for VibeServer {
         } else {
             CallToolResult::success(vec![ContentBlock::text(outcome.text)])
         };
-        result.structured_content = Some(outcome.value);
+        if self.typed_output(&context) {
+            result.structured_content = Some(outcome.value);
+        }
         Ok(result.into())
     }
+}
+
+impl VibeServer {
+    /// Whether this request's client gets typed output: the endpoint URL's
+    /// `?typed_output=true|false` when it has one, else `mcp.typed_output`.
+    fn typed_output(&self, context: &RequestContext<RoleServer>) -> bool {
+        let query = context.extensions.get::<Parts>().and_then(|p| p.uri.query());
+        query.and_then(typed_output_query).unwrap_or_else(|| self.gateway.typed_output())
+    }
+}
+
+/// `typed_output` of a URL's query (`typed_output=true`, `=1`, `=false`,
+/// `=0`; a bare `typed_output` is true); `None` when it is absent or unclear.
+pub fn typed_output_query(query: &str) -> Option<bool> {
+    query.split('&').find_map(|pair| {
+        let (key, value) = pair.split_once('=').unwrap_or((pair, "true"));
+        (key == "typed_output").then(|| match value.to_ascii_lowercase().as_str() {
+            "true" | "1" | "yes" | "on" | "" => Some(true),
+            "false" | "0" | "no" | "off" => Some(false),
+            _ => None,
+        })?
+    })
 }
 
 /// The project a request's endpoint names (`/mcp/<project>`), from the HTTP

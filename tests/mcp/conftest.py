@@ -75,7 +75,8 @@ def write_config(config_dir: Path, port: int) -> None:
     config = {
         "version": "0.2.0",
         "opensearch": {"hosts": [OPENSEARCH], "index_prefix": PREFIX},
-        "mcp": {"host": "127.0.0.1", "port": port},
+        # The tests read typed answers; test_client_payload.py checks the default (text alone).
+        "mcp": {"host": "127.0.0.1", "port": port, "typed_output": True},
         "ollama": [],
         "sources": [str(FIXTURES / "samples"), str(FIXTURES / "knowledge")],
     }
@@ -153,7 +154,8 @@ def serve_sources(config_dir: Path, prefix: str, sources: list[Path]):
     config = {
         "version": "0.2.0",
         "opensearch": {"hosts": [OPENSEARCH], "index_prefix": prefix},
-        "mcp": {"host": "127.0.0.1", "port": port},
+        # The tests read typed answers; test_client_payload.py checks the default (text alone).
+        "mcp": {"host": "127.0.0.1", "port": port, "typed_output": True},
         "ollama": [],
         "sources": [str(s) for s in sources],
     }

@@ -41,7 +41,8 @@ def served(tmp_path_factory):
     subprocess.run([str(bin), "--config-dir", str(config_dir), "scan", "index", "--no-llm"],
                    check=True, capture_output=True, timeout=900)
     proc = start_server(bin, config_dir, port)
-    yield {"url": f"http://127.0.0.1:{port}/mcp", "big": sources[0]}
+    # Typed answers through the endpoint switch (the config keeps the default).
+    yield {"url": f"http://127.0.0.1:{port}/mcp?typed_output=true", "big": sources[0]}
     subprocess.run([str(bin), "--config-dir", str(config_dir), "serve", "stop"], capture_output=True)
     proc.wait(timeout=15)
     wipe(PREFIX)

@@ -69,7 +69,7 @@ async def test_a_project_endpoint_says_so_in_its_instructions(gateway):
     base = f"http://127.0.0.1:{gateway.port}/mcp"
     async with Client(f"{base}/samples") as client:
         assert 'answers from the project "samples": omit `target`' in client.instructions, client.instructions
-        assert "One call is enough" in client.instructions
+        assert "instead of searching again" in client.instructions
     # The shared endpoint, and one whose name names no project (its calls search every project).
     for url in (base, f"{base}/no-such-project"):
         async with Client(url) as client:

@@ -28,7 +28,9 @@ async def test_tool_list_and_identity(gateway):
     async with Client(gateway.url) as client:
         assert client.server_info.name == "vibe-analyzer"
         assert client.server_info.version
-        assert "One call is enough" in client.instructions
+        # True of every answer: no "one call is enough" while a first answer can lack the line.
+        assert "instead of searching again" in client.instructions
+        assert "One call is enough" not in client.instructions
         assert client.protocol_version == "2025-11-25"
         tools = (await client.list_tools()).tools
         assert [t.name for t in tools] == EXPECTED_TOOLS
@@ -85,3 +87,30 @@ def test_protocol_versions(gateway, version):
     assert raw_initialize(gateway.url, version)["protocolVersion"] == version
     # The URL users paste (no /mcp) works too.
     assert raw_initialize(gateway.url.removesuffix("/mcp"), version)["protocolVersion"] == version
+
+
+@pytest.mark.anyio
+async def test_a_glob_that_matches_no_file_says_so_and_names_a_wider_one(gateway):
+    async with Client(gateway.url) as client:
+        r = await client.call_tool("search_code_text", {"query": "Kirikur", "path": "legends/*/kirikur.md"})
+        text = r.content[0].text
+        assert "`legends/*/kirikur.md` matches no indexed file" in text, text
+        assert "`legends/**/kirikur.md` reaches deeper" in text, text
+        r = await client.call_tool("search_code_text", {"query": "Kirikur", "path": "legends/**/kirikur.md"})
+        assert "legends/kirikur.md" in r.content[0].text
+        # A glob that matches files, none of them holding the text: no note.
+        r = await client.call_tool("search_code_text", {"query": "no such text here", "path": "legends/*"})
+        assert "matches no indexed file" not in r.content[0].text, r.content[0].text
+
+
+@pytest.mark.anyio
+async def test_a_text_page_header_counts_the_files_shown(gateway):
+    async with Client(gateway.url) as client:
+        first = await client.call_tool("search_code_text", {"query": "Calculator", "limit": 2})
+        total = first.structured_content["total"]
+        assert total > 4, first.structured_content
+        offset = first.structured_content["next_offset"]
+        assert first.content[0].text.startswith(f"{total - 2} more results: offset={offset}"), first.content[0].text
+        second = await client.call_tool("search_code_text", {"query": "Calculator", "limit": 2, "offset": offset})
+        assert second.content[0].text.startswith(f"3-4 of {total} shown"), second.content[0].text
+        assert len(second.structured_content["results"]) == 2

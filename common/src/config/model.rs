@@ -202,6 +202,12 @@ pub struct McpConfig {
     /// What a tool answer's text content is: plain text for a model, or
     /// the compact JSON of `structuredContent` (clients that parse it).
     pub answer_format: AnswerFormat,
+    /// Typed output: each tool declares an `outputSchema` and each answer
+    /// carries `structuredContent` beside its text. Off by default: clients
+    /// such as Claude Code and Codex hand their model the structured JSON
+    /// instead of the compact text. An endpoint URL's `?typed_output=true`
+    /// or `=false` overrides it for its clients.
+    pub typed_output: bool,
 }
 
 /// `mcp.answer_format`: the text content of a tool answer.
@@ -227,6 +233,7 @@ impl Default for McpConfig {
             token: None,
             answer_budget: DEFAULT_ANSWER_BUDGET,
             answer_format: AnswerFormat::Text,
+            typed_output: false,
         }
     }
 }

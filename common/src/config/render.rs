@@ -44,7 +44,11 @@ pub(super) const COMMENTS: &[(&str, &str)] = &[
     ("mcp.allowed_origins", "accepted browser Origins; empty = none"),
     ("mcp.token", "bearer token required from clients; overridden by $VIBE_MCP_TOKEN"),
     ("mcp.answer_budget", "most bytes of one tool answer (2000..=1000000); 12000 fits a small model's context"),
-    ("mcp.answer_format", "text = plain text written for a model | json = the structuredContent as JSON text"),
+    ("mcp.answer_format", "text = plain text written for a model | json = the answer's JSON as text"),
+    (
+        "mcp.typed_output",
+        "true = outputSchema and structuredContent for programs; Claude Code and Codex then show their model the JSON, not the text",
+    ),
     ("ollama", "Ollama hosts for LLM enrichment (`scan index`); empty = no enrichment."),
     ("ollama[].host", "Ollama URL"),
     ("ollama[].model", "model name"),
@@ -286,6 +290,7 @@ mod tests {
                 token: Some("sëcret".into()),
                 answer_budget: 20_000,
                 answer_format: crate::config::AnswerFormat::Json,
+                typed_output: true,
             },
             ollama: vec![
                 OllamaHost::default(),
@@ -340,6 +345,7 @@ mod tests {
                 token: Some("tök'en".into()),
                 answer_budget: 8_000,
                 answer_format: crate::config::AnswerFormat::Json,
+                typed_output: true,
             },
             ollama: vec![OllamaHost {
                 host: "http://gpu:1".into(),

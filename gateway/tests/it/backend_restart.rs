@@ -65,7 +65,7 @@ async fn backend_stopped_and_restarted_while_serving() -> anyhow::Result<()> {
         assert!(text.starts_with("search backend unavailable"), "{tool}: {text}");
         assert!(started.elapsed() < Duration::from_secs(5), "{tool} took {:?}", started.elapsed());
     }
-    assert_eq!(client.list_tools().await?.len(), vibe_gateway::registry::definitions().len());
+    assert_eq!(client.list_tools().await?.len(), vibe_gateway::registry::definitions(false).len());
     let (mut second, _) = McpClient::connect(&server.url(), "2025-06-18").await?;
     let r = second.call_tool("search_docs", json!({ "q": "Kirikur" })).await?;
     assert!(r["content"][0]["text"].as_str().unwrap().starts_with("search backend unavailable"));

@@ -21,7 +21,9 @@ async fn tool_list_identity_and_protocol_versions() -> anyhow::Result<()> {
         assert_eq!(init["serverInfo"]["version"], json!(env!("CARGO_PKG_VERSION")));
         let instructions = init["instructions"].as_str().unwrap();
         assert!(
-            instructions.contains("One call is enough") && instructions.contains("only the tools listed"),
+            instructions.contains("get_file_content (path and start_line)")
+                && instructions.contains("only the tools listed")
+                && !instructions.contains("One call is enough"),
             "{instructions}"
         );
         assert!(init["capabilities"]["tools"].is_object());
@@ -185,7 +187,7 @@ async fn backend_down_is_a_tool_error_not_a_crash() -> anyhow::Result<()> {
         assert!(text.starts_with("search backend unavailable: "), "{tool}: {text}");
     }
     // Still serving.
-    assert_eq!(client.list_tools().await?.len(), vibe_gateway::registry::definitions().len());
+    assert_eq!(client.list_tools().await?.len(), vibe_gateway::registry::definitions(false).len());
     // An unknown tool is an isError result naming the valid tools.
     let r = client.call_tool("delete_project", json!({})).await?;
     assert_eq!(r["isError"], json!(true));

@@ -32,6 +32,8 @@ async fn tools_list_matches_the_snapshot() -> anyhow::Result<()> {
     // tools/list needs no backend: nothing listens on the discard port.
     let mut config = config("gwt_tools_list");
     config.opensearch.hosts = vec!["http://127.0.0.1:9".into()];
+    // What a client gets by default: no outputSchema.
+    config.mcp.typed_output = false;
     let server =
         vibe_gateway::spawn(&config, ServeOptions { host: "127.0.0.1".into(), port: 0, ..Default::default() }).await?;
     let (mut client, _) = McpClient::connect(&server.url(), "2025-11-25").await?;

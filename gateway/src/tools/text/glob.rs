@@ -44,6 +44,20 @@ pub fn glob_regexp(glob: &str) -> Result<String, String> {
     Ok(out)
 }
 
+/// A glob that reaches deeper than `glob`: each `*` segment as `**`
+/// (`deps/ssri/*` -> `deps/ssri/**`, `*/Pool.java` -> `**/Pool.java`), or
+/// an anchored glob under any directory (`lib/x.js` -> `**/lib/x.js`);
+/// `None` when there is nothing to widen.
+pub fn wider_glob(glob: &str) -> Option<String> {
+    let glob = glob.trim().trim_start_matches('/');
+    let segments: Vec<&str> = glob.split('/').map(|s| if s == "*" { "**" } else { s }).collect();
+    let wider = segments.join("/");
+    if wider != glob {
+        return Some(wider);
+    }
+    (glob.contains('/') && !glob.starts_with("**/")).then(|| format!("**/{glob}"))
+}
+
 /// Parses from `*i` to the end, or (inside braces, `depth` > 0) to the `,`
 /// or `}` that ends the alternative.
 fn glob_part(chars: &[char], i: &mut usize, out: &mut String, depth: usize) -> Result<(), String> {

@@ -88,9 +88,39 @@ pub async fn search(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
     let size = (offset - start) + limit as u32 + SPARE_CANDIDATES;
     let filters = (path_regexp.as_deref(), language.as_deref());
     check_candidates(gw, &pattern, filters, &index, &mut check, size).await?;
+    let nothing = check.matched == 0;
     let mut answer = answer(args, &scope, check, start);
+    if let (true, Some(g)) = (nothing && path_regexp.is_some(), glob.as_deref()) {
+        if let Some(note) = unmatched_glob(gw, &index, g, language.as_deref()).await? {
+            crate::budget::add_note(&mut answer, &note);
+        }
+    }
     crate::tools::excerpt::enclosing(gw, &mut answer).await;
     Ok(answer)
+}
+
+/// When a search found nothing and its path glob matches no indexed file,
+/// says so, and names the wider glob that would reach files
+/// (`deps/ssri/**` for `deps/ssri/*`), as ripgrep's silence would not.
+async fn unmatched_glob(
+    gw: &Gateway,
+    index: &str,
+    glob: &str,
+    language: Option<&str>,
+) -> Result<Option<String>, ToolError> {
+    let matches_a_file = |g: String| async move {
+        let Ok(regexp) = glob_regexp(&g) else { return Ok(false) };
+        let response = gw.backend().run(TEMPLATE, index, params::text(&[], Some(&regexp), language, 1, 0)).await?;
+        Ok::<bool, ToolError>(response["hits"]["total"]["value"].as_u64().unwrap_or(0) > 0)
+    };
+    if matches_a_file(glob.to_string()).await? {
+        return Ok(None);
+    }
+    let wider = match wider_glob(glob) {
+        Some(w) if matches_a_file(w.clone()).await? => format!("; `{w}` reaches deeper and matches files"),
+        _ => String::new(),
+    };
+    Ok(Some(format!("the path glob `{glob}` matches no indexed file (`*` stays in one directory){wider}")))
 }
 
 /// The scope and the path glob; an absolute glob under a project root names
@@ -153,7 +183,13 @@ fn answer(args: &Args, scope: &Scope, check: Check, start: u32) -> Value {
     let Check {
         results, matched, after_page, page_end, exhausted, from, candidates, checked_bytes, window_end, ..
     } = check;
+    // The page's first file among the matching ones (offset counts candidates).
+    let shown = results.len() as u64;
+    let first = (matched - after_page).saturating_sub(shown) + 1;
     let mut answer = json!({ "query": args.query, "total": matched, "results": results });
+    if shown > 0 && start == 0 {
+        answer["first"] = json!(first);
+    }
     let next = match page_end {
         Some(end) => (after_page > 0 || !exhausted).then_some(end),
         None => (!exhausted && !window_end).then_some(from),
@@ -405,6 +441,11 @@ mod tests {
         for bad in ["[abc", "{a,b", "a[/]b"] {
             assert!(glob_regexp(bad).is_err(), "{bad}");
         }
+        assert_eq!(wider_glob("deps/ssri/*").as_deref(), Some("deps/ssri/**"));
+        assert_eq!(wider_glob("*/ThreadPoolExecutor.java").as_deref(), Some("**/ThreadPoolExecutor.java"));
+        assert_eq!(wider_glob("lib/x.js").as_deref(), Some("**/lib/x.js"));
+        assert_eq!(wider_glob("**/x.js"), None);
+        assert_eq!(wider_glob("*.py"), None);
     }
 
     #[test]

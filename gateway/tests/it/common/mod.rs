@@ -28,6 +28,8 @@ pub fn config(prefix: &str) -> Config {
     let mut c = Config::default();
     c.opensearch.hosts = vec![opensearch_url()];
     c.opensearch.index_prefix = prefix.to_string();
+    // The tests read typed answers; the default (text alone) has its own test.
+    c.mcp.typed_output = true;
     c
 }
 
