@@ -30,6 +30,13 @@ pub enum Pass {
 /// to 360,000) become 500 to 9,000, below the lowest (10,000).
 pub const OTHER_KIND_WEIGHT: f64 = 0.025;
 
+/// What a name's file scores more when its path holds the qualifier the
+/// query names (`rsa.GenerateKey` in `crypto/rsa/rsa.go`, `shutil.copyfileobj`
+/// in `shutil.py`): a package or module qualifies a name that has no owner.
+/// Below every gap between two name tiers (the smallest, 10,000 under
+/// another kind's weight, stays above 9,500), so it only orders a tier.
+pub const OWNER_PATH_BOOST: f64 = 500.0;
+
 /// Scores of a close name (typo-tolerant) and of close name words in the
 /// one search of [`Pass::TyposOrWords`]; word ranking (BM25) stays far below.
 pub(crate) const TYPO_SCORES: (u32, u32) = (10_000, 5_000);

@@ -136,6 +136,7 @@ async fn ranked(
     let mut answer = paged(&args.query, results, &response, args);
     if first_page && pass != Pass::All {
         super::excerpt::complete(gw, &mut answer, show).await;
+        super::delegate::follow(gw, &mut answer, show).await;
         if matches!(show, Show::Lines(_)) {
             without_docs(&mut answer);
         }
@@ -328,15 +329,21 @@ fn symbol_result(hit: &Value, all: bool, with_code: bool) -> Value {
     let found = source["total"]["value"].as_u64().unwrap_or(inner.len() as u64);
     let best = inner.iter().filter_map(|h| h["_score"].as_f64()).fold(0.0_f64, f64::max);
     let keep = if all { inner.len() } else { SYMBOL_MATCHES_PER_FILE };
-    let definitions: Vec<Value> = inner
+    let same = |a: &Value, b: &Value| a["name"] == b["name"] && a["owner"] == b["owner"];
+    let mut definitions: Vec<Value> = Vec::new();
+    let strong = inner
         .iter()
-        .filter(|h| all || best <= 0.0 || h["_score"].as_f64().unwrap_or(best) >= best * INNER_SCORE_CUTOFF)
-        .take(keep)
-        .map(shown)
-        .collect();
-    // The best match's overloads (the same name and owner) show their first
-    // lines too: the first one is often a short delegate to another.
-    let overload = |d: &Value| definitions.first().is_some_and(|f| f["name"] == d["name"] && f["owner"] == d["owner"]);
+        .filter(|h| all || best <= 0.0 || h["_score"].as_f64().unwrap_or(best) >= best * INNER_SCORE_CUTOFF);
+    for d in strong.map(shown) {
+        // The best match's overloads (the same name and owner) are all shown
+        // (as many as were fetched), and their first lines too: the first one
+        // is often a short delegate to another, whose lines answer.
+        let overload = with_code && definitions.first().is_some_and(|f| same(f, &d));
+        if definitions.len() < keep || overload {
+            definitions.push(d);
+        }
+    }
+    let overload = |d: &Value| definitions.first().is_some_and(|f| same(f, d));
     let matches: Vec<Value> = definitions.iter().map(|d| element(d, with_code && overload(d))).collect();
     if found > matches.len() as u64 {
         out.insert("more_matches".into(), json!(found - matches.len() as u64));
@@ -368,8 +375,32 @@ fn element(s: &Value, with_code: bool) -> Value {
         if s["code_skip"].is_string() {
             e.insert("code_skip".into(), s["code_skip"].clone());
         }
+    } else if let Some(value) = value_lines(s) {
+        e.insert("code".into(), json!(value));
     }
     Value::Object(e)
+}
+
+/// Kinds whose definition is a value: every result shows its first lines,
+/// since a question about a constant asks for what it is set to.
+const VALUE_KINDS: [&str; 3] = ["variable", "constant", "field"];
+/// Lines of a value's definition shown in a result that is not the best.
+pub const VALUE_LINES: usize = 2;
+
+/// The first [`VALUE_LINES`] of a variable's, constant's or field's
+/// definition (`MAX_SIZE = 64 * 1024`), each cut to a code line's width;
+/// `None` for other kinds or no stored code.
+fn value_lines(s: &Value) -> Option<String> {
+    if !VALUE_KINDS.contains(&s["kind"].as_str()?) {
+        return None;
+    }
+    let code = s["code"].as_str().filter(|c| !c.trim().is_empty())?;
+    let lines: Vec<String> = code
+        .lines()
+        .take(VALUE_LINES)
+        .map(|l| vibe_common::summary::cut(l, vibe_common::summary::MAX_CODE_LINE_CHARS))
+        .collect();
+    Some(lines.join("\n"))
 }
 
 /// A file with the imports that matched (highlighted values), or all of them when listing.

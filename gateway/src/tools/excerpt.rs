@@ -39,7 +39,7 @@ pub const WINDOW_LINES: u64 = 30;
 pub const MAX_READ_BYTES: u64 = 256 * 1024;
 
 /// Whether the file an answer or result names is small enough to read.
-fn readable(file: &Value) -> bool {
+pub(super) fn readable(file: &Value) -> bool {
     super::freshness::indexed_size(file).is_some_and(|size| size <= MAX_READ_BYTES)
 }
 
@@ -80,10 +80,7 @@ pub async fn complete(gw: &Gateway, answer: &mut Value, show: Show<'_>) {
     let lines: Vec<&str> = content.lines().collect();
     let stored = m["code"].as_str().map_or(0, escaped_len);
     let spans = match show {
-        Show::Window(query) => {
-            let stems = stems(query);
-            thinned(&lines, densest(&lines, start, end, &stems), &stems)
-        }
+        Show::Window(query) => window_spans(&lines, (start, end), query),
         Show::Lines(words) => {
             let doc = m["code_skip"].as_str().and_then(crate::render::span);
             holding(&lines, (start, end), doc, words)
@@ -215,13 +212,13 @@ pub async fn symbol_code(gw: &Gateway, answer: &mut Value) {
 }
 
 /// Bytes of code an answer can still take within the answer budget.
-fn room_for_code(gw: &Gateway, answer: &Value) -> usize {
+pub(super) fn room_for_code(gw: &Gateway, answer: &Value) -> usize {
     gw.answer_budget().saturating_sub(json_len(answer) + RESERVE)
 }
 
 /// The first whole lines of `code` that take at most `room` bytes in the
 /// JSON answer (and in its text, with line numbers).
-fn within(code: String, room: usize) -> String {
+pub(super) fn within(code: String, room: usize) -> String {
     if escaped_len(&code) + 8 * code.lines().count() <= room {
         return code;
     }
@@ -270,14 +267,8 @@ pub async fn enclosing(gw: &Gateway, answer: &mut Value) {
     let mut reads = tokio::task::JoinSet::new();
     // A large file's outline is large too: only the files an excerpt may read.
     for (i, r) in results.iter().enumerate().filter(|(_, r)| readable(r)) {
-        let (Some(root), Some(path)) = (r["project"].as_str(), r["path"].as_str()) else { continue };
-        let index = gw.backend().names().ast_alias(&project_hash(std::path::Path::new(root)));
-        let (gw, path) = (gw.clone(), path.to_string());
-        reads.spawn(async move {
-            let response = gw.backend().run("get_file_ast", &index, params::file(&path, false, None)).await.ok()?;
-            let ast = hits(&response).into_iter().find(|h| h["_source"]["path"].as_str() == Some(path.as_str()))?;
-            Some((i, serde_json::from_value::<AstData>(ast["_source"]["ast"].clone()).ok()?))
-        });
+        let (gw, file) = (gw.clone(), json!({ "project": r["project"], "path": r["path"] }));
+        reads.spawn(async move { Some((i, outline(&gw, &file).await?)) });
     }
     while let Some(Ok(found)) = reads.join_next().await {
         let Some((i, ast)) = found else { continue };
@@ -288,6 +279,15 @@ pub async fn enclosing(gw: &Gateway, answer: &mut Value) {
             }
         }
     }
+}
+
+/// The outline of a result's file (its `get_file_ast` document).
+pub(super) async fn outline(gw: &Gateway, result: &Value) -> Option<AstData> {
+    let (root, path) = (result["project"].as_str()?, result["path"].as_str()?);
+    let index = gw.backend().names().ast_alias(&project_hash(std::path::Path::new(root)));
+    let response = gw.backend().run("get_file_ast", &index, params::file(path, false, None)).await.ok()?;
+    let ast = hits(&response).into_iter().find(|h| h["_source"]["path"].as_str() == Some(path))?;
+    serde_json::from_value::<AstData>(ast["_source"]["ast"].clone()).ok()
 }
 
 /// The innermost function, class or other definition (not a variable)
@@ -303,7 +303,7 @@ fn innermost(ast: &AstData, n: u32) -> Option<String> {
 }
 
 /// The stored text of one file ([`stored_at`]).
-async fn file_text(gw: &Gateway, file: (String, String)) -> Option<String> {
+pub(super) async fn file_text(gw: &Gateway, file: (String, String)) -> Option<String> {
     gw.backend().contents(&[file]).await.ok()?.pop().flatten()
 }
 
@@ -367,6 +367,17 @@ fn thinned(lines: &[&str], (from, to): (u64, u64), stems: &[String]) -> Vec<(u64
         shown.extend(around);
     }
     runs(shown)
+}
+
+/// The lines of `start..=end` a question in words shows ([`densest`], [`thinned`]).
+pub(super) fn window_spans(lines: &[&str], (start, end): (u64, u64), query: &str) -> Vec<(u64, u64)> {
+    let stems = stems(query);
+    thinned(lines, densest(lines, start, end, &stems), &stems)
+}
+
+/// The lines of `start..=end` holding a name's words ([`holding`]).
+pub(super) fn holding_spans(lines: &[&str], span: (u64, u64), words: &str) -> Vec<(u64, u64)> {
+    holding(lines, span, None, words)
 }
 
 /// Line numbers as spans of consecutive lines, in order.

@@ -7,6 +7,7 @@ pub mod admin;
 pub mod answer;
 pub mod code;
 pub mod content;
+pub mod delegate;
 pub mod docs;
 pub mod excerpt;
 pub mod files;
