@@ -183,15 +183,17 @@ fn inline_word_lists(body: &mut Value) {
         let Some(file) = filter["synonyms"].as_str().and_then(|v| v.strip_prefix('@')).map(str::to_string) else {
             continue;
         };
-        let data = IndexTemplateFiles::get(&file).expect("a word list named by a shipped template is shipped");
-        let lines: Vec<Value> = String::from_utf8_lossy(&data.data)
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
-            .map(|l| json!(l))
-            .collect();
-        filter["synonyms"] = Value::Array(lines);
+        let lines = word_list(&file).expect("a word list named by a shipped template is shipped");
+        filter["synonyms"] = Value::Array(lines.into_iter().map(Value::String).collect());
     }
+}
+
+/// The lines of a shipped word list (`code-synonyms.txt`), without comments
+/// and blank lines; `None` when no such file is shipped.
+pub fn word_list(file: &str) -> Option<Vec<String>> {
+    let data = IndexTemplateFiles::get(file)?;
+    let text = String::from_utf8_lossy(&data.data);
+    Some(text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).map(str::to_string).collect())
 }
 
 /// A fingerprint (16 hex digits) of every shipped template file, name and content.

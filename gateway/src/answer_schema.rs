@@ -250,7 +250,13 @@ fn symbols() -> Vec<(&'static str, Value)> {
         ("code_lines?", string()),
         ("code_skip?", string()),
     ]);
-    search_page(file_result(vec![("matches", list(element)), ("more_matches?", count())]))
+    // The best file's other lines holding a question's words.
+    let word_line = object(vec![("line", line_number()), ("text", string()), ("in?", string())]);
+    search_page(file_result(vec![
+        ("matches", list(element)),
+        ("more_matches?", count()),
+        ("word_lines?", list(word_line)),
+    ]))
 }
 
 fn documentation() -> Vec<(&'static str, Value)> {

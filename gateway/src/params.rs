@@ -230,8 +230,13 @@ pub fn code_kinds(tool: &str) -> &'static [&'static str] {
 
 /// A code query split into the name and its qualifier: `Owner.name`,
 /// `Owner::name`, `Owner#name` and `Owner->name` name `name` owned by `Owner`.
+/// A question in words is no name, even when it ends in one
+/// (`... headers allowed in http.client` names no `client`).
 pub fn split_qualified(query: &str) -> (Option<&str>, &str) {
     let q = query.trim().trim_end_matches("()").trim();
+    if is_question(q) {
+        return (None, q);
+    }
     for sep in ["::", "->", "#", "."] {
         if let Some((owner, name)) = q.rsplit_once(sep) {
             let (owner, name) = (owner.trim(), name.trim());
@@ -544,6 +549,8 @@ mod tests {
         assert_eq!(split_qualified("List#add()"), (Some("List"), "add"));
         assert_eq!(split_qualified("readLine"), (None, "readLine"));
         assert_eq!(split_qualified(".hidden"), (None, ".hidden"));
+        let question = "maximum number of headers in http.client";
+        assert_eq!(split_qualified(question), (None, question));
         let p = code("search_by_code_functions", "Outer.Inner.run", 3, 0, Pass::Exact);
         assert_eq!(
             (p["name"].clone(), p["lower"].clone(), p["owner"].clone()),

@@ -104,7 +104,7 @@ fn page(out: &mut String, top: &Map<String, Value>, results: &[Value], project_n
 }
 
 /// The lists of a result that hold its matches, uses or sections.
-const RESULT_LISTS: [&str; 5] = ["matches", "references", "calls", "types", "sections"];
+const RESULT_LISTS: [&str; 6] = ["matches", "word_lines", "references", "calls", "types", "sections"];
 
 /// One file of a page: its path, then what matched in it. A file whose one
 /// match is a definition says its lines on the path's line, as grep does:

@@ -137,6 +137,9 @@ async fn ranked(
     if first_page && pass != Pass::All {
         super::excerpt::complete(gw, &mut answer, show).await;
         super::delegate::follow(gw, &mut answer, show).await;
+        if let Show::Window(words) | Show::Lines(words) = show {
+            super::word_lines::add(gw, &mut answer, words).await;
+        }
         if matches!(show, Show::Lines(_)) {
             without_docs(&mut answer);
         }

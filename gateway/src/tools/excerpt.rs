@@ -292,7 +292,7 @@ pub(super) async fn outline(gw: &Gateway, result: &Value) -> Option<AstData> {
 
 /// The innermost function, class or other definition (not a variable)
 /// whose lines hold line `n`: `Owner.name`, as a use names its caller.
-fn innermost(ast: &AstData, n: u32) -> Option<String> {
+pub(super) fn innermost(ast: &AstData, n: u32) -> Option<String> {
     let (e, _) = ast
         .elements()
         .filter(|e| e.kind != "variable" && e.kind != "constant" && e.kind != "field" && !e.name.is_empty())

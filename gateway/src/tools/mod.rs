@@ -20,5 +20,6 @@ pub mod references;
 pub mod show;
 pub mod text;
 pub mod tree;
+pub mod word_lines;
 
 pub use crate::error::ToolError;

@@ -1,0 +1,174 @@
+//! The lines of the best file that hold a question's words. A question
+//! about a detail (a default, a limit, a condition) is often answered by a
+//! line outside the definition that ranks first: a constant at the top of
+//! the file (`const defaultMaxIdleConns = 2`), a check in a helper. As grep
+//! would, the best result also lists the few lines of its file, not shown
+//! already, that hold the most of the question's words: an identifier's
+//! words count (`defaultMaxIdleConns` holds "default", "max", "idle"), a
+//! word counts by its first letters (inflections) or by a word of its group
+//! in the code thesaurus (`opensearch-templates/code-synonyms.txt`:
+//! "maximum" by "max").
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::LazyLock;
+
+use serde_json::{json, Value};
+use vibe_common::identifier::split_identifier;
+use vibe_common::summary::{cut, MAX_CODE_LINE_CHARS};
+
+use super::answer::stored_at;
+use super::excerpt;
+use crate::gateway::Gateway;
+
+/// Lines listed at most.
+pub const WORD_LINES: usize = 3;
+/// Leading characters of a word that stand for its inflections.
+const STEM_CHARS: usize = 5;
+/// Longer lines are data (minified code, tables), not an answer.
+const MAX_LINE_BYTES: usize = 400;
+
+/// Each word's group in the code thesaurus (the word itself included).
+static THESAURUS: LazyLock<HashMap<String, Vec<String>>> = LazyLock::new(|| {
+    let mut groups = HashMap::new();
+    for line in vibe_common::templates::word_list("code-synonyms.txt").unwrap_or_default() {
+        let words: Vec<String> = line.split(',').map(|w| w.trim().to_lowercase()).filter(|w| !w.is_empty()).collect();
+        for w in &words {
+            groups.insert(w.clone(), words.clone());
+        }
+    }
+    groups
+});
+
+/// Lists, on the first result, its file's lines holding the most of
+/// `words` (see the module doc), each with the definition it is in.
+pub async fn add(gw: &Gateway, answer: &mut Value, words: &str) {
+    let wanted = word_stems(words);
+    if wanted.is_empty() {
+        return;
+    }
+    let Some(result) = answer["results"].get_mut(0).filter(|r| excerpt::readable(r)) else { return };
+    let Some(content) = excerpt::file_text(gw, stored_at(gw, result)).await else { return };
+    let picked = best_lines(&content, &wanted, &shown_lines(result));
+    if picked.is_empty() {
+        return;
+    }
+    let ast = excerpt::outline(gw, result).await;
+    let lines: Vec<Value> = picked
+        .into_iter()
+        .map(|(n, text)| {
+            let mut line = json!({ "line": n, "text": cut(text.trim(), MAX_CODE_LINE_CHARS) });
+            if let Some(inside) = ast.as_ref().and_then(|a| excerpt::innermost(a, n as u32)) {
+                line["in"] = json!(inside);
+            }
+            line
+        })
+        .collect();
+    result["word_lines"] = json!(lines);
+}
+
+/// Each word of a question as the stems that stand for it: its own and
+/// those of its thesaurus group.
+fn word_stems(words: &str) -> Vec<Vec<String>> {
+    let stem = |w: &str| w.chars().take(STEM_CHARS).collect::<String>();
+    crate::params::analyze(words)
+        .words
+        .into_iter()
+        .map(|w| {
+            // A plural finds its singular's group ("connections": "conn").
+            let group = THESAURUS.get(&w.word).or_else(|| THESAURUS.get(w.word.strip_suffix('s')?));
+            let mut group = group.cloned().unwrap_or_default();
+            group.push(w.word.clone());
+            let mut stems: Vec<String> = group.iter().map(|g| stem(g)).collect();
+            stems.sort();
+            stems.dedup();
+            stems
+        })
+        .collect()
+}
+
+/// The lines shown already in a result's matches (their code).
+fn shown_lines(result: &Value) -> BTreeSet<u64> {
+    let mut shown = BTreeSet::new();
+    for m in result["matches"].as_array().into_iter().flatten() {
+        let Some(code) = m["code"].as_str() else { continue };
+        let spans = match m["code_lines"].as_str() {
+            Some(s) => crate::render::spans(s),
+            None => m["lines"].as_str().and_then(crate::render::span).into_iter().collect(),
+        };
+        let skipped = m["code_skip"].as_str().and_then(crate::render::span).map_or(0, |(a, b)| b + 1 - a);
+        let mut left = code.lines().count() as u64 + skipped;
+        for (a, b) in spans {
+            let upto = b.min(a + left.saturating_sub(1));
+            shown.extend(a..=upto);
+            left = left.saturating_sub(upto + 1 - a);
+        }
+    }
+    shown
+}
+
+/// Up to [`WORD_LINES`] lines of code (not comments, not `shown`) holding
+/// the most of the words: at least two when there are two or more, in
+/// their order.
+fn best_lines<'a>(content: &'a str, wanted: &[Vec<String>], shown: &BTreeSet<u64>) -> Vec<(u64, &'a str)> {
+    let least = wanted.len().min(2);
+    let mut scored: Vec<(usize, u64, &str)> = content
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i as u64 + 1, l))
+        .filter(|(n, l)| !shown.contains(n) && l.len() <= MAX_LINE_BYTES && !l.trim().is_empty())
+        .filter(|(_, l)| !crate::render::is_comment(l))
+        .map(|(n, l)| (held(l, wanted), n, l))
+        .filter(|(k, _, _)| *k >= least)
+        .collect();
+    scored.sort_by_key(|&(k, n, _)| (std::cmp::Reverse(k), n));
+    let mut best: Vec<(u64, &str)> = scored.into_iter().take(WORD_LINES).map(|(_, n, l)| (n, l)).collect();
+    best.sort_by_key(|&(n, _)| n);
+    best
+}
+
+/// How many of the words a line holds, by the words of its identifiers.
+fn held(line: &str, wanted: &[Vec<String>]) -> usize {
+    let mut words = String::new();
+    for token in line.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|t| !t.is_empty()) {
+        words.push_str(&token.to_lowercase());
+        for w in split_identifier(token) {
+            words.push(' ');
+            words.push_str(&w);
+        }
+        words.push(' ');
+    }
+    wanted.iter().filter(|stems| stems.iter().any(|s| words.contains(s.as_str()))).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_lines_holding_most_words_by_identifier_words_and_thesaurus() {
+        let file = "package sql\n// default max idle connections\nvar x = 1\nconst defaultMaxIdleConns = 2\nfunc (db *DB) maxIdleConnsLocked() int {\n\tn := db.maxIdle\n}\n";
+        let wanted = word_stems("default maximum idle connections");
+        assert_eq!(held("const defaultMaxIdleConns = 2", &wanted), 4, "{wanted:?}");
+        let best = best_lines(file, &wanted, &BTreeSet::new());
+        assert_eq!(
+            best,
+            vec![
+                (4, "const defaultMaxIdleConns = 2"),
+                (5, "func (db *DB) maxIdleConnsLocked() int {"),
+                (6, "\tn := db.maxIdle")
+            ]
+        );
+        // Lines shown already, comments and lines with one word of several are left out.
+        let best = best_lines(file, &wanted, &BTreeSet::from([5]));
+        assert_eq!(best.iter().map(|b| b.0).collect::<Vec<_>>(), vec![4, 6]);
+    }
+
+    #[test]
+    fn lines_shown_in_a_match() {
+        let result = json!({ "matches": [
+            { "lines": "10-40", "code": "a\nb\nc" },
+            { "lines": "50-90", "code_lines": "50,60-61", "code": "x\ny\nz" },
+        ]});
+        assert_eq!(shown_lines(&result), BTreeSet::from([10, 11, 12, 50, 60, 61]));
+    }
+}
