@@ -135,14 +135,7 @@ async fn ranked(
     let weak = by_words && results.first().is_some_and(|r| weak_match(&args.query, r));
     let mut answer = paged(&args.query, results, &response, args);
     if first_page && pass != Pass::All {
-        super::excerpt::complete(gw, &mut answer, show).await;
-        super::delegate::follow(gw, &mut answer, show).await;
-        if let Show::Window(words) | Show::Lines(words) = show {
-            super::word_lines::add(gw, &mut answer, words).await;
-        }
-        if matches!(show, Show::Lines(_)) {
-            without_docs(&mut answer);
-        }
+        lines_that_answer(gw, &mut answer, show).await;
     }
     let below = match pass {
         _ if by_words => None,
@@ -165,6 +158,19 @@ async fn ranked(
         crate::budget::add_note(&mut answer, &tail);
     }
     Ok(answer)
+}
+
+/// The best result's lines that answer: its definition's ([`Show`]), the
+/// function it hands its work to, and its file's lines holding the words.
+async fn lines_that_answer(gw: &Gateway, answer: &mut Value, show: Show<'_>) {
+    super::excerpt::complete(gw, answer, show).await;
+    super::delegate::follow(gw, answer, show).await;
+    if let Show::Window(words) | Show::Lines(words) = show {
+        super::word_lines::add(gw, answer, words).await;
+    }
+    if matches!(show, Show::Lines(_)) {
+        without_docs(answer);
+    }
 }
 
 /// The score below which a page's hits are left out: a name that matched
