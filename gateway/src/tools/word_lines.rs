@@ -20,8 +20,10 @@ use super::answer::stored_at;
 use super::excerpt;
 use crate::gateway::Gateway;
 
-/// Lines listed at most.
-pub const WORD_LINES: usize = 3;
+/// Lines listed at most on the first results: the best file's (lines of
+/// the next files added nothing on bench/context.sh's sets, at 20-50 tokens
+/// an answer).
+pub const WORD_LINES: [usize; 1] = [3];
 /// Leading characters of a word that stand for its inflections.
 const STEM_CHARS: usize = 5;
 /// Longer lines are data (minified code, tables), not an answer.
@@ -46,9 +48,18 @@ pub async fn add(gw: &Gateway, answer: &mut Value, words: &str) {
     if wanted.is_empty() {
         return;
     }
-    let Some(result) = answer["results"].get_mut(0).filter(|r| excerpt::readable(r)) else { return };
+    let results = answer["results"].as_array_mut().into_iter().flatten();
+    for (result, most) in results.zip(WORD_LINES) {
+        if excerpt::readable(result) {
+            add_to(gw, result, &wanted, most).await;
+        }
+    }
+}
+
+/// Lists, on one result, up to `most` lines of its file.
+async fn add_to(gw: &Gateway, result: &mut Value, wanted: &[Vec<String>], most: usize) {
     let Some(content) = excerpt::file_text(gw, stored_at(gw, result)).await else { return };
-    let picked = best_lines(&content, &wanted, &shown_lines(result));
+    let picked = best_lines(&content, wanted, &shown_lines(result), most);
     if picked.is_empty() {
         return;
     }
@@ -106,24 +117,55 @@ fn shown_lines(result: &Value) -> BTreeSet<u64> {
     shown
 }
 
-/// Up to [`WORD_LINES`] lines of code (not comments, not `shown`) holding
+/// Up to `most` lines of code (not comments, not `shown`) holding
 /// the most of the words: at least two when there are two or more, in
 /// their order.
-fn best_lines<'a>(content: &'a str, wanted: &[Vec<String>], shown: &BTreeSet<u64>) -> Vec<(u64, &'a str)> {
-    let least = wanted.len().min(2);
+fn best_lines<'a>(content: &'a str, wanted: &[Vec<String>], shown: &BTreeSet<u64>, most: usize) -> Vec<(u64, &'a str)> {
+    // Two words at least, unless the question has two or fewer.
+    let least = if wanted.len() <= 2 { 1 } else { 2 };
+    let docs = in_doc_strings(content);
     let mut scored: Vec<(usize, u64, &str)> = content
         .lines()
         .enumerate()
         .map(|(i, l)| (i as u64 + 1, l))
         .filter(|(n, l)| !shown.contains(n) && l.len() <= MAX_LINE_BYTES && !l.trim().is_empty())
-        .filter(|(_, l)| !crate::render::is_comment(l))
-        .map(|(n, l)| (held(l, wanted), n, l))
-        .filter(|(k, _, _)| *k >= least)
+        .filter(|(n, l)| !crate::render::is_comment(l) && !docs.contains(n))
+        .filter_map(|(n, l)| {
+            let k = held(l, wanted);
+            // Of lines with as many words, one that sets or tests a literal.
+            (k >= least).then(|| (2 * k + usize::from(sets_a_literal(l)), n, l))
+        })
         .collect();
     scored.sort_by_key(|&(k, n, _)| (std::cmp::Reverse(k), n));
-    let mut best: Vec<(u64, &str)> = scored.into_iter().take(WORD_LINES).map(|(_, n, l)| (n, l)).collect();
+    let mut best: Vec<(u64, &str)> = scored.into_iter().take(most).map(|(_, n, l)| (n, l)).collect();
     best.sort_by_key(|&(n, _)| n);
     best
+}
+
+/// The lines inside a triple-quoted string (a Python docstring: prose that
+/// repeats a question's words), the lines that open and close it included.
+fn in_doc_strings(content: &str) -> BTreeSet<u64> {
+    let mut inside = false;
+    let mut lines = BTreeSet::new();
+    for (i, line) in content.lines().enumerate() {
+        let quotes = line.matches("\"\"\"").count() + line.matches("'''").count();
+        if inside || quotes > 0 {
+            lines.insert(i as u64 + 1);
+        }
+        if quotes % 2 == 1 {
+            inside = !inside;
+        }
+    }
+    lines
+}
+
+/// Whether a line assigns, compares or returns with a literal in it
+/// (`_MAXCACHE = 512`, `if n >= 200:`): the kind of line a detail is.
+fn sets_a_literal(line: &str) -> bool {
+    let code = line.trim();
+    let literal = code.chars().any(|c| c.is_ascii_digit() || c == '"' || c == '\'');
+    let sets = code.contains(['=', '<', '>', ':']) || code.starts_with("return");
+    literal && sets
 }
 
 /// How many of the words a line holds, by the words of its identifiers.
@@ -149,7 +191,7 @@ mod tests {
         let file = "package sql\n// default max idle connections\nvar x = 1\nconst defaultMaxIdleConns = 2\nfunc (db *DB) maxIdleConnsLocked() int {\n\tn := db.maxIdle\n}\n";
         let wanted = word_stems("default maximum idle connections");
         assert_eq!(held("const defaultMaxIdleConns = 2", &wanted), 4, "{wanted:?}");
-        let best = best_lines(file, &wanted, &BTreeSet::new());
+        let best = best_lines(file, &wanted, &BTreeSet::new(), 3);
         assert_eq!(
             best,
             vec![
@@ -158,8 +200,11 @@ mod tests {
                 (6, "\tn := db.maxIdle")
             ]
         );
+        // A docstring's lines are prose.
+        let doc = "def f():\n    \"\"\"The default max idle connections.\n    idle default max\n    \"\"\"\n    idle = default_max = 3\n";
+        assert_eq!(best_lines(doc, &wanted, &BTreeSet::new(), 3), vec![(5, "    idle = default_max = 3")]);
         // Lines shown already, comments and lines with one word of several are left out.
-        let best = best_lines(file, &wanted, &BTreeSet::from([5]));
+        let best = best_lines(file, &wanted, &BTreeSet::from([5]), 3);
         assert_eq!(best.iter().map(|b| b.0).collect::<Vec<_>>(), vec![4, 6]);
     }
 
