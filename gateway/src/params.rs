@@ -255,11 +255,12 @@ pub fn is_question(query: &str) -> bool {
 }
 
 /// An identifier rather than a word: `camelCase`, `snake_case`, `Owner.name`, digits.
+/// An acronym in capitals (`JSON`, `HTTP`) is a word.
 pub fn looks_like_an_identifier(token: &str) -> bool {
     let t = token.trim();
     t.contains(['_', '.', ':', '#'])
         || t.chars().any(|c| c.is_ascii_digit())
-        || t.chars().skip(1).any(char::is_uppercase)
+        || (t.chars().skip(1).any(char::is_uppercase) && t.chars().any(char::is_lowercase))
 }
 
 /// A name followed by words (`lru_cache maxsize`, `Strings.repeat arraycopy`,
@@ -482,6 +483,8 @@ mod tests {
         assert_eq!(name_then_words("check if the response is fresh using ETag"), None);
         assert_eq!(name_then_words("lru_cache"), None);
         assert_eq!(name_then_words("what's lru_cache for"), None);
+        // An acronym opening a question is a word, not a name.
+        assert_eq!(name_then_words("JSON decoder error when a property name is not quoted"), None);
     }
 
     #[test]

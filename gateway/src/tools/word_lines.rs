@@ -124,20 +124,34 @@ fn best_lines<'a>(content: &'a str, wanted: &[Vec<String>], shown: &BTreeSet<u64
     // Two words at least, unless the question has two or fewer.
     let least = if wanted.len() <= 2 { 1 } else { 2 };
     let docs = in_doc_strings(content);
-    let mut scored: Vec<(usize, u64, &str)> = content
+    let candidates: Vec<(u64, &str, Vec<bool>)> = content
         .lines()
         .enumerate()
         .map(|(i, l)| (i as u64 + 1, l))
         .filter(|(n, l)| !shown.contains(n) && l.len() <= MAX_LINE_BYTES && !l.trim().is_empty())
         .filter(|(n, l)| !crate::render::is_comment(l) && !docs.contains(n))
-        .filter_map(|(n, l)| {
-            let k = held(l, wanted);
-            // Of lines with as many words, one that sets or tests a literal.
-            (k >= least).then(|| (2 * k + usize::from(sets_a_literal(l)), n, l))
+        .map(|(n, l)| (n, l, held(l, wanted)))
+        .filter(|(_, _, h)| h.iter().any(|x| *x))
+        .collect();
+    // A word few lines of the file hold tells more than one most lines hold.
+    let weight: Vec<f64> = (0..wanted.len())
+        .map(|w| {
+            let holding = candidates.iter().filter(|c| c.2[w]).count().max(1);
+            (1.0 + candidates.len() as f64 / holding as f64).ln()
         })
         .collect();
-    scored.sort_by_key(|&(k, n, _)| (std::cmp::Reverse(k), n));
-    let mut best: Vec<(u64, &str)> = scored.into_iter().take(most).map(|(_, n, l)| (n, l)).collect();
+    // The most words first; of lines with as many, one that sets or tests a
+    // literal (the kind of line a detail is), then the rarer words.
+    let mut scored: Vec<(usize, f64, u64, &str)> = candidates
+        .iter()
+        .filter_map(|(n, l, h)| {
+            let k = h.iter().filter(|x| **x).count();
+            let rarity: f64 = h.iter().zip(&weight).filter(|(x, _)| **x).map(|(_, w)| w).sum();
+            (k >= least).then(|| (2 * k + usize::from(sets_a_literal(l)), rarity, *n, *l))
+        })
+        .collect();
+    scored.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.total_cmp(&a.1)).then(a.2.cmp(&b.2)));
+    let mut best: Vec<(u64, &str)> = scored.into_iter().take(most).map(|(_, _, n, l)| (n, l)).collect();
     best.sort_by_key(|&(n, _)| n);
     best
 }
@@ -168,8 +182,8 @@ fn sets_a_literal(line: &str) -> bool {
     literal && sets
 }
 
-/// How many of the words a line holds, by the words of its identifiers.
-fn held(line: &str, wanted: &[Vec<String>]) -> usize {
+/// Which of the words a line holds, by the words of its identifiers.
+fn held(line: &str, wanted: &[Vec<String>]) -> Vec<bool> {
     let mut words = String::new();
     for token in line.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|t| !t.is_empty()) {
         words.push_str(&token.to_lowercase());
@@ -179,7 +193,7 @@ fn held(line: &str, wanted: &[Vec<String>]) -> usize {
         }
         words.push(' ');
     }
-    wanted.iter().filter(|stems| stems.iter().any(|s| words.contains(s.as_str()))).count()
+    wanted.iter().map(|stems| stems.iter().any(|s| words.contains(s.as_str()))).collect()
 }
 
 #[cfg(test)]
@@ -190,7 +204,7 @@ mod tests {
     fn the_lines_holding_most_words_by_identifier_words_and_thesaurus() {
         let file = "package sql\n// default max idle connections\nvar x = 1\nconst defaultMaxIdleConns = 2\nfunc (db *DB) maxIdleConnsLocked() int {\n\tn := db.maxIdle\n}\n";
         let wanted = word_stems("default maximum idle connections");
-        assert_eq!(held("const defaultMaxIdleConns = 2", &wanted), 4, "{wanted:?}");
+        assert_eq!(held("const defaultMaxIdleConns = 2", &wanted), [true; 4], "{wanted:?}");
         let best = best_lines(file, &wanted, &BTreeSet::new(), 3);
         assert_eq!(
             best,
