@@ -66,11 +66,12 @@ async def test_input_schemas_are_portable(gateway):
     assert len(problems(bad)) >= 4, problems(bad)
 
 
-def test_inspector_strict_reports_no_problems(gateway):
+@pytest.mark.parametrize("typed", ["", "?typed_output=false"], ids=["typed", "text-only"])
+def test_inspector_strict_reports_no_problems(gateway, typed):
     npx = shutil.which("npx")
     if not npx:
         pytest.skip("npx is not installed")
-    cmd = [npx, "-y", INSPECTOR, "--cli", gateway.url, "--transport", "http", "--method", "tools/list", "--strict"]
+    cmd = [npx, "-y", INSPECTOR, "--cli", gateway.url + typed, "--transport", "http", "--method", "tools/list", "--strict"]
     try:
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     except subprocess.TimeoutExpired:

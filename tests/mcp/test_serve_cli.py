@@ -35,11 +35,12 @@ def test_serve_status_and_stop(gateway, tmp_path):
             proc.kill()
 
 
-def test_inspector_cli(gateway):
+@pytest.mark.parametrize("typed", ["", "?typed_output=false"], ids=["typed", "text-only"])
+def test_inspector_cli(gateway, typed):
     npx = shutil.which("npx")
     if not npx:
         pytest.skip("npx is not installed")
-    base = [npx, "-y", "@modelcontextprotocol/inspector", "--cli", gateway.url, "--transport", "http"]
+    base = [npx, "-y", "@modelcontextprotocol/inspector", "--cli", gateway.url + typed, "--transport", "http"]
     try:
         listed = subprocess.run([*base, "--method", "tools/list"], capture_output=True, text=True, timeout=300)
     except subprocess.TimeoutExpired:

@@ -165,8 +165,10 @@ async fn ranked(
 async fn lines_that_answer(gw: &Gateway, answer: &mut Value, show: Show<'_>) {
     super::excerpt::complete(gw, answer, show).await;
     super::delegate::follow(gw, answer, show).await;
-    if let Show::Window(words) | Show::Lines(words) = show {
-        super::word_lines::add(gw, answer, words).await;
+    match show {
+        Show::Window(words) => super::word_lines::add(gw, answer, words, false).await,
+        Show::Lines(words) => super::word_lines::add(gw, answer, words, true).await,
+        Show::Start => {}
     }
     if matches!(show, Show::Lines(_)) {
         without_docs(answer);

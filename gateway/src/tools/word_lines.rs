@@ -20,10 +20,11 @@ use super::answer::stored_at;
 use super::excerpt;
 use crate::gateway::Gateway;
 
-/// Lines listed at most on the first results: the best file's (lines of
-/// the next files added nothing on bench/context.sh's sets, at 20-50 tokens
-/// an answer).
-pub const WORD_LINES: [usize; 1] = [3];
+/// Lines listed at most: for a question in words, and for a name followed
+/// by words, whose own lines holding them are shown already (a line outside
+/// the definition: the constant it reads).
+pub const WORD_LINES: usize = 3;
+pub const WORD_LINES_BESIDE_A_NAME: usize = 1;
 /// Leading characters of a word that stand for its inflections.
 const STEM_CHARS: usize = 5;
 /// Longer lines are data (minified code, tables), not an answer.
@@ -42,24 +43,30 @@ static THESAURUS: LazyLock<HashMap<String, Vec<String>>> = LazyLock::new(|| {
 });
 
 /// Lists, on the first result, its file's lines holding the most of
-/// `words` (see the module doc), each with the definition it is in.
-pub async fn add(gw: &Gateway, answer: &mut Value, words: &str) {
+/// `words` (see the module doc), each with the definition it is in; for
+/// a name followed by words (`beside_a_name`), one line outside the name's
+/// definition.
+pub async fn add(gw: &Gateway, answer: &mut Value, words: &str, beside_a_name: bool) {
     let wanted = word_stems(words);
     if wanted.is_empty() {
         return;
     }
-    let results = answer["results"].as_array_mut().into_iter().flatten();
-    for (result, most) in results.zip(WORD_LINES) {
-        if excerpt::readable(result) {
-            add_to(gw, result, &wanted, most).await;
-        }
-    }
+    let Some(result) = answer["results"].get_mut(0).filter(|r| excerpt::readable(r)) else { return };
+    let mut shown = shown_lines(result);
+    let most = if beside_a_name {
+        let definition = result["matches"][0]["lines"].as_str().and_then(crate::render::span);
+        shown.extend(definition.map_or(1..=0, |(a, b)| a..=b));
+        WORD_LINES_BESIDE_A_NAME
+    } else {
+        WORD_LINES
+    };
+    add_to(gw, result, &wanted, &shown, most).await;
 }
 
 /// Lists, on one result, up to `most` lines of its file.
-async fn add_to(gw: &Gateway, result: &mut Value, wanted: &[Vec<String>], most: usize) {
+async fn add_to(gw: &Gateway, result: &mut Value, wanted: &[Vec<String>], shown: &BTreeSet<u64>, most: usize) {
     let Some(content) = excerpt::file_text(gw, stored_at(gw, result)).await else { return };
-    let picked = best_lines(&content, wanted, &shown_lines(result), most);
+    let picked = best_lines(&content, wanted, shown, most);
     if picked.is_empty() {
         return;
     }
