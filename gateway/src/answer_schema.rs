@@ -249,6 +249,8 @@ fn symbols() -> Vec<(&'static str, Value)> {
         ("code?", string()),
         ("code_lines?", string()),
         ("code_skip?", string()),
+        // A callee of the best match, shown after the match that calls it.
+        ("called_by?", string()),
     ]);
     // The best file's other lines holding a question's words.
     let word_line = object(vec![("line", line_number()), ("text", string()), ("in?", string())]);

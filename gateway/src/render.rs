@@ -237,6 +237,10 @@ fn entry(out: &mut String, item: &Value, indent: &str, margin: usize, doc: Doc) 
             let _ = write!(head, "{v} ");
         }
     }
+    if let Some(caller) = get("called_by") {
+        head.truncate(head.trim_end().len());
+        let _ = write!(head, ", called by {caller} ");
+    }
     if let Some(inside) = get("in") {
         let _ = write!(head, "in {inside} ");
     }
@@ -290,6 +294,7 @@ const ENTRY_FIELDS: &[&str] = &[
     "depth",
     "extends",
     "used_in",
+    "called_by",
 ];
 
 /// One file: its path and line range, then its numbered lines or its outline.

@@ -5,8 +5,9 @@
 //! question about it is in that callee. So when the best match's shown
 //! definitions are short and call a function or method the same file
 //! defines, the answer carries the first such callee too, right after the
-//! match that calls it: whole when short, else the lines a question's words
-//! point to, or its first and last lines for a name.
+//! match that calls it (`called_by` names its caller): whole when short,
+//! else the lines a question's words point to, or its first and last lines
+//! for a name.
 
 use regex::Regex;
 use serde_json::{json, Map, Value};
@@ -48,8 +49,9 @@ pub async fn follow(gw: &Gateway, answer: &mut Value, show: Show<'_>) {
     };
     let Some(content) = excerpt::file_text(gw, stored_at(gw, result)).await else { return };
     let lines: Vec<&str> = content.lines().collect();
-    let Some(m) = callee_match(callee, &lines, show, room) else { return };
+    let Some(mut m) = callee_match(callee, &lines, show, room) else { return };
     if let Some(matches) = result["matches"].as_array_mut() {
+        m["called_by"] = matches[caller]["name"].clone();
         matches.insert(caller + 1, m);
     }
 }
@@ -64,7 +66,8 @@ fn calls_of_short_matches(result: &Value) -> Vec<(usize, String)> {
         else {
             continue;
         };
-        if end - start + 1 > DELEGATE_LINES {
+        // A function or method hands work on; a type's code declares its members.
+        if end - start + 1 > DELEGATE_LINES || !matches!(m["kind"].as_str(), Some("function" | "method") | None) {
             continue;
         }
         let own = m["name"].as_str().unwrap_or_default();
@@ -152,9 +155,10 @@ mod tests {
             { "name": "getmembers", "lines": "592-595",
               "code": "def getmembers(object, predicate=None):\n    # if (x) getmembers(y)\n    return _getmembers(object, predicate, getattr)" },
             { "name": "long", "lines": "1-40", "code": "def long():\n    helper(1)" },
+            { "name": "Shape", "kind": "class", "lines": "1-3", "code": "class Shape {\n  constructor(w) {}\n}" },
             { "name": "Foo", "lines": "10-12", "code": "Foo() {\n    if (x) { init(); }\n    init();\n}" },
         ]});
         let called: Vec<(usize, String)> = calls_of_short_matches(&result);
-        assert_eq!(called, vec![(0, "_getmembers".to_string()), (2, "init".to_string())]);
+        assert_eq!(called, vec![(0, "_getmembers".to_string()), (3, "init".to_string())]);
     }
 }
