@@ -55,7 +55,9 @@ pub async fn add(gw: &Gateway, answer: &mut Value, words: &str, beside_a_name: b
     let mut shown = shown_lines(result);
     let most = if beside_a_name {
         let definition = result["matches"][0]["lines"].as_str().and_then(crate::render::span);
-        shown.extend(definition.map_or(1..=0, |(a, b)| a..=b));
+        if let Some((a, b)) = definition {
+            shown.extend(a..=b);
+        }
         WORD_LINES_BESIDE_A_NAME
     } else {
         WORD_LINES
