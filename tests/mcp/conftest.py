@@ -29,6 +29,23 @@ OPENSEARCH = os.environ.get("VIBE_OPENSEARCH_URL", "http://127.0.0.1:9200").rstr
 PREFIX = os.environ.get("VIBE_TEST_PREFIX", "mcptest")
 
 
+# One call of every read-only tool over the fixture projects.
+EVERY_TOOL_CALL = {
+    "get_file_content": {"path": "calculator.rs"},
+    "get_file_ast": {"path": "calculator.rs"},
+    "show_projects": {},
+    "show_stats": {},
+    "show_tree": {"target": "samples"},
+    "search_by_code_imports": {"query": "HashMap"},
+    "search_by_code_functions": {"query": "multiply"},
+    "search_by_code_classes": {"query": "Calculator"},
+    "search_by_code_variables": {"query": "MAX_VALUE"},
+    "search_code_text": {"query": "multiply"},
+    "find_references": {"query": "multiply"},
+    "search_documentation": {"query": "Kirikur"},
+}
+
+
 @pytest.fixture
 def anyio_backend():
     return "asyncio"

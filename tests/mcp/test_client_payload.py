@@ -15,22 +15,9 @@ import json
 import pytest
 from mcp import Client
 
-from conftest import PREFIX, OPENSEARCH, free_port, start_server
+from conftest import EVERY_TOOL_CALL, OPENSEARCH, PREFIX, free_port, start_server
 
-CALLS = {
-    "get_file_content": {"path": "calculator.rs"},
-    "get_file_ast": {"path": "calculator.rs"},
-    "show_projects": {},
-    "show_stats": {},
-    "show_tree": {"target": "samples"},
-    "search_by_code_imports": {"query": "HashMap"},
-    "search_by_code_functions": {"query": "multiply"},
-    "search_by_code_classes": {"query": "Calculator"},
-    "search_by_code_variables": {"query": "MAX_VALUE"},
-    "search_code_text": {"query": "multiply"},
-    "find_references": {"query": "multiply"},
-    "search_documentation": {"query": "Kirikur"},
-}
+CALLS = EVERY_TOOL_CALL
 
 
 @pytest.fixture(scope="module")

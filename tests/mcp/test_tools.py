@@ -6,6 +6,8 @@ import urllib.request
 import pytest
 from mcp import Client
 
+from conftest import EVERY_TOOL_CALL
+
 EXPECTED_TOOLS = [
     "admin_sync",
     "get_file_content",
@@ -41,19 +43,7 @@ async def test_tool_list_and_identity(gateway):
 
 @pytest.mark.anyio
 async def test_every_tool_answers_with_structured_content(gateway):
-    calls = {
-        "get_file_content": {"path": "calculator.rs"},
-        "get_file_ast": {"path": "calculator.rs"},
-        "show_projects": {},
-        "show_stats": {},
-        "show_tree": {"target": "samples"},
-        "search_by_code_imports": {"query": "HashMap"},
-        "search_by_code_functions": {"query": "multiply"},
-        "search_by_code_classes": {"query": "Calculator"},
-        "search_by_code_variables": {"query": "MAX_VALUE"},
-        "search_documentation": {"query": "Kirikur"},
-        "search_knowledge": {"query": "Kirikur"},
-    }
+    calls = {**EVERY_TOOL_CALL, "search_knowledge": {"query": "Kirikur"}}
     async with Client(gateway.url) as client:
         for name, args in calls.items():
             r = await client.call_tool(name, args)
