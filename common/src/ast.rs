@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// Start and end line (1-based, inclusive) of an element in its file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 pub struct LineRange {
     pub start: u32,
     pub end: u32,
@@ -192,11 +192,17 @@ pub const CATEGORY_TAGS: &[(&str, &str, &str)] = &[
     ("code_blocks", "блоки_кода", "代码块"),
 ];
 
+/// The list of [`AstData`] that holds elements of `kind` (`variables` for
+/// a kind it does not name).
+pub fn list_of(kind: &str) -> &'static str {
+    ELEMENT_KINDS.iter().find(|(k, _)| *k == kind).map_or("variables", |(_, l)| *l)
+}
+
 impl AstData {
     /// The list that holds elements of `kind` (see [`ELEMENT_KINDS`]);
     /// unknown kinds go to `variables`.
     pub fn list_mut(&mut self, kind: &str) -> &mut Vec<AstElement> {
-        match ELEMENT_KINDS.iter().find(|(k, _)| *k == kind).map_or("variables", |(_, l)| *l) {
+        match list_of(kind) {
             "functions" => &mut self.functions,
             "classes" => &mut self.classes,
             "structs" => &mut self.structs,

@@ -52,8 +52,10 @@
 //! the others by tree-sitter's query cursor; both give what the cursor gives
 //! over the whole tree (tested on generated inputs and on real code).
 
+use std::collections::HashSet;
 use tree_sitter::Node;
-use vibe_common::ast::{AstData, AstElement, LineRange};
+
+use vibe_common::ast::{list_of, AstData, AstElement, LineRange};
 
 use super::compiled::{compiled_as, parse, CompiledQuery, ExtractError, Kind, Matching, Role};
 use super::direct::{self, Captures};
@@ -193,6 +195,9 @@ fn add_definitions(
     let bytes = file.source.as_bytes();
     let mut used_docs: IdSet = IdSet::default();
     let mut containers: Vec<Container> = Vec::new();
+    // Each list holds a signature at a line range once: a set, not a scan of
+    // the list, keeps a file of 200,000 assignments linear.
+    let mut listed: HashSet<(&'static str, String, Option<LineRange>)> = ast_keys(ast);
     for ((d, name), (place, chain)) in defs.iter().zip(names).zip(nesting) {
         let kind = match place {
             Place::Local => continue,
@@ -224,15 +229,26 @@ fn add_definitions(
                 supertypes(&d.supertypes, bytes)
             },
         };
-        let list = ast.list_mut(kind.name());
-        if !element.signature.is_empty()
-            && !list.iter().any(|e| e.signature == element.signature && e.line == element.line)
-        {
+        let key = (list_of(kind.name()), element.signature.clone(), element.line);
+        if !element.signature.is_empty() && listed.insert(key) {
             used_docs.extend(doc_ids);
-            list.push(element);
+            ast.list_mut(kind.name()).push(element);
         }
     }
     (used_docs, containers)
+}
+
+/// The (list, signature, lines) of every element `ast` holds already.
+fn ast_keys(ast: &AstData) -> HashSet<(&'static str, String, Option<LineRange>)> {
+    let lists = [
+        ("functions", &ast.functions),
+        ("classes", &ast.classes),
+        ("structs", &ast.structs),
+        ("enums", &ast.enums),
+        ("interfaces", &ast.interfaces),
+        ("variables", &ast.variables),
+    ];
+    lists.into_iter().flat_map(|(l, list)| list.iter().map(move |e| (l, e.signature.clone(), e.line))).collect()
 }
 
 /// The bare names of a type's supertypes, each once, in source order.

@@ -3,6 +3,7 @@
 //! semantics for that subset (the subset and the fallbacks: `README.md`).
 
 use regex::bytes::Regex;
+use std::collections::HashMap;
 use std::num::NonZeroU16 as FieldId;
 
 use tree_sitter::{Language as Grammar, Node, Query, TreeCursor};
@@ -81,8 +82,9 @@ pub(crate) struct Scratch<'t> {
     found: Vec<(usize, Node<'t>)>,
     /// The children of the nodes looked at from the current start node...
     kids: Vec<Kid<'t>>,
-    /// ... by node id: (id, start, end) in `kids`.
-    scanned: Vec<(usize, usize, usize)>,
+    /// ... by node id: (start, end) in `kids` (a map: a start node with
+    /// 100,000 children looks each one up).
+    scanned: HashMap<usize, (usize, usize)>,
     /// The matches at the current start node: (pattern, start, end) in `matched`.
     matches: Vec<(usize, usize, usize)>,
     matched: Vec<(u32, Node<'t>)>,
@@ -104,7 +106,7 @@ impl<'t> Scratch<'t> {
             captures: Vec::new(),
             found: Vec::new(),
             kids: Vec::new(),
-            scanned: Vec::new(),
+            scanned: HashMap::new(),
             matches: Vec::new(),
             matched: Vec::new(),
             ambiguous: false,
@@ -179,7 +181,7 @@ impl DirectPatterns {
         st.scanned.clear();
         if let Some(kids) = kids {
             st.kids.extend_from_slice(kids);
-            st.scanned.push((node.id(), 0, kids.len()));
+            st.scanned.insert(node.id(), (0, kids.len()));
         }
         st.matches.clear();
         st.matched.clear();
@@ -256,7 +258,7 @@ fn candidates<'t>(node: Node<'t>, child: &Child, after: Option<usize>, last: boo
     let fits = |position: usize, field: Option<FieldId>| {
         after.is_none_or(|a| position > a) && (child.field.is_none() || field == child.field)
     };
-    if child.anchored && !st.scanned.iter().any(|(id, _, _)| *id == node.id()) {
+    if child.anchored && !st.scanned.contains_key(&node.id()) {
         // Up to the first named node after `after`: no need to look further
         // (a block's first statement, not all of them). Once the children
         // are listed, the list is cheaper (`(a) . (b)` asks once per `a`).
@@ -280,10 +282,11 @@ fn candidates<'t>(node: Node<'t>, child: &Child, after: Option<usize>, last: boo
     }
     let (start, end) = kids(node, st);
     let first = st.found.len();
-    for (position, kid) in st.kids[start..end].iter().enumerate() {
-        if after.is_some_and(|a| position <= a) {
-            continue;
-        }
+    // From the child after `after` on: not a walk past the ones before it
+    // (a node with 100,000 children is matched child after child).
+    let from = after.map_or(0, |a| a + 1).min(end - start);
+    for (i, kid) in st.kids[start + from..end].iter().enumerate() {
+        let position = from + i;
         if fits(position, kid.field) {
             st.found.push((position, kid.node));
         }
@@ -313,7 +316,7 @@ fn has_any_field<'t>(node: Node<'t>, fields: &[FieldId], st: &mut Scratch<'t>) -
 /// The children of `node`, as a range of `st.kids`: scanned once per node
 /// while the engine looks at one start node.
 fn kids<'t>(node: Node<'t>, st: &mut Scratch<'t>) -> (usize, usize) {
-    if let Some(&(_, start, end)) = st.scanned.iter().find(|(id, _, _)| *id == node.id()) {
+    if let Some(&(start, end)) = st.scanned.get(&node.id()) {
         return (start, end);
     }
     let start = st.kids.len();
@@ -323,7 +326,7 @@ fn kids<'t>(node: Node<'t>, st: &mut Scratch<'t>) -> (usize, usize) {
         st.kids.push(Kid { node: st.cursor.node(), field: st.cursor.field_id() });
         more = st.cursor.goto_next_sibling();
     }
-    st.scanned.push((node.id(), start, st.kids.len()));
+    st.scanned.insert(node.id(), (start, st.kids.len()));
     (start, st.kids.len())
 }
 

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# `scan ast` on generated files of one shape each, from 12,500 to 200,000
+# lines (issue 59): top-level assignments, one name assigned again and
+# again, an object literal's keys, a Java enum's members, a Go const block,
+# TypeScript and Rust constants. Generated tables, data modules and bundles
+# have these shapes; a scan that is quadratic in them stalls on one file.
+#
+#   bash bench/scan_linear.sh
+#
+# Prints, per shape and size, the best wall time of $BENCH_RUNS (default 3)
+# runs of the release binary and the ratio to the size before (one doubling).
+# Targets: at most 2.2x per doubling; 200,000 lines in at most 2 s.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+LOAD0="$(loadavg)"
+need /usr/bin/time time
+build
+SIZES=(12500 25000 50000 100000 200000)
+SHAPES=(py-assign:py py-one-name:py js-object:js java-enum:java go-const:go ts-const:ts rust-const:rs)
+
+# generate SHAPE LINES FILE
+generate() {
+    python3 - "$@" <<'EOF'
+import sys
+shape, n, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+lines = {
+    "py-assign": lambda: (f"x{i} = {i}\n" for i in range(n)),
+    "py-one-name": lambda: (f"x = {i}\n" for i in range(n)),
+    "js-object": lambda: ["module.exports = {\n", *(f"  k{i}: {i},\n" for i in range(n)), "};\n"],
+    "java-enum": lambda: ["enum Big {\n", *(f"  V{i},\n" for i in range(n)), "}\n"],
+    "go-const": lambda: ["package big\nconst (\n", *(f"\tC{i} = {i}\n" for i in range(n)), ")\n"],
+    "ts-const": lambda: (f"export const c{i} = {i};\n" for i in range(n)),
+    "rust-const": lambda: (f"pub const C{i}: u32 = {i};\n" for i in range(n)),
+}[shape]()
+with open(out, "w") as f:
+    f.writelines(lines)
+EOF
+}
+
+printf '%-12s' shape
+for n in "${SIZES[@]}"; do printf '%16s' "$n lines"; done
+echo
+worst_ratio=0
+worst_top=0
+for entry in "${SHAPES[@]}"; do
+    shape="${entry%%:*}" ext="${entry##*:}"
+    printf '%-12s' "$shape"
+    prev=""
+    for n in "${SIZES[@]}"; do
+        dir="$WORK/$shape-$n/src" cfg="$WORK/$shape-$n/config"
+        mkdir -p "$dir" "$cfg"
+        generate "$shape" "$n" "$dir/gen.$ext"
+        "$BIN" --config-dir "$cfg" source add "$dir" >/dev/null
+        out="$WORK/$shape-$n.times"
+        for _ in $(seq 1 "$RUNS"); do
+            timed "$out" "$BIN" --config-dir "$cfg" scan ast --output "$WORK/ast.json"
+        done
+        t="$(best "$out")"
+        cell="$t s"
+        if [ -n "$prev" ]; then
+            r="$(ratio "$t" "$prev")"
+            cell="$t s ${r}x"
+            worst_ratio="$(awk -v a="$r" -v b="$worst_ratio" 'BEGIN{ print (a > b) ? a : b }')"
+        fi
+        printf '%16s' "$cell"
+        prev="$t"
+    done
+    worst_top="$(awk -v a="$prev" -v b="$worst_top" 'BEGIN{ print (a > b) ? a : b }')"
+    echo
+done
+echo
+echo "worst ratio per doubling: ${worst_ratio}x (target <= 2.2); slowest 200,000-line file: ${worst_top} s (target <= 2)"
+machine_line "$LOAD0"
