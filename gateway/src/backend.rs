@@ -64,6 +64,24 @@ impl Backend {
             .collect())
     }
 
+    /// One file's stored text and its outline (the `ast` of its document in
+    /// the AST index; both documents' id is the path), in one `_mget`.
+    pub async fn text_and_outline(
+        &self,
+        files: &str,
+        ast: &str,
+        path: &str,
+    ) -> Result<(Option<String>, Option<Value>), BackendError> {
+        let docs = json!({ "docs": [
+            { "_index": files, "_id": path, "_source": ["content"] },
+            { "_index": ast, "_id": path, "_source": ["ast"] },
+        ]});
+        let response = self.search.post("/_mget", &docs).await?;
+        let text = response["docs"][0]["_source"]["content"].as_str().map(str::to_string);
+        let outline = response["docs"][1]["_source"].get("ast").cloned();
+        Ok((text, outline))
+    }
+
     /// Runs the stored template `template` against `index` with `params`.
     /// Missing indices give empty hits, not an error.
     pub async fn run(&self, template: &str, index: &str, params: Value) -> Result<Value, BackendError> {

@@ -14,7 +14,6 @@ use serde_json::{json, Map, Value};
 use std::sync::LazyLock;
 use vibe_common::ast::{AstData, AstElement};
 
-use super::answer::stored_at;
 use super::excerpt::{self, Show};
 use crate::gateway::Gateway;
 
@@ -43,11 +42,10 @@ pub async fn follow(gw: &Gateway, answer: &mut Value, show: Show<'_>) {
     if called.is_empty() {
         return;
     }
-    let Some(ast) = excerpt::outline(gw, result).await else { return };
+    let (Some(content), Some(ast)) = excerpt::text_and_outline(gw, result).await else { return };
     let Some((caller, callee)) = called.iter().find_map(|(i, name)| Some((*i, defined(&ast, name, result)?))) else {
         return;
     };
-    let Some(content) = excerpt::file_text(gw, stored_at(gw, result)).await else { return };
     let lines: Vec<&str> = content.lines().collect();
     let Some(mut m) = callee_match(callee, &lines, show, room) else { return };
     if let Some(matches) = result["matches"].as_array_mut() {

@@ -281,6 +281,17 @@ pub async fn enclosing(gw: &Gateway, answer: &mut Value) {
     }
 }
 
+/// A result's file text and outline, read together.
+pub(super) async fn text_and_outline(gw: &Gateway, result: &Value) -> (Option<String>, Option<AstData>) {
+    let (files, path) = stored_at(gw, result);
+    let Some(root) = result["project"].as_str() else { return (None, None) };
+    let ast = gw.backend().names().ast_alias(&project_hash(std::path::Path::new(root)));
+    match gw.backend().text_and_outline(&files, &ast, &path).await {
+        Ok((text, outline)) => (text, outline.and_then(|o| serde_json::from_value(o).ok())),
+        Err(_) => (None, None),
+    }
+}
+
 /// The outline of a result's file (its `get_file_ast` document).
 pub(super) async fn outline(gw: &Gateway, result: &Value) -> Option<AstData> {
     let (root, path) = (result["project"].as_str()?, result["path"].as_str()?);

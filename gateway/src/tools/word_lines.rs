@@ -16,7 +16,6 @@ use serde_json::{json, Value};
 use vibe_common::identifier::split_identifier;
 use vibe_common::summary::{cut, MAX_CODE_LINE_CHARS};
 
-use super::answer::stored_at;
 use super::excerpt;
 use crate::gateway::Gateway;
 
@@ -67,12 +66,11 @@ pub async fn add(gw: &Gateway, answer: &mut Value, words: &str, beside_a_name: b
 
 /// Lists, on one result, up to `most` lines of its file.
 async fn add_to(gw: &Gateway, result: &mut Value, wanted: &[Vec<String>], shown: &BTreeSet<u64>, most: usize) {
-    let Some(content) = excerpt::file_text(gw, stored_at(gw, result)).await else { return };
+    let (Some(content), ast) = excerpt::text_and_outline(gw, result).await else { return };
     let picked = best_lines(&content, wanted, shown, most);
     if picked.is_empty() {
         return;
     }
-    let ast = excerpt::outline(gw, result).await;
     let lines: Vec<Value> = picked
         .into_iter()
         .map(|(n, text)| {
