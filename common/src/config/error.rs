@@ -37,6 +37,10 @@ pub enum ConfigError {
         position: Option<(usize, usize)>,
         message: String,
     },
+    /// An OpenSearch host that is not an http(s) URL: it would be read as
+    /// another host (`search:9200` has the scheme `search`).
+    #[error("{place}: {host:?} is not an http(s) URL; write it with its scheme, e.g. {fix:?}")]
+    BadHost { place: String, host: String, fix: String },
     #[error("{}: config version {version:?} is not supported by this build (it understands up to {CONFIG_VERSION}); the file was left unchanged", .path.display())]
     UnsupportedVersion { path: PathBuf, version: String },
     #[error("cannot serialize the configuration for {}", .path.display())]

@@ -38,6 +38,9 @@ impl Config {
             Err(source) => return Err(ConfigError::Read { path, source }),
         };
         config.apply_env_overrides();
+        if config.env_overrides.opensearch_hosts.is_some() {
+            check_hosts(&config.opensearch.hosts, ENV_OPENSEARCH_URL)?;
+        }
         Ok((config, path))
     }
 
@@ -141,6 +144,7 @@ impl Config {
             })?;
             (config, None)
         };
+        check_hosts(&config.opensearch.hosts, &format!("{}: opensearch.hosts", path.display()))?;
         for warning in config.validate(dir) {
             tracing::warn!("{}: {warning}", path.display());
         }
@@ -200,6 +204,25 @@ impl Config {
             self.env_overrides.mcp_token = Some((file, token));
         }
     }
+}
+
+/// Every host an http(s) URL with a host name: `search.internal:9200`
+/// would parse as the scheme `search.internal`, and a run would go elsewhere.
+fn check_hosts(hosts: &[String], place: &str) -> Result<(), ConfigError> {
+    for host in hosts {
+        let trimmed = host.trim();
+        let ok = url::Url::parse(trimmed)
+            .is_ok_and(|u| matches!(u.scheme(), "http" | "https") && u.host_str().is_some_and(|h| !h.is_empty()));
+        if !ok {
+            let bare = trimmed.split_once("://").map_or(trimmed, |(_, rest)| rest);
+            return Err(ConfigError::BadHost {
+                place: place.to_string(),
+                host: host.clone(),
+                fix: format!("http://{bare}"),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// 1-based line and column of a syntax error. When the text ends too early
@@ -266,6 +289,19 @@ mod tests {
         c.apply_overrides_from(|name| (name == ENV_OPENSEARCH_URL).then(|| " http://b:2, http://c:3/ ,".into()));
         assert_eq!(c.opensearch.hosts, ["http://b:2", "http://c:3"]);
         assert_eq!(c.file_view().opensearch.hosts, ["http://a:1"], "the file keeps its own hosts");
+    }
+
+    #[test]
+    fn a_host_without_its_scheme_is_an_error_naming_the_fix() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = write(tmp.path(), "{ version: '0.2.0', opensearch: { hosts: ['search.internal:9200'] } }");
+        let err = Config::load(&path).unwrap_err().to_string();
+        assert!(err.contains("opensearch.hosts: \"search.internal:9200\" is not an http(s) URL"), "{err}");
+        assert!(err.contains("\"http://search.internal:9200\""), "{err}");
+        // The same from the environment names the variable.
+        let err = check_hosts(&["localhost:9200".into()], ENV_OPENSEARCH_URL).unwrap_err().to_string();
+        assert!(err.starts_with("VIBE_OPENSEARCH_URL: \"localhost:9200\""), "{err}");
+        assert!(check_hosts(&["https://a:1".into(), "http://b".into()], "x").is_ok());
     }
 
     #[test]

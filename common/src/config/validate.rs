@@ -258,7 +258,7 @@ mod tests {
                 { temperature: NaN, num_predict: -7 },
               ],
               mcp: { port: 0, token: "", allowed_hosts: [" a ", "a", ""], answer_budget: 10 },
-              opensearch: { index_prefix: "MyPrefix", host: "not a url" },
+              opensearch: { index_prefix: "MyPrefix" },
               dev: { log_level: "debug" },
             }"#,
         );
@@ -279,6 +279,7 @@ mod tests {
         assert_eq!(c.opensearch.index_prefix, "myprefix");
         assert_eq!(c.opensearch.hosts, [DEFAULT_OPENSEARCH_HOST]);
         assert_eq!(c.log_level(), "debug");
+        // A host that is no http(s) URL is an error, not a warning (load.rs).
     }
 
     #[test]
