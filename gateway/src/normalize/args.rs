@@ -345,6 +345,11 @@ impl Args {
                 })
             })
         };
+        // A name of its own with no query (`list_imports`, `get_dependencies`)
+        // asks for the listing; the tool's own name needs its `query`.
+        if self.query.is_empty() && tool.listing.is_some() {
+            self.query = "*".into();
+        }
         for word in normalized_name.split('_') {
             match NAME_WORDS.iter().find(|(w, _)| *w == word).map(|(_, effect)| *effect) {
                 Some("regex") if tool.takes("regex") && !sent("regex") => self.regex = true,

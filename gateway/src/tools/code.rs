@@ -22,6 +22,11 @@ pub const SYMBOLS_TEMPLATE: &str = "search_code_symbols";
 
 pub async fn search(gw: &Gateway, spec: &'static ToolSpec, args: &Args) -> Result<Value, ToolError> {
     let tool = spec.name;
+    if args.query.trim().is_empty() {
+        return Err(ToolError::Invalid(
+            "`query` is required: a name, a name then the words you look for in it, or what it does in words (\"*\" lists every one)".into(),
+        ));
+    }
     let scope = gw.resolve(args.target.as_deref()).await?;
     let index = scope_index(gw, &scope);
     let mut answer = if spec.run == Run::Imports {

@@ -2,7 +2,7 @@
 //! absolute path. Reads only from the index, so nothing outside the indexed
 //! projects can be read.
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::answer::hits;
 use crate::error::ToolError;
@@ -59,7 +59,9 @@ pub async fn get(gw: &Gateway, want: Want, args: &Args) -> Result<Value, ToolErr
     }
     let found = hits(&response);
     let Some(best) = found.first() else {
-        return Ok(not_found(want, &requested));
+        return Err(ToolError::Failed(format!(
+            "no indexed file matches {requested:?}; search_code_text (path: a glob) or show_tree finds a file's path"
+        )));
     };
     let s = &best["_source"];
     let budget = gw.answer_budget();
@@ -153,16 +155,6 @@ fn match_level(found: &str, wanted: &str) -> u8 {
         1
     } else {
         0
-    }
-}
-
-fn not_found(want: Want, requested: &str) -> Value {
-    let message = format!("no indexed file matches {requested:?}");
-    match want {
-        Want::Content => {
-            json!({ "root": null, "path": requested, "language": null, "content": "", "message": message })
-        }
-        Want::Ast => json!({ "root": null, "path": requested, "language": null, "elements": [], "message": message }),
     }
 }
 

@@ -67,11 +67,10 @@ pub fn kinds(raw: Option<&str>) -> Result<Vec<&'static str>, ToolError> {
         "require" | "use" | "include" => "import",
         other => other,
     };
-    KINDS
-        .iter()
-        .find(|x| **x == k)
-        .map(|x| vec![*x])
-        .ok_or_else(|| ToolError::Invalid(format!("kind {raw:?}: use call, type or import (or leave it out for all)")))
+    KINDS.iter().find(|x| **x == k).map(|x| vec![*x]).ok_or_else(|| {
+        let raw = raw.unwrap_or_default();
+        ToolError::Invalid(format!("kind {raw:?}: use call, type or import (or leave it out for all)"))
+    })
 }
 
 pub async fn find(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {

@@ -92,6 +92,9 @@ pub(crate) struct Scratch<'t> {
     ambiguous: bool,
 }
 
+/// Capacity of the scanned-children map kept from one start node to the next.
+const SCANNED_KEPT: usize = 1024;
+
 /// A child of a node, with its field.
 #[derive(Clone, Copy)]
 pub(crate) struct Kid<'t> {
@@ -178,7 +181,13 @@ impl DirectPatterns {
     ) -> bool {
         let Some(list) = self.by_kind.get(node.kind_id() as usize) else { return true };
         st.kids.clear();
-        st.scanned.clear();
+        // Clearing a map costs its capacity: one that grew for a node with
+        // many children is dropped, or every start node after it pays that.
+        if st.scanned.capacity() > SCANNED_KEPT {
+            st.scanned = HashMap::new();
+        } else {
+            st.scanned.clear();
+        }
         if let Some(kids) = kids {
             st.kids.extend_from_slice(kids);
             st.scanned.insert(node.id(), (0, kids.len()));
