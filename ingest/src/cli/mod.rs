@@ -254,13 +254,29 @@ impl Ctx {
         self.config.save(&self.config_path)
     }
 
+    /// A command to suggest, as this run was started: with `--config-dir`
+    /// when its config dir is not the default one (a suggestion without it
+    /// would read, or create, `~/.vibe-analyzer`).
+    pub fn command(&self, args: &str) -> String {
+        if Config::default_dir().is_ok_and(|d| d == self.config_dir) {
+            return format!("vibe-analyzer {args}");
+        }
+        let dir = self.config_dir.display().to_string();
+        let dir = if dir.contains(|c: char| c.is_whitespace() || "'\"$`\\".contains(c)) {
+            format!("'{}'", dir.replace('\'', "'\\''"))
+        } else {
+            dir
+        };
+        format!("vibe-analyzer --config-dir {dir} {args}")
+    }
+
     /// The sources a command works on: the one named by `--target`, else all
     /// configured sources. Errors when there is none.
     pub fn targets(&self, target: Option<&str>) -> anyhow::Result<Vec<PathBuf>> {
         match target {
             Some(t) => Ok(vec![self.config.resolve_source(t)?]),
             None if self.config.sources.is_empty() => {
-                anyhow::bail!("no sources configured. Add one with: vibe-analyzer source add PATH")
+                anyhow::bail!("no sources configured. Add one with: {}", self.command("source add PATH"))
             }
             None => Ok(self.config.sources.clone()),
         }

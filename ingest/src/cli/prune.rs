@@ -43,9 +43,9 @@ fn check_overrides(ctx: &Ctx, plan: &Plan, overrides: &[PathBuf]) -> anyhow::Res
         let hash = project_hash(root);
         if ctx.config.sources.iter().any(|s| project_hash(&s.canonicalize().unwrap_or_else(|_| s.clone())) == hash) {
             anyhow::bail!(
-                "{} is a source of this config; remove it first with: vibe-analyzer source remove --target {}",
+                "{} is a source of this config; remove it first with: {}",
                 root.display(),
-                root.display()
+                ctx.command(&format!("source remove --target {}", root.display()))
             );
         }
         let planned = plan.remove.iter().chain(plan.release.iter().map(|(p, _, _)| p)).any(|p| p.hash == hash);

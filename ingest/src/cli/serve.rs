@@ -50,9 +50,10 @@ fn start(ctx: &Ctx, args: ServeStartArgs) -> anyhow::Result<()> {
     if let Some(info) = read_pid(&pid_file) {
         if is_alive(info.pid) && port_answers(&info.host, info.port) {
             anyhow::bail!(
-                "the MCP server is already running (pid {}) on {}; stop it with: vibe-analyzer serve stop",
+                "the MCP server is already running (pid {}) on {}; stop it with: {}",
                 info.pid,
-                info.url()
+                info.url(),
+                ctx.command("serve stop")
             );
         }
         let _ = std::fs::remove_file(&pid_file);
@@ -133,9 +134,10 @@ async fn older_format_warning(ctx: &Ctx) -> Option<String> {
     (!older.is_empty()).then(|| {
         format!(
             "warning: {} project(s) were indexed by another version of vibe-analyzer: {}. Until \
-             `vibe-analyzer scan index` rebuilds them, their answers may lack what this version shows.",
+             `{}` rebuilds them, their answers may lack what this version shows.",
             older.len(),
-            older.join(", ")
+            older.join(", "),
+            ctx.command("scan index")
         )
     })
 }

@@ -38,7 +38,7 @@ fn remove(ctx: &mut Ctx, target: &str) -> anyhow::Result<()> {
 fn list(ctx: &Ctx) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     if ctx.config.sources.is_empty() {
-        writeln!(out, "No sources configured. Add one with: vibe-analyzer source add PATH")?;
+        writeln!(out, "No sources configured. Add one with: {}", ctx.command("source add PATH"))?;
         return Ok(());
     }
     writeln!(out, "Configured sources:")?;

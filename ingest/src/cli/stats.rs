@@ -22,10 +22,10 @@ pub fn run(ctx: &Ctx, cmd: StatsCommand) -> anyhow::Result<()> {
         crate::indexer::check_backend(&search).await?;
         match cmd {
             StatsCommand::Info(args) => match args.target {
-                Some(t) => info(&search, &t).await,
-                None => list_projects(&search).await,
+                Some(t) => info(&search, &t, &ctx.command("scan index")).await,
+                None => list_projects(&search, &ctx.command("scan index")).await,
             },
-            StatsCommand::Tree(args) => tree(&search, &args.target).await,
+            StatsCommand::Tree(args) => tree(&search, &args.target, &ctx.command("scan index")).await,
         }
     })
 }
@@ -40,7 +40,8 @@ async fn meta_hits(search: &Search) -> anyhow::Result<Value> {
 /// Resolve a target among indexed projects: a path on disk (the project it
 /// was indexed from), else as [`projects::find`] reads names and paths. The
 /// error lists the indexed projects.
-async fn resolve(search: &Search, target: &str) -> anyhow::Result<Project> {
+/// The indexed project `target` names; `index`: the command that indexes.
+async fn resolve(search: &Search, target: &str, index: &str) -> anyhow::Result<Project> {
     let all = projects::projects_of(&meta_hits(search).await?);
     let on_disk = std::path::Path::new(target).canonicalize().ok().map(|p| project_hash(&p));
     let found =
@@ -49,18 +50,18 @@ async fn resolve(search: &Search, target: &str) -> anyhow::Result<Project> {
         return Ok(p.clone());
     }
     if all.is_empty() {
-        anyhow::bail!("unknown project {target:?}: nothing is indexed yet (run: vibe-analyzer scan index)")
+        anyhow::bail!("unknown project {target:?}: nothing is indexed yet (run: {index})")
     }
     let known: Vec<String> = all.iter().map(|p| format!("  {} ({})", p.name, p.root)).collect();
     anyhow::bail!("unknown or ambiguous project {target:?}. Indexed projects:\n{}", known.join("\n"))
 }
 
-async fn list_projects(search: &Search) -> anyhow::Result<()> {
+async fn list_projects(search: &Search, index: &str) -> anyhow::Result<()> {
     let start = Instant::now();
     let hits = meta_hits(search).await?;
     let all: Vec<&Value> = hits["hits"]["hits"].as_array().into_iter().flatten().map(|h| &h["_source"]).collect();
     if all.is_empty() {
-        println!("No indexed projects. Add a source and run: vibe-analyzer scan index");
+        println!("No indexed projects. Add a source and run: {index}");
         return Ok(());
     }
     println!("Indexed projects:");
@@ -83,9 +84,9 @@ async fn list_projects(search: &Search) -> anyhow::Result<()> {
     Ok(())
 }
 
-async fn info(search: &Search, target: &str) -> anyhow::Result<()> {
+async fn info(search: &Search, target: &str, index: &str) -> anyhow::Result<()> {
     let start = Instant::now();
-    let project = resolve(search, target).await?;
+    let project = resolve(search, target, index).await?;
     let stats = project_stats(search, &search.names.ast_alias(&project.hash)).await?;
     print!("{}", stats_table(&stats));
     let meta = search.get_opt(&format!("/{}/_doc/{}", search.names.meta(), project.hash)).await?;
@@ -127,9 +128,9 @@ pub fn stats_table(stats: &SourceStats) -> String {
     out
 }
 
-async fn tree(search: &Search, target: &str) -> anyhow::Result<()> {
+async fn tree(search: &Search, target: &str, index: &str) -> anyhow::Result<()> {
     let start = Instant::now();
-    let project = resolve(search, target).await?;
+    let project = resolve(search, target, index).await?;
     let alias = search.names.ast_alias(&project.hash);
     let hits = crate::indexer::store::scroll_all(
         search,

@@ -85,7 +85,12 @@ fn first_run_creates_commented_config_in_config_dir() {
     let sb = Sandbox::new();
     assert!(!sb.cfg.exists());
     let out = sb.ok(&["source", "list"]);
-    assert_eq!(out, "No sources configured. Add one with: vibe-analyzer source add PATH\n");
+    // A suggested command keeps this run's --config-dir (issue 59: without
+    // it, it would read or create ~/.vibe-analyzer).
+    assert_eq!(
+        out,
+        format!("No sources configured. Add one with: vibe-analyzer --config-dir {} source add PATH\n", s(&sb.cfg))
+    );
     let text = String::from_utf8(sb.config_bytes()).unwrap();
     assert!(text.contains("//"), "config has comments:\n{text}");
     let v = sb.config_value();
