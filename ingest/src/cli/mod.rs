@@ -102,8 +102,8 @@ pub struct ScanExportArgs {
     /// Output format (default: from the --output extension, else json)
     #[arg(long, short, value_enum)]
     pub format: Option<Format>,
-    /// Output file, or - for stdout (default: a new file in the Downloads folder, ~/Downloads:
-    /// vibe-analyzer-<ast|analyze>-<source|all>-<YYYYMMDD-HHMMSS>.<ext>)
+    /// Output file, or - for stdout (default: a new file in the Downloads folder, ~/Downloads,
+    /// or the current directory when there is none: vibe-analyzer-<ast|analyze>-<source|all>-<YYYYMMDD-HHMMSS>.<ext>)
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
 }

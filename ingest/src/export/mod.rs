@@ -338,10 +338,13 @@ pub fn export_source<W: Write>(
     })
 }
 
-/// `~/Downloads/vibe-analyzer-ast-<name>-<YYYYMMDD-HHMMSS>.<ext>`
+/// `~/Downloads/vibe-analyzer-ast-<name>-<YYYYMMDD-HHMMSS>.<ext>` when the
+/// Downloads folder exists; else the same name in the current directory
+/// (no folder is created for it).
 pub fn default_output_path(name: &str, format: Format) -> PathBuf {
     let dir = dirs::download_dir()
         .or_else(|| dirs::home_dir().map(|h| h.join("Downloads")))
+        .filter(|d| d.is_dir())
         .unwrap_or_else(|| PathBuf::from("."));
     let safe: String =
         name.chars().map(|c| if c.is_alphanumeric() || c == '-' || c == '_' || c == '.' { c } else { '_' }).collect();

@@ -290,3 +290,24 @@ fn usage_errors_exit_1() {
     let out = sb.run_bare(&["--help"]);
     assert_eq!(out.status.code(), Some(0));
 }
+
+#[test]
+fn scan_ast_without_output_creates_no_downloads_folder() {
+    // Issue 59: without --output and without a Downloads folder, the export
+    // goes to the current directory, and says so; no folder is created.
+    let sb = Sandbox::new();
+    let src = sb.dir("proj");
+    std::fs::write(src.join("a.py"), "def f():\n    return 1\n").unwrap();
+    sb.ok(&["source", "add", s(&src)]);
+    let out = sb.run(&["scan", "ast"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!sb.home.join("Downloads").exists(), "no ~/Downloads created");
+    let written: Vec<_> = std::fs::read_dir(&sb.root)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+        .filter(|n| n.starts_with("vibe-analyzer-ast-proj-") && n.ends_with(".json"))
+        .collect();
+    assert_eq!(written.len(), 1, "{written:?}");
+    let said = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains(&written[0]), "{said}");
+}
