@@ -26,6 +26,15 @@ pub struct Backend {
     install_lock: Mutex<()>,
 }
 
+/// The fields of a file's outline read with its text: what a definition's
+/// lines and names need, not its docs, its variables or its uses (a large
+/// file's uses are most of its document).
+static OUTLINE_FIELDS: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(|| {
+    let lists = ["functions", "classes", "structs", "enums", "interfaces"];
+    let fields = ["name", "kind", "owner", "line", "signature"];
+    lists.iter().flat_map(|l| fields.iter().map(move |f| format!("ast.{l}.{f}"))).collect()
+});
+
 impl Backend {
     pub fn new(search: Search) -> Self {
         Self { search, install_lock: Mutex::new(()) }
@@ -64,7 +73,8 @@ impl Backend {
             .collect())
     }
 
-    /// One file's stored text and its outline (the `ast` of its document in
+    /// One file's stored text and its outline (its definitions but
+    /// variables: name, kind, owner, lines and signature; not its uses) (the `ast` of its document in
     /// the AST index; both documents' id is the path), in one `_mget`.
     pub async fn text_and_outline(
         &self,
@@ -74,7 +84,7 @@ impl Backend {
     ) -> Result<(Option<String>, Option<Value>), BackendError> {
         let docs = json!({ "docs": [
             { "_index": files, "_id": path, "_source": ["content"] },
-            { "_index": ast, "_id": path, "_source": ["ast"] },
+            { "_index": ast, "_id": path, "_source": &*OUTLINE_FIELDS },
         ]});
         let response = self.search.post("/_mget", &docs).await?;
         let text = response["docs"][0]["_source"]["content"].as_str().map(str::to_string);
