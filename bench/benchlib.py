@@ -134,7 +134,12 @@ class McpSession:
             c = await mcp.call("search_code_text", {"query": "TODO"})
     """
 
-    def __init__(self, url: str, timeout_s: float = 60, token: str | None = None):
+    def __init__(self, url: str, timeout_s: float = 60, token: str | None = None, typed: bool = True):
+        # The benches read typed answers (structuredContent): asked for on the
+        # endpoint, since a server sends the text alone by default. typed=False
+        # keeps the URL as given (what a model reads: context.py, the study).
+        if typed and "typed_output" not in url:
+            url += ("&" if "?" in url else "?") + "typed_output=true"
         self.url, self.timeout_s, self.token = url, timeout_s, token
         self.client = None
 

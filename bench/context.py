@@ -126,7 +126,7 @@ async def run_side(url: str, side: str, results: list[Result], enc, warmup: list
     """One session: the warm-up calls (not recorded), then every first_call,
     then tools/list. Returns the listed tools."""
     count = lambda s: len(enc.encode(s, disallowed_special=()))  # noqa: E731
-    async with McpSession(url) as mcp:
+    async with McpSession(url, typed=False) as mcp:
         for tool, args in warmup:
             await mcp.client.call_tool(tool, args)
         for r in results:

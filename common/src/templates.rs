@@ -22,10 +22,10 @@ use crate::search::{Search, SearchError};
 /// Version of every shipped template. Bump it when any template file changes:
 /// the test `template_version_follows_content` fails until
 /// [`TEMPLATES_FINGERPRINT`] is set to the new content's fingerprint.
-pub const TEMPLATE_VERSION: u64 = 32;
+pub const TEMPLATE_VERSION: u64 = 33;
 
 /// [`templates_fingerprint`] of the templates [`TEMPLATE_VERSION`] was set for.
-pub const TEMPLATES_FINGERPRINT: &str = "a9edbe8e4d361e75";
+pub const TEMPLATES_FINGERPRINT: &str = "aa273d2de14e8a0c";
 
 #[derive(RustEmbed)]
 #[folder = "../opensearch-templates"]

@@ -12,8 +12,9 @@
 use regex::Regex;
 use serde_json::{json, Map, Value};
 use std::sync::LazyLock;
-use vibe_common::ast::{AstData, AstElement};
+use vibe_common::naming::project_hash;
 
+use super::answer::stored_at;
 use super::excerpt::{self, Show};
 use crate::gateway::Gateway;
 
@@ -34,6 +35,9 @@ const NOT_CALLS: [&str; 14] = [
 
 static CALL: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"([A-Za-z_$][A-Za-z0-9_$]*)\s*\(").expect("valid regex"));
 
+/// The stored template that finds a file's functions and methods by name.
+pub const DEFINITIONS_TEMPLATE: &str = "find_definitions";
+
 /// Adds the callee of the first result's short definitions (see the module doc).
 pub async fn follow(gw: &Gateway, answer: &mut Value, show: Show<'_>) {
     let room = excerpt::room_for_code(gw, answer);
@@ -42,17 +46,37 @@ pub async fn follow(gw: &Gateway, answer: &mut Value, show: Show<'_>) {
     if called.is_empty() {
         return;
     }
-    let (Some(content), Some(ast)) = excerpt::text_and_outline(gw, result).await else { return };
-    let Some((caller, callee)) = called.iter().find_map(|(i, name)| Some((*i, defined(&ast, name, result)?))) else {
-        return;
-    };
-    let lines: Vec<&str> = content.lines().collect();
-    let Some(mut m) = callee_match(callee, &lines, show, room) else { return };
+    let names: Vec<&str> = called.iter().map(|(_, n)| n.as_str()).collect();
+    let defined = definitions(gw, result, &names).await;
+    let shown: Vec<&str> =
+        result["matches"].as_array().into_iter().flatten().filter_map(|m| m["lines"].as_str()).collect();
+    let first = called.iter().find_map(|(i, name)| {
+        let new = |d: &&Value| d["lines"].as_str().is_some_and(|l| !shown.contains(&l));
+        let d = defined.iter().filter(new).find(|d| d["name"] == name.as_str())?;
+        Some((*i, d.clone()))
+    });
+    let Some((caller, callee)) = first else { return };
+    let Some(mut m) = callee_match(gw, result, callee, show, room).await else { return };
     if let Some(matches) = result["matches"].as_array_mut() {
         m["called_by"] = matches[caller]["name"].clone();
         matches.insert(caller + 1, m);
     }
 }
+
+/// The functions and methods named `names` that the result's file defines,
+/// as the index shows them (name, kind, owner, lines, signature, their
+/// first lines): one search of doc values, nothing of the file is read.
+async fn definitions(gw: &Gateway, result: &Value, names: &[&str]) -> Vec<Value> {
+    let (Some(root), Some(path)) = (result["project"].as_str(), result["path"].as_str()) else { return vec![] };
+    let index = gw.backend().names().ast_alias(&project_hash(std::path::Path::new(root)));
+    let params = json!({ "path": path, "names": names, "limit": DEFINITIONS_FETCHED });
+    let Ok(response) = gw.backend().run(DEFINITIONS_TEMPLATE, &index, params).await else { return vec![] };
+    let inner = &response["hits"]["hits"][0]["inner_hits"]["symbols"]["hits"]["hits"];
+    inner.as_array().into_iter().flatten().map(super::code::shown).filter(|d| d.is_object()).collect()
+}
+
+/// Definitions fetched for the names a short match calls.
+const DEFINITIONS_FETCHED: u32 = 10;
 
 /// The names the result's short matches with code call, in order, each
 /// with the index of the (first) match that calls it; not their own names.
@@ -81,66 +105,61 @@ fn calls_of_short_matches(result: &Value) -> Vec<(usize, String)> {
     called
 }
 
-/// The function or method `name` the file defines, not one the result
-/// already shows.
-fn defined<'a>(ast: &'a AstData, name: &str, result: &Value) -> Option<&'a AstElement> {
-    let shown: Vec<&str> =
-        result["matches"].as_array().into_iter().flatten().filter_map(|m| m["lines"].as_str()).collect();
-    ast.elements().find(|e| {
-        matches!(e.kind.as_str(), "function" | "method")
-            && e.name == name
-            && e.line.is_some_and(|l| !shown.contains(&lines_text(l.start, l.end).as_str()))
-    })
-}
-
-fn lines_text(start: u32, end: u32) -> String {
-    if start == end {
-        start.to_string()
-    } else {
-        format!("{start}-{end}")
-    }
-}
-
 /// The callee as a match: its name, kind, owner, lines, signature and the
-/// lines to show of it.
-fn callee_match(e: &AstElement, lines: &[&str], show: Show<'_>, room: usize) -> Option<Value> {
-    let l = e.line?;
-    let (start, end) = (l.start as u64, (l.end as u64).min(lines.len() as u64));
+/// lines to show of it: the index's first lines when they are all of it,
+/// else lines read from the file.
+async fn callee_match(gw: &Gateway, result: &Value, d: Value, show: Show<'_>, room: usize) -> Option<Value> {
+    let (start, end) = d["lines"].as_str().and_then(crate::render::span)?;
+    let mut m = Map::new();
+    for key in ["name", "kind", "owner", "lines", "signature"] {
+        if !d[key].is_null() {
+            m.insert(key.into(), d[key].clone());
+        }
+    }
+    let stored = d["code"].as_str().unwrap_or_default();
+    let skipped = d["code_skip"].as_str().and_then(crate::render::span).map_or(0, |(a, b)| b + 1 - a);
+    if !stored.is_empty() && end + 1 - start <= stored.lines().count() as u64 + skipped {
+        m.insert("code".into(), json!(excerpt::within(stored.to_string(), room)));
+        if let Some(skip) = d.get("code_skip").filter(|s| s.is_string()) {
+            m.insert("code_skip".into(), skip.clone());
+        }
+        return Some(Value::Object(m));
+    }
+    let content = excerpt::file_text(gw, stored_at(gw, result)).await?;
+    let lines: Vec<&str> = content.lines().collect();
+    let end = end.min(lines.len() as u64);
     if start == 0 || start > end {
         return None;
     }
-    let spans = if end - start < CALLEE_WHOLE_LINES {
-        vec![(start, end)]
-    } else {
-        match show {
-            Show::Window(query) => excerpt::window_spans(lines, (start, end), query),
-            Show::Lines(words) => excerpt::holding_spans(lines, (start, end), words),
-            Show::Start => vec![],
-        }
-    };
-    let spans = if spans.is_empty() {
-        vec![(start, start + CALLEE_HEAD_LINES - 1), (end + 1 - CALLEE_TAIL_LINES, end)]
-    } else {
-        spans
-    };
+    let spans = callee_spans(&lines, (start, end), show);
     let text: Vec<&str> = spans.iter().flat_map(|&(a, b)| lines[a as usize - 1..b as usize].iter().copied()).collect();
     let code = excerpt::within(text.join("\n"), room);
     if code.is_empty() {
         return None;
     }
-    let mut m = Map::new();
-    m.insert("name".into(), json!(e.name));
-    m.insert("kind".into(), json!(e.kind));
-    if let Some(owner) = &e.owner {
-        m.insert("owner".into(), json!(owner));
-    }
-    m.insert("lines".into(), json!(lines_text(l.start, l.end)));
-    m.insert("signature".into(), json!(e.signature));
     if spans != [(start, end)] {
         m.insert("code_lines".into(), json!(crate::render::spans_text(&spans, code.lines().count() as u64)));
     }
     m.insert("code".into(), json!(code));
     Some(Value::Object(m))
+}
+
+/// The lines of a callee read from its file: all of a short one; of a long
+/// one those a question's words point to, or its first and last lines.
+fn callee_spans(lines: &[&str], (start, end): (u64, u64), show: Show<'_>) -> Vec<(u64, u64)> {
+    if end - start < CALLEE_WHOLE_LINES {
+        return vec![(start, end)];
+    }
+    let spans = match show {
+        Show::Window(query) => excerpt::window_spans(lines, (start, end), query),
+        Show::Lines(words) => excerpt::holding_spans(lines, (start, end), words),
+        Show::Start => vec![],
+    };
+    if spans.is_empty() {
+        vec![(start, start + CALLEE_HEAD_LINES - 1), (end + 1 - CALLEE_TAIL_LINES, end)]
+    } else {
+        spans
+    }
 }
 
 #[cfg(test)]
