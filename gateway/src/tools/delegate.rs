@@ -35,6 +35,20 @@ const NOT_CALLS: [&str; 14] = [
 
 static CALL: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"([A-Za-z_$][A-Za-z0-9_$]*)\s*\(").expect("valid regex"));
 
+/// Whether a call whose name starts `line` at `at` may be of a function of
+/// this file or of the object's own method: a bare name, or one on `self`,
+/// `this` or `cls` (`x.format(` calls another type's method, looked for
+/// elsewhere).
+fn own_call(line: &str, at: usize) -> bool {
+    let before = &line[..at];
+    match before.strip_suffix('.') {
+        Some(receiver) => ["self", "this", "cls"].iter().any(|r| {
+            receiver.strip_suffix(r).is_some_and(|rest| !rest.ends_with(|c: char| c.is_alphanumeric() || c == '_'))
+        }),
+        None => !before.ends_with([':', '>']),
+    }
+}
+
 /// The stored template that finds a file's functions and methods by name.
 pub const DEFINITIONS_TEMPLATE: &str = "find_definitions";
 
@@ -96,6 +110,9 @@ fn calls_of_short_matches(result: &Value) -> Vec<(usize, String)> {
         for line in code.lines().filter(|l| !crate::render::is_comment(l)) {
             for c in CALL.captures_iter(line) {
                 let name = &c[1];
+                if !own_call(line, c.get(1).map_or(0, |m| m.start())) {
+                    continue;
+                }
                 if name != own && !NOT_CALLS.contains(&name) && !called.iter().any(|(_, n)| n == name) {
                     called.push((i, name.to_string()));
                 }
@@ -167,13 +184,24 @@ mod tests {
     use super::*;
 
     #[test]
+    fn own_calls_are_bare_or_on_self() {
+        let line = "throw new Bounds(badIndex(i), other.format(x), this.init(), self.f(), myself.g(), A::h(), p->q())";
+        let calls: Vec<&str> = CALL
+            .captures_iter(line)
+            .filter(|c| own_call(line, c.get(1).unwrap().start()))
+            .map(|c| c.get(1).unwrap().as_str())
+            .collect();
+        assert_eq!(calls, ["Bounds", "badIndex", "init", "f"]);
+    }
+
+    #[test]
     fn a_short_match_names_what_it_calls() {
         let result = json!({ "matches": [
             { "name": "getmembers", "lines": "592-595",
               "code": "def getmembers(object, predicate=None):\n    # if (x) getmembers(y)\n    return _getmembers(object, predicate, getattr)" },
             { "name": "long", "lines": "1-40", "code": "def long():\n    helper(1)" },
             { "name": "Shape", "kind": "class", "lines": "1-3", "code": "class Shape {\n  constructor(w) {}\n}" },
-            { "name": "Foo", "lines": "10-12", "code": "Foo() {\n    if (x) { init(); }\n    init();\n}" },
+            { "name": "Foo", "lines": "10-12", "code": "Foo() {\n    if (x) { other.start(); }\n    this.init();\n}" },
         ]});
         let called: Vec<(usize, String)> = calls_of_short_matches(&result);
         assert_eq!(called, vec![(0, "_getmembers".to_string()), (3, "init".to_string())]);
