@@ -438,6 +438,12 @@ pub fn text(
     })
 }
 
+/// Params of `find_definitions`: the functions and methods named `names`
+/// that the file at `path` defines, at most `limit` of them.
+pub fn definitions(path: &str, names: &[&str], limit: u32) -> Value {
+    json!({ "path": path, "names": names, "limit": limit.clamp(1, INNER_LIMIT_ALL) })
+}
+
 /// Most candidate files one `search_code_text` request fetches.
 pub const TEXT_MAX_SIZE: u32 = 500;
 

@@ -51,6 +51,12 @@ pub enum ConfigError {
     },
     #[error("path does not exist: {}", .path.display())]
     PathNotFound { path: PathBuf },
+    /// A source is a folder: a file's project would be named after the file.
+    #[error("{} is a file, not a folder: add the folder that holds it", .path.display())]
+    NotADirectory { path: PathBuf },
+    /// A folder inside a source, or one that holds a source: its files would be indexed twice.
+    #[error("{} overlaps the source {}: its files would be indexed twice; remove one of them first, or keep the one that holds the other", .path.display(), .source_dir.display())]
+    OverlappingSource { path: PathBuf, source_dir: PathBuf },
     #[error("cannot resolve path {}", .path.display())]
     Canonicalize {
         path: PathBuf,

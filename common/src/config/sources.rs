@@ -33,6 +33,14 @@ impl Config {
         if let Some(existing) = self.sources.iter().find(|s| same_path(s, &canonical)) {
             return Ok(AddOutcome::AlreadyPresent(existing.clone()));
         }
+        if !canonical.is_dir() {
+            return Err(ConfigError::NotADirectory { path: canonical });
+        }
+        // A folder inside a source, or holding one, would index the same files twice.
+        let inside = |outer: &Path, inner: &Path| inner.starts_with(outer) && inner != outer;
+        if let Some(other) = self.sources.iter().find(|s| inside(s, &canonical) || inside(&canonical, s)) {
+            return Err(ConfigError::OverlappingSource { path: canonical.clone(), source_dir: other.clone() });
+        }
         self.sources.push(canonical.clone());
         Ok(AddOutcome::Added(canonical))
     }
@@ -112,5 +120,25 @@ mod tests {
         assert_eq!(c.remove_source("app").unwrap(), b);
         assert!(c.sources.is_empty());
         assert!(Config::default().resolve_source("x").unwrap_err().to_string().contains("no sources are configured"));
+    }
+
+    #[test]
+    fn a_file_or_an_overlapping_folder_is_no_source() {
+        // Issue 59: a file became a project named after it; a folder inside a
+        // source (or holding one) indexed the same files twice.
+        let tmp = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(tmp.path()).unwrap();
+        let pkg = root.join("pkg");
+        std::fs::create_dir_all(pkg.join("json")).unwrap();
+        std::fs::write(pkg.join("json/decoder.py"), "x = 1\n").unwrap();
+        let mut c = Config::default();
+        c.add_source(&pkg).unwrap();
+        let err = c.add_source(pkg.join("json/decoder.py")).unwrap_err();
+        assert!(matches!(err, ConfigError::NotADirectory { .. }), "{err}");
+        let err = c.add_source(pkg.join("json")).unwrap_err();
+        assert!(err.to_string().contains("overlaps the source"), "{err}");
+        let err = c.add_source(&root).unwrap_err();
+        assert!(matches!(err, ConfigError::OverlappingSource { .. }), "{err}");
+        assert_eq!(c.sources, vec![pkg]);
     }
 }

@@ -55,6 +55,7 @@ fn params_for(template: &str, text: &str) -> Value {
         "show_tree" => params::tree(100, Some(text), 10),
         "find_references" => params::references(text, None, &["call", "type", "import"], 3, 0),
         "find_callees" => params::callees(text, &["call", "type", "import"], 3, 0),
+        "find_definitions" => params::definitions(text, &[text, "plain"], 3),
         "search_code_text" => {
             params::text(&[vec![vec![vec![text.to_string(), text.to_string()]]]], Some(text), Some(text), 3, 0)
         }

@@ -111,7 +111,8 @@ async fn wrong_types_and_unicode_edge_cases() -> anyhow::Result<()> {
         vibe_gateway::spawn(&config, ServeOptions { host: "127.0.0.1".into(), port: 0, ..Default::default() }).await?;
     let (mut client, _) = McpClient::connect(&server.url(), "2025-11-25").await?;
 
-    // Wrong types of every argument: a normal answer, never a protocol error.
+    // Wrong types of every argument: an answer, never a protocol error; a
+    // code search whose query cannot be read says that it needs one.
     for args in [
         json!({ "query": 5, "limit": "ten", "target": ["samples"] }),
         json!({ "query": { "nested": "add" }, "limit": { "n": 3 }, "target": 7 }),
@@ -122,7 +123,9 @@ async fn wrong_types_and_unicode_edge_cases() -> anyhow::Result<()> {
     ] {
         for tool in ["search_by_code_functions", "search_documentation", "show_stats", "show_tree"] {
             let r = client.call_tool(tool, args.clone()).await?;
-            assert_eq!(r["isError"], json!(false), "{tool} {args}: {r}");
+            let needs_query = r["content"][0]["text"].as_str().is_some_and(|t| t.starts_with("`query` is required"));
+            let expected = tool == "search_by_code_functions" && needs_query;
+            assert_eq!(r["isError"], json!(expected), "{tool} {args}: {r}");
         }
     }
     for args in [
@@ -166,9 +169,10 @@ async fn wrong_types_and_unicode_edge_cases() -> anyhow::Result<()> {
             assert_eq!(answer(&r)["query"], json!(text.trim()), "{tool} {text:?}: the query comes back intact");
         }
         for tool in ["get_file_content", "get_file_ast"] {
+            // No indexed file has such a path: an error that says so (issue 59).
             let r = client.call_tool(tool, json!({ "path": text })).await?;
-            assert_eq!(r["isError"], json!(false), "{tool} {text:?}: {r}");
-            assert!(answer(&r)["root"].is_null(), "{tool} {text:?}");
+            assert_eq!(r["isError"], json!(true), "{tool} {text:?}: {r}");
+            assert!(answer(&r)["error"].as_str().is_some_and(|e| e.starts_with("no indexed file matches")), "{r}");
         }
         // As an argument name.
         let r = client.call_tool("search_documentation", json!({ text: "x", "query": "Kirikur" })).await?;

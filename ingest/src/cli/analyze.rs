@@ -165,8 +165,8 @@ fn analyze_source(
 /// The configured source by path or name, or all sources; an existing path
 /// that is not configured is analyzed too (nothing is stored).
 fn sources(ctx: &Ctx, target: Option<&str>) -> anyhow::Result<Vec<(String, PathBuf)>> {
-    let roots = match (ctx.targets(target), target) {
-        (Ok(roots), _) => roots,
+    let roots = match (ctx.present_targets(target), target) {
+        (Ok((roots, _gone)), _) => roots,
         (Err(_), Some(t)) if Path::new(t).exists() => vec![PathBuf::from(t)],
         (Err(e), _) => return Err(e),
     };

@@ -39,7 +39,7 @@ pub fn run(ctx: &Ctx, args: ScanIndexArgs) -> anyhow::Result<()> {
     if args.dry_run || prune_only {
         return super::prune::run(ctx, ScanPruneArgs { dry_run: args.dry_run, project: Vec::new() });
     }
-    let targets = ctx.targets(args.target.as_deref())?;
+    let (targets, gone) = ctx.present_targets(args.target.as_deref())?;
     let search = Search::new(&ctx.config.opensearch)?;
     let mut opts = IndexOptions { force: args.force, progress: true, ..options(ctx, args.no_llm, "scan index")? };
     if args.wait {
@@ -53,7 +53,7 @@ pub fn run(ctx: &Ctx, args: ScanIndexArgs) -> anyhow::Result<()> {
     }
     let refused: u64 = report.refusals().values().sum();
     let total: u64 = report.sources.iter().map(|s| s.scan.files_seen).sum();
-    PartialFailure::check(report.errors().len() + refused as usize, total as usize)
+    PartialFailure::check(report.errors().len() + refused as usize + gone, total as usize + gone)
 }
 
 /// What a run did, on stderr, and its closing line on stdout.

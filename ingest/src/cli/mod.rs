@@ -283,6 +283,24 @@ impl Ctx {
     }
 }
 
+impl Ctx {
+    /// [`Ctx::targets`] that still exist, and how many are gone: each gone
+    /// source is said once, with the command that removes it; the others are
+    /// worked on (a failure of this run, exit code 2, not a stop). Errors
+    /// when none is left.
+    pub fn present_targets(&self, target: Option<&str>) -> anyhow::Result<(Vec<PathBuf>, usize)> {
+        let (present, gone): (Vec<PathBuf>, Vec<PathBuf>) = self.targets(target)?.into_iter().partition(|p| p.is_dir());
+        for p in &gone {
+            let remove = self.command(&format!("source remove --target {}", p.display()));
+            eprintln!("error: the source {} no longer exists; remove it with: {remove}", p.display());
+        }
+        if present.is_empty() {
+            anyhow::bail!("no configured source exists any more");
+        }
+        Ok((present, gone.len()))
+    }
+}
+
 /// A run that completed but where some items failed: exit code 2.
 /// Return it (possibly wrapped with context) from a command:
 /// `PartialFailure::check(failed, total)?`.

@@ -20,9 +20,9 @@ fn ast(ctx: &Ctx, args: super::ScanExportArgs) -> anyhow::Result<()> {
 
     // A configured source by path or name; an unconfigured existing path is
     // scanned too (nothing is stored for `scan ast`).
-    let roots = match (ctx.targets(args.target.as_deref()), args.target.as_deref()) {
-        (Ok(roots), _) => roots,
-        (Err(_), Some(t)) if std::path::Path::new(t).exists() => vec![std::path::PathBuf::from(t)],
+    let (roots, gone) = match (ctx.present_targets(args.target.as_deref()), args.target.as_deref()) {
+        (Ok(found), _) => found,
+        (Err(_), Some(t)) if std::path::Path::new(t).exists() => (vec![std::path::PathBuf::from(t)], 0),
         (Err(e), _) => return Err(e),
     };
     let sources: Vec<(String, std::path::PathBuf)> = roots
@@ -39,5 +39,5 @@ fn ast(ctx: &Ctx, args: super::ScanExportArgs) -> anyhow::Result<()> {
         .iter()
         .map(|r| report.skipped.get(r).copied().unwrap_or(0))
         .sum::<u64>();
-    PartialFailure::check(failed as usize, report.files_seen as usize)
+    PartialFailure::check(failed as usize + gone, report.files_seen as usize + gone)
 }

@@ -311,3 +311,36 @@ fn scan_ast_without_output_creates_no_downloads_folder() {
     let said = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     assert!(said.contains(&written[0]), "{said}");
 }
+
+#[test]
+fn a_source_that_is_gone_is_named_with_its_remedy_and_the_others_are_scanned() {
+    // Issue 59: a vanished source folder stopped `scan ast` with nothing
+    // written, and named no way out.
+    let sb = Sandbox::new();
+    let (a, b) = (sb.dir("a"), sb.dir("b"));
+    std::fs::write(a.join("a.py"), "def fa():\n    return 1\n").unwrap();
+    std::fs::write(b.join("b.py"), "def fb():\n    return 2\n").unwrap();
+    sb.ok(&["source", "add", s(&a)]);
+    sb.ok(&["source", "add", s(&b)]);
+    std::fs::remove_dir_all(&a).unwrap();
+    let out_file = sb.root.join("out.json");
+    let out = sb.run(&["scan", "ast", "--output", s(&out_file)]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let remedy = format!("remove it with: vibe-analyzer --config-dir {} source remove --target {}", s(&sb.cfg), s(&a));
+    assert!(stderr.contains("no longer exists") && stderr.contains(&remedy), "{stderr}");
+    let written = std::fs::read_to_string(&out_file).unwrap();
+    assert!(written.contains("\"fb\"") && !written.contains("\"fa\""), "{written}");
+}
+
+#[test]
+fn a_file_or_a_folder_inside_a_source_is_refused() {
+    let sb = Sandbox::new();
+    let pkg = sb.dir("pkg/json");
+    std::fs::write(pkg.join("decoder.py"), "x = 1\n").unwrap();
+    sb.ok(&["source", "add", s(&sb.root.join("pkg"))]);
+    let err = sb.fails(&["source", "add", s(&pkg.join("decoder.py"))]);
+    assert!(err.contains("is a file, not a folder"), "{err}");
+    let err = sb.fails(&["source", "add", s(&pkg)]);
+    assert!(err.contains("overlaps the source"), "{err}");
+}
