@@ -15,6 +15,11 @@ pub fn human_size(bytes: u64) -> String {
     format!("{value:.2} {}", UNITS[unit])
 }
 
+/// `n` and the noun, singular for one: `1 project`, `3 projects`, `0 files`.
+pub fn count(n: usize, singular: &str, plural: &str) -> String {
+    format!("{n} {}", if n == 1 { singular } else { plural })
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -22,5 +27,12 @@ mod tests {
         assert_eq!(super::human_size(895), "895 B");
         assert_eq!(super::human_size(1946), "1.90 KB");
         assert_eq!(super::human_size(3 * 1024 * 1024), "3.00 MB");
+    }
+
+    #[test]
+    fn counts_say_one_in_the_singular() {
+        assert_eq!(super::count(1, "project", "projects"), "1 project");
+        assert_eq!(super::count(0, "file", "files"), "0 files");
+        assert_eq!(super::count(2, "leftover index", "leftover indices"), "2 leftover indices");
     }
 }

@@ -255,7 +255,7 @@ fn entry(out: &mut String, item: &Value, indent: &str, margin: usize, doc: Doc) 
         let _ = write!(head, ": {}", one_line(sig));
     }
     if let Some(files) = e.get("used_in").and_then(Value::as_u64) {
-        let _ = write!(head, " — used in {files} files");
+        let _ = write!(head, " — used in {}", vibe_common::units::count(files as usize, "file", "files"));
     }
     let _ = writeln!(out, "{indent}{head}");
     let deeper = format!("{indent}  ");

@@ -8,6 +8,8 @@ use vibe_common::config::Identity;
 use vibe_common::naming::project_hash;
 use vibe_common::search::Search;
 
+use vibe_common::units::count;
+
 use super::{Ctx, ScanPruneArgs};
 use crate::indexer::check_backend;
 use crate::indexer::cleanup::{self, Me, Plan};
@@ -27,10 +29,10 @@ pub fn run(ctx: &Ctx, args: ScanPruneArgs) -> anyhow::Result<()> {
         if !args.dry_run && !plan.is_empty() {
             cleanup::apply(&search, &plan).await?;
             println!(
-                "Removed {} projects, released {}, removed {} leftover indices",
-                plan.remove.len(),
+                "Removed {}, released {}, removed {}",
+                count(plan.remove.len(), "project", "projects"),
                 plan.release.len(),
-                plan.indices.len()
+                count(plan.indices.len(), "leftover index", "leftover indices")
             );
         }
         Ok(())
