@@ -78,7 +78,13 @@ fn with(mut fields: Vec<(&'static str, Value)>, more: Vec<(&'static str, Value)>
 
 /// How fresh a file in an answer is ([`crate::tools::freshness`]).
 fn freshness() -> Vec<(&'static str, Value)> {
-    vec![("hash?", string()), ("indexed_at?", string()), ("stale?", flag()), ("same_content?", list(string()))]
+    vec![
+        ("hash?", string()),
+        ("indexed_at?", string()),
+        ("stale?", flag()),
+        ("deleted?", flag()),
+        ("same_content?", list(string())),
+    ]
 }
 
 /// A file in a search's results: `{project, path, language, hash?, indexed_at?, stale?}` and `more`.

@@ -115,9 +115,7 @@ fn result(out: &mut String, r: &Map<String, Value>, name_project: bool) {
     if let (true, Some(root)) = (name_project, r.get("project").and_then(Value::as_str)) {
         let _ = write!(out, " (project {root})");
     }
-    if r.get("stale") == Some(&Value::Bool(true)) {
-        out.push_str(" [changed on disk since indexed]");
-    }
+    out.push_str(disk_mark(r));
     if let Some(title) = r.get("title").and_then(Value::as_str) {
         let _ = write!(out, " — {title}");
     }
@@ -164,7 +162,7 @@ fn rest_of_result(out: &mut String, r: &Map<String, Value>) {
         let names: Vec<String> = imports.iter().map(scalar).collect();
         let _ = writeln!(out, "  imports: {}", names.join(", "));
     }
-    let skip: Vec<&str> = ["path", "stale", "title", "imports"].into_iter().chain(RESULT_LISTS).collect();
+    let skip: Vec<&str> = ["path", "stale", "deleted", "title", "imports"].into_iter().chain(RESULT_LISTS).collect();
     fields(out, r, "  ", &skip);
 }
 
@@ -297,6 +295,17 @@ const ENTRY_FIELDS: &[&str] = &[
     "called_by",
 ];
 
+/// What a file's path says of it when it changed or went away on disk
+/// since it was indexed; empty when it did not.
+fn disk_mark(file: &Map<String, Value>) -> &'static str {
+    let flag = |k: &str| file.get(k) == Some(&Value::Bool(true));
+    match (flag("stale"), flag("deleted")) {
+        (true, true) => " [deleted on disk since indexed]",
+        (true, false) => " [changed on disk since indexed]",
+        _ => "",
+    }
+}
+
 /// One file: its path and line range, then its numbered lines or its outline.
 fn file(out: &mut String, top: &Map<String, Value>, project_named: bool) {
     let path = top.get("path").and_then(Value::as_str).unwrap_or_default();
@@ -305,12 +314,11 @@ fn file(out: &mut String, top: &Map<String, Value>, project_named: bool) {
     if let Some(root) = root {
         let _ = write!(out, " (project {root})");
     }
-    if top.get("stale") == Some(&Value::Bool(true)) {
-        out.push_str(" [changed on disk since indexed]");
-    }
+    out.push_str(disk_mark(top));
     out.push('\n');
     note(out, top);
-    let mut skip = vec!["path", "stale", "note", "content", "elements", "matches", "members", "start_line", "end_line"];
+    let mut skip =
+        vec!["path", "stale", "deleted", "note", "content", "elements", "matches", "members", "start_line", "end_line"];
     if let Some(content) = top.get("content").and_then(Value::as_str) {
         let start = top.get("start_line").and_then(Value::as_u64).unwrap_or(1);
         if let (Some(total), Some(end)) = (top.get("total_lines"), top.get("end_line")) {
@@ -360,7 +368,7 @@ fn any_fields(out: &mut String, obj: &Map<String, Value>, indent: &str, skip: &[
         if skip.contains(&k.as_str()) || v.is_null() || v == &Value::Bool(false) {
             continue;
         }
-        if k == "stale" || k.starts_with('_') {
+        if k == "stale" || k == "deleted" || k.starts_with('_') {
             continue;
         }
         match v {

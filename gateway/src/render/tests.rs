@@ -225,3 +225,14 @@ fn a_doc_the_shown_lines_hold_is_not_said_again() {
         "code": "def f(x):\n    return x + 1", "code_skip": "2-5" }] }] });
     assert!(plain(&folded, true).contains("  Add one to x and return it.\n"), "{}", plain(&folded, true));
 }
+
+#[test]
+fn a_deleted_file_is_said_deleted_not_changed() {
+    let answer = json!({
+        "path": "gone.py", "root": "/src/py", "language": "python", "stale": true, "deleted": true,
+        "content": "x = 1", "start_line": 1, "end_line": 1, "total_lines": 1
+    });
+    let text = plain(&answer, false);
+    assert!(text.starts_with("gone.py (project /src/py) [deleted on disk since indexed]\n"), "{text}");
+    assert!(!text.contains("deleted: true") && !text.contains("changed on disk"), "{text}");
+}

@@ -79,18 +79,27 @@ impl Check {
         Some((check, mark[5].as_bool().unwrap_or(false)))
     }
 
-    /// `Some(true)` changed or gone, `None` when this machine cannot tell
-    /// (the project's root is not here, as for a remote gateway).
-    fn stale(&self) -> Option<bool> {
+    /// The file on disk against what was indexed; `None` when this machine
+    /// cannot tell (the project's root is not here, as for a remote gateway).
+    fn on_disk(&self) -> Option<Disk> {
         if !self.root.is_dir() {
             return None;
         }
         match std::fs::metadata(self.root.join(&self.path)) {
-            Ok(md) => Some(changed(Some(&md), self.indexed)),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(true),
+            Ok(md) if changed(Some(&md), self.indexed) => Some(Disk::Changed),
+            Ok(_) => Some(Disk::Same),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(Disk::Gone),
             Err(_) => None,
         }
     }
+}
+
+/// A file on disk, against what was indexed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Disk {
+    Same,
+    Changed,
+    Gone,
 }
 
 /// Compares every marked file of the answer with the disk, in one blocking
@@ -104,18 +113,22 @@ pub async fn settle(answer: &mut Value) {
     }
     let checks: Vec<Option<(Check, bool)>> = marks.iter().map(Check::of).collect();
     let verdicts = tokio::task::spawn_blocking(move || {
-        checks.iter().map(|c| c.as_ref().and_then(|(check, say)| check.stale().map(|s| (s, *say)))).collect()
+        checks.iter().map(|c| c.as_ref().and_then(|(check, say)| check.on_disk().map(|d| (d, *say)))).collect()
     })
     .await
     .unwrap_or_else(|_| vec![None; marks.len()]);
-    let mut verdicts: std::vec::IntoIter<Option<(bool, bool)>> = verdicts.into_iter();
+    let mut verdicts: std::vec::IntoIter<Option<(Disk, bool)>> = verdicts.into_iter();
     visit(answer, &mut |file| {
         if file.remove(MARK).is_some() {
             match verdicts.next().flatten() {
-                Some((true, _)) => {
+                Some((Disk::Changed, _)) => {
                     file.insert("stale".into(), json!(true));
                 }
-                Some((false, true)) => {
+                Some((Disk::Gone, _)) => {
+                    file.insert("stale".into(), json!(true));
+                    file.insert("deleted".into(), json!(true));
+                }
+                Some((Disk::Same, true)) => {
                     file.insert("stale".into(), json!(false));
                 }
                 _ => {}
@@ -172,6 +185,7 @@ mod tests {
             let mut a = answer_for(root, path, size, mtime, false);
             settle(&mut a).await;
             assert_eq!(a["results"][0]["stale"], true, "{why}");
+            assert_eq!(a["results"][0].get("deleted").is_some(), path == "gone.py", "{why}: {a}");
         }
         for (root, path, why) in
             [("/no/such/root", "a.py", "not on this machine"), (root, "../a.py", "only plain paths")]
