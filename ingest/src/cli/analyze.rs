@@ -46,8 +46,8 @@ pub fn analyze(ctx: &Ctx, args: &ScanExportArgs, options: ClusterOptions) -> any
             ctx.config_path.display()
         );
     }
+    let format = args.resolved_format()?;
     let sources = sources(ctx, args.target.as_deref())?;
-    let format = args.resolved_format();
     let runtime = tokio::runtime::Runtime::new()?;
     let analyzer = Analyzer::new(&ctx.config.ollama)?.with_options(options);
     runtime.block_on(analyzer.check()).map_err(|e| {

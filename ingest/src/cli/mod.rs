@@ -109,13 +109,31 @@ pub struct ScanExportArgs {
 }
 
 impl ScanExportArgs {
-    /// `--format`, else the `--output` extension when known, else JSON.
-    pub fn resolved_format(&self) -> Format {
-        self.format
-            .or_else(|| {
-                self.output.as_deref().and_then(|p| p.extension()).and_then(|e| e.to_string_lossy().parse().ok())
-            })
-            .unwrap_or_default()
+    /// `--format`, else the `--output` extension, else JSON. Checked before
+    /// any scan: an `--output` that is a folder, or whose extension is no
+    /// export format (`x.yaml` would hold JSON), is an error.
+    pub fn resolved_format(&self) -> anyhow::Result<Format> {
+        let output = self.output.as_deref().filter(|o| *o != std::path::Path::new("-"));
+        if let Some(dir) = output.filter(|o| o.is_dir()) {
+            anyhow::bail!(
+                "--output {} is a folder: name a file in it, e.g. {}",
+                dir.display(),
+                dir.join("ast.json").display()
+            );
+        }
+        if let Some(format) = self.format {
+            return Ok(format);
+        }
+        match output.and_then(|p| p.extension()) {
+            None => Ok(Format::default()),
+            Some(ext) => ext.to_string_lossy().parse().map_err(|_| {
+                anyhow::anyhow!(
+                    "--output {}: .{} is no export format; name the file .json, .json5, .toon or .xml, or pass --format",
+                    output.map(|o| o.display().to_string()).unwrap_or_default(),
+                    ext.to_string_lossy()
+                )
+            }),
+        }
     }
 }
 
@@ -461,9 +479,17 @@ mod tests {
     #[test]
     fn format_from_output_extension() {
         let args = ScanExportArgs { target: None, format: None, output: Some("out.XML".into()) };
-        assert_eq!(args.resolved_format(), Format::Xml);
+        assert_eq!(args.resolved_format().unwrap(), Format::Xml);
         let args = ScanExportArgs { format: Some(Format::Toon), ..args };
-        assert_eq!(args.resolved_format(), Format::Toon);
+        assert_eq!(args.resolved_format().unwrap(), Format::Toon);
+        // An extension that is no format, and a folder, are errors before any scan (issue 59).
+        let yaml = ScanExportArgs { target: None, format: None, output: Some("out.yaml".into()) };
+        assert!(yaml.resolved_format().unwrap_err().to_string().contains(".yaml is no export format"));
+        let dir = tempfile::tempdir().unwrap();
+        let folder = ScanExportArgs { target: None, format: None, output: Some(dir.path().to_path_buf()) };
+        assert!(folder.resolved_format().unwrap_err().to_string().contains("is a folder"));
+        let stdout = ScanExportArgs { target: None, format: None, output: Some("-".into()) };
+        assert_eq!(stdout.resolved_format().unwrap(), Format::Json);
     }
 
     #[test]

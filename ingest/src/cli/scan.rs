@@ -18,6 +18,7 @@ fn ast(ctx: &Ctx, args: super::ScanExportArgs) -> anyhow::Result<()> {
     use crate::export;
     use crate::scanner::SkipReason;
 
+    let format = args.resolved_format()?;
     // A configured source by path or name; an unconfigured existing path is
     // scanned too (nothing is stored for `scan ast`).
     let (roots, gone) = match (ctx.present_targets(args.target.as_deref()), args.target.as_deref()) {
@@ -33,7 +34,6 @@ fn ast(ctx: &Ctx, args: super::ScanExportArgs) -> anyhow::Result<()> {
             (name, abs)
         })
         .collect();
-    let format = args.resolved_format();
     let (_, report) = export::run_scan_ast(&sources, format, args.output.as_deref())?;
     let failed = [SkipReason::Unreadable, SkipReason::ExtractError, SkipReason::WalkError]
         .iter()
