@@ -299,12 +299,9 @@ fn weak_match(query: &str, result: &Value) -> bool {
         .collect::<Vec<_>>()
         .join(" ")
         .to_lowercase();
-    let stem = |w: &str| w.chars().take(STEM_CHARS).collect::<String>();
+    let stem = |w: &str| w.chars().take(super::excerpt::STEM_CHARS).collect::<String>();
     !words.iter().any(|w| text.contains(&stem(&w.word)))
 }
-
-/// Leading characters of a word that stand for its inflections in [`weak_match`].
-const STEM_CHARS: usize = 5;
 
 /// What an answer says about the pass that found it.
 fn pass_note(tool: &str, pass: Pass) -> Option<String> {

@@ -44,7 +44,7 @@ pub(super) fn readable(file: &Value) -> bool {
 }
 
 /// Leading characters of a word that stand for its inflections.
-const STEM_CHARS: usize = 5;
+pub(super) const STEM_CHARS: usize = 5;
 
 /// Which lines of its definition the best match shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -24,8 +24,6 @@ use crate::gateway::Gateway;
 /// the definition: the constant it reads).
 pub const WORD_LINES: usize = 3;
 pub const WORD_LINES_BESIDE_A_NAME: usize = 1;
-/// Leading characters of a word that stand for its inflections.
-const STEM_CHARS: usize = 5;
 /// Longer lines are data (minified code, tables), not an answer.
 const MAX_LINE_BYTES: usize = 400;
 
@@ -87,7 +85,7 @@ async fn add_to(gw: &Gateway, result: &mut Value, wanted: &[Vec<String>], shown:
 /// Each word of a question as the stems that stand for it: its own and
 /// those of its thesaurus group.
 fn word_stems(words: &str) -> Vec<Vec<String>> {
-    let stem = |w: &str| w.chars().take(STEM_CHARS).collect::<String>();
+    let stem = |w: &str| w.chars().take(excerpt::STEM_CHARS).collect::<String>();
     crate::params::analyze(words)
         .words
         .into_iter()
