@@ -22,10 +22,10 @@ use crate::search::{Search, SearchError};
 /// Version of every shipped template. Bump it when any template file changes:
 /// the test `template_version_follows_content` fails until
 /// [`TEMPLATES_FINGERPRINT`] is set to the new content's fingerprint.
-pub const TEMPLATE_VERSION: u64 = 33;
+pub const TEMPLATE_VERSION: u64 = 34;
 
 /// [`templates_fingerprint`] of the templates [`TEMPLATE_VERSION`] was set for.
-pub const TEMPLATES_FINGERPRINT: &str = "aa273d2de14e8a0c";
+pub const TEMPLATES_FINGERPRINT: &str = "1eb61fac51f0dbdd";
 
 #[derive(RustEmbed)]
 #[folder = "../opensearch-templates"]

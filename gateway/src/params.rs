@@ -298,6 +298,7 @@ pub fn code(tool: &str, query: &str, limit: u32, offset: u32, pass: Pass) -> Val
         "typos": matches!(pass, Pass::Fuzzy | Pass::TyposOrWords),
         "typo_boost": typo_scores.0,
         "typo_words_boost": typo_scores.1,
+        "one_edit_boost": typo_scores.2,
         // A name is looked up as a name: no word scoring unless it is a
         // question in words or the name matched nothing; elements of other
         // kinds answer in the same search, ranked below the tool's kinds.

@@ -37,10 +37,12 @@ pub const OTHER_KIND_WEIGHT: f64 = 0.025;
 /// another kind's weight, stays above 9,500), so it only orders a tier.
 pub const OWNER_PATH_BOOST: f64 = 500.0;
 
-/// Scores of a close name (typo-tolerant) and of close name words in the
-/// one search of [`Pass::TyposOrWords`]; word ranking (BM25) stays far below.
-pub(crate) const TYPO_SCORES: (u32, u32) = (10_000, 5_000);
+/// Scores of a close name (typo-tolerant), of close name words, and what a
+/// name one edit away scores more than one two edits away (`parseadr`:
+/// `parseaddr` before `parsestr`), in the one search of
+/// [`Pass::TyposOrWords`]; word ranking (BM25) stays far below.
+pub(crate) const TYPO_SCORES: (u32, u32, u32) = (10_000, 5_000, 1_000);
 /// The same in the typo-tolerant pass alone, whose hits only tie-break by path.
-pub(crate) const FUZZY_SCORES: (u32, u32) = (10, 5);
+pub(crate) const FUZZY_SCORES: (u32, u32, u32) = (10, 5, 1);
 /// Score from which a hit of [`Pass::TyposOrWords`] is a close name.
 pub const TYPO_FLOOR: f64 = 2_000.0;

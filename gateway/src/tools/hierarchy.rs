@@ -39,9 +39,41 @@ impl Way {
     }
 }
 
+/// A name a level looks for, and the family of languages it was reached
+/// in (None: the queried name, in any language). A type extends only types
+/// of its own family: a Python class's `Error` is no Rust trait `Error`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct Sought {
+    name: String,
+    family: Option<&'static str>,
+}
+
+impl Sought {
+    fn reaches(&self, name: &str, family: &str) -> bool {
+        self.name == name && self.family.is_none_or(|f| f == family)
+    }
+}
+
+/// The languages whose types may extend each other's: the JVM's, and
+/// JavaScript's with the languages compiled to it; any other alone.
+fn family(language: &str) -> &'static str {
+    match language.to_ascii_lowercase().as_str() {
+        "java" | "kotlin" => "jvm",
+        "javascript" | "typescript" | "arkts" => "js",
+        "python" => "python",
+        "rust" => "rust",
+        "go" => "go",
+        "csharp" => "csharp",
+        "swift" => "swift",
+        "dart" => "dart",
+        _ => "other",
+    }
+}
+
 /// One type found: where it is, what it is, and how it was reached.
 struct Found {
     depth: u32,
+    family: &'static str,
     file: Map<String, Value>,
     entry: Map<String, Value>,
     supertypes: Vec<String>,
@@ -58,8 +90,9 @@ pub async fn find(
 ) -> Result<Value, ToolError> {
     let depth = args.depth.unwrap_or(DEFAULT_DEPTH).clamp(1, MAX_DEPTH);
     let mut found: Vec<Found> = Vec::new();
-    let mut seen: HashSet<String> = HashSet::from([name.to_string()]);
-    let mut names = vec![name.to_string()];
+    let queried = Sought { name: name.to_string(), family: None };
+    let mut seen: HashSet<Sought> = HashSet::from([queried.clone()]);
+    let mut names = vec![queried];
     let mut not_indexed: Vec<String> = Vec::new();
     let mut deeper = 0;
     let mut cut_at: Option<u32> = None;
@@ -86,7 +119,7 @@ pub async fn find(
         }
         if way == Way::Supertypes {
             let defined: HashSet<&str> = this.iter().filter_map(|f| f.entry["name"].as_str()).collect();
-            not_indexed.extend(names.iter().filter(|n| !defined.contains(n.as_str())).cloned());
+            not_indexed.extend(names.iter().filter(|n| !defined.contains(n.name.as_str())).map(|n| n.name.clone()));
         }
         names = next_names(way, &this, &mut seen);
         found.append(&mut this);
@@ -104,10 +137,13 @@ pub async fn find(
     Ok(out)
 }
 
-/// The types of one level: those extending `names` (subtypes) or named so
-/// (supertypes), each entry saying what it extends when that is not the
-/// queried type.
-async fn level(gw: &Gateway, index: &str, way: Way, names: &[String], depth: u32) -> Result<Level, ToolError> {
+/// The types of one level: those extending `sought` (subtypes) or named so
+/// (supertypes) in the family each name was reached in, each entry saying
+/// what it extends when that is not the queried type.
+async fn level(gw: &Gateway, index: &str, way: Way, sought: &[Sought], depth: u32) -> Result<Level, ToolError> {
+    let mut names: Vec<&str> = sought.iter().map(|s| s.name.as_str()).collect();
+    names.sort_unstable();
+    names.dedup();
     let params = json!({
         "hierarchy": { "subtypes": way == Way::Subtypes, "names": names },
         "limit": FILES_PER_LEVEL,
@@ -118,6 +154,7 @@ async fn level(gw: &Gateway, index: &str, way: Way, names: &[String], depth: u32
     let mut out = Vec::new();
     for hit in hits(&response) {
         let file = super::freshness::file_header(&super::answer::source(&hit));
+        let family = family(file.get("language").and_then(Value::as_str).unwrap_or_default());
         for inner in hit["inner_hits"]["symbols"]["hits"]["hits"].as_array().into_iter().flatten() {
             let Value::Object(mut entry) = super::code::shown(inner) else {
                 continue;
@@ -131,14 +168,23 @@ async fn level(gw: &Gateway, index: &str, way: Way, names: &[String], depth: u32
                 .flatten()
                 .filter_map(|v| v.as_str().map(str::to_string))
                 .collect();
+            let reached: Vec<&String> =
+                supertypes.iter().filter(|s| sought.iter().any(|q| q.reaches(s, family))).collect();
+            let own_name = entry.get("name").and_then(Value::as_str).unwrap_or_default();
+            let wanted = match way {
+                Way::Subtypes => !reached.is_empty(),
+                Way::Supertypes => sought.iter().any(|q| q.reaches(own_name, family)),
+            };
+            if !wanted {
+                continue;
+            }
             if depth > 1 || way == Way::Supertypes {
                 entry.insert("depth".into(), json!(depth));
             }
             if depth > 1 && way == Way::Subtypes {
-                let via: Vec<&String> = supertypes.iter().filter(|s| names.contains(s)).collect();
-                entry.insert("extends".into(), json!(via));
+                entry.insert("extends".into(), json!(reached));
             }
-            out.push(Found { depth, file: file.clone(), entry, supertypes });
+            out.push(Found { depth, family, file: file.clone(), entry, supertypes });
         }
     }
     Ok(Level { found: out, cut: files > FILES_PER_LEVEL as u64 })
@@ -158,8 +204,9 @@ fn owner_matches(entry: &Map<String, Value>, owner: Option<&str>) -> bool {
 }
 
 /// The names the next level looks for: the names of the types found
-/// (subtypes) or their supertypes (supertypes), each once in the whole walk.
-fn next_names(way: Way, found: &[Found], seen: &mut HashSet<String>) -> Vec<String> {
+/// (subtypes) or their supertypes (supertypes), each once in the whole
+/// walk, in the family of the type they were reached from.
+fn next_names(way: Way, found: &[Found], seen: &mut HashSet<Sought>) -> Vec<Sought> {
     let mut names = Vec::new();
     for f in found {
         let candidates: Vec<&str> = match way {
@@ -167,8 +214,9 @@ fn next_names(way: Way, found: &[Found], seen: &mut HashSet<String>) -> Vec<Stri
             Way::Supertypes => f.supertypes.iter().map(String::as_str).collect(),
         };
         for c in candidates {
-            if seen.insert(c.to_string()) {
-                names.push(c.to_string());
+            let next = Sought { name: c.to_string(), family: Some(f.family) };
+            if seen.insert(next.clone()) {
+                names.push(next);
             }
         }
     }
