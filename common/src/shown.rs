@@ -13,6 +13,10 @@ use base64::engine::DecodePaddingMode;
 use base64::{alphabet, Engine as _};
 use serde_json::Value;
 
+/// A function or method of at most this many lines records the functions
+/// of its file it calls (`calls`): it may hand its work to one of them.
+pub const DELEGATE_LINES: u32 = 12;
+
 /// Standard base64 that decodes with or without the padding (OpenSearch
 /// returns binary doc values unpadded).
 const ENGINE: GeneralPurpose = GeneralPurpose::new(

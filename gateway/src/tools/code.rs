@@ -140,7 +140,8 @@ async fn ranked(
     let weak = by_words && results.first().is_some_and(|r| weak_match(&args.query, r));
     let mut answer = paged(&args.query, results, &response, args);
     if first_page && pass != Pass::All {
-        lines_that_answer(gw, &mut answer, show).await;
+        let calls = found.first().map(super::delegate::calls_in).unwrap_or_default();
+        lines_that_answer(gw, &mut answer, &calls, show).await;
     }
     let below = match pass {
         _ if by_words => None,
@@ -167,9 +168,9 @@ async fn ranked(
 
 /// The best result's lines that answer: its definition's ([`Show`]), the
 /// function it hands its work to, and its file's lines holding the words.
-async fn lines_that_answer(gw: &Gateway, answer: &mut Value, show: Show<'_>) {
+async fn lines_that_answer(gw: &Gateway, answer: &mut Value, calls: &[(String, String)], show: Show<'_>) {
     super::excerpt::complete(gw, answer, show).await;
-    super::delegate::follow(gw, answer, show).await;
+    super::delegate::follow(gw, answer, calls, show).await;
     match show {
         Show::Window(words) => super::word_lines::add(gw, answer, words, false).await,
         Show::Lines(words) => super::word_lines::add(gw, answer, words, true).await,

@@ -2,24 +2,21 @@
 //! function or overload is one line that calls another in the same file
 //! (`return new HashMap<>(capacity(expectedSize))`, `return
 //! _getmembers(object, predicate, getattr)`): the line that answers a
-//! question about it is in that callee. So when the best match's shown
-//! definitions are short and call a function or method the same file
-//! defines, the answer carries the first such callee too, right after the
+//! question about it is in that callee. The scanner records, in each short
+//! function's stored `show`, the functions of its file it calls (`calls`,
+//! `vibe_common::shown::DELEGATE_LINES`). The answer carries the first
+//! such callee of the best match's shown definitions, right after the
 //! match that calls it (`called_by` names its caller): whole when short,
 //! else the lines a question's words point to, or its first and last lines
-//! for a name.
+//! for a name. A best match that calls none costs no search.
 
-use regex::Regex;
 use serde_json::{json, Map, Value};
-use std::sync::LazyLock;
 use vibe_common::naming::project_hash;
 
 use super::answer::stored_at;
 use super::excerpt::{self, Show};
 use crate::gateway::Gateway;
 
-/// A definition of at most this many lines, shown whole, may delegate.
-pub const DELEGATE_LINES: u64 = 12;
 /// A callee of at most this many lines is shown whole.
 pub const CALLEE_WHOLE_LINES: u64 = 25;
 /// Of a longer callee found by its caller's name: its first and last lines
@@ -27,36 +24,34 @@ pub const CALLEE_WHOLE_LINES: u64 = 25;
 const CALLEE_HEAD_LINES: u64 = 10;
 const CALLEE_TAIL_LINES: u64 = 6;
 
-/// Words that take parentheses but call nothing.
-const NOT_CALLS: [&str; 14] = [
-    "if", "for", "while", "switch", "return", "catch", "function", "def", "fn", "func", "elif", "sizeof", "typeof",
-    "match",
-];
-
-static CALL: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"([A-Za-z_$][A-Za-z0-9_$]*)\s*\(").expect("valid regex"));
-
-/// Whether a call whose name starts `line` at `at` may be of a function of
-/// this file or of the object's own method: a bare name, or one on `self`,
-/// `this` or `cls` (`x.format(` calls another type's method, looked for
-/// elsewhere).
-fn own_call(line: &str, at: usize) -> bool {
-    let before = &line[..at];
-    match before.strip_suffix('.') {
-        Some(receiver) => ["self", "this", "cls"].iter().any(|r| {
-            receiver.strip_suffix(r).is_some_and(|rest| !rest.ends_with(|c: char| c.is_alphanumeric() || c == '_'))
-        }),
-        None => !before.ends_with([':', '>']),
+/// What a hit's definitions call, as the scanner recorded it: (the caller's
+/// `lines`, a callee's name), in order.
+pub fn calls_in(hit: &Value) -> Vec<(String, String)> {
+    let inner = ["symbols", "elements"]
+        .iter()
+        .flat_map(|name| hit["inner_hits"][name]["hits"]["hits"].as_array().into_iter().flatten());
+    let mut out: Vec<(String, String)> = Vec::new();
+    for shown in inner.map(super::code::shown) {
+        let lines = shown["lines"].as_str().unwrap_or_default();
+        for name in shown["calls"].as_array().into_iter().flatten().filter_map(Value::as_str) {
+            out.push((lines.to_string(), name.to_string()));
+        }
     }
+    out
 }
 
 /// The stored template that finds a file's functions and methods by name.
 pub const DEFINITIONS_TEMPLATE: &str = "find_definitions";
 
-/// Adds the callee of the first result's short definitions (see the module doc).
-pub async fn follow(gw: &Gateway, answer: &mut Value, show: Show<'_>) {
+/// Adds the callee of the first result's short definitions (see the module
+/// doc); `calls`: [`calls_in`] of its hit.
+pub async fn follow(gw: &Gateway, answer: &mut Value, calls: &[(String, String)], show: Show<'_>) {
+    if calls.is_empty() {
+        return;
+    }
     let room = excerpt::room_for_code(gw, answer);
     let Some(result) = answer["results"].get_mut(0).filter(|r| excerpt::readable(r)) else { return };
-    let called = calls_of_short_matches(result);
+    let called = callers_shown(result, calls);
     if called.is_empty() {
         return;
     }
@@ -92,31 +87,15 @@ async fn definitions(gw: &Gateway, result: &Value, names: &[&str]) -> Vec<Value>
 /// Definitions fetched for the names a short match calls.
 const DEFINITIONS_FETCHED: u32 = 10;
 
-/// The names the result's short matches with code call, in order, each
-/// with the index of the (first) match that calls it; not their own names.
-fn calls_of_short_matches(result: &Value) -> Vec<(usize, String)> {
-    let mut called: Vec<(usize, String)> = Vec::new();
+/// The calls of the result's matches that show code: (the caller's index,
+/// the callee's name), each callee once.
+fn callers_shown(result: &Value, calls: &[(String, String)]) -> Vec<(usize, String)> {
     let matches = result["matches"].as_array().map(Vec::as_slice).unwrap_or_default();
-    for (i, m) in matches.iter().enumerate() {
-        let (Some(code), Some((start, end))) = (m["code"].as_str(), m["lines"].as_str().and_then(crate::render::span))
-        else {
-            continue;
-        };
-        // A function or method hands work on; a type's code declares its members.
-        if end - start + 1 > DELEGATE_LINES || !matches!(m["kind"].as_str(), Some("function" | "method") | None) {
-            continue;
-        }
-        let own = m["name"].as_str().unwrap_or_default();
-        for line in code.lines().filter(|l| !crate::render::is_comment(l)) {
-            for c in CALL.captures_iter(line) {
-                let name = &c[1];
-                if !own_call(line, c.get(1).map_or(0, |m| m.start())) {
-                    continue;
-                }
-                if name != own && !NOT_CALLS.contains(&name) && !called.iter().any(|(_, n)| n == name) {
-                    called.push((i, name.to_string()));
-                }
-            }
+    let mut called: Vec<(usize, String)> = Vec::new();
+    for (lines, name) in calls {
+        let caller = matches.iter().position(|m| m["lines"] == lines.as_str() && m["code"].is_string());
+        if let Some(i) = caller.filter(|_| !called.iter().any(|(_, n)| n == name)) {
+            called.push((i, name.clone()));
         }
     }
     called
@@ -184,26 +163,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn own_calls_are_bare_or_on_self() {
-        let line = "throw new Bounds(badIndex(i), other.format(x), this.init(), self.f(), myself.g(), A::h(), p->q())";
-        let calls: Vec<&str> = CALL
-            .captures_iter(line)
-            .filter(|c| own_call(line, c.get(1).unwrap().start()))
-            .map(|c| c.get(1).unwrap().as_str())
-            .collect();
-        assert_eq!(calls, ["Bounds", "badIndex", "init", "f"]);
-    }
-
-    #[test]
-    fn a_short_match_names_what_it_calls() {
+    fn the_calls_of_matches_that_show_code_are_followed() {
         let result = json!({ "matches": [
-            { "name": "getmembers", "lines": "592-595",
-              "code": "def getmembers(object, predicate=None):\n    # if (x) getmembers(y)\n    return _getmembers(object, predicate, getattr)" },
-            { "name": "long", "lines": "1-40", "code": "def long():\n    helper(1)" },
-            { "name": "Shape", "kind": "class", "lines": "1-3", "code": "class Shape {\n  constructor(w) {}\n}" },
-            { "name": "Foo", "lines": "10-12", "code": "Foo() {\n    if (x) { other.start(); }\n    this.init();\n}" },
+            { "name": "getmembers", "lines": "592-595", "code": "def getmembers(object, predicate=None): ..." },
+            { "name": "other", "lines": "600-601" },
+            { "name": "Foo", "lines": "10-12", "code": "Foo() { this.init(); }" },
         ]});
-        let called: Vec<(usize, String)> = calls_of_short_matches(&result);
-        assert_eq!(called, vec![(0, "_getmembers".to_string()), (3, "init".to_string())]);
+        let calls = [("592-595", "_getmembers"), ("600-601", "helper"), ("10-12", "init"), ("10-12", "_getmembers")]
+            .map(|(l, n)| (l.to_string(), n.to_string()));
+        assert_eq!(callers_shown(&result, &calls), vec![(0, "_getmembers".to_string()), (2, "init".to_string())]);
     }
 }

@@ -393,7 +393,8 @@ pub fn run_scan_ast(
     format: Format,
     output: Option<&Path>,
 ) -> Result<(PathBuf, ScanReport), ExportError> {
-    let opts = ScanOptions::default();
+    // Two exports of one tree are the same file.
+    let opts = ScanOptions { ordered: true, ..ScanOptions::default() };
     if output == Some(Path::new("-")) {
         let stdout = io::stdout();
         let (_, total) = export_sources(BufWriter::with_capacity(WRITE_BUFFER, stdout.lock()), sources, format, &opts)?;

@@ -132,6 +132,7 @@ fn cjk_only(text: &str) -> Option<String> {
 pub fn symbols<'a>(ast: &'a AstData, bodies: &'a [String], content: Option<&str>) -> Vec<Symbol<'a>> {
     let docs: Vec<String> = ast.elements().map(|e| summary::doc_summary(&e.comments)).collect();
     let lines: Option<Vec<&str>> = content.map(|text| text.lines().collect());
+    let calls = super::delegates::FileCalls::new(ast);
     ast.elements()
         .zip(bodies.iter().map(String::as_str).chain(std::iter::repeat("")))
         .zip(&docs)
@@ -142,7 +143,7 @@ pub fn symbols<'a>(ast: &'a AstData, bodies: &'a [String], content: Option<&str>
             Symbol {
                 name: &e.name,
                 kind: &e.kind,
-                show: vibe_common::shown::encode_serialized(&shown(e, doc, lines.as_deref())),
+                show: vibe_common::shown::encode_serialized(&shown(e, doc, lines.as_deref(), &calls)),
                 owner: e.owner.as_deref(),
                 supertypes: &e.supertypes,
                 about_zh: cjk_only(&about),
@@ -155,12 +156,18 @@ pub fn symbols<'a>(ast: &'a AstData, bodies: &'a [String], content: Option<&str>
 
 /// What a search answer shows of a definition, kept as JSON in binary
 /// doc values (`symbols.show`, [`vibe_common::shown`]): `{name, kind, owner?, lines?, signature,
-/// doc?, code?, code_skip?}`, the signature cut to a budget, `doc` the doc
-/// comment's first sentence and `code` the definition's first lines
-/// ([`CODE_LINES`], [`CODE_BYTES`]) from the file's `content`: what the best
+/// doc?, code?, code_skip?, calls?}`, the signature cut to a budget, `doc`
+/// the doc comment's first sentence, `code` the definition's first lines
+/// ([`CODE_LINES`], [`CODE_BYTES`]) from the file's `content`, and `calls`
+/// the file's functions a short function hands its work to: what the best
 /// match of a search shows, so that one call answers. Searches read it
 /// without loading the file's `_source`.
-fn shown<'a>(e: &'a vibe_common::ast::AstElement, doc: &'a str, lines: Option<&[&str]>) -> Shown<'a> {
+fn shown<'a>(
+    e: &'a vibe_common::ast::AstElement,
+    doc: &'a str,
+    lines: Option<&[&str]>,
+    calls: &super::delegates::FileCalls<'a>,
+) -> Shown<'a> {
     let excerpt = e
         .line
         .zip(lines)
@@ -175,6 +182,7 @@ fn shown<'a>(e: &'a vibe_common::ast::AstElement, doc: &'a str, lines: Option<&[
         doc: Some(doc).filter(|d| !d.is_empty()),
         code,
         code_skip: skipped.map(|(a, b)| format!("{a}-{b}")),
+        calls: lines.map(|lines| calls.of(e, lines)).unwrap_or_default(),
     }
 }
 

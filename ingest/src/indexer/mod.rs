@@ -14,6 +14,7 @@
 
 mod bulk;
 pub mod cleanup;
+mod delegates;
 pub mod documents;
 pub mod format;
 mod locked;

@@ -97,6 +97,10 @@ pub struct Shown<'a> {
     pub code: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub code_skip: Option<String>,
+    /// The functions and methods of the file a short function or method
+    /// calls (`indexer::delegates`): an answer shows the first after it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub calls: Vec<&'a str>,
 }
 
 /// A file's references as the index keeps them: one entry per name, kind

@@ -12,6 +12,7 @@
 pub mod binary;
 mod file;
 pub mod license;
+mod ordered;
 pub mod readme;
 pub mod stats;
 pub mod walk;
@@ -53,11 +54,21 @@ pub struct ScanOptions {
     pub threads: usize,
     /// Files above this size get no AST ([`SkipReason::TooLarge`]).
     pub max_ast_file_size: u64,
+    /// Hand files to the sink in path order, whatever the threads: two
+    /// exports of one tree are the same ([`ordered`]).
+    pub ordered: bool,
 }
 
 impl Default for ScanOptions {
     fn default() -> Self {
-        Self { keep_content: false, extract: true, skip: None, threads: 0, max_ast_file_size: MAX_AST_FILE_SIZE }
+        Self {
+            keep_content: false,
+            extract: true,
+            skip: None,
+            threads: 0,
+            max_ast_file_size: MAX_AST_FILE_SIZE,
+            ordered: false,
+        }
     }
 }
 
@@ -69,6 +80,7 @@ impl fmt::Debug for ScanOptions {
             .field("skip", &self.skip.as_ref().map(|_| "<fn>"))
             .field("threads", &self.threads)
             .field("max_ast_file_size", &self.max_ast_file_size)
+            .field("ordered", &self.ordered)
             .finish()
     }
 }
@@ -438,14 +450,37 @@ pub fn try_scan(
         0 => std::thread::available_parallelism().map_or(2, |n| n.get()),
         n => n,
     };
-    let (tx, rx) = crossbeam_channel::bounded::<Msg>(threads * QUEUED_PER_THREAD);
     let quit = AtomicBool::new(false);
     let mut report = ScanReport::default();
-    let mut failure: Option<ScanError> = None;
+    let failure: Option<ScanError>;
     let dir_counts = Arc::new(walk::DirCounts::default());
 
+    if opts.ordered {
+        failure = ordered::scan(&root, opts, threads, dir_counts.clone(), &mut report, &mut sink, &quit);
+    } else {
+        failure = unordered(&root, opts, threads, dir_counts.clone(), &mut report, &mut sink, &quit);
+    }
+    report.elapsed = start.elapsed();
+    report.excluded_dirs = dir_counts.counts().into_iter().map(|(r, n)| (r.to_string(), n)).collect();
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(report),
+    }
+}
+
+/// The scan whose walker threads scan each file as they meet it: files
+/// reach the sink in whatever order they finish.
+fn unordered(
+    root: &Path,
+    opts: &ScanOptions,
+    threads: usize,
+    counts: Arc<walk::DirCounts>,
+    report: &mut ScanReport,
+    sink: &mut impl FnMut(ScannedFile) -> anyhow::Result<()>,
+    quit: &AtomicBool,
+) -> Option<ScanError> {
+    let (tx, rx) = crossbeam_channel::bounded::<Msg>(threads * QUEUED_PER_THREAD);
     std::thread::scope(|s| {
-        let (root, quit, counts) = (&root, &quit, dir_counts.clone());
         s.spawn(move || {
             let walker = walk::counting_builder(root, threads, counts).build_parallel();
             walker.run(|| {
@@ -459,17 +494,11 @@ pub fn try_scan(
             });
             drop(tx);
         });
-        failure = receive(&rx, &mut report, &mut sink, quit);
+        let failure = receive(rx.iter(), report, sink, quit);
         // Dropping the receiver makes pending sends fail, so the walker quits.
         drop(rx);
-    });
-
-    report.elapsed = start.elapsed();
-    report.excluded_dirs = dir_counts.counts().into_iter().map(|(r, n)| (r.to_string(), n)).collect();
-    match failure {
-        Some(e) => Err(e),
-        None => Ok(report),
-    }
+        failure
+    })
 }
 
 /// Messages queued per walker thread before the walk waits for the consumer.
@@ -482,41 +511,45 @@ fn visit(
     res: Result<ignore::DirEntry, ignore::Error>,
     tx: &crossbeam_channel::Sender<Msg>,
 ) -> ignore::WalkState {
-    let msg = match res {
+    for msg in entry_messages(root, opts, res) {
+        if tx.send(msg).is_err() {
+            return ignore::WalkState::Quit;
+        }
+    }
+    ignore::WalkState::Continue
+}
+
+/// What one entry of the walk tells: a warning about it, then the file
+/// scanned; nothing for a folder; the error of a path it could not visit.
+fn entry_messages(root: &Path, opts: &ScanOptions, res: Result<ignore::DirEntry, ignore::Error>) -> Vec<Msg> {
+    let mut out = Vec::new();
+    match res {
         Ok(entry) => {
             if let Some(err) = entry.error() {
-                let path = rel_path(root, entry.path());
-                let w = ScanError::Walk { path, source: err.clone() };
-                if tx.send(Msg::Warning(w)).is_err() {
-                    return ignore::WalkState::Quit;
-                }
+                out.push(Msg::Warning(ScanError::Walk { path: rel_path(root, entry.path()), source: err.clone() }));
             }
-            if entry.file_type().is_some_and(|t| t.is_dir()) {
-                return ignore::WalkState::Continue;
+            if !entry.file_type().is_some_and(|t| t.is_dir()) {
+                let (file, err) = scan_file(root, entry.path(), opts);
+                out.push(Msg::File(Box::new(file), err));
             }
-            let (file, err) = scan_file(root, entry.path(), opts);
-            Msg::File(Box::new(file), err)
         }
         Err(err) => {
             let path = walk_error_path(&err).map(|p| rel_path(root, &p)).unwrap_or_default();
-            Msg::WalkError(ScanError::Walk { path, source: err })
+            out.push(Msg::WalkError(ScanError::Walk { path, source: err }));
         }
-    };
-    match tx.send(msg) {
-        Ok(()) => ignore::WalkState::Continue,
-        Err(_) => ignore::WalkState::Quit,
     }
+    out
 }
 
 /// Count what the walkers send into `report` and hand the files to `sink`;
 /// returns the consumer's failure, after which `quit` stops the walk.
 fn receive(
-    rx: &crossbeam_channel::Receiver<Msg>,
+    messages: impl Iterator<Item = Msg>,
     report: &mut ScanReport,
     sink: &mut impl FnMut(ScannedFile) -> anyhow::Result<()>,
     quit: &AtomicBool,
 ) -> Option<ScanError> {
-    for msg in rx.iter() {
+    for msg in messages {
         match msg {
             Msg::File(file, err) => {
                 report.record(&file);
