@@ -452,14 +452,13 @@ pub fn try_scan(
     };
     let quit = AtomicBool::new(false);
     let mut report = ScanReport::default();
-    let failure: Option<ScanError>;
     let dir_counts = Arc::new(walk::DirCounts::default());
 
-    if opts.ordered {
-        failure = ordered::scan(&root, opts, threads, dir_counts.clone(), &mut report, &mut sink, &quit);
+    let failure = if opts.ordered {
+        ordered::scan(&root, opts, threads, dir_counts.clone(), &mut report, &mut sink, &quit)
     } else {
-        failure = unordered(&root, opts, threads, dir_counts.clone(), &mut report, &mut sink, &quit);
-    }
+        unordered(&root, opts, threads, dir_counts.clone(), &mut report, &mut sink, &quit)
+    };
     report.elapsed = start.elapsed();
     report.excluded_dirs = dir_counts.counts().into_iter().map(|(r, n)| (r.to_string(), n)).collect();
     match failure {
