@@ -180,7 +180,7 @@ fn projects() -> Vec<(&'static str, Value)> {
     let project = object(vec![
         ("path", string()),
         ("name", string()),
-        ("summary", string()),
+        ("summary?", string()),
         ("indexed_at?", string()),
         ("owners?", list(string())),
         ("last_sync?", string()),

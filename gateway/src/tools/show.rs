@@ -31,7 +31,10 @@ pub async fn projects(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
         .map(|h| {
             let s = &h["_source"];
             let summary = first_sentence(s["summary"].as_str().unwrap_or_default(), SUMMARY_CHARS);
-            let mut p = json!({ "path": s["root"], "name": s["name"], "summary": summary });
+            let mut p = json!({ "path": s["root"], "name": s["name"] });
+            if !summary.is_empty() {
+                p["summary"] = json!(summary);
+            }
             let indexed_at = s["indexed_at"].as_u64();
             if let Some(ms) = indexed_at {
                 p["indexed_at"] = json!(super::freshness::iso_time(ms));

@@ -33,13 +33,19 @@ pub fn options(ctx: &Ctx, no_llm: bool, command: &str) -> anyhow::Result<IndexOp
 }
 
 pub fn run(ctx: &Ctx, args: ScanIndexArgs) -> anyhow::Result<()> {
-    // A dry run lists what would be removed; with no sources, the run only
-    // removes what this config wrote (and says so first).
+    // With no sources, the run only removes what this config wrote (and
+    // says so first).
     let prune_only = args.target.is_none() && ctx.config.sources.is_empty();
     if args.dry_run || prune_only {
-        return super::prune::run(ctx, ScanPruneArgs { dry_run: args.dry_run, project: Vec::new() });
+        super::prune::run(ctx, ScanPruneArgs { dry_run: args.dry_run, project: Vec::new() })?;
+    }
+    if prune_only {
+        return Ok(());
     }
     let (targets, gone) = ctx.present_targets(args.target.as_deref())?;
+    if args.dry_run {
+        return dry_run(ctx, &targets, args.force, gone);
+    }
     let search = Search::new(&ctx.config.opensearch)?;
     let mut opts = IndexOptions { force: args.force, progress: true, ..options(ctx, args.no_llm, "scan index")? };
     if args.wait {
@@ -54,6 +60,26 @@ pub fn run(ctx: &Ctx, args: ScanIndexArgs) -> anyhow::Result<()> {
     let refused: u64 = report.refusals().values().sum();
     let total: u64 = report.sources.iter().map(|s| s.scan.files_seen).sum();
     PartialFailure::check(report.errors().len() + refused as usize + gone, total as usize + gone)
+}
+
+/// What a run would write and remove in each source, written nowhere.
+fn dry_run(ctx: &Ctx, targets: &[std::path::PathBuf], force: bool, gone: usize) -> anyhow::Result<()> {
+    let search = Search::new(&ctx.config.opensearch)?;
+    let opts = IndexOptions { force, ..Default::default() };
+    let runtime = tokio::runtime::Runtime::new()?;
+    let previews = runtime.block_on(indexer::preview::preview(&search, targets, &opts))?;
+    let mut failed = 0;
+    for preview in &previews {
+        match preview {
+            Ok(p) => println!("{}", p.line()),
+            Err(e) => {
+                failed += 1;
+                let (path, message) = e.report_line();
+                eprintln!("error: {path}: {message}");
+            }
+        }
+    }
+    PartialFailure::check(failed + gone, previews.len() + gone)
 }
 
 /// What a run did, on stderr, and its closing line on stdout.
@@ -79,7 +105,8 @@ fn print_report(report: &IndexReport) {
         }
         eprintln!("{}: {}", source.name, source.scan.summary());
         if source.deleted > 0 {
-            eprintln!("{}: removed {} files no longer on disk", source.name, source.deleted);
+            let files = vibe_common::units::count(source.deleted as usize, "file", "files");
+            eprintln!("{}: removed {files} no longer on disk", source.name);
         }
     }
     for (path, message) in &report.errors() {

@@ -148,7 +148,8 @@ pub struct ScanIndexArgs {
     /// Skip the LLM enrichment
     #[arg(long)]
     pub no_llm: bool,
-    /// List what would be removed (projects this config wrote and no longer lists) and change nothing
+    /// Tell what a run would write and remove (files new, changed or gone since indexed, and
+    /// projects this config wrote and no longer lists) and change nothing
     #[arg(long)]
     pub dry_run: bool,
     /// When another run is indexing a project, wait until it ends (default: wait

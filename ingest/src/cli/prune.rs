@@ -65,26 +65,31 @@ pub fn print_plan(ctx: &Ctx, identity: &Identity, plan: &Plan, dry_run: bool) {
     if ctx.config.sources.is_empty() {
         println!("This config lists no sources.");
     }
-    let count = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
     if !plan.remove.is_empty() {
-        println!("{remove} {} this identity wrote and no longer lists:", count(plan.remove.len(), "project"));
+        println!(
+            "{remove} {} this identity wrote and no longer lists:",
+            count(plan.remove.len(), "project", "projects")
+        );
         plan.remove.iter().for_each(|p| println!("  {}", p.root));
     }
     if !plan.release.is_empty() {
-        let n = count(plan.release.len(), "project");
+        let n = count(plan.release.len(), "project", "projects");
         println!("{release} {n} no longer listed here, kept for the other configs that index it:");
         plan.release
             .iter()
             .for_each(|(p, owners, _)| println!("  {} (still indexed by {})", p.root, owners.join(", ")));
     }
     if !plan.indices.is_empty() {
-        println!("{remove} {} of no project (left by a run that died):", count(plan.indices.len(), "leftover index"));
+        println!(
+            "{remove} {} of no project (left by a run that died):",
+            count(plan.indices.len(), "leftover index", "leftover indices")
+        );
         plan.indices.iter().for_each(|i| println!("  {i}"));
     }
     for refused in &plan.refused {
         println!("Kept {}: {}", refused.root, refused.reason);
     }
     if plan.is_empty() {
-        println!("Nothing to remove.");
+        println!("No project to remove.");
     }
 }

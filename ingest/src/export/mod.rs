@@ -69,24 +69,26 @@ impl FromStr for Format {
 
 /// Export errors.
 #[derive(Debug, thiserror::Error)]
+/// Each message leaves its cause to the chain (`{err:#}`, `chain`): said
+/// once, not twice.
 pub enum ExportError {
     #[error("unknown export format `{0}` (expected json, json5, toon or xml)")]
     UnknownFormat(String),
-    #[error("{path}: {source}")]
+    #[error("{path}")]
     Io {
         path: String,
         #[source]
         source: io::Error,
     },
-    #[error("write failed: {0}")]
+    #[error("write failed")]
     Write(#[from] io::Error),
-    #[error("JSON serialization failed: {0}")]
+    #[error("JSON serialization failed")]
     Json(#[from] serde_json::Error),
-    #[error("JSON5 serialization failed: {0}")]
+    #[error("JSON5 serialization failed")]
     Json5(#[from] ::json5::Error),
-    #[error("TOON encoding failed: {0}")]
+    #[error("TOON encoding failed")]
     Toon(#[from] ::toon_format::ToonError),
-    #[error("XML serialization failed: {0}")]
+    #[error("XML serialization failed")]
     Xml(#[from] quick_xml::SeError),
     #[error("exporter misuse: {0}")]
     State(&'static str),

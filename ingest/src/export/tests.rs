@@ -158,3 +158,13 @@ fn formats_parse_and_name_their_extension() {
     let name = p.file_name().unwrap().to_str().unwrap();
     assert!(name.starts_with("vibe-analyzer-ast-my_src-") && name.ends_with(".toon"), "{name}");
 }
+
+#[test]
+fn an_error_says_its_cause_once() {
+    let write = ExportError::Write(std::io::Error::other("disk on fire"));
+    let at = ExportError::Io { path: "out.json".into(), source: std::io::Error::other("disk on fire") };
+    for e in [write, at] {
+        let line = vibe_common::error::chain(&e);
+        assert_eq!(line.matches("disk on fire").count(), 1, "{line}");
+    }
+}

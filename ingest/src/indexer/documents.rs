@@ -211,42 +211,73 @@ pub fn content_doc<'a>(source: &'a SourceInfo, file: &'a ScannedFile) -> Content
     }
 }
 
-/// A short deterministic summary: the README's first prose paragraph.
-pub fn readme_summary(readme: &str) -> String {
-    let mut para = Vec::new();
-    let mut in_code = false;
-    for line in readme.lines() {
-        let l = line.trim();
-        if l.starts_with("```") {
-            in_code = !in_code;
-            continue;
-        }
-        if in_code
-            || l.starts_with('#')
-            || l.starts_with('!')
-            || l.starts_with('<')
-            || l.starts_with('[')
-            || l.starts_with("---")
-        {
-            if !para.is_empty() {
-                break;
-            }
-            continue;
-        }
-        if l.is_empty() {
-            if !para.is_empty() {
-                break;
-            }
-            continue;
-        }
-        para.push(l);
-    }
-    let text = para.join(" ");
-    if text.chars().count() > 300 {
-        text.chars().take(300).collect::<String>() + "…"
+/// Characters of a project summary taken from its README.
+const README_SUMMARY_CHARS: usize = 300;
+
+/// A short deterministic summary: the README's first prose paragraph, as
+/// text (no Markdown marks, entities decoded, badges and headings left
+/// out; an reStructuredText or plain README without its title underlines
+/// and directives), at most [`README_SUMMARY_CHARS`] characters.
+pub fn readme_summary(readme: &crate::scanner::Readme) -> String {
+    let markdown = [".md", ".markdown"].iter().any(|e| readme.path.to_ascii_lowercase().ends_with(e));
+    let text = if markdown { markdown_paragraph(&readme.content) } else { plain_paragraph(&readme.content) };
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if text.chars().count() > README_SUMMARY_CHARS {
+        text.chars().take(README_SUMMARY_CHARS).collect::<String>() + "…"
     } else {
         text
     }
+}
+
+/// The first paragraph of Markdown with words of its own (not only
+/// badges, images or links), as text.
+fn markdown_paragraph(markdown: &str) -> String {
+    use pulldown_cmark::{Event, Parser, Tag, TagEnd};
+    let (mut text, mut own_words, mut in_paragraph, mut in_image, mut in_link) = (String::new(), false, false, 0, 0);
+    for event in Parser::new(markdown) {
+        match event {
+            Event::Start(Tag::Paragraph) => (text, own_words, in_paragraph) = (String::new(), false, true),
+            Event::End(TagEnd::Paragraph) if own_words => return text,
+            Event::End(TagEnd::Paragraph) => in_paragraph = false,
+            Event::Start(Tag::Image { .. }) => in_image += 1,
+            Event::End(TagEnd::Image) => in_image -= 1,
+            Event::Start(Tag::Link { .. }) => in_link += 1,
+            Event::End(TagEnd::Link) => in_link -= 1,
+            Event::Text(t) | Event::Code(t) if in_paragraph && in_image == 0 => {
+                own_words |= in_link == 0 && t.chars().any(char::is_alphanumeric);
+                text.push_str(&t);
+            }
+            Event::SoftBreak | Event::HardBreak if in_paragraph => text.push(' '),
+            _ => {}
+        }
+    }
+    String::new()
+}
+
+/// The first paragraph of a README that is not Markdown: its lines up to a
+/// blank one, without title adornments (`=====`), directives (`.. image::`)
+/// and HTML.
+fn plain_paragraph(text: &str) -> String {
+    let adornment = |l: &str| {
+        let mut chars = l.chars();
+        let first = chars.next().filter(|c| c.is_ascii_punctuation());
+        l.len() >= 3 && first.is_some_and(|f| chars.all(|c| c == f))
+    };
+    let lines: Vec<&str> = text.lines().map(str::trim).collect();
+    let mut para: Vec<&str> = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        // A title is the line its adornment underlines.
+        let title = lines.get(i + 1).is_some_and(|next| adornment(next));
+        let markup = adornment(line) || line.starts_with("..") || line.starts_with(['<', ':']);
+        if line.is_empty() || title || markup {
+            if !para.is_empty() {
+                break;
+            }
+            continue;
+        }
+        para.push(line);
+    }
+    para.join(" ")
 }
 
 #[cfg(test)]
@@ -316,9 +347,28 @@ mod tests {
         }
     }
 
+    fn readme(path: &str, content: &str) -> crate::scanner::Readme {
+        crate::scanner::Readme { path: path.into(), content: content.into(), truncated: false }
+    }
+
     #[test]
     fn summary_is_first_paragraph() {
         let md = "# Title\n\n![badge](x)\n\nA tool that does things.\nSecond line.\n\n## More\nignored";
-        assert_eq!(readme_summary(md), "A tool that does things. Second line.");
+        assert_eq!(readme_summary(&readme("README.md", md)), "A tool that does things. Second line.");
+    }
+
+    #[test]
+    fn a_summary_is_text_without_markdown() {
+        let md = "Title\n=====\n\n[![CI](https://ci/x.svg)](https://ci) [![docs](d.svg)](d)\n\n\
+                  <p align=\"center\"><img src=\"logo.png\"></p>\n\n\
+                  A **fast** `grep`&ensp;for [code](https://x), *really*.\n\nMore.";
+        assert_eq!(readme_summary(&readme("README.md", md)), "A fast grep for code, really.");
+    }
+
+    #[test]
+    fn a_summary_of_restructured_text_has_no_adornments() {
+        let rst = "=======\nProject\n=======\n\n.. image:: https://badge/x.svg\n   :target: x\n\n\
+                   Project parses things.\nQuickly.\n\nMore.";
+        assert_eq!(readme_summary(&readme("README.rst", rst)), "Project parses things. Quickly.");
     }
 }

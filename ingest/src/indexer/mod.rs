@@ -18,6 +18,7 @@ mod delegates;
 pub mod documents;
 pub mod format;
 mod locked;
+pub mod preview;
 mod source;
 pub mod stats;
 pub mod store;

@@ -52,16 +52,16 @@ const SCAN_QUEUE_FILES: usize = 256;
 const FILES_PER_WRITE: usize = 64;
 
 /// What the index holds of a source, and where this run writes.
-struct Plan {
+pub(super) struct Plan {
     targets: Targets,
     /// Files whose two documents both carry their hash.
-    stored: HashMap<String, String>,
+    pub stored: HashMap<String, String>,
     /// Paths stored in either index (a half-written file must be deletable too).
-    stored_paths: HashSet<String>,
+    pub stored_paths: HashSet<String>,
     /// A new generation is written (first build, `--force`, or a new index format).
-    rebuild: bool,
+    pub rebuild: bool,
     /// Why an existing index is rebuilt, when its format changed.
-    upgraded: Option<String>,
+    pub upgraded: Option<String>,
 }
 
 /// What the index holds of a project as its run starts: the layout of
@@ -163,7 +163,7 @@ pub(super) async fn index_source(
 
 /// Where a source's documents go, and what the index already holds of it. A
 /// project built with another index format is rebuilt (new generation).
-async fn plan_source(
+pub(super) async fn plan_source(
     search: &Search,
     known: Stored<'_>,
     info: &SourceInfo,
@@ -401,7 +401,7 @@ async fn write_meta(
     enrich: &Option<EnrichFn>,
 ) -> Result<(), IndexError> {
     let stats = stats::project_stats(search, &targets.ast_alias).await?;
-    let mut summary = info.readme.as_ref().map(|r| documents::readme_summary(&r.content)).unwrap_or_default();
+    let mut summary = info.readme.as_ref().map(documents::readme_summary).unwrap_or_default();
     if let (Some(enrich), Some(_)) = (enrich, &info.readme) {
         let mut answer = enrich(info, &[])
             .map_err(|e| IndexError::Task { path: info.root.display().to_string(), source: e.into() })?;

@@ -4,6 +4,7 @@
 
 mod cli_config;
 mod cluster;
+mod dry_run;
 mod failover3;
 mod fuzz_extract;
 mod fuzz_repair;

@@ -158,7 +158,7 @@ async fn a_config_with_no_sources_removes_exactly_what_it_wrote() {
         assert_eq!(files_by_root(&search).await, all);
     }
     let out = bob.ok(&["scan", "index", "--dry-run"]);
-    assert!(out.contains("Nothing to remove."), "{out}");
+    assert!(out.contains("No project to remove."), "{out}");
 
     // `scan index` with no sources says what it removes, then removes exactly that.
     let out = alice.ok(&["scan", "index", "--no-llm"]);
@@ -166,7 +166,7 @@ async fn a_config_with_no_sources_removes_exactly_what_it_wrote() {
     assert!(out.contains("Removing 2 projects this identity wrote"), "{out}");
     assert_eq!(files_by_root(&search).await, vec![(root(&b), 1), (root(&shared), 1)]);
     assert_eq!(owners(&search, &shared).await, vec![bob.id()]);
-    assert!(alice.ok(&["scan", "index"]).contains("Nothing to remove."));
+    assert!(alice.ok(&["scan", "index"]).contains("No project to remove."));
     bob.ok(&["scan", "index", "--no-llm"]);
     assert_eq!(files_by_root(&search).await, vec![(root(&b), 1), (root(&shared), 1)]);
     search.delete(&format!("/{PREFIX}_*?expand_wildcards=all")).await.unwrap();
