@@ -48,9 +48,11 @@ use locked::{index_locked, Locked};
 
 #[derive(Debug, Error)]
 pub enum IndexError {
-    #[error("OpenSearch at {host} is not reachable. Start it (bash tests/opensearch/start.sh, or docker compose -f docker/opensearch/docker-compose.yml up -d) or fix opensearch.hosts in the config")]
+    #[error("OpenSearch at {host} is not reachable. Start it, or fix {setting} (in a checkout of this repository, `bash tests/opensearch/start.sh start` runs a local node)")]
     Unreachable {
         host: String,
+        /// Where the host came from: `VIBE_OPENSEARCH_URL`, else `opensearch.hosts in the config`.
+        setting: &'static str,
         #[source]
         source: BoxError,
     },
@@ -210,7 +212,9 @@ pub async fn check_backend(search: &Search) -> Result<String, IndexError> {
             SearchError::Unreachable { source, .. } => source,
             other => other.into(),
         };
-        IndexError::Unreachable { host: search.host().to_string(), source }
+        let from_env = std::env::var(vibe_common::config::ENV_OPENSEARCH_URL).is_ok_and(|v| !v.trim().is_empty());
+        let setting = if from_env { vibe_common::config::ENV_OPENSEARCH_URL } else { "opensearch.hosts in the config" };
+        IndexError::Unreachable { host: search.host().to_string(), setting, source }
     })
 }
 

@@ -234,6 +234,8 @@ fn cli_exits_non_zero_when_opensearch_is_down() {
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("not reachable") && stderr.contains("127.0.0.1:1"), "{stderr}");
+    // The variable set the host, not the config: the message names what to fix.
+    assert!(stderr.contains("fix VIBE_OPENSEARCH_URL"), "{stderr}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
