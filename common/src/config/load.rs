@@ -122,8 +122,16 @@ impl Config {
         if parsed > current {
             return Err(ConfigError::UnsupportedVersion { path: path.to_path_buf(), version });
         }
-        for key in unknown_keys(&value) {
-            tracing::warn!("{}: unknown key `{key}` ignored", path.display());
+        if let Some(first) = unknown_keys(&value).into_iter().next() {
+            let fix = match &first.suggestion {
+                Some(known) => format!("did you mean `{known}`?"),
+                None => "remove it, or see the comments of a new config (`--config-dir` of an empty folder)".into(),
+            };
+            return Err(ConfigError::Invalid {
+                path: path.to_path_buf(),
+                position: key_position(text, &first.key),
+                message: format!("unknown key `{}`: {fix}", first.key),
+            });
         }
 
         let (mut config, migrated_from) = if parsed < current {
@@ -253,6 +261,23 @@ fn position_of(e: &json5::Error, text: &str) -> (usize, usize) {
     position.map_or((1, 1), |p| (p.line + 1, p.column + 1))
 }
 
+/// Where an unknown key is written (its last segment as a key: `prot:`
+/// or `"prot":`), 1-based, when it can be found.
+fn key_position(text: &str, dotted: &str) -> Option<(usize, usize)> {
+    let last = dotted.rsplit('.').next()?;
+    let last = last.split('[').next()?;
+    let bytes = text.as_bytes();
+    text.match_indices(last)
+        .map(|(at, _)| at)
+        .find(|&at| {
+            let before = text[..at].trim_end_matches(['"', '\'']);
+            let after = text[at + last.len()..].trim_start_matches(['"', '\'']).trim_start();
+            let starts = before.ends_with(|c: char| c.is_whitespace() || c == '{' || c == ',') || before.is_empty();
+            starts && after.starts_with(':')
+        })
+        .map(|at| line_col(bytes, at))
+}
+
 /// The error message without json5's " at line X column Y" suffix.
 fn message_of(e: &json5::Error) -> String {
     let text = e.to_string();
@@ -302,6 +327,19 @@ mod tests {
         let err = check_hosts(&["localhost:9200".into()], ENV_OPENSEARCH_URL).unwrap_err().to_string();
         assert!(err.starts_with("VIBE_OPENSEARCH_URL: \"localhost:9200\""), "{err}");
         assert!(check_hosts(&["https://a:1".into(), "http://b".into()], "x").is_ok());
+    }
+
+    #[test]
+    fn an_unknown_key_is_an_error_naming_the_known_one() {
+        let tmp = tempfile::tempdir().unwrap();
+        let text = "{\n  version: '0.2.0',\n  mcp: {\n    \"prot\": 9000,\n  },\n}\n";
+        let path = write(tmp.path(), text);
+        let err = Config::load(&path).unwrap_err().to_string();
+        assert!(err.contains(":4:6: invalid configuration: unknown key `mcp.prot`: did you mean `mcp.port`?"), "{err}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text, "the file is left as it was");
+        let path = write(tmp.path(), "{ version: '0.2.0', colour: 'blue' }");
+        let err = Config::load(&path).unwrap_err().to_string();
+        assert!(err.contains("unknown key `colour`: remove it"), "{err}");
     }
 
     #[test]

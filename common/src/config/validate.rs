@@ -181,26 +181,34 @@ fn validated_sources(sources: &[PathBuf], config_dir: &Path, w: &mut Vec<String>
     out
 }
 
+/// A key of the file that [`Config`] does not know, and the known key of
+/// the same object closest to it (`mcp.prot`: `mcp.port`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct UnknownKey {
+    pub key: String,
+    pub suggestion: Option<String>,
+}
+
 /// Dotted keys present in `value` but unknown to [`Config`].
-pub(super) fn unknown_keys(value: &Value) -> Vec<String> {
+pub(super) fn unknown_keys(value: &Value) -> Vec<UnknownKey> {
     let reference =
         Config { ollama: vec![OllamaHost::default()], dev: Some(DevConfig::default()), ..Config::default() };
     let reference = serde_json::to_value(&reference).expect("config serializes");
     let mut out = Vec::new();
     collect_unknown(value, &reference, "", &mut out);
     // Accepted spellings of an older version.
-    out.retain(|key| key != "opensearch.host" && key != "id");
+    out.retain(|u| u.key != "opensearch.host" && u.key != "id");
     out
 }
 
-fn collect_unknown(value: &Value, reference: &Value, prefix: &str, out: &mut Vec<String>) {
+fn collect_unknown(value: &Value, reference: &Value, prefix: &str, out: &mut Vec<UnknownKey>) {
+    let dotted = |k: &str| if prefix.is_empty() { k.to_string() } else { format!("{prefix}.{k}") };
     match (value, reference) {
         (Value::Object(v), Value::Object(r)) => {
             for (k, child) in v {
-                let key = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
                 match r.get(k) {
-                    Some(rc) => collect_unknown(child, rc, &key, out),
-                    None => out.push(key),
+                    Some(rc) => collect_unknown(child, rc, &dotted(k), out),
+                    None => out.push(UnknownKey { key: dotted(k), suggestion: closest(k, r.keys()).map(&dotted) }),
                 }
             }
         }
@@ -213,6 +221,17 @@ fn collect_unknown(value: &Value, reference: &Value, prefix: &str, out: &mut Vec
         }
         _ => {}
     }
+}
+
+/// The known key closest to `key` when it is near enough to be a typo: at
+/// most a third of its letters apart, or one contains the other.
+fn closest<'a>(key: &str, known: impl Iterator<Item = &'a String>) -> Option<&'a str> {
+    let lower = key.to_lowercase();
+    known
+        .map(|k| (strsim::damerau_levenshtein(&lower, &k.to_lowercase()), k))
+        .filter(|(d, k)| *d <= (key.chars().count() / 3).max(1) || k.contains(&lower) || lower.contains(k.as_str()))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, k)| k.as_str())
 }
 
 fn empty_to_none(v: &mut Option<String>) {
@@ -305,8 +324,17 @@ mod tests {
         let v: Value =
             json5::from_str("{ mcp: { prot: 1 }, ollama: [{ modle: 'x' }], extra: 1, dev: { log_level: 'x' } }")
                 .unwrap();
-        let mut keys = unknown_keys(&v);
+        let mut keys: Vec<(String, Option<String>)> =
+            unknown_keys(&v).into_iter().map(|u| (u.key, u.suggestion)).collect();
         keys.sort();
-        assert_eq!(keys, vec!["extra", "mcp.prot", "ollama[0].modle"]);
+        let some = |k: &str| Some(k.to_string());
+        assert_eq!(
+            keys,
+            vec![
+                ("extra".into(), None),
+                ("mcp.prot".into(), some("mcp.port")),
+                ("ollama[0].modle".into(), some("ollama[0].model"))
+            ]
+        );
     }
 }

@@ -367,11 +367,15 @@ pub fn export_sources<W: Write>(
     let mut total = ScanReport::default();
     for (name, root) in sources {
         let progress = progress_bar(name);
-        let done = export_source(&mut exporter, Some(name), root, opts, |f| {
+        let in_flight = std::sync::Arc::new(scanner::in_flight::InFlight::default());
+        let slow_files = scanner::in_flight::SlowFiles::watch(in_flight.clone(), Some(progress.clone()), name.clone());
+        let opts = ScanOptions { in_flight: Some(in_flight), ..opts.clone() };
+        let done = export_source(&mut exporter, Some(name), root, &opts, |f| {
             progress.inc(1);
             progress.set_message(f.rel_path.clone());
             None
         });
+        drop(slow_files);
         progress.finish_and_clear();
         let done = done?;
         if sources.len() > 1 {

@@ -18,6 +18,7 @@ use super::bulk::{BulkBatch, BulkOutcome};
 use super::store::{Layout, MetaInfo};
 use super::{documents, format, stats, store};
 use super::{EnrichFn, IndexError, IndexOptions, SourceOutcome, PROJECT_SUMMARY_KEY};
+use crate::scanner::in_flight::{InFlight, SlowFiles};
 use crate::scanner::{self, ScanOptions, ScanReport, ScannedFile, SkipReason, SourceInfo};
 
 /// Where one source's documents go.
@@ -110,15 +111,11 @@ pub(super) async fn index_source(
         ..Default::default()
     };
     let details = (outcome.rebuilt && !details_loaded).then(|| load_details(&info.root));
-    let (rx, scan_task) = start_scan(&info, plan.stored);
-    let run = SourceRun {
-        search,
-        opts,
-        hash,
-        targets: plan.targets,
-        progress: progress_bar(opts.progress, &info.name, &info.root),
-        name: info.name.clone(),
-    };
+    let progress = progress_bar(opts.progress, &info.name, &info.root);
+    let in_flight = Arc::new(InFlight::default());
+    let slow_files = SlowFiles::watch(in_flight.clone(), progress.clone(), info.name.clone());
+    let (rx, scan_task) = start_scan(&info, plan.stored, in_flight);
+    let run = SourceRun { search, opts, hash, targets: plan.targets, progress, name: info.name.clone() };
     if outcome.rebuilt {
         store::create_generation(search, &run.targets.files, &run.targets.ast).await?;
     }
@@ -128,6 +125,7 @@ pub(super) async fn index_source(
         .await
         .map_err(|e| IndexError::Task { path: path.clone(), source: e.into() })?
         .map_err(IndexError::Scan)?;
+    drop(slow_files);
     outcome.deleted = run.delete_gone(&plan.stored_paths, &seen, &mut batch, &mut bulk).await?;
     tracing::debug!(source = %info.name, "all documents sent");
     if lock.is_some_and(RunLock::is_lost) {
@@ -214,10 +212,12 @@ type ScanTask = tokio::task::JoinHandle<Result<ScanReport, scanner::ScanError>>;
 fn start_scan(
     info: &SourceInfo,
     stored: HashMap<String, String>,
+    in_flight: Arc<InFlight>,
 ) -> (tokio::sync::mpsc::Receiver<ScannedFile>, ScanTask) {
     let stored = Arc::new(stored);
     let scan_opts = ScanOptions {
         keep_content: true,
+        in_flight: Some(in_flight),
         skip: Some(Arc::new(move |path: &str, version: &str| stored.get(path).is_some_and(|v| v == version))),
         ..Default::default()
     };

@@ -11,24 +11,26 @@
 
 pub mod binary;
 mod file;
+pub mod in_flight;
 pub mod license;
 mod ordered;
 pub mod readme;
+mod run;
 pub mod stats;
 pub mod walk;
 
 pub use file::{count_lines, scan_file};
 pub use license::{detect_license, LicenseInfo};
 pub use readme::{find_readme, Readme};
+pub use run::{scan, try_scan};
 pub use stats::{LanguageStats, SourceStats, OTHER_LANGUAGE};
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Component, Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use vibe_common::ast::AstData;
 use vibe_common::error::{chain, BoxError};
 
@@ -57,6 +59,8 @@ pub struct ScanOptions {
     /// Hand files to the sink in path order, whatever the threads: two
     /// exports of one tree are the same ([`ordered`]).
     pub ordered: bool,
+    /// Where the files being scanned are told, for naming one that takes long.
+    pub in_flight: Option<Arc<in_flight::InFlight>>,
 }
 
 impl Default for ScanOptions {
@@ -68,6 +72,7 @@ impl Default for ScanOptions {
             threads: 0,
             max_ast_file_size: MAX_AST_FILE_SIZE,
             ordered: false,
+            in_flight: None,
         }
     }
 }
@@ -408,168 +413,6 @@ fn canonical_root(root: &Path) -> Result<PathBuf, ScanError> {
         return Err(ScanError::BadRoot { path: root.display().to_string() });
     }
     Ok(root)
-}
-
-enum Msg {
-    File(Box<ScannedFile>, Option<ScanError>),
-    /// An error that does not stand for a file (e.g. a bad ignore file).
-    Warning(ScanError),
-    /// The walker could not visit a path.
-    WalkError(ScanError),
-}
-
-fn walk_error_path(err: &ignore::Error) -> Option<PathBuf> {
-    match err {
-        ignore::Error::WithPath { path, .. } => Some(path.clone()),
-        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => walk_error_path(err),
-        ignore::Error::Loop { child, .. } => Some(child.clone()),
-        ignore::Error::Partial(errs) => errs.iter().find_map(walk_error_path),
-        _ => None,
-    }
-}
-
-/// Scan `root` (a directory, or a single file), handing each file to `sink`
-/// as soon as it is processed. Fails only if the root cannot be opened.
-pub fn scan(root: &Path, opts: &ScanOptions, mut sink: impl FnMut(ScannedFile)) -> Result<ScanReport, ScanError> {
-    try_scan(root, opts, |f| {
-        sink(f);
-        Ok(())
-    })
-}
-
-/// Like [`scan`], but the consumer may fail; the scan then stops and returns
-/// [`ScanError::Consumer`].
-pub fn try_scan(
-    root: &Path,
-    opts: &ScanOptions,
-    mut sink: impl FnMut(ScannedFile) -> anyhow::Result<()>,
-) -> Result<ScanReport, ScanError> {
-    let start = Instant::now();
-    let root = canonical_root(root)?;
-    let threads = match opts.threads {
-        0 => std::thread::available_parallelism().map_or(2, |n| n.get()),
-        n => n,
-    };
-    let quit = AtomicBool::new(false);
-    let mut report = ScanReport::default();
-    let dir_counts = Arc::new(walk::DirCounts::default());
-
-    let failure = if opts.ordered {
-        ordered::scan(&root, opts, threads, dir_counts.clone(), &mut report, &mut sink, &quit)
-    } else {
-        unordered(&root, opts, threads, dir_counts.clone(), &mut report, &mut sink, &quit)
-    };
-    report.elapsed = start.elapsed();
-    report.excluded_dirs = dir_counts.counts().into_iter().map(|(r, n)| (r.to_string(), n)).collect();
-    match failure {
-        Some(e) => Err(e),
-        None => Ok(report),
-    }
-}
-
-/// The scan whose walker threads scan each file as they meet it: files
-/// reach the sink in whatever order they finish.
-fn unordered(
-    root: &Path,
-    opts: &ScanOptions,
-    threads: usize,
-    counts: Arc<walk::DirCounts>,
-    report: &mut ScanReport,
-    sink: &mut impl FnMut(ScannedFile) -> anyhow::Result<()>,
-    quit: &AtomicBool,
-) -> Option<ScanError> {
-    let (tx, rx) = crossbeam_channel::bounded::<Msg>(threads * QUEUED_PER_THREAD);
-    std::thread::scope(|s| {
-        s.spawn(move || {
-            let walker = walk::counting_builder(root, threads, counts).build_parallel();
-            walker.run(|| {
-                let tx = tx.clone();
-                Box::new(move |res| {
-                    if quit.load(Ordering::Relaxed) {
-                        return ignore::WalkState::Quit;
-                    }
-                    visit(root, opts, res, &tx)
-                })
-            });
-            drop(tx);
-        });
-        let failure = receive(rx.iter(), report, sink, quit);
-        // Dropping the receiver makes pending sends fail, so the walker quits.
-        drop(rx);
-        failure
-    })
-}
-
-/// Messages queued per walker thread before the walk waits for the consumer.
-const QUEUED_PER_THREAD: usize = 4;
-
-/// One entry of the walk (on a walker thread): a file is scanned and sent.
-fn visit(
-    root: &Path,
-    opts: &ScanOptions,
-    res: Result<ignore::DirEntry, ignore::Error>,
-    tx: &crossbeam_channel::Sender<Msg>,
-) -> ignore::WalkState {
-    for msg in entry_messages(root, opts, res) {
-        if tx.send(msg).is_err() {
-            return ignore::WalkState::Quit;
-        }
-    }
-    ignore::WalkState::Continue
-}
-
-/// What one entry of the walk tells: a warning about it, then the file
-/// scanned; nothing for a folder; the error of a path it could not visit.
-fn entry_messages(root: &Path, opts: &ScanOptions, res: Result<ignore::DirEntry, ignore::Error>) -> Vec<Msg> {
-    let mut out = Vec::new();
-    match res {
-        Ok(entry) => {
-            if let Some(err) = entry.error() {
-                out.push(Msg::Warning(ScanError::Walk { path: rel_path(root, entry.path()), source: err.clone() }));
-            }
-            if !entry.file_type().is_some_and(|t| t.is_dir()) {
-                let (file, err) = scan_file(root, entry.path(), opts);
-                out.push(Msg::File(Box::new(file), err));
-            }
-        }
-        Err(err) => {
-            let path = walk_error_path(&err).map(|p| rel_path(root, &p)).unwrap_or_default();
-            out.push(Msg::WalkError(ScanError::Walk { path, source: err }));
-        }
-    }
-    out
-}
-
-/// Count what the walkers send into `report` and hand the files to `sink`;
-/// returns the consumer's failure, after which `quit` stops the walk.
-fn receive(
-    messages: impl Iterator<Item = Msg>,
-    report: &mut ScanReport,
-    sink: &mut impl FnMut(ScannedFile) -> anyhow::Result<()>,
-    quit: &AtomicBool,
-) -> Option<ScanError> {
-    for msg in messages {
-        match msg {
-            Msg::File(file, err) => {
-                report.record(&file);
-                if let Some(e) = err {
-                    report.errors.push(e.report_line());
-                }
-                let path = file.rel_path.clone();
-                if let Err(e) = sink(*file) {
-                    quit.store(true, Ordering::Relaxed);
-                    return Some(ScanError::Consumer { path, source: e.into() });
-                }
-            }
-            Msg::Warning(e) => report.errors.push(e.report_line()),
-            Msg::WalkError(e) => {
-                report.files_seen += 1;
-                *report.skipped.entry(SkipReason::WalkError).or_default() += 1;
-                report.errors.push(e.report_line());
-            }
-        }
-    }
-    None
 }
 
 #[cfg(test)]

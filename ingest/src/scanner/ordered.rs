@@ -12,7 +12,8 @@ use std::sync::Arc;
 
 use crossbeam_channel::{bounded, Receiver, Sender};
 
-use super::{entry_messages, receive, walk, Msg, ScanError, ScanOptions, ScanReport, ScannedFile, QUEUED_PER_THREAD};
+use super::run::{entry_messages, receive, Msg, QUEUED_PER_THREAD};
+use super::{walk, ScanError, ScanOptions, ScanReport, ScannedFile};
 
 /// Entries walked but not yet handed to the sink, at most.
 const WINDOW: usize = 256;
