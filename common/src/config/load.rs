@@ -152,7 +152,7 @@ impl Config {
             })?;
             (config, None)
         };
-        check_hosts(&config.opensearch.hosts, &format!("{}: opensearch.hosts", path.display()))?;
+        check_values(&config, path, text)?;
         for warning in config.validate(dir) {
             tracing::warn!("{}: {warning}", path.display());
         }
@@ -216,6 +216,23 @@ impl Config {
 
 /// Every host an http(s) URL with a host name: `search.internal:9200`
 /// would parse as the scheme `search.internal`, and a run would go elsewhere.
+/// The values no run could work with: a host without its scheme, an
+/// encoding label `encoding_rs` does not know.
+fn check_values(config: &Config, path: &Path, text: &str) -> Result<(), ConfigError> {
+    check_hosts(&config.opensearch.hosts, &format!("{}: opensearch.hosts", path.display()))?;
+    let label = config.scan.default_encoding.trim();
+    if !label.is_empty() && config.scan.default_encoding().is_none() {
+        return Err(ConfigError::Invalid {
+            path: path.to_path_buf(),
+            position: key_position(text, "scan.default_encoding"),
+            message: format!(
+                "scan.default_encoding: {label:?} is no encoding label; write one such as \"windows-1251\", \"koi8-r\", \"gbk\" or \"shift_jis\""
+            ),
+        });
+    }
+    Ok(())
+}
+
 fn check_hosts(hosts: &[String], place: &str) -> Result<(), ConfigError> {
     for host in hosts {
         let trimmed = host.trim();
@@ -340,6 +357,16 @@ mod tests {
         let path = write(tmp.path(), "{ version: '0.2.0', colour: 'blue' }");
         let err = Config::load(&path).unwrap_err().to_string();
         assert!(err.contains("unknown key `colour`: remove it"), "{err}");
+    }
+
+    #[test]
+    fn a_default_encoding_is_a_label_encoding_rs_knows() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = write(tmp.path(), "{ version: '0.2.0', scan: { default_encoding: 'cp1251' } }");
+        assert_eq!(Config::load(&path).unwrap().scan.default_encoding(), Some(encoding_rs::WINDOWS_1251));
+        let path = write(tmp.path(), "{ version: '0.2.0', scan: { default_encoding: 'cyrillic-dos' } }");
+        let err = Config::load(&path).unwrap_err().to_string();
+        assert!(err.contains("scan.default_encoding: \"cyrillic-dos\" is no encoding label"), "{err}");
     }
 
     #[test]

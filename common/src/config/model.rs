@@ -41,6 +41,7 @@ pub struct Config {
     /// Source directories, absolute (relative entries of the file are resolved
     /// against the config directory).
     pub sources: Vec<PathBuf>,
+    pub scan: ScanConfig,
     pub dev: Option<DevConfig>,
     /// Values replaced by environment variables at load time; [`Config::save`]
     /// writes the file's own values back instead of the overrides.
@@ -57,6 +58,7 @@ impl Default for Config {
             mcp: McpConfig::default(),
             ollama: Vec::new(),
             sources: Vec::new(),
+            scan: ScanConfig::default(),
             dev: None,
             env_overrides: EnvOverrides::default(),
         }
@@ -280,6 +282,23 @@ impl Default for OllamaHost {
             ast_enums: true,
             ast_interfaces: true,
         }
+    }
+}
+
+/// How the scanner reads the sources.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ScanConfig {
+    /// The encoding of a file that is not UTF-8 when its detection rests on
+    /// little (a short file, a comment of a few letters): a WHATWG label
+    /// (`windows-1251`, `koi8-r`, `gbk`, `shift_jis`); empty = the guess.
+    pub default_encoding: String,
+}
+
+impl ScanConfig {
+    /// The encoding `default_encoding` names; `None` when empty or no label.
+    pub fn default_encoding(&self) -> Option<&'static encoding_rs::Encoding> {
+        encoding_rs::Encoding::for_label(self.default_encoding.trim().as_bytes())
     }
 }
 

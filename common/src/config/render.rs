@@ -65,6 +65,11 @@ pub(super) const COMMENTS: &[(&str, &str)] = &[
     ("ollama[].ast_enums", "send enums to the LLM"),
     ("ollama[].ast_interfaces", "send interfaces to the LLM"),
     ("sources", "Source directories (`vibe-analyzer source add|remove|list`)."),
+    ("scan", "How files are read."),
+    (
+        "scan.default_encoding",
+        "encoding of a non-UTF-8 file whose detection rests on little, e.g. \"windows-1251\", \"gbk\"; \"\" = the detected one",
+    ),
     ("dev", "Developer settings."),
     ("dev.log_level", "tracing filter, e.g. \"debug\" or \"vibe_ingest=trace\" (RUST_LOG wins)"),
 ];
@@ -364,6 +369,7 @@ mod tests {
                 ast_interfaces: false,
             }],
             sources: vec![dir.join("src one"), dir.join("two")],
+            scan: crate::config::ScanConfig { default_encoding: "windows-1251".into() },
             dev: Some(DevConfig { log_level: Some("trace".into()) }),
             env_overrides: Default::default(),
         }

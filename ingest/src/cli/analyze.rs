@@ -55,10 +55,11 @@ pub fn analyze(ctx: &Ctx, args: &ScanExportArgs, options: ClusterOptions) -> any
     })?;
 
     let mut outcome = AnalyzeOutcome::default();
+    let scan_opts = ScanOptions { default_encoding: ctx.config.scan.default_encoding(), ..Default::default() };
     let write = |w: &mut dyn Write, outcome: &mut AnalyzeOutcome| -> anyhow::Result<()> {
         let mut exporter = Exporter::new(w, format)?;
         for (name, root) in &sources {
-            analyze_source(&runtime, &analyzer, &mut exporter, name, root, outcome)?;
+            analyze_source((&runtime, &analyzer, &scan_opts), &mut exporter, name, root, outcome)?;
         }
         exporter.finish()?;
         Ok(())
@@ -113,8 +114,7 @@ pub fn analyze(ctx: &Ctx, args: &ScanExportArgs, options: ClusterOptions) -> any
 
 /// Scan, enrich and export one source.
 fn analyze_source(
-    runtime: &tokio::runtime::Runtime,
-    analyzer: &Analyzer,
+    (runtime, analyzer, scan_opts): (&tokio::runtime::Runtime, &Analyzer, &ScanOptions),
     exporter: &mut Exporter<&mut dyn Write>,
     name: &str,
     root: &Path,
@@ -122,7 +122,7 @@ fn analyze_source(
 ) -> anyhow::Result<()> {
     let info = SourceInfo::load(Some(name), root)?;
     let mut files: Vec<ScannedFile> = Vec::new();
-    let report = scanner::scan(&info.root, &ScanOptions::default(), |f| files.push(f))?;
+    let report = scanner::scan(&info.root, scan_opts, |f| files.push(f))?;
     files.sort_by(|a, b| a.rel_path.cmp(&b.rel_path));
 
     let inputs: Vec<FileInput> = files.iter().filter_map(FileInput::from_scanned).collect();

@@ -28,6 +28,7 @@ pub fn options(ctx: &Ctx, no_llm: bool, command: &str) -> anyhow::Result<IndexOp
         owner: identity.id,
         lock,
         notice: Some(Arc::new(|line: &str| eprintln!("{line}"))),
+        default_encoding: ctx.config.scan.default_encoding(),
         ..Default::default()
     })
 }

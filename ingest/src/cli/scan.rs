@@ -34,7 +34,8 @@ fn ast(ctx: &Ctx, args: super::ScanExportArgs) -> anyhow::Result<()> {
             (name, abs)
         })
         .collect();
-    let (_, report) = export::run_scan_ast(&sources, format, args.output.as_deref())?;
+    let (_, report) =
+        export::run_scan_ast(&sources, format, args.output.as_deref(), ctx.config.scan.default_encoding())?;
     let failed = [SkipReason::Unreadable, SkipReason::ExtractError, SkipReason::WalkError]
         .iter()
         .map(|r| report.skipped.get(r).copied().unwrap_or(0))

@@ -398,9 +398,10 @@ pub fn run_scan_ast(
     sources: &[(String, PathBuf)],
     format: Format,
     output: Option<&Path>,
+    default_encoding: Option<&'static encoding_rs::Encoding>,
 ) -> Result<(PathBuf, ScanReport), ExportError> {
     // Two exports of one tree are the same file.
-    let opts = ScanOptions { ordered: true, ..ScanOptions::default() };
+    let opts = ScanOptions { ordered: true, default_encoding, ..ScanOptions::default() };
     if output == Some(Path::new("-")) {
         let stdout = io::stdout();
         let (_, total) = export_sources(BufWriter::with_capacity(WRITE_BUFFER, stdout.lock()), sources, format, &opts)?;

@@ -115,6 +115,8 @@ pub struct IndexOptions {
     /// Where lines for the user go while the run goes on (waiting for
     /// another run, taking over a gone one's lock); the log when `None`.
     pub notice: Option<NoticeFn>,
+    /// `scan.default_encoding` ([`crate::scanner::ScanOptions::default_encoding`]).
+    pub default_encoding: Option<&'static encoding_rs::Encoding>,
 }
 
 /// Receives a line for the user.
@@ -187,6 +189,20 @@ impl IndexReport {
         self.sources.iter().all(|s| s.files_written == 0 && s.ast_written == 0 && s.deleted == 0 && !s.rebuilt)
             && self.removed_projects.is_empty()
     }
+    /// ` (1 skipped: binary 1)`: of the files written, those whose text is
+    /// not indexed, by reason; empty when none is.
+    fn skipped_note(&self) -> String {
+        let mut skipped: BTreeMap<crate::scanner::SkipReason, u64> = BTreeMap::new();
+        for (reason, n) in self.sources.iter().flat_map(|s| &s.scan.skipped) {
+            *skipped.entry(*reason).or_default() += n;
+        }
+        if skipped.is_empty() {
+            return String::new();
+        }
+        let parts: Vec<String> = skipped.iter().map(|(r, n)| format!("{r} {n}")).collect();
+        format!(" ({} skipped: {})", skipped.values().sum::<u64>(), parts.join(", "))
+    }
+
     /// The closing line of `scan index`.
     pub fn summary(&self) -> String {
         if self.up_to_date() && self.errors().is_empty() && self.refusals().is_empty() && self.busy_sources.is_empty() {
@@ -195,9 +211,10 @@ impl IndexReport {
             "Nothing indexed: other runs are indexing these sources".to_string()
         } else {
             format!(
-                "Indexing completed. Sources: {}, Files: {}, Analysis: {} (took {:.1}s)",
+                "Indexing completed. Sources: {}, Files: {}{}, Analysis: {} (took {:.1}s)",
                 self.sources.len(),
                 self.files_written(),
+                self.skipped_note(),
                 self.ast_written(),
                 self.elapsed.as_secs_f64()
             )

@@ -114,7 +114,9 @@ pub(super) async fn index_source(
     let progress = progress_bar(opts.progress, &info.name, &info.root);
     let in_flight = Arc::new(InFlight::default());
     let slow_files = SlowFiles::watch(in_flight.clone(), progress.clone(), info.name.clone());
-    let (rx, scan_task) = start_scan(&info, plan.stored, in_flight);
+    let scan_opts =
+        ScanOptions { in_flight: Some(in_flight), default_encoding: opts.default_encoding, ..Default::default() };
+    let (rx, scan_task) = start_scan(&info, plan.stored, scan_opts);
     let run = SourceRun { search, opts, hash, targets: plan.targets, progress, name: info.name.clone() };
     if outcome.rebuilt {
         store::create_generation(search, &run.targets.files, &run.targets.ast).await?;
@@ -207,19 +209,19 @@ pub(super) async fn plan_source(
 
 type ScanTask = tokio::task::JoinHandle<Result<ScanReport, scanner::ScanError>>;
 
-/// Start the scanner on its own threads, skipping the files `stored` with
-/// their current hash; files reach the indexer through a bounded channel.
+/// Start the scanner on its own threads with `scan_opts`, keeping each
+/// file's text and skipping the files `stored` with their current hash;
+/// files reach the indexer through a bounded channel.
 fn start_scan(
     info: &SourceInfo,
     stored: HashMap<String, String>,
-    in_flight: Arc<InFlight>,
+    scan_opts: ScanOptions,
 ) -> (tokio::sync::mpsc::Receiver<ScannedFile>, ScanTask) {
     let stored = Arc::new(stored);
     let scan_opts = ScanOptions {
         keep_content: true,
-        in_flight: Some(in_flight),
         skip: Some(Arc::new(move |path: &str, version: &str| stored.get(path).is_some_and(|v| v == version))),
-        ..Default::default()
+        ..scan_opts
     };
     let (tx, rx) = tokio::sync::mpsc::channel::<ScannedFile>(SCAN_QUEUE_FILES);
     let scan_root = info.root.clone();

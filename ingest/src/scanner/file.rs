@@ -76,7 +76,8 @@ const KEPT_BUFFER: usize = 2 * 1024 * 1024;
 fn scan_bytes(file: &mut ScannedFile, path: &Path, bytes: &[u8], opts: &ScanOptions) -> Option<ScanError> {
     file.size = bytes.len() as u64;
     file.hash = blake3::hash(bytes).to_hex().to_string();
-    file.binary = is_binary_path(path) || is_binary_content(&bytes[..bytes.len().min(SNIFF_LEN)]);
+    let nul = is_binary_content(&bytes[..bytes.len().min(SNIFF_LEN)]);
+    file.binary = is_binary_path(path) || (nul && !super::encoding::utf16_bom(bytes));
     let lang = if file.binary { None } else { extract::for_path(path) };
     file.language = lang.map(|l| l.name);
     // An unchanged file is only named and hashed: nothing else is needed to skip it.
@@ -90,11 +91,10 @@ fn scan_bytes(file: &mut ScannedFile, path: &Path, bytes: &[u8], opts: &ScanOpti
         file.skipped = Some(SkipReason::Binary);
         return None;
     }
-    file.lines = count_lines(bytes);
-    let Ok(text) = std::str::from_utf8(bytes) else {
-        file.skipped = Some(SkipReason::InvalidUtf8);
-        return None;
-    };
+    let decoded = super::encoding::decode(bytes, opts.default_encoding);
+    file.encoding = decoded.encoding;
+    let text: &str = &decoded.text;
+    file.lines = count_lines(text.as_bytes());
     let mut err = None;
     if let (true, Some(lang)) = (opts.extract, lang) {
         match catch_unwind(AssertUnwindSafe(|| extract::extract(lang, text))) {

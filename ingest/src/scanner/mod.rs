@@ -10,6 +10,7 @@
 //! [`ScanReport`].
 
 pub mod binary;
+pub mod encoding;
 mod file;
 pub mod in_flight;
 pub mod license;
@@ -61,6 +62,9 @@ pub struct ScanOptions {
     pub ordered: bool,
     /// Where the files being scanned are told, for naming one that takes long.
     pub in_flight: Option<Arc<in_flight::InFlight>>,
+    /// The encoding of a non-UTF-8 file whose detection rests on little
+    /// (`scan.default_encoding`, [`encoding::decode`]).
+    pub default_encoding: Option<&'static encoding_rs::Encoding>,
 }
 
 impl Default for ScanOptions {
@@ -73,6 +77,7 @@ impl Default for ScanOptions {
             max_ast_file_size: MAX_AST_FILE_SIZE,
             ordered: false,
             in_flight: None,
+            default_encoding: None,
         }
     }
 }
@@ -172,6 +177,10 @@ pub struct ScannedFile {
     /// BLAKE3 of the content, hex; empty if the file could not be read.
     pub hash: String,
     pub binary: bool,
+    /// The encoding the text was decoded from when it is not UTF-8
+    /// (`windows-1251`, `utf-16le`): lines and text are the decoded file's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub encoding: Option<&'static str>,
     /// The text, for text files, when [`ScanOptions::keep_content`] is set.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub content: Option<String>,
@@ -276,6 +285,9 @@ pub struct ScanReport {
     pub unchanged: u64,
     /// Files without AST for another reason, by reason (never `unchanged`).
     pub skipped: BTreeMap<SkipReason, u64>,
+    /// Files read from another encoding than UTF-8, by encoding.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub decoded: BTreeMap<String, u64>,
     /// (path, message) of every error: unreadable files, extraction failures, walker errors.
     pub errors: Vec<(String, String)>,
     /// Directories not descended into, by default rule ([`walk::DIR_RULES`]
@@ -293,6 +305,9 @@ impl ScanReport {
     /// Count one delivered file.
     pub fn record(&mut self, file: &ScannedFile) {
         self.files_seen += 1;
+        if let Some(encoding) = file.encoding {
+            *self.decoded.entry(encoding.to_string()).or_default() += 1;
+        }
         match file.skipped {
             Some(SkipReason::Unchanged) => self.unchanged += 1,
             Some(r) => *self.skipped.entry(r).or_default() += 1,
@@ -313,6 +328,9 @@ impl ScanReport {
         self.unchanged += other.unchanged;
         for (r, n) in &other.skipped {
             *self.skipped.entry(*r).or_default() += n;
+        }
+        for (e, n) in &other.decoded {
+            *self.decoded.entry(e.clone()).or_default() += n;
         }
         self.errors.extend(other.errors.iter().cloned());
         self.elapsed += other.elapsed;
@@ -339,6 +357,10 @@ impl ScanReport {
         if !self.skipped.is_empty() {
             let parts: Vec<String> = self.skipped.iter().map(|(r, n)| format!("{r}: {n}")).collect();
             s += &format!(" ({})", parts.join(", "));
+        }
+        if !self.decoded.is_empty() {
+            let parts: Vec<String> = self.decoded.iter().map(|(e, n)| format!("{e}: {n}")).collect();
+            s += &format!(", decoded {} ({})", self.decoded.values().sum::<u64>(), parts.join(", "));
         }
         if !self.excluded_dirs.is_empty() {
             let total: u64 = self.excluded_dirs.iter().map(|(_, n)| n).sum();

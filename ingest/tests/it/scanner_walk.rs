@@ -326,7 +326,7 @@ fn run_scan_ast_writes_every_format() {
     let sources = vec![("walk".to_string(), fx.dir.path().to_path_buf())];
     for format in [Format::Json, Format::Json5, Format::Toon, Format::Xml] {
         let path = out.path().join("nested").join(format!("ast.{}", format.extension()));
-        let (written, report) = export::run_scan_ast(&sources, format, Some(&path)).unwrap();
+        let (written, report) = export::run_scan_ast(&sources, format, Some(&path), None).unwrap();
         assert_eq!(written, path);
         assert!(report.parsed > 0);
         let text = fs::read_to_string(&path).unwrap();
