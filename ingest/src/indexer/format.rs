@@ -13,7 +13,7 @@ use crate::extract::{languages, LANGUAGES};
 
 /// Bump when the engine or the documents change what is extracted or
 /// stored, without a template or query file changing.
-const EXTRACTION_VERSION: u32 = 13;
+const EXTRACTION_VERSION: u32 = 14;
 
 /// The current index format (16 hex digits).
 pub fn current() -> &'static str {
