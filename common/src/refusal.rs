@@ -80,6 +80,9 @@ fn kind_of(status: u16, error: &Value) -> Option<RefusalKind> {
         .iter()
         .find(|(words, _)| reason.contains(words))
         .map_or("read_only", |(_, setting)| setting);
+    // Without the index it names (`index [x] blocked by: [...]`): one block
+    // on a file's two indices is one refusal, its files counted once.
+    let reason = reason.find("blocked by:").map_or(reason, |at| &reason[at..]);
     Some(RefusalKind::IndexBlock { setting: setting.to_string(), reason: reason.to_string() })
 }
 
@@ -96,9 +99,9 @@ impl std::fmt::Display for Refusal {
             RefusalKind::DiskFull => write!(
                 f,
                 "OpenSearch's disk is above its flood-stage watermark (95 % by default): it made the indices \
-                 read-only (index.blocks.read_only_allow_delete). Free disk space on the OpenSearch nodes; \
-                 OpenSearch lifts the block by itself once the disk is below its high watermark, or lift it with: \
-                 {}. {RERUN}",
+                 read-only (index.blocks.read_only_allow_delete). Free disk space on the OpenSearch nodes; the \
+                 next run lifts the block from these indices once every node's disk is below its high watermark \
+                 (90 % by default), or lift it with: {}. {RERUN}",
                 put(&format!("{prefix}_*/_settings"), r#"{"index.blocks.read_only_allow_delete": null}"#)
             ),
             RefusalKind::IndexBlock { setting, reason } => write!(

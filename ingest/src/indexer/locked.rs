@@ -95,7 +95,7 @@ async fn index_claimed(
     index_source(search, Stored { layout: &layout, meta: meta.as_ref() }, root, opts, Some(lock)).await
 }
 
-fn tell(opts: &IndexOptions, line: &str) {
+pub(super) fn tell(opts: &IndexOptions, line: &str) {
     match &opts.notice {
         Some(notice) => notice(line),
         None => tracing::info!("{line}"),

@@ -12,6 +12,7 @@
 //! OpenSearch refuses (a block, a timeout, a node gone) is told in words
 //! ([`vibe_common::refusal`]), once per run.
 
+mod blocks;
 mod bulk;
 pub mod cleanup;
 mod delegates;
@@ -264,6 +265,9 @@ async fn run_all(
 ) -> Result<IndexReport, IndexError> {
     let start = Instant::now();
     check_backend(search).await?;
+    if let Some(line) = blocks::lift_if_disk_is_fine(search).await? {
+        locked::tell(opts, &line);
+    }
     let mut report = IndexReport { templates: templates::install(search).await?, ..Default::default() };
     let me = cleanup::Me { id: &opts.owner, site: opts.site.as_ref(), override_sites: &[] };
     let known = cleanup::plan(search, configured, &me).await?;
