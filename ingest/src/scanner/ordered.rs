@@ -6,14 +6,12 @@
 //! without their piling up in memory.
 
 use std::collections::{BTreeMap, VecDeque};
-use std::path::Path;
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 
 use crossbeam_channel::{bounded, Receiver, Sender};
 
-use super::run::{entry_messages, receive, Msg, QUEUED_PER_THREAD};
-use super::{walk, ScanError, ScanOptions, ScanReport, ScannedFile};
+use super::run::{entry_messages, receive, Msg, Walk, QUEUED_PER_THREAD};
+use super::{walk, ScanError, ScanReport, ScannedFile};
 
 /// Entries walked but not yet handed to the sink, at most.
 const WINDOW: usize = 256;
@@ -21,10 +19,7 @@ const WINDOW: usize = 256;
 /// Scans `root` in path order; returns the consumer's failure, as
 /// `receive` does.
 pub(super) fn scan(
-    root: &Path,
-    opts: &ScanOptions,
-    threads: usize,
-    counts: Arc<walk::DirCounts>,
+    Walk { root, opts, threads, counts }: Walk<'_>,
     report: &mut ScanReport,
     sink: &mut impl FnMut(ScannedFile) -> anyhow::Result<()>,
     quit: &AtomicBool,
@@ -95,8 +90,9 @@ impl Iterator for InOrder {
 
 #[cfg(test)]
 mod tests {
-    use super::super::try_scan;
+    use super::super::{try_scan, ScanOptions};
     use super::*;
+    use std::path::Path;
 
     fn order(root: &Path, threads: usize) -> Vec<String> {
         let opts = ScanOptions { ordered: true, threads, ..ScanOptions::default() };

@@ -40,6 +40,15 @@ pub fn scan(root: &Path, opts: &ScanOptions, mut sink: impl FnMut(ScannedFile)) 
     })
 }
 
+/// What either way of running a scan walks: the root, the options, the
+/// threads, and where the folders left out are counted.
+pub(super) struct Walk<'a> {
+    pub root: &'a Path,
+    pub opts: &'a ScanOptions,
+    pub threads: usize,
+    pub counts: Arc<walk::DirCounts>,
+}
+
 /// Like [`scan`], but the consumer may fail; the scan then stops and returns
 /// [`ScanError::Consumer`].
 pub fn try_scan(
@@ -57,10 +66,11 @@ pub fn try_scan(
     let mut report = ScanReport::default();
     let dir_counts = Arc::new(walk::DirCounts::default());
 
+    let walk = Walk { root: &root, opts, threads, counts: dir_counts.clone() };
     let failure = if opts.ordered {
-        ordered::scan(&root, opts, threads, dir_counts.clone(), &mut report, &mut sink, &quit)
+        ordered::scan(walk, &mut report, &mut sink, &quit)
     } else {
-        unordered(&root, opts, threads, dir_counts.clone(), &mut report, &mut sink, &quit)
+        unordered(walk, &mut report, &mut sink, &quit)
     };
     report.elapsed = start.elapsed();
     report.excluded_dirs = dir_counts.counts().into_iter().map(|(r, n)| (r.to_string(), n)).collect();
@@ -73,10 +83,7 @@ pub fn try_scan(
 /// The scan whose walker threads scan each file as they meet it: files
 /// reach the sink in whatever order they finish.
 fn unordered(
-    root: &Path,
-    opts: &ScanOptions,
-    threads: usize,
-    counts: Arc<walk::DirCounts>,
+    Walk { root, opts, threads, counts }: Walk<'_>,
     report: &mut ScanReport,
     sink: &mut impl FnMut(ScannedFile) -> anyhow::Result<()>,
     quit: &AtomicBool,

@@ -47,7 +47,7 @@ fn fixture() -> Fixture {
     // Over the AST size limit.
     write(root, "big.txt", "0123456789abcde\n".repeat(BIG / 16));
     // Invalid UTF-8 without NUL.
-    write(root, "bad.py", b"def f():\n    return '\xff\xfe'\n");
+    write(root, "bad.py", b"# caf\xe9 cr\xe8me br\xfbl\xe9e, d\xe9j\xe0 vu\ndef f():\n    return 1\n");
     // Odd names.
     write(root, "with space.py", PY);
     write(root, "файл 代码.py", PY);
@@ -181,9 +181,11 @@ fn hostile_tree_is_scanned_completely() {
     assert_eq!(big.hash, blake3::hash(&fs::read(fx.dir.path().join("big.txt")).unwrap()).to_hex().to_string());
     assert!(big.ast.is_none());
 
+    // Not UTF-8: read from the legacy encoding it is detected in (issue 58).
     let bad = get("bad.py");
-    assert_eq!(bad.skipped, Some(SkipReason::InvalidUtf8));
-    assert_eq!((bad.binary, bad.language, bad.lines), (false, Some("Python"), 2));
+    assert_eq!((bad.skipped, bad.encoding), (None, Some("windows-1252")));
+    assert_eq!((bad.binary, bad.language, bad.lines), (false, Some("Python"), 3));
+    assert!(bad.ast.is_some(), "{bad:?}");
     assert_eq!(bad.hash.len(), 64);
 
     for p in ["loop", "d1/to_d2", "d2/to_d1", "dangling"] {
@@ -218,7 +220,8 @@ fn hostile_tree_is_scanned_completely() {
     assert_eq!(report.skipped[&SkipReason::Symlink], 4);
     assert_eq!(report.skipped[&SkipReason::Binary], 2);
     assert_eq!(report.skipped[&SkipReason::TooLarge], 1);
-    assert_eq!(report.skipped[&SkipReason::InvalidUtf8], 1);
+    assert!(!report.skipped.contains_key(&SkipReason::InvalidUtf8), "decoded, not skipped");
+    assert_eq!(report.decoded.get("windows-1252"), Some(&1));
     if fx.secret_readable {
         assert!(report.errors.is_empty(), "{:?}", report.errors);
     }
@@ -267,7 +270,11 @@ fn content_and_unchanged_files() {
     assert_eq!(files["src/lib.rs"].content.as_deref(), Some(RS));
     assert!(files["image.png"].content.is_none());
     assert!(files["big.txt"].content.is_none());
-    assert!(files["bad.py"].content.is_none());
+    assert_eq!(
+        files["bad.py"].content.as_deref(),
+        Some("# café crème brûlée, déjà vu\ndef f():\n    return 1\n"),
+        "decoded"
+    );
 }
 
 #[test]
