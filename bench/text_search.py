@@ -4,18 +4,6 @@ bench/text_search.sh).
 
 Subcommands:
 
-  old-template --prefix P --out FILE
-      Writes the files index template as it was before search_code_text (no
-      `grams` field, no index sort), renamed for the prefix, with a
-      version above any shipped one: installed in OpenSearch, the product's
-      installer keeps it ("newer"), so the same binary builds the old mapping.
-
-  store --opensearch URL --prefix P
-      Force-merges the prefix's files indices and prints one JSON line:
-      the bytes of their (merged) segments, document count, and the bytes of the indexed
-      files on disk (the text the `content` field holds; files over 10 MB
-      have no content).
-
   run --url URL --opensearch URL --prefix P [--json FILE] PROJECT...
       Samples literal snippets from the indexed files (identifiers, string
       fragments, punctuation-heavy lines, multi-word phrases; some with
@@ -90,103 +78,14 @@ log = logger("text-bench")
 
 
 # ---------------------------------------------------------------------------
-# old-template, store
+# the indexed files
 # ---------------------------------------------------------------------------
-
-
-def cmd_old_template(args: argparse.Namespace) -> None:
-    shipped = json.loads((ROOT / "opensearch-templates/index-files.json").read_text())
-    body = shipped["body"]
-    body["template"].pop("settings", None)
-    body["template"]["mappings"]["properties"]["content"] = {"type": "text", "index": False}
-    body["template"]["mappings"]["properties"].pop("grams", None)
-    body["template"]["mappings"].pop("_source", None)
-    body["index_patterns"] = [p.replace("vibe_", f"{args.prefix}_", 1) for p in body["index_patterns"]]
-    body["composed_of"] = [p.replace("vibe_", f"{args.prefix}_", 1) for p in body["composed_of"]]
-    body["version"] = 999_999
-    body["_meta"] = {"vibe_version": 999_999, "managed_by": "vibe-analyzer", "bench": "pre-search_code_text mapping"}
-    Path(args.out).write_text(json.dumps(body))
 
 
 def indexed(base: str, prefix: str) -> list[dict]:
     """root, path, language of every document in the files aliases."""
     body = {"size": 2000, "_source": ["root", "path", "language"], "query": {"match_all": {}}, "sort": ["_doc"]}
     return [h["_source"] for h in os_scroll(base, files_aliases(prefix), body)]
-
-
-def segments(base: str, pattern: str) -> tuple[int, int, int]:
-    """(live segments, their bytes, shards) of the indices."""
-    d = os_json(base, f"/{pattern}/_segments")
-    n = size = shards = 0
-    for idx in d["indices"].values():
-        for copies in idx["shards"].values():
-            for c in copies:
-                shards += 1
-                for seg in c["segments"].values():
-                    n += 1
-                    size += seg["size_in_bytes"]
-    return n, size, shards
-
-
-def cmd_store(args: argparse.Namespace) -> None:
-    base = args.opensearch.rstrip("/")
-    pattern = f"{args.prefix}_data_files_*"
-    os_json(base, f"/{pattern}/_refresh", {})
-    os_json(base, f"/{pattern}/_forcemerge?max_num_segments=1", {})
-    # The merged segments replace the old ones only after a while: wait until
-    # each shard holds one segment (the store figure counts files not yet
-    # deleted, so the live segments' bytes are what is reported).
-    for _ in range(120):
-        os_json(base, f"/{pattern}/_refresh", {})
-        n, size, shards = segments(base, pattern)
-        if n <= shards:
-            break
-        time.sleep(1)
-    st = os_json(base, f"/{pattern}/_stats/docs")
-    prim = st["_all"]["primaries"]
-    prim["store"] = {"size_in_bytes": size}
-    docs = indexed(base, args.prefix)
-    source = 0
-    for d in docs:
-        p = Path(d["root"]) / d["path"]
-        try:
-            if p.stat().st_size <= 10 * 1024 * 1024:
-                source += p.stat().st_size
-        except OSError:
-            pass
-    print(json.dumps({"store_bytes": prim["store"]["size_in_bytes"], "docs": prim["docs"]["count"], "source_bytes": source}))
-
-
-# ---------------------------------------------------------------------------
-# run: queries
-# ---------------------------------------------------------------------------
-
-
-@dataclass
-class Query:
-    cls: str
-    q: str
-    regex: bool = False
-    ci: bool = False
-    glob: str | None = None
-    language: str | None = None
-    # oracle
-    want: list[tuple[str, str]] = field(default_factory=list)  # (root, path), answer order
-    lines: dict = field(default_factory=dict)  # "root\0path" -> [line, ...]
-    rg_ms: float = 0.0
-    # answer
-    got: list[tuple[str, str]] = field(default_factory=list)
-    reported: dict = field(default_factory=dict)  # "root\0path" -> ([line...], more)
-    total: int | None = None
-    total_exact: bool = True
-    note: str = ""
-    ms_first: float = 0.0
-    ms_all: list[float] = field(default_factory=list)
-    error: str = ""
-
-
-IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]{3,}")
-STRING = re.compile(r"\"([^\"\\\n]{4,60})\"|'([^'\\\n]{4,60})'")
 
 
 def sample(files: list[dict], n: int, seed: int) -> list[Query]:
@@ -491,12 +390,6 @@ def cmd_run(args: argparse.Namespace) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
-    t = sub.add_parser("old-template")
-    t.add_argument("--prefix", required=True)
-    t.add_argument("--out", required=True)
-    s = sub.add_parser("store")
-    s.add_argument("--opensearch", default=opensearch_url())
-    s.add_argument("--prefix", required=True)
     r = sub.add_parser("run")
     r.add_argument("--url", required=True)
     r.add_argument("--opensearch", default=opensearch_url())
@@ -508,7 +401,7 @@ def main() -> None:
     r.add_argument("--show-answer", action="store_true")
     r.add_argument("projects", nargs="+")
     args = ap.parse_args()
-    {"old-template": cmd_old_template, "store": cmd_store, "run": cmd_run}[args.cmd](args)
+    {"run": cmd_run}[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,6 @@
 //! configuration, the document model, index naming, OpenSearch access and the
 //! embedded, versioned OpenSearch templates.
 
-pub mod alias_migration;
 pub mod ast;
 pub mod config;
 pub mod error;

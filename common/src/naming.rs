@@ -46,12 +46,6 @@ impl IndexNames {
         format!("{}_ast_{hash}", self.prefix)
     }
 
-    /// The AST alias's name up to template version 11, renamed in place by
-    /// `vibe_common::alias_migration` when templates are installed.
-    pub fn legacy_ast_alias_prefix(&self) -> String {
-        format!("{}_files_analysis_", self.prefix)
-    }
-
     /// Physical index of one generation of a project's file contents.
     pub fn files_index(&self, hash: &str, generation: &str) -> String {
         format!("{}_data_files_{hash}_{generation}", self.prefix)

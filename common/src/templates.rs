@@ -15,7 +15,6 @@ use std::collections::{BTreeMap, HashMap};
 use rust_embed::RustEmbed;
 use serde_json::{json, Value};
 
-use crate::alias_migration;
 use crate::naming::IndexNames;
 use crate::search::{Search, SearchError};
 
@@ -42,17 +41,9 @@ struct SearchTemplateFiles;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Action {
     Installed,
-    Upgraded {
-        from: u64,
-    },
+    Upgraded { from: u64 },
     UpToDate,
-    KeptNewer {
-        installed: u64,
-    },
-    /// An alias of an older release moved to its current name.
-    Renamed {
-        from: String,
-    },
+    KeptNewer { installed: u64 },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,7 +63,6 @@ impl std::fmt::Display for InstallAction {
             Action::KeptNewer { installed } => {
                 write!(f, "{kind} {name}: kept installed v{installed}, newer than this build's v{TEMPLATE_VERSION}")
             }
-            Action::Renamed { from } => write!(f, "{kind} {name}: renamed from {from}"),
         }
     }
 }
@@ -154,7 +144,7 @@ pub fn index_templates(names: &IndexNames) -> Vec<IndexTemplate> {
 /// more, whole, as `_recovery_source` until its retention lease passes it
 /// (~30 s after a flush) and a merge rewrites its segment; a generation
 /// merged into one segment right after its bulk is never merged again, so
-/// it kept that copy for good: twice the disk (bench/field_cost.sh). The
+/// it kept that copy for good: twice the disk (measured by bench/field_cost.sh, in git at d91b8e0). The
 /// copy serves only a replica replaying operations, so a generation made
 /// without replicas needs none. `None` when no template takes `index`.
 pub fn source_without_recovery_copy(names: &IndexNames, index: &str) -> Option<Value> {
@@ -273,8 +263,7 @@ async fn installed_scripts(search: &Search) -> Result<BTreeMap<String, (String, 
     Ok(out)
 }
 
-/// Install or upgrade every shipped template, move aliases an older release
-/// named otherwise ([`alias_migration`]); report what was done to each.
+/// Install or upgrade every shipped template; report what was done to each.
 /// What is installed is read in three concurrent round trips' time.
 pub async fn install(search: &Search) -> Result<Vec<InstallAction>, SearchError> {
     let (components, indices, scripts) = tokio::try_join!(
@@ -315,9 +304,6 @@ pub async fn install(search: &Search) -> Result<Vec<InstallAction>, SearchError>
                 .await?;
         }
         report.push(InstallAction { kind: "search template", name: id, action });
-    }
-    for moved in alias_migration::rename_legacy_aliases(search).await? {
-        report.push(InstallAction { kind: "alias", name: moved.to, action: Action::Renamed { from: moved.from } });
     }
     Ok(report)
 }

@@ -19,7 +19,7 @@ use crate::identifier::{joined_pairs, push_spaced_words};
 /// Times one token may appear in a file's bag. BM25's term frequency
 /// saturates: a third copy of each word over a whole file was 2.1 M of the
 /// 5.2 M tokens of `words` in `throughput.sh`'s corpus, and left both concept
-/// sets where they were (issue 33; bench/RESULTS-history.md).
+/// sets where they were (issue 33; bench/RESULTS-history.md, in git at d91b8e0).
 pub const MAX_REPEATS: u32 = 2;
 /// Times one token may appear in a definition's body bag: a short text,
 /// where two instead of three lost 0.017 MRR on the dev set's pooled look-ups.

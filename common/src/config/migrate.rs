@@ -1,7 +1,6 @@
 //! Migrations of older config versions to [`CONFIG_VERSION`](super::CONFIG_VERSION), applied to the
 //! parsed JSON value before it is deserialized into the model.
 
-use super::model::DEFAULT_INDEX_PREFIX;
 use serde_json::{Map, Value};
 
 pub(super) type Version = (u64, u64, u64);
@@ -16,7 +15,7 @@ pub(super) fn parse_version(s: &str) -> Option<Version> {
 /// target runs that step. The last target must be [`CONFIG_VERSION`](super::CONFIG_VERSION).
 type MigrationStep = fn(&mut Map<String, Value>);
 
-const MIGRATIONS: &[(&str, MigrationStep)] = &[("0.1.0", migrate_to_0_1_0), ("0.2.0", migrate_to_0_2_0)];
+const MIGRATIONS: &[(&str, MigrationStep)] = &[("0.2.0", migrate_to_0_2_0)];
 
 pub(super) fn migrate(obj: &mut Map<String, Value>, from: Version) {
     let mut current = from;
@@ -27,27 +26,6 @@ pub(super) fn migrate(obj: &mut Map<String, Value>, from: Version) {
             obj.insert("version".to_string(), Value::String(target.to_string()));
             current = target_v;
         }
-    }
-}
-
-/// 0.0.x (the original format) -> 0.1.0:
-/// * `mcp` is kept as written: an explicit `mcp.host "0.0.0.0"` (every
-///   interface) stays, since the user chose it for remote access (issue 12).
-/// * `opensearch.index_prefix` is added (`"vibe"`), `dev` stays absent.
-/// * A single `ollama` object (not a list) is wrapped into a list.
-fn migrate_to_0_1_0(obj: &mut Map<String, Value>) {
-    if let Some(Value::Object(os)) = obj.get_mut("opensearch") {
-        os.entry("index_prefix").or_insert_with(|| Value::String(DEFAULT_INDEX_PREFIX.to_string()));
-    }
-    match obj.get("ollama") {
-        Some(Value::Object(_)) => {
-            let single = obj.remove("ollama").unwrap();
-            obj.insert("ollama".to_string(), Value::Array(vec![single]));
-        }
-        Some(Value::Null) => {
-            obj.remove("ollama");
-        }
-        _ => {}
     }
 }
 
@@ -66,17 +44,18 @@ fn migrate_to_0_2_0(obj: &mut Map<String, Value>) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::model::DEFAULT_INDEX_PREFIX;
     use super::*;
     use crate::config::test_util::{load, write};
     use crate::config::{Config, BACKUP_FILE_NAME, CONFIG_FILE_NAME, CONFIG_VERSION, ENV_OPENSEARCH_URL};
 
     #[test]
-    fn migrates_0_0_1_file() {
+    fn migrates_0_1_0_file() {
         let tmp = tempfile::tempdir().unwrap();
         std::fs::create_dir(tmp.path().join("src")).unwrap();
         let old = r#"// original Vibe Analyzer config
 {
-  "version": "0.0.1",
+  "version": "0.1.0",
   "opensearch": { "host": "http://localhost:9200", "username": "admin", "password": "admin" },
   "mcp": { "host": "0.0.0.0", "port": 9021 },
   "ollama": [{ "host": "http://localhost:11434", "model": "llama3", "max_chunk_chars": 500 }],
@@ -118,18 +97,8 @@ mod tests {
     }
 
     #[test]
-    fn migration_wraps_single_ollama_object() {
-        let mut obj = json5::from_str::<Value>("{ version: '0.0.1', ollama: { host: 'http://h:1' } }").unwrap();
-        let Value::Object(map) = &mut obj else { unreachable!() };
-        migrate(map, (0, 0, 1));
-        let c: Config = serde_json::from_value(obj).unwrap();
-        assert_eq!(c.version, CONFIG_VERSION);
-        assert_eq!(c.ollama[0].host, "http://h:1");
-    }
-
-    #[test]
     fn explicit_mcp_host_0_0_0_0_is_kept() {
-        for version in ["version: '0.0.1',", "version: '0.0.9',", ""] {
+        for version in ["version: '0.1.0',", ""] {
             let tmp = tempfile::tempdir().unwrap();
             let text = format!("{{ {version} mcp: {{ host: '0.0.0.0', port: 9021 }} }}");
             let path = write(tmp.path(), &text);

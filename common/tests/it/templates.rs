@@ -139,28 +139,3 @@ async fn spaced_words_index_as_the_search_analyzer_splits() {
     }
     s.delete("/tspaced_*?expand_wildcards=all").await.unwrap();
 }
-
-#[tokio::test]
-async fn install_moves_a_legacy_ast_alias_to_its_new_name() {
-    let s = search("tmigrate");
-    s.delete("/tmigrate_*?expand_wildcards=all").await.unwrap();
-    // A cluster as releases up to template version 11 left it.
-    let (index, files) = (s.names.ast_index("abc", "g1"), s.names.files_index("abc", "g1"));
-    let legacy = format!("{}abc", s.names.legacy_ast_alias_prefix());
-    s.put(&format!("/{index}"), &json!({ "aliases": { &legacy: {} } })).await.unwrap();
-    s.put(&format!("/{files}"), &json!({ "aliases": { s.names.files_alias("abc"): {} } })).await.unwrap();
-    s.put(&format!("/{index}/_doc/1?refresh=true"), &json!({ "path": "a.py" })).await.unwrap();
-
-    let report = templates::install(&s).await.unwrap();
-    assert_eq!(action_of(&report, &s.names.ast_alias("abc")), &Action::Renamed { from: legacy.clone() });
-    let found = s.get(&format!("/{}/_search", s.names.ast_alias("abc"))).await.unwrap();
-    assert_eq!(found["hits"]["total"]["value"], 1, "the document is read through the new name: {found}");
-    assert!(s.get_opt(&format!("/_alias/{legacy}")).await.unwrap().is_none(), "the old name is gone");
-    // The files wildcard now names only files aliases, without an exclusion.
-    let files_only = s.get(&format!("/{}/_alias", s.names.all_files())).await.unwrap();
-    assert_eq!(files_only.as_object().unwrap().keys().collect::<Vec<_>>(), [&files]);
-
-    let again = templates::install(&s).await.unwrap();
-    assert!(again.iter().all(|a| a.kind != "alias"), "nothing left to move: {again:?}");
-    s.delete("/tmigrate_*?expand_wildcards=all").await.unwrap();
-}

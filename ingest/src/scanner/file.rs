@@ -116,20 +116,13 @@ fn scan_bytes(file: &mut ScannedFile, path: &Path, bytes: &[u8], opts: &ScanOpti
         }
     }
     if opts.keep_content {
-        file.grams = (!text.is_empty() && with_grams()).then(|| vibe_common::grams::text_grams(text));
+        file.grams = (!text.is_empty()).then(|| vibe_common::grams::text_grams(text));
         let (words, bodies) = vibe_common::word_bag::file_bags(file.ast.as_ref(), text);
         file.words = (!text.is_empty()).then_some(words);
         file.bodies = bodies;
         file.content = Some(text.to_owned());
     }
     err
-}
-
-/// `VIBE_BENCH_NO_GRAMS=1` leaves the grams out: `bench/text_search.sh`
-/// measures what a full index cost before `search_code_text` with it.
-fn with_grams() -> bool {
-    static WITH: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *WITH.get_or_init(|| std::env::var_os("VIBE_BENCH_NO_GRAMS").is_none_or(|v| v.is_empty() || v == "0"))
 }
 
 /// A file over the AST size limit: streamed through the hasher, never held whole.

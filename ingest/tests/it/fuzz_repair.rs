@@ -74,13 +74,27 @@ fn broken_answers_never_panic_and_accepted_ones_are_sound() {
     for _ in 0..iters {
         let base = SEEDS[rng.below(SEEDS.len())];
         let input = mutate(&mut rng, base);
-        let _ = clean_llm_json(&input);
+        // What the repair hands the parser is the input's text, never more.
+        let cleaned = clean_llm_json(&input);
+        assert!(cleaned.chars().count() <= input.chars().count() + 8, "{input:?} -> {cleaned:?}");
         if let Ok(v) = parse_llm_json(&input) {
             serde_json::to_string(&v).expect("accepted JSON serializes");
             accepted += 1;
         }
-        let _ = check_answer(&input, &expected);
-        let _ = parse_summary(&input);
+        // An answer checked is sound: every sent path is either answered or
+        // missing, once, and what is unexpected was not sent.
+        if let Ok(checked) = check_answer(&input, &expected) {
+            assert!(checked.missing.iter().all(|p| expected.contains(&p.as_str())), "{checked:?}");
+            assert!(checked.matched.keys().all(|p| expected.contains(&p.as_str()) && !checked.missing.contains(p)));
+            assert!(checked.unexpected.iter().all(|p| !expected.contains(&p.as_str())), "{checked:?}");
+            let mut seen = checked.missing.clone();
+            seen.dedup();
+            assert_eq!(seen.len(), checked.missing.len(), "{checked:?}");
+        }
+        // A summary is one line of words, never empty.
+        if let Some(summary) = parse_summary(&input) {
+            assert!(!summary.is_empty() && !summary.contains('\n') && summary.trim() == summary, "{summary:?}");
+        }
     }
     // The repair does its job on a good share of the mutations.
     assert!(accepted > iters / 20, "only {accepted} of {iters} inputs were repaired");
