@@ -10,7 +10,7 @@ use vibe_common::ast::CATEGORY_TAGS;
 
 use crate::normalize::MAX_LIMIT;
 use crate::registry::ListingWords;
-pub use crate::symbol_pass::{Pass, OTHER_KIND_WEIGHT, OWNER_PATH_BOOST, TYPO_FLOOR};
+pub use crate::symbol_pass::{Pass, NAME_SCORES, OTHER_KIND_WEIGHT, OWNER_PATH_BOOST, TYPO_FLOOR};
 use crate::symbol_pass::{FUZZY_SCORES, TYPO_SCORES};
 
 /// Matching elements fetched per file by a code search (the answer keeps
@@ -306,6 +306,7 @@ pub fn code(tool: &str, query: &str, limit: u32, offset: u32, pass: Pass) -> Val
         "other_kinds": name_pass,
         "other_kind_weight": OTHER_KIND_WEIGHT,
         "owner_path_boost": OWNER_PATH_BOOST,
+        "scores": NAME_SCORES,
         "question": matches!(pass, Pass::Exact | Pass::Words) && is_question(query),
         "limit": clamp_limit(limit),
         "offset": offset,

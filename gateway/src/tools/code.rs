@@ -44,10 +44,10 @@ pub async fn search(gw: &Gateway, spec: &'static ToolSpec, args: &Args) -> Resul
     Ok(answer)
 }
 
-/// Score from which a file's best element matched by name (the template's
-/// name tiers are constant scores of 20,000 and more; word ranking is BM25,
-/// far below).
-const NAME_TIER_SCORE: f64 = 10_000.0;
+/// Score from which a file's best element matched by name.
+fn name_tier() -> f64 {
+    params::NAME_SCORES.name_tier()
+}
 
 /// A hit's score: its first sort value when the template sorts by `_score`
 /// then path (names), its `_score` when by `_score` alone (questions, whose
@@ -66,10 +66,6 @@ fn looks_like_a_name(query: &str) -> bool {
     !query.trim().is_empty() && !params::is_question(query)
 }
 
-/// Score from which the best match has the query's name exactly (in
-/// another case, or as `Owner.name`), above prefixes and name words.
-const EXACT_NAME_SCORE: f64 = 100_000.0;
-
 /// The symbol searches. A name followed by words (`lru_cache maxsize`)
 /// that names a definition looks up the name and shows the lines of its
 /// best match that hold the words; any other query is searched whole.
@@ -78,7 +74,7 @@ async fn symbol_search(gw: &Gateway, tool: &str, index: &str, args: &Args) -> Re
         let named = Args { query: name.to_string(), ..args.clone() };
         let p = params::code(tool, name, args.limit, args.offset, Pass::Exact);
         let response = gw.backend().run(SYMBOLS_TEMPLATE, index, p).await?;
-        if top_score(&response) >= EXACT_NAME_SCORE {
+        if top_score(&response) >= params::NAME_SCORES.has_the_name() {
             return ranked(gw, tool, index, &named, Some(response), Show::Lines(words)).await;
         }
     }
@@ -112,7 +108,7 @@ async fn ranked(
     // A name's search scores elements of other kinds below every element
     // of the tool's kinds: a best match there means only they have it.
     let matched = response["hits"]["total"]["value"].as_u64().unwrap_or(0) > 0;
-    if pass == Pass::Exact && matched && looks_like_a_name(&args.query) && top_score(&response) < NAME_TIER_SCORE {
+    if pass == Pass::Exact && matched && looks_like_a_name(&args.query) && top_score(&response) < name_tier() {
         pass = Pass::AnyKind;
     }
     // Nothing has the name: the fallbacks answer, on every page.
@@ -123,7 +119,7 @@ async fn ranked(
         };
     }
     let top = top_score(&response);
-    let by_words = matches!(pass, Pass::Exact | Pass::Words) && top < NAME_TIER_SCORE;
+    let by_words = matches!(pass, Pass::Exact | Pass::Words) && top < name_tier();
     let floor = relevance_floor(pass, top);
     let mut found = hits(&response);
     let before = found.len();
@@ -188,7 +184,7 @@ async fn lines_that_answer(gw: &Gateway, answer: &mut Value, calls: &[(String, S
 /// is on a later page.
 fn relevance_floor(pass: Pass, top: f64) -> f64 {
     match pass {
-        Pass::Exact if top >= NAME_TIER_SCORE => tier_floor(top),
+        Pass::Exact if top >= name_tier() => tier_floor(top),
         Pass::AnyKind => tier_floor(top / params::OTHER_KIND_WEIGHT) * params::OTHER_KIND_WEIGHT,
         Pass::Exact | Pass::Words => top * WORDS_SCORE_CUTOFF,
         Pass::Fuzzy if top >= params::TYPO_FLOOR => params::TYPO_FLOOR,
@@ -266,12 +262,8 @@ where
     Ok(last)
 }
 
-/// The lowest score of the name tier `top` is in (the template's constant
-/// scores add up: `Owner.name` 360,000, the exact name 240,000, in another
-/// case 140,000, a prefix 40,000-60,000, the name's words 20,000): a
-/// name's answer stops where the tier of its best match ends.
 fn tier_floor(top: f64) -> f64 {
-    [300_000.0, 200_000.0, 100_000.0, 40_000.0].into_iter().find(|floor| top >= *floor).unwrap_or(NAME_TIER_SCORE)
+    params::NAME_SCORES.tier_floor(top)
 }
 
 /// A question in words: files scoring under this share of the best one are
