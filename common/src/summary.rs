@@ -174,16 +174,19 @@ fn ends_sentence(word: &str) -> bool {
         && !matches!(word, "e.g." | "i.e." | "etc." | "vs." | "cf.")
 }
 
-/// The text up to the first sentence end (`. ` followed by more text).
-fn first_sentence(text: &str) -> &str {
+/// The text up to its first sentence end: a word ending in `.`, `!` or
+/// `?` before more text (not `e.g.`, `i.e.`, `etc.`, `vs.`, `cf.`), a `。`,
+/// or a blank line. The one rule of a summary's first sentence, here and in
+/// the gateway's answers.
+pub fn first_sentence(text: &str) -> &str {
     let mut prev_word_start = 0;
     for (i, c) in text.char_indices() {
-        if c == ' ' {
+        if c.is_whitespace() {
             let word = &text[prev_word_start..i];
-            if ends_sentence(word) {
+            if ends_sentence(word) || (c == '\n' && text[i + 1..].starts_with('\n')) {
                 return &text[..i];
             }
-            prev_word_start = i + 1;
+            prev_word_start = i + c.len_utf8();
         } else if c == '。' {
             return &text[..i + c.len_utf8()];
         }
@@ -249,6 +252,15 @@ mod tests {
 
     fn lines(s: &str) -> Vec<String> {
         s.lines().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn a_first_sentence_ends_where_a_sentence_does() {
+        assert_eq!(first_sentence("Split it, e.g. on commas. Then more."), "Split it, e.g. on commas.");
+        assert_eq!(first_sentence("A list of items\n\nDetails follow."), "A list of items");
+        assert_eq!(first_sentence("Ends here.\nNext line."), "Ends here.");
+        assert_eq!(first_sentence("配置を読む。次へ"), "配置を読む。");
+        assert_eq!(first_sentence("No end at all"), "No end at all");
     }
 
     #[test]

@@ -79,21 +79,8 @@ pub fn shorten(s: &str, max: usize) -> String {
 
 /// The first sentence of a text (a doc comment's summary), at most `max` characters.
 pub fn first_sentence(text: &str, max: usize) -> String {
-    let text = text.trim();
-    let mut end = text.len();
-    for (i, c) in text.char_indices() {
-        let next = text[i + c.len_utf8()..].chars().next();
-        if matches!(c, '.' | '!' | '?' | '。') && next.is_none_or(char::is_whitespace) {
-            end = i + c.len_utf8();
-            break;
-        }
-        if c == '\n' && next == Some('\n') {
-            end = i;
-            break;
-        }
-    }
-    let sentence: String = text[..end].split_whitespace().collect::<Vec<_>>().join(" ");
-    shorten(&sentence, max)
+    let sentence = vibe_common::summary::first_sentence(text.trim());
+    shorten(&sentence.split_whitespace().collect::<Vec<_>>().join(" "), max)
 }
 
 /// Appends a sentence to the answer's `note`.

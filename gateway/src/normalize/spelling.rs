@@ -82,22 +82,9 @@ fn unquote(name: &str) -> &str {
     s.strip_suffix("()").unwrap_or(s).trim()
 }
 
+/// `snake_case` of a name as written in any case (`searchByCodeFunctions`,
+/// `Search-Code-Text`): its identifier words joined by `_`, split as the
+/// index splits identifiers ([`vibe_common::identifier::split_identifier`]).
 pub(super) fn snake(s: &str) -> String {
-    let chars: Vec<char> = s.chars().collect();
-    let mut out = String::with_capacity(s.len() + 4);
-    for (i, &c) in chars.iter().enumerate() {
-        if c.is_alphanumeric() {
-            if c.is_uppercase() && i > 0 {
-                let prev = chars[i - 1];
-                let next_lower = chars.get(i + 1).is_some_and(|n| n.is_lowercase());
-                if prev.is_lowercase() || prev.is_ascii_digit() || (prev.is_uppercase() && next_lower) {
-                    out.push('_');
-                }
-            }
-            out.extend(c.to_lowercase());
-        } else if !out.ends_with('_') {
-            out.push('_');
-        }
-    }
-    out.trim_matches('_').to_string()
+    vibe_common::identifier::split_identifier(s).join("_")
 }
