@@ -5,6 +5,7 @@
 pub mod ast;
 pub mod config;
 pub mod error;
+pub mod file_tree;
 pub mod freshness;
 pub mod grams;
 pub mod identifier;
@@ -19,6 +20,5 @@ pub mod shown;
 pub mod signal;
 pub mod summary;
 pub mod templates;
-pub mod tree;
 pub mod units;
 pub mod word_bag;

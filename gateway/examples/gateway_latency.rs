@@ -6,7 +6,7 @@
 //!
 //! Both paths use one keep-alive HTTP connection and are measured
 //! interleaved, so drift in OpenSearch affects both alike. The template
-//! parameters come from the gateway's own code (`vibe_gateway::params`).
+//! parameters come from the gateway's own code (`vibe_gateway::template_params`).
 //! See bench/gateway_latency.sh for a complete run on a large tree.
 
 use std::path::PathBuf;
@@ -17,7 +17,7 @@ use clap::Parser;
 use serde_json::{json, Value};
 use vibe_common::config::Config;
 use vibe_common::templates;
-use vibe_gateway::params;
+use vibe_gateway::template_params;
 
 /// Latency of each search tool through MCP against the same stored template.
 #[derive(Parser)]
@@ -148,9 +148,14 @@ async fn main() -> Result<()> {
             args["target"] = json!(t);
         }
         let (template, p) = match tool {
-            "search_knowledge" | "search_documentation" => ("search_documentation", params::documentation(query, 3, 0)),
-            "search_by_code_imports" => (tool, params::imports(query, 3, 0)),
-            _ => (vibe_gateway::tools::code::SYMBOLS_TEMPLATE, params::code(tool, query, 3, 0, params::Pass::Exact)),
+            "search_knowledge" | "search_documentation" => {
+                ("search_documentation", template_params::documentation(query, 3, 0))
+            }
+            "search_by_code_imports" => (tool, template_params::imports(query, 3, 0)),
+            _ => (
+                vibe_gateway::tools::code::SYMBOLS_TEMPLATE,
+                template_params::code(tool, query, 3, 0, template_params::Pass::Exact),
+            ),
         };
         let body = json!({ "id": templates::search_template_id(&names, template), "params": p }).to_string();
         let direct = || {

@@ -42,7 +42,7 @@ pub enum Run {
     References,
 }
 
-pub use crate::tool_params::Param;
+pub use crate::tool_inputs::Param;
 
 /// One tool, declared once.
 #[derive(Debug)]
@@ -67,7 +67,7 @@ pub struct ToolSpec {
     /// does not list counts against it (see `normalize::meaning`).
     pub meaning: &'static [(&'static str, i32)],
     /// The words that ask a code search for a listing instead of a match
-    /// (see [`crate::params::listing`]).
+    /// (see [`crate::template_params::listing`]).
     pub listing: Option<ListingWords>,
 }
 

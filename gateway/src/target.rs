@@ -14,7 +14,7 @@ pub use vibe_common::projects::Project;
 use vibe_common::projects::{lookup, projects_of, Found};
 
 use crate::backend::{Backend, BackendError};
-use crate::params;
+use crate::template_params;
 
 /// How long the project list is trusted.
 const CACHE_TTL: Duration = Duration::from_secs(10);
@@ -82,7 +82,8 @@ impl Catalog {
                 return Ok(list.clone());
             }
         }
-        let response = backend.run("show_projects", &backend.names().meta(), params::projects(MAX_PROJECTS)).await?;
+        let response =
+            backend.run("show_projects", &backend.names().meta(), template_params::projects(MAX_PROJECTS)).await?;
         let list = Arc::new(projects_of(&response));
         *self.cache.write().await = Some((Instant::now(), list.clone()));
         Ok(list)

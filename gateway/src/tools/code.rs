@@ -14,8 +14,8 @@ use super::excerpt::Show;
 use crate::error::ToolError;
 use crate::gateway::Gateway;
 use crate::normalize::Args;
-use crate::params::{self, Listing, Pass, SYMBOL_MATCHES_PER_FILE};
 use crate::registry::{Run, ToolSpec};
+use crate::template_params::{self, Listing, Pass, SYMBOL_MATCHES_PER_FILE};
 
 /// The stored template of the symbol searches.
 pub const SYMBOLS_TEMPLATE: &str = "search_code_symbols";
@@ -30,7 +30,7 @@ pub async fn search(gw: &Gateway, spec: &'static ToolSpec, args: &Args) -> Resul
     let scope = gw.resolve(args.target.as_deref()).await?;
     let index = scope_index(gw, &scope);
     let mut answer = if spec.run == Run::Imports {
-        let p = params::imports(&args.query, args.limit, args.offset);
+        let p = template_params::imports(&args.query, args.limit, args.offset);
         let all = p["all"].as_bool().unwrap_or(false);
         let response = gw.backend().run(tool, &index, p).await?;
         let results = hits(&response).iter().map(|hit| import_result(hit, all)).collect();
@@ -46,7 +46,7 @@ pub async fn search(gw: &Gateway, spec: &'static ToolSpec, args: &Args) -> Resul
 
 /// Score from which a file's best element matched by name.
 fn name_tier() -> f64 {
-    params::NAME_SCORES.name_tier()
+    template_params::NAME_SCORES.name_tier()
 }
 
 /// A hit's score: its first sort value when the template sorts by `_score`
@@ -63,22 +63,22 @@ fn top_score(response: &Value) -> f64 {
 
 /// One token, no spaces: a name rather than a question in words.
 fn looks_like_a_name(query: &str) -> bool {
-    !query.trim().is_empty() && !params::is_question(query)
+    !query.trim().is_empty() && !template_params::is_question(query)
 }
 
 /// The symbol searches. A name followed by words (`lru_cache maxsize`)
 /// that names a definition looks up the name and shows the lines of its
 /// best match that hold the words; any other query is searched whole.
 async fn symbol_search(gw: &Gateway, tool: &str, index: &str, args: &Args) -> Result<Value, ToolError> {
-    if let Some((name, words)) = params::name_then_words(&args.query) {
+    if let Some((name, words)) = template_params::name_then_words(&args.query) {
         let named = Args { query: name.to_string(), ..args.clone() };
-        let p = params::code(tool, name, args.limit, args.offset, Pass::Exact);
+        let p = template_params::code(tool, name, args.limit, args.offset, Pass::Exact);
         let response = gw.backend().run(SYMBOLS_TEMPLATE, index, p).await?;
-        if top_score(&response) >= params::NAME_SCORES.has_the_name() {
+        if top_score(&response) >= template_params::NAME_SCORES.has_the_name() {
             return ranked(gw, tool, index, &named, Some(response), Show::Lines(words)).await;
         }
     }
-    let show = if params::is_question(&args.query) { Show::Window(&args.query) } else { Show::Start };
+    let show = if template_params::is_question(&args.query) { Show::Window(&args.query) } else { Show::Start };
     ranked(gw, tool, index, args, None, show).await
 }
 
@@ -95,10 +95,10 @@ async fn ranked(
     show: Show<'_>,
 ) -> Result<Value, ToolError> {
     let run = |pass: Pass| {
-        let p = params::code(tool, &args.query, args.limit, args.offset, pass);
+        let p = template_params::code(tool, &args.query, args.limit, args.offset, pass);
         gw.backend().run(SYMBOLS_TEMPLATE, index, p)
     };
-    let listing = params::listing(tool, &args.query);
+    let listing = template_params::listing(tool, &args.query);
     let mut pass = if listing == Listing::Yes { Pass::All } else { Pass::Exact };
     let mut response = match exact.filter(|_| pass == Pass::Exact) {
         Some(response) => response,
@@ -185,9 +185,9 @@ async fn lines_that_answer(gw: &Gateway, answer: &mut Value, calls: &[(String, S
 fn relevance_floor(pass: Pass, top: f64) -> f64 {
     match pass {
         Pass::Exact if top >= name_tier() => tier_floor(top),
-        Pass::AnyKind => tier_floor(top / params::OTHER_KIND_WEIGHT) * params::OTHER_KIND_WEIGHT,
+        Pass::AnyKind => tier_floor(top / template_params::OTHER_KIND_WEIGHT) * template_params::OTHER_KIND_WEIGHT,
         Pass::Exact | Pass::Words => top * WORDS_SCORE_CUTOFF,
-        Pass::Fuzzy if top >= params::TYPO_FLOOR => params::TYPO_FLOOR,
+        Pass::Fuzzy if top >= template_params::TYPO_FLOOR => template_params::TYPO_FLOOR,
         _ => 0.0,
     }
 }
@@ -242,10 +242,10 @@ where
     F: Fn(Pass) -> Fut,
     Fut: std::future::Future<Output = Result<Value, crate::backend::BackendError>>,
 {
-    let question = params::is_question(query);
-    if params::looks_like_an_identifier(query) && !question {
+    let question = template_params::is_question(query);
+    if template_params::looks_like_an_identifier(query) && !question {
         let response = run(Pass::TyposOrWords).await?;
-        let pass = if top_score(&response) >= params::TYPO_FLOOR { Pass::Fuzzy } else { Pass::Words };
+        let pass = if top_score(&response) >= template_params::TYPO_FLOOR { Pass::Fuzzy } else { Pass::Words };
         return Ok((pass, response));
     }
     let mut last = (Pass::Fuzzy, Value::Null);
@@ -263,7 +263,7 @@ where
 }
 
 fn tier_floor(top: f64) -> f64 {
-    params::NAME_SCORES.tier_floor(top)
+    template_params::NAME_SCORES.tier_floor(top)
 }
 
 /// A question in words: files scoring under this share of the best one are
@@ -280,7 +280,7 @@ const WEAK_MATCH_NOTE: &str = "no definition's name or doc holds these words (th
 /// (name, owner, signature, doc) or path: the ranking then rests on words of
 /// bodies or of the file only.
 fn weak_match(query: &str, result: &Value) -> bool {
-    let words = params::analyze(query).words;
+    let words = template_params::analyze(query).words;
     if words.len() < 2 {
         return false;
     }

@@ -78,7 +78,7 @@ pub async fn follow(gw: &Gateway, answer: &mut Value, calls: &[(String, String)]
 async fn definitions(gw: &Gateway, result: &Value, names: &[&str]) -> Vec<Value> {
     let (Some(root), Some(path)) = (result["project"].as_str(), result["path"].as_str()) else { return vec![] };
     let index = gw.backend().names().ast_alias(&project_hash(std::path::Path::new(root)));
-    let params = crate::params::definitions(path, names, DEFINITIONS_FETCHED);
+    let params = crate::template_params::definitions(path, names, DEFINITIONS_FETCHED);
     let Ok(response) = gw.backend().run(DEFINITIONS_TEMPLATE, &index, params).await else { return vec![] };
     let inner = &response["hits"]["hits"][0]["inner_hits"]["symbols"]["hits"]["hits"];
     inner.as_array().into_iter().flatten().map(super::code::shown).filter(|d| d.is_object()).collect()

@@ -13,7 +13,7 @@ use super::passages::{self, Section};
 use crate::error::ToolError;
 use crate::gateway::Gateway;
 use crate::normalize::Args;
-use crate::params;
+use crate::template_params;
 
 /// Matched sections reported per document.
 pub const MAX_SECTIONS: usize = 2;
@@ -23,7 +23,7 @@ pub const OTHER_HEADINGS: usize = 4;
 pub async fn search(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
     let scope = gw.resolve(args.target.as_deref()).await?;
     let index = scope_index(gw, &scope);
-    let p = params::documentation(&args.query, args.limit, args.offset);
+    let p = template_params::documentation(&args.query, args.limit, args.offset);
     let response = gw.backend().run("search_documentation", &index, p).await?;
     let terms = passages::terms(&args.query);
     let found = hits(&response);

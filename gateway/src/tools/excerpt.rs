@@ -15,7 +15,7 @@ use vibe_common::naming::project_hash;
 use super::answer::{hits, stored_at};
 use crate::budget::{escaped_len, json_len, RESERVE};
 use crate::gateway::Gateway;
-use crate::params;
+use crate::template_params;
 
 /// Lines of a long function or method shown for its name.
 pub const NAME_LINES: u64 = 60;
@@ -134,7 +134,8 @@ const CONTINUATION_LINES: u64 = 2;
 /// all, in their order; the `doc` block
 /// (summarized already) is passed over. None when no line holds a word.
 fn holding(lines: &[&str], (start, end): (u64, u64), doc: Option<(u64, u64)>, words: &str) -> Vec<(u64, u64)> {
-    let words: Vec<String> = params::analyze(words).words.into_iter().map(|w| w.prefix.unwrap_or(w.word)).collect();
+    let words: Vec<String> =
+        template_params::analyze(words).words.into_iter().map(|w| w.prefix.unwrap_or(w.word)).collect();
     let text = |n: u64| lines.get(n as usize - 1).copied().unwrap_or_default();
     let held = |n: u64| {
         let line = text(n).to_lowercase();
@@ -296,7 +297,7 @@ pub(super) async fn text_and_outline(gw: &Gateway, result: &Value) -> (Option<St
 pub(super) async fn outline(gw: &Gateway, result: &Value) -> Option<AstData> {
     let (root, path) = (result["project"].as_str()?, result["path"].as_str()?);
     let index = gw.backend().names().ast_alias(&project_hash(std::path::Path::new(root)));
-    let response = gw.backend().run("get_file_ast", &index, params::file(path, false, None)).await.ok()?;
+    let response = gw.backend().run("get_file_ast", &index, template_params::file(path, false, None)).await.ok()?;
     let ast = hits(&response).into_iter().find(|h| h["_source"]["path"].as_str() == Some(path))?;
     serde_json::from_value::<AstData>(ast["_source"]["ast"].clone()).ok()
 }
@@ -406,7 +407,7 @@ fn runs(numbers: std::collections::BTreeSet<u64>) -> Vec<(u64, u64)> {
 /// The query's words by their first [`STEM_CHARS`] characters.
 fn stems(query: &str) -> Vec<String> {
     let mut stems: Vec<String> =
-        params::analyze(query).words.iter().map(|w| w.word.chars().take(STEM_CHARS).collect()).collect();
+        template_params::analyze(query).words.iter().map(|w| w.word.chars().take(STEM_CHARS).collect()).collect();
     stems.sort();
     stems.dedup();
     stems

@@ -8,8 +8,8 @@ use super::answer::hits;
 use crate::error::ToolError;
 use crate::gateway::Gateway;
 use crate::normalize::Args;
-use crate::params;
 use crate::target::{Project, Scope};
+use crate::template_params;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Want {
@@ -138,11 +138,11 @@ async fn lookup_with(
         (Want::Ast, None) => ("get_file_ast", names.all_ast()),
     };
     let path = path.trim_start_matches('/');
-    let exact = gw.backend().run(template, &index, params::file(path, false, symbol_name)).await?;
+    let exact = gw.backend().run(template, &index, template_params::file(path, false, symbol_name)).await?;
     if !hits(&exact).is_empty() {
         return Ok(exact);
     }
-    Ok(gw.backend().run(template, &index, params::file(path, true, symbol_name)).await?)
+    Ok(gw.backend().run(template, &index, template_params::file(path, true, symbol_name)).await?)
 }
 
 /// 3 exact, 2 exact but for case, 1 a path suffix, 0 a substring.

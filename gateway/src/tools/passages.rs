@@ -5,7 +5,7 @@
 //! of them, quoted. Used by `search_documentation`; uses no tool.
 
 use crate::budget::{cut_chars, shorten};
-use crate::params::{analyze, is_cjk};
+use crate::template_params::{analyze, is_cjk};
 
 /// Characters of a quoted passage.
 pub const PASSAGE_CHARS: usize = 240;

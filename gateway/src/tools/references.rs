@@ -11,7 +11,7 @@ use super::hierarchy::Way;
 use crate::error::ToolError;
 use crate::gateway::Gateway;
 use crate::normalize::Args;
-use crate::params;
+use crate::template_params;
 
 /// The stored templates.
 pub const CALLERS_TEMPLATE: &str = "find_references";
@@ -74,7 +74,7 @@ pub fn kinds(raw: Option<&str>) -> Result<Vec<&'static str>, ToolError> {
 }
 
 pub async fn find(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
-    let (owner, name) = params::split_qualified(&args.query);
+    let (owner, name) = template_params::split_qualified(&args.query);
     if name.is_empty() {
         return Err(ToolError::Invalid("`query` is required: the symbol's name, or Owner.name".into()));
     }
@@ -96,10 +96,12 @@ pub async fn find(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
         return Ok(answer);
     }
     let (template, p) = match direction {
-        Direction::Callees => (CALLEES_TEMPLATE, params::callees(&args.query, &kinds, args.limit, args.offset)),
-        _ => (CALLERS_TEMPLATE, params::references(name, owner, &kinds, args.limit, args.offset)),
+        Direction::Callees => {
+            (CALLEES_TEMPLATE, template_params::callees(&args.query, &kinds, args.limit, args.offset))
+        }
+        _ => (CALLERS_TEMPLATE, template_params::references(name, owner, &kinds, args.limit, args.offset)),
     };
-    let shown = p["inner_limit"].as_u64().unwrap_or(params::REFERENCES_PER_FILE as u64) as usize;
+    let shown = p["inner_limit"].as_u64().unwrap_or(template_params::REFERENCES_PER_FILE as u64) as usize;
     let response = gw.backend().run(template, &index, p).await?;
     let results = hits(&response).iter().map(|h| file_result(h, direction, &args.query, shown)).collect();
     let mut answer = paged(&args.query, results, &response, args);

@@ -9,7 +9,7 @@ use crate::budget::{first_sentence, json_len, RESERVE};
 use crate::error::ToolError;
 use crate::gateway::Gateway;
 use crate::normalize::Args;
-use crate::params;
+use crate::template_params;
 use vibe_common::units::human_size as size_human;
 
 /// Most projects listed by `show_projects`.
@@ -22,7 +22,7 @@ const SUMMARY_CHARS: usize = 120;
 /// (or the run's, when it failed before reaching the projects).
 pub async fn projects(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
     let b = gw.backend();
-    let response = b.run("show_projects", &b.names().meta(), params::projects(MAX_PROJECTS)).await?;
+    let response = b.run("show_projects", &b.names().meta(), template_params::projects(MAX_PROJECTS)).await?;
     let status = gw.sync_runner().status().await;
     let found = hits(&response);
     let roots: Vec<&str> = found.iter().filter_map(|h| h["_source"]["root"].as_str()).collect();
@@ -99,7 +99,7 @@ fn page(answer: &mut Value, key: &str, entries: Vec<Value>, offset: usize, budge
 pub async fn stats(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
     let scope = gw.resolve(args.target.as_deref()).await?;
     let index = scope_index(gw, &scope);
-    let r = gw.backend().run("show_stats", &index, params::stats()).await?;
+    let r = gw.backend().run("show_stats", &index, template_params::stats()).await?;
     let aggs = &r["aggregations"];
     let num = |v: &Value| v["value"].as_f64().unwrap_or(0.0).round() as u64;
     let languages: Vec<Value> = aggs["languages"]["buckets"]

@@ -11,9 +11,9 @@ use crate::budget::{escaped_len, RESERVE};
 use crate::error::ToolError;
 use crate::gateway::Gateway;
 use crate::normalize::Args;
-use crate::params;
 use crate::target::Scope;
-use crate::tree::{depth_of, dir_count, render_at, MAX_DEPTH};
+use crate::template_params;
+use crate::tree_at_depth::{depth_of, dir_count, render_at, MAX_DEPTH};
 
 /// Most paths fetched for one tree (the index's default result window).
 const MAX_TREE_FILES: u32 = 10_000;
@@ -124,7 +124,10 @@ async fn ranked_map(gw: &Gateway, scope: &Scope, dir: &str) -> Result<Value, Too
 async fn fetch(gw: &Gateway, scope: &Scope, dir: &str) -> Result<Value, ToolError> {
     let index = scope_index(gw, scope);
     let prefix = (!dir.is_empty()).then(|| format!("{dir}/"));
-    Ok(gw.backend().run("show_tree", &index, params::tree(MAX_TREE_FILES, prefix.as_deref(), MAX_ROOTS)).await?)
+    Ok(gw
+        .backend()
+        .run("show_tree", &index, template_params::tree(MAX_TREE_FILES, prefix.as_deref(), MAX_ROOTS))
+        .await?)
 }
 
 /// The hits grouped by project (the template sorts by project, then path),

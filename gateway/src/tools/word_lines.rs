@@ -86,7 +86,7 @@ async fn add_to(gw: &Gateway, result: &mut Value, wanted: &[Vec<String>], shown:
 /// those of its thesaurus group.
 fn word_stems(words: &str) -> Vec<Vec<String>> {
     let stem = |w: &str| w.chars().take(excerpt::STEM_CHARS).collect::<String>();
-    crate::params::analyze(words)
+    crate::template_params::analyze(words)
         .words
         .into_iter()
         .map(|w| {

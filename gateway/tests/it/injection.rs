@@ -8,7 +8,7 @@ use crate::common::{answer, load_fixture, McpClient};
 use serde_json::{json, Value};
 use vibe_common::search::Search;
 use vibe_common::templates;
-use vibe_gateway::{params, ServeOptions};
+use vibe_gateway::{template_params, ServeOptions};
 
 const HOSTILE: &[&str] = &[
     r#"add" } }, { "match_all": {} } ] } }, "size": 10000, "x": { "y": "#,
@@ -47,19 +47,19 @@ fn strings(v: &Value, out: &mut Vec<String>) {
 
 fn params_for(template: &str, text: &str) -> Value {
     match template {
-        "search_documentation" => params::documentation(text, 3, 0),
-        "search_by_code_imports" => params::imports(text, 3, 0),
-        "get_file_content" | "get_file_ast" => params::file(text, true, Some(text)),
-        "show_projects" => params::projects(10),
-        "show_stats" => params::stats(),
-        "show_tree" => params::tree(100, Some(text), 10),
-        "find_references" => params::references(text, None, &["call", "type", "import"], 3, 0),
-        "find_callees" => params::callees(text, &["call", "type", "import"], 3, 0),
-        "find_definitions" => params::definitions(text, &[text, "plain"], 3),
+        "search_documentation" => template_params::documentation(text, 3, 0),
+        "search_by_code_imports" => template_params::imports(text, 3, 0),
+        "get_file_content" | "get_file_ast" => template_params::file(text, true, Some(text)),
+        "show_projects" => template_params::projects(10),
+        "show_stats" => template_params::stats(),
+        "show_tree" => template_params::tree(100, Some(text), 10),
+        "find_references" => template_params::references(text, None, &["call", "type", "import"], 3, 0),
+        "find_callees" => template_params::callees(text, &["call", "type", "import"], 3, 0),
+        "find_definitions" => template_params::definitions(text, &[text, "plain"], 3),
         "search_code_text" => {
-            params::text(&[vec![vec![vec![text.to_string(), text.to_string()]]]], Some(text), Some(text), 3, 0)
+            template_params::text(&[vec![vec![vec![text.to_string(), text.to_string()]]]], Some(text), Some(text), 3, 0)
         }
-        _ => params::code("search_by_code_functions", text, 3, 0, params::Pass::Exact),
+        _ => template_params::code("search_by_code_functions", text, 3, 0, template_params::Pass::Exact),
     }
 }
 

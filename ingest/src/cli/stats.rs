@@ -3,10 +3,10 @@
 use std::time::Instant;
 
 use serde_json::{json, Value};
+use vibe_common::file_tree::render_tree;
 use vibe_common::naming::project_hash;
 use vibe_common::projects::{self, Project};
 use vibe_common::search::Search;
-use vibe_common::tree::render_tree;
 use vibe_common::units::human_size;
 
 use super::{Ctx, StatsCommand};

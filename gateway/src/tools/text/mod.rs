@@ -31,8 +31,8 @@ pub use glob::*;
 use crate::error::ToolError;
 use crate::gateway::Gateway;
 use crate::normalize::Args;
-use crate::params;
 use crate::target::Scope;
+use crate::template_params;
 use crate::tools::answer::hits;
 
 /// The stored template.
@@ -45,7 +45,7 @@ pub const LINE_CHARS: usize = 200;
 /// is a lower bound.
 pub const TOTAL_CAP: u64 = 20;
 /// Candidates fetched by the second request; each next one fetches twice
-/// as many, up to [`params::TEXT_MAX_SIZE`].
+/// as many, up to [`template_params::TEXT_MAX_SIZE`].
 pub const BATCH: u32 = 100;
 /// Text checked per call at most from `offset` on (the candidates' contents,
 /// in bytes; checking again the candidates before `offset` is not counted).
@@ -110,7 +110,8 @@ async fn unmatched_glob(
 ) -> Result<Option<String>, ToolError> {
     let matches_a_file = |g: String| async move {
         let Ok(regexp) = glob_regexp(&g) else { return Ok(false) };
-        let response = gw.backend().run(TEMPLATE, index, params::text(&[], Some(&regexp), language, 1, 0)).await?;
+        let response =
+            gw.backend().run(TEMPLATE, index, template_params::text(&[], Some(&regexp), language, 1, 0)).await?;
         Ok::<bool, ToolError>(response["hits"]["total"]["value"].as_u64().unwrap_or(0) > 0)
     };
     if matches_a_file(glob.to_string()).await? {
@@ -151,7 +152,7 @@ async fn check_candidates(
     mut size: u32,
 ) -> Result<(), ToolError> {
     loop {
-        let p = params::text(&pattern.clauses, path_regexp, language, size, check.from);
+        let p = template_params::text(&pattern.clauses, path_regexp, language, size, check.from);
         let response = gw.backend().run(TEMPLATE, index, p).await?;
         check.candidates = response["hits"]["total"]["value"].as_u64().unwrap_or(0);
         let found = hits(&response);
@@ -165,7 +166,7 @@ async fn check_candidates(
         if check.checked_bytes >= CHECK_BUDGET_BYTES {
             return Ok(());
         }
-        size = (2 * size).clamp(BATCH, params::TEXT_MAX_SIZE);
+        size = (2 * size).clamp(BATCH, template_params::TEXT_MAX_SIZE);
         // OpenSearch pages up to `index.max_result_window` (10,000) candidates.
         if check.from + size > MAX_WINDOW {
             size = MAX_WINDOW.saturating_sub(check.from);
