@@ -195,12 +195,23 @@ pub(crate) fn compiled(lang: &'static Language) -> Result<&'static CompiledQuery
     compiled_as(lang, Matching::Narrowed)
 }
 
-pub(super) fn compiled_as(lang: &'static Language, matching: Matching) -> Result<&'static CompiledQuery, ExtractError> {
-    type Compiled = Result<CompiledQuery, Arc<ExtractError>>;
+type Compiled = Result<CompiledQuery, Arc<ExtractError>>;
+
+/// The cell of a language's query compiled for `matching`.
+fn cell(lang: &'static Language, matching: Matching) -> &'static OnceLock<Compiled> {
     static CACHE: OnceLock<[Vec<OnceLock<Compiled>>; 2]> = OnceLock::new();
     let cache = CACHE.get_or_init(|| [(); 2].map(|_| LANGUAGES.iter().map(|_| OnceLock::new()).collect()));
     let idx = LANGUAGES.iter().position(|l| std::ptr::eq(l, lang)).unwrap_or(0);
-    cache[matching as usize][idx]
+    &cache[matching as usize][idx]
+}
+
+/// Whether the language's query for `matching` is compiled already.
+pub(super) fn is_compiled(lang: &'static Language, matching: Matching) -> bool {
+    cell(lang, matching).get().is_some()
+}
+
+pub(super) fn compiled_as(lang: &'static Language, matching: Matching) -> Result<&'static CompiledQuery, ExtractError> {
+    cell(lang, matching)
         .get_or_init(|| compile_query_as(lang, matching).map_err(Arc::new))
         .as_ref()
         .map_err(|e| ExtractError::Cached(e.clone()))
