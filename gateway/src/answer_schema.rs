@@ -14,7 +14,22 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::registry::Run;
+/// Which code shapes a tool's answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Run {
+    AdminSync,
+    FileContent,
+    FileAst,
+    Projects,
+    Stats,
+    Tree,
+    Imports,
+    /// A symbol search over the element kinds of [`crate::registry::ToolSpec::kinds`].
+    Symbols,
+    Documentation,
+    Text,
+    References,
+}
 
 fn string() -> Value {
     json!({ "type": "string" })

@@ -100,16 +100,6 @@ pub fn transport_config(opts: &HttpOptions) -> StreamableHttpServerConfig {
     config
 }
 
-/// The project a request's path names: `/mcp/<project>` (percent-decoded)
-/// is one project's endpoint, where a call that names no target searches
-/// that project only. `/` and `/mcp` name none.
-pub fn endpoint_project(path: &str) -> Option<String> {
-    let rest = path.strip_prefix("/mcp/")?.trim_end_matches('/');
-    let name = percent_encoding::percent_decode_str(rest).decode_utf8().ok()?;
-    let name = name.trim();
-    (!name.is_empty()).then(|| name.to_string())
-}
-
 /// The complete app: MCP at `/`, `/mcp` and `/mcp/<project>`, CORS, request logging.
 pub fn router(gateway: Gateway, opts: &HttpOptions) -> Router {
     let service: StreamableHttpService<VibeServer, LocalSessionManager> = StreamableHttpService::new(
@@ -264,13 +254,13 @@ mod tests {
 
     #[test]
     fn a_project_endpoint_names_its_project() {
-        assert_eq!(endpoint_project("/mcp/samples").as_deref(), Some("samples"));
-        assert_eq!(endpoint_project("/mcp/my%20docs").as_deref(), Some("my docs"));
-        assert_eq!(endpoint_project("/mcp/%D0%B4%D0%BE%D0%BA%D0%B8").as_deref(), Some("доки"));
-        assert_eq!(endpoint_project("/mcp"), None);
-        assert_eq!(endpoint_project("/mcp/"), None);
-        assert_eq!(endpoint_project("/"), None);
-        assert_eq!(endpoint_project("/mcp/%FF"), None, "not UTF-8: no project");
+        assert_eq!(crate::server::endpoint_project("/mcp/samples").as_deref(), Some("samples"));
+        assert_eq!(crate::server::endpoint_project("/mcp/my%20docs").as_deref(), Some("my docs"));
+        assert_eq!(crate::server::endpoint_project("/mcp/%D0%B4%D0%BE%D0%BA%D0%B8").as_deref(), Some("доки"));
+        assert_eq!(crate::server::endpoint_project("/mcp"), None);
+        assert_eq!(crate::server::endpoint_project("/mcp/"), None);
+        assert_eq!(crate::server::endpoint_project("/"), None);
+        assert_eq!(crate::server::endpoint_project("/mcp/%FF"), None, "not UTF-8: no project");
     }
 
     #[test]

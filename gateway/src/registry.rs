@@ -16,31 +16,13 @@ use std::sync::{Arc, LazyLock};
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use serde_json::{json, Map};
 
-/// Default number of results.
-pub const DEFAULT_LIMIT: u32 = 3;
-/// Maximum number of results (also what `"all"` means).
-pub const MAX_LIMIT: u32 = 10;
+pub use crate::tool_inputs::{DEFAULT_LIMIT, MAX_LIMIT};
 /// Deepest page a search reaches (`search_code_text` counts candidate
 /// files: its next page can start past a thousand). Every `from + size`
 /// stays under OpenSearch's `index.max_result_window` (10,000).
 pub const MAX_OFFSET: u32 = 9000;
 
-/// Which code shapes a tool's answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Run {
-    AdminSync,
-    FileContent,
-    FileAst,
-    Projects,
-    Stats,
-    Tree,
-    Imports,
-    /// A symbol search over the element kinds of [`ToolSpec::kinds`].
-    Symbols,
-    Documentation,
-    Text,
-    References,
-}
+pub use crate::answer_schema::Run;
 
 pub use crate::tool_inputs::Param;
 

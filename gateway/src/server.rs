@@ -14,7 +14,6 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 use vibe_common::config::McpProtocol;
 
 use crate::gateway::Gateway;
-use crate::http::endpoint_project;
 use crate::registry;
 use crate::target::Scope;
 
@@ -147,4 +146,14 @@ pub fn typed_output_query(query: &str) -> Option<bool> {
 /// request rmcp hands each handler.
 fn endpoint_of(context: &RequestContext<RoleServer>) -> Option<String> {
     context.extensions.get::<Parts>().and_then(|p| endpoint_project(p.uri.path()))
+}
+
+/// The project a request's path names: `/mcp/<project>` (percent-decoded)
+/// is one project's endpoint, where a call that names no target searches
+/// that project only. `/` and `/mcp` name none.
+pub fn endpoint_project(path: &str) -> Option<String> {
+    let rest = path.strip_prefix("/mcp/")?.trim_end_matches('/');
+    let name = percent_encoding::percent_decode_str(rest).decode_utf8().ok()?;
+    let name = name.trim();
+    (!name.is_empty()).then(|| name.to_string())
 }

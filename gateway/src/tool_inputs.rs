@@ -4,7 +4,10 @@
 
 use serde_json::{json, Value};
 
-use crate::registry::{DEFAULT_LIMIT, MAX_LIMIT};
+/// Default number of results.
+pub const DEFAULT_LIMIT: u32 = 3;
+/// Maximum number of results (also what `"all"` means).
+pub const MAX_LIMIT: u32 = 10;
 
 /// A tool parameter. The canonical argument names are [`Param::name`]; the
 /// argument resolver maps whatever a client sends onto them.

@@ -98,6 +98,13 @@ pub fn merge_identical(answer: &mut Value) -> usize {
     merged
 }
 
+/// What an inner hit shows of its definition: `symbols.show`, read from
+/// doc values (`{name, kind, owner?, lines?, signature, doc?, code?}`,
+/// [`vibe_common::shown`]); `Null` when it is missing.
+pub(crate) fn shown(inner: &Value) -> Value {
+    vibe_common::shown::decode(&inner["fields"]["symbols.show"][0]).unwrap_or(Value::Null)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -340,7 +340,7 @@ fn symbol_result(hit: &Value, all: bool, with_code: bool) -> Value {
     let strong = inner
         .iter()
         .filter(|h| all || best <= 0.0 || h["_score"].as_f64().unwrap_or(best) >= best * INNER_SCORE_CUTOFF);
-    for d in strong.map(shown) {
+    for d in strong.map(super::answer::shown) {
         // The best match's overloads (the same name and owner) are all shown
         // (as many as were fetched), and their first lines too: the first one
         // is often a short delegate to another, whose lines answer.
@@ -356,13 +356,6 @@ fn symbol_result(hit: &Value, all: bool, with_code: bool) -> Value {
     }
     out.insert("matches".into(), json!(matches));
     Value::Object(out)
-}
-
-/// What an inner hit shows of its definition: `symbols.show`, read from
-/// doc values (`{name, kind, owner?, lines?, signature, doc?, code?}`,
-/// [`vibe_common::shown`]); `Null` when it is missing.
-pub(crate) fn shown(inner: &Value) -> Value {
-    vibe_common::shown::decode(&inner["fields"]["symbols.show"][0]).unwrap_or(Value::Null)
 }
 
 fn element(s: &Value, with_code: bool) -> Value {

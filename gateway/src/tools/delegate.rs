@@ -31,7 +31,7 @@ pub fn calls_in(hit: &Value) -> Vec<(String, String)> {
         .iter()
         .flat_map(|name| hit["inner_hits"][name]["hits"]["hits"].as_array().into_iter().flatten());
     let mut out: Vec<(String, String)> = Vec::new();
-    for shown in inner.map(super::code::shown) {
+    for shown in inner.map(super::answer::shown) {
         let lines = shown["lines"].as_str().unwrap_or_default();
         for name in shown["calls"].as_array().into_iter().flatten().filter_map(Value::as_str) {
             out.push((lines.to_string(), name.to_string()));
@@ -81,7 +81,7 @@ async fn definitions(gw: &Gateway, result: &Value, names: &[&str]) -> Vec<Value>
     let params = crate::template_params::definitions(path, names, DEFINITIONS_FETCHED);
     let Ok(response) = gw.backend().run(DEFINITIONS_TEMPLATE, &index, params).await else { return vec![] };
     let inner = &response["hits"]["hits"][0]["inner_hits"]["symbols"]["hits"]["hits"];
-    inner.as_array().into_iter().flatten().map(super::code::shown).filter(|d| d.is_object()).collect()
+    inner.as_array().into_iter().flatten().map(super::answer::shown).filter(|d| d.is_object()).collect()
 }
 
 /// Definitions fetched for the names a short match calls.

@@ -14,6 +14,10 @@ use crate::error::ToolError;
 use crate::gateway::Gateway;
 use crate::normalize::Args;
 
+/// The stored template of `find_references`: uses of a name, and (its
+/// `hierarchy` section) the types a level of a hierarchy holds.
+pub const CALLERS_TEMPLATE: &str = "find_references";
+
 /// Levels followed when `depth` is not given, and at most.
 pub const DEFAULT_DEPTH: u32 = 1;
 pub const MAX_DEPTH: u32 = 8;
@@ -149,14 +153,14 @@ async fn level(gw: &Gateway, index: &str, way: Way, sought: &[Sought], depth: u3
         "limit": FILES_PER_LEVEL,
         "inner_limit": TYPES_PER_FILE,
     });
-    let response = gw.backend().run(super::references::CALLERS_TEMPLATE, index, params).await?;
+    let response = gw.backend().run(CALLERS_TEMPLATE, index, params).await?;
     let files = response["hits"]["total"]["value"].as_u64().unwrap_or(0);
     let mut out = Vec::new();
     for hit in hits(&response) {
         let file = super::freshness::file_header(&super::answer::source(&hit));
         let family = family(file.get("language").and_then(Value::as_str).unwrap_or_default());
         for inner in hit["inner_hits"]["symbols"]["hits"]["hits"].as_array().into_iter().flatten() {
-            let Value::Object(mut entry) = super::code::shown(inner) else {
+            let Value::Object(mut entry) = super::answer::shown(inner) else {
                 continue;
             };
             entry.remove("code");

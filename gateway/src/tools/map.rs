@@ -132,7 +132,7 @@ fn entries(found: &Value, first: &HashMap<String, f64>) -> Vec<Entry> {
         let file = super::freshness::file_header(&super::answer::source(&hit));
         let path = file.get("path").and_then(Value::as_str).unwrap_or_default().to_string();
         for inner in hit["inner_hits"]["symbols"]["hits"]["hits"].as_array().into_iter().flatten() {
-            let Value::Object(mut shown) = super::code::shown(inner) else {
+            let Value::Object(mut shown) = super::answer::shown(inner) else {
                 continue;
             };
             let Some(name) = shown.get("name").and_then(Value::as_str).map(str::to_string) else { continue };

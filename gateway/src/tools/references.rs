@@ -14,7 +14,7 @@ use crate::normalize::Args;
 use crate::template_params;
 
 /// The stored templates.
-pub const CALLERS_TEMPLATE: &str = "find_references";
+pub use super::hierarchy::CALLERS_TEMPLATE;
 pub const CALLEES_TEMPLATE: &str = "find_callees";
 
 /// Reference kinds a query may ask for.

@@ -14,7 +14,6 @@ pub mod encoding;
 mod file;
 pub mod in_flight;
 pub mod license;
-mod ordered;
 pub mod readme;
 mod run;
 pub mod stats;
@@ -58,7 +57,7 @@ pub struct ScanOptions {
     /// Files above this size get no AST ([`SkipReason::TooLarge`]).
     pub max_ast_file_size: u64,
     /// Hand files to the sink in path order, whatever the threads: two
-    /// exports of one tree are the same ([`ordered`]).
+    /// exports of one tree are the same (`run::ordered`).
     pub ordered: bool,
     /// Where the files being scanned are told, for naming one that takes long.
     pub in_flight: Option<Arc<in_flight::InFlight>>,
