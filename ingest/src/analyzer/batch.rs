@@ -3,38 +3,8 @@
 
 use std::sync::Arc;
 
-use vibe_common::ast::AstData;
-
-use crate::scanner::ScannedFile;
-
-use super::prompts::{ast_sections, sections_chars, AstSelection};
-
-/// What the analyzer knows of one file: its path and AST (never its source).
-#[derive(Debug, Clone, PartialEq)]
-pub struct FileInput {
-    /// Path relative to the source root; the model must return it unchanged.
-    pub path: String,
-    pub language: Option<String>,
-    pub ast: AstData,
-}
-
-impl FileInput {
-    /// The file's input, when it has an AST.
-    pub fn from_scanned(file: &ScannedFile) -> Option<Self> {
-        file.ast.as_ref().map(|ast| Self {
-            path: file.rel_path.clone(),
-            language: file.language.map(str::to_string),
-            ast: ast.clone(),
-        })
-    }
-
-    /// Characters this file adds to a file prompt (its AST sections, its
-    /// header line and its entry of the JSON skeleton).
-    pub fn prompt_chars(&self, sel: &AstSelection, max_chars: usize) -> usize {
-        const OVERHEAD: usize = 120;
-        sections_chars(&ast_sections(&self.ast, sel, max_chars)) + 2 * self.path.len() + OVERHEAD
-    }
-}
+use super::prompts::AstSelection;
+pub use super::prompts::FileInput;
 
 /// Files sent in one request.
 #[derive(Debug, Clone)]
@@ -74,6 +44,7 @@ pub fn make_batches(files: Vec<Arc<FileInput>>, sel: &AstSelection, max_chars: u
 #[cfg(test)]
 mod tests {
     use super::*;
+    use vibe_common::ast::AstData;
     use vibe_common::ast::AstElement;
 
     fn file(path: &str, functions: usize) -> Arc<FileInput> {

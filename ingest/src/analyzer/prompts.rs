@@ -13,7 +13,7 @@ use serde_json::json;
 use vibe_common::ast::{AstData, AstElement};
 use vibe_common::config::OllamaHost;
 
-use super::batch::FileInput;
+use crate::scanner::ScannedFile;
 
 pub const FILES_TEMPLATE: &str = include_str!("../../prompts/files.hbs");
 pub const PROJECT_TEMPLATE: &str = include_str!("../../prompts/project.hbs");
@@ -257,6 +257,33 @@ impl Prompts {
     pub fn project(&self, project: &str, readme: &str, max_chars: usize) -> anyhow::Result<String> {
         let data = json!({ "project": project, "readme": clip(readme.trim(), max_chars) });
         Ok(self.hb.render("project", &data)?)
+    }
+}
+
+/// What the analyzer knows of one file: its path and AST (never its source).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FileInput {
+    /// Path relative to the source root; the model must return it unchanged.
+    pub path: String,
+    pub language: Option<String>,
+    pub ast: AstData,
+}
+
+impl FileInput {
+    /// The file's input, when it has an AST.
+    pub fn from_scanned(file: &ScannedFile) -> Option<Self> {
+        file.ast.as_ref().map(|ast| Self {
+            path: file.rel_path.clone(),
+            language: file.language.map(str::to_string),
+            ast: ast.clone(),
+        })
+    }
+
+    /// Characters this file adds to a file prompt (its AST sections, its
+    /// header line and its entry of the JSON skeleton).
+    pub fn prompt_chars(&self, sel: &AstSelection, max_chars: usize) -> usize {
+        const OVERHEAD: usize = 120;
+        sections_chars(&ast_sections(&self.ast, sel, max_chars)) + 2 * self.path.len() + OVERHEAD
     }
 }
 

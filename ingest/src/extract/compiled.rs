@@ -6,7 +6,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 use thiserror::Error;
-use tree_sitter::{Parser, Query, QueryPredicateArg};
+use tree_sitter::{Node, Parser, Query, QueryPredicateArg};
+use vibe_common::ast::LineRange;
 use vibe_common::error::BoxError;
 
 use super::direct::Plan;
@@ -96,6 +97,10 @@ pub(super) enum Role {
 }
 
 /// Capture names a query may use, each with its role.
+/// Capture names of Markdown's block query (`markdown.rs` reads them).
+pub(crate) const MARKDOWN_CAPTURES: &[&str] =
+    &["heading", "code.language", "inline", "reference.label", "reference.url"];
+
 const CODE_CAPTURES: &[(&str, Role)] = &[
     ("definition.function", Role::Definition(Kind::Function)),
     ("definition.method", Role::Definition(Kind::Method)),
@@ -154,7 +159,7 @@ pub(crate) enum Matching {
 
 pub(crate) fn compile_query_as(lang: &'static Language, matching: Matching) -> Result<CompiledQuery, ExtractError> {
     let allowed: Vec<&str> = match lang.extractor {
-        Extractor::Markdown => super::markdown::CAPTURES.to_vec(),
+        Extractor::Markdown => MARKDOWN_CAPTURES.to_vec(),
         Extractor::Queries => CODE_CAPTURES.iter().map(|(n, _)| *n).collect(),
     };
     let grammar = (lang.grammar)();
@@ -236,4 +241,18 @@ pub(crate) fn parse(lang: &'static Language, source: &str) -> Result<tree_sitter
         };
         parser.parse(source, None).ok_or(ExtractError::NoTree { lang: lang.name })
     })
+}
+
+/// A node's text in the file's bytes (empty when not UTF-8).
+pub(crate) fn text<'s>(node: Node, bytes: &'s [u8]) -> &'s str {
+    node.utf8_text(bytes).unwrap_or("")
+}
+
+/// The lines a node spans, 1-based; a node ending at column 0 ends on
+/// the line before.
+pub(crate) fn line_range(node: Node) -> LineRange {
+    let end = node.end_position();
+    // A node ending at column 0 ends on the previous line.
+    let end_row = if end.column == 0 && end.row > node.start_position().row { end.row - 1 } else { end.row };
+    LineRange { start: node.start_position().row as u32 + 1, end: end_row as u32 + 1 }
 }

@@ -4,7 +4,7 @@
 use tree_sitter::Node;
 
 use super::comments::{clean_comment, has_blank_line};
-use super::engine::line_range;
+use super::compiled::line_range;
 use super::family::{Family, IdSet};
 use super::languages::Language;
 

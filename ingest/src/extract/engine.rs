@@ -57,7 +57,9 @@ use tree_sitter::Node;
 
 use vibe_common::ast::{list_of, AstData, AstElement, LineRange};
 
-use super::compiled::{compiled_as, is_compiled, parse, CompiledQuery, ExtractError, Kind, Matching, Role};
+use super::compiled::{
+    compiled_as, is_compiled, line_range, parse, text, CompiledQuery, ExtractError, Kind, Matching, Role,
+};
 use super::direct::{self, Captures};
 use super::doc_comments::{doc_comments, header_blocks, Marked};
 use super::family::{Family, IdMap, IdSet};
@@ -428,15 +430,4 @@ impl<'t> Definition<'t> {
             self.docs = docs;
         }
     }
-}
-
-pub(crate) fn text<'s>(node: Node, bytes: &'s [u8]) -> &'s str {
-    node.utf8_text(bytes).unwrap_or("")
-}
-
-pub(crate) fn line_range(node: Node) -> LineRange {
-    let end = node.end_position();
-    // A node ending at column 0 ends on the previous line.
-    let end_row = if end.column == 0 && end.row > node.start_position().row { end.row - 1 } else { end.row };
-    LineRange { start: node.start_position().row as u32 + 1, end: end_row as u32 + 1 }
 }

@@ -13,11 +13,9 @@ use tree_sitter::{Node, Parser, Query, QueryCursor};
 use vibe_common::ast::{AstData, AstHeading, AstLink};
 
 use super::compiled::{self, ExtractError};
-use super::engine::{line_range, text};
+use super::compiled::{line_range, text};
 use super::languages::Language;
 
-/// Capture names of the block query.
-pub(crate) const CAPTURES: &[&str] = &["heading", "code.language", "inline", "reference.label", "reference.url"];
 /// Capture names of the inline query.
 const INLINE_CAPTURES: &[&str] = &["link.text", "link.url", "link.autolink", "link.label"];
 const INLINE_QUERY: &str = include_str!("../../queries/markdown_inline.scm");

@@ -2,67 +2,12 @@
 //! looking at a node's children, compiled into a matcher with tree-sitter's
 //! semantics for that subset (the subset and the fallbacks: `README.md`).
 
-use regex::bytes::Regex;
 use std::collections::HashMap;
 use std::num::NonZeroU16 as FieldId;
 
 use tree_sitter::{Language as Grammar, Node, Query, TreeCursor};
 
-use super::pattern::PatternParser;
-
-/// What a step accepts.
-#[derive(Debug)]
-pub(super) enum Test {
-    Kinds(Vec<u16>),
-    Named,
-    Any,
-}
-
-/// One alternative of a node pattern: its test, captures and children.
-#[derive(Debug)]
-pub(super) struct Alt {
-    pub(super) test: Test,
-    pub(super) captures: Vec<u32>,
-    pub(super) children: Vec<Child>,
-    /// `!field`: fields the node must not have.
-    pub(super) absent: Vec<FieldId>,
-}
-
-#[derive(Debug)]
-pub(super) struct Child {
-    pub(super) field: Option<FieldId>,
-    /// `.` before it: no named node between the previous child's match (or
-    /// the parent's start) and it.
-    pub(super) anchored: bool,
-    pub(super) optional: bool,
-    /// Every alternative captures something, itself or below (tree-sitter's
-    /// `contains_captures`): then tree-sitter tries each candidate child in
-    /// turn, not just the first.
-    pub(super) captures: bool,
-    pub(super) alts: Vec<Alt>,
-}
-
-impl Alt {
-    /// Whether this step or one below it captures something.
-    pub(super) fn captures_anything(&self) -> bool {
-        !self.captures.is_empty() || self.children.iter().any(|c| c.alts.iter().any(Alt::captures_anything))
-    }
-}
-
-#[derive(Debug)]
-pub(super) enum Predicate {
-    Match { capture: u32, regex: Regex, positive: bool },
-    Eq { capture: u32, text: String, positive: bool },
-    EqCapture { a: u32, b: u32, positive: bool },
-    AnyOf { capture: u32, texts: Vec<String>, positive: bool },
-}
-
-#[derive(Debug)]
-pub(super) struct Pattern {
-    pub(super) index: usize,
-    pub(super) alts: Vec<Alt>,
-    pub(super) predicates: Vec<Predicate>,
-}
+use super::pattern::{Alt, Child, Pattern, PatternParser, Predicate, Test};
 
 /// The direct patterns of a query, by the node kinds they start at.
 #[derive(Debug)]

@@ -2,6 +2,7 @@
 //! that the engine runs the query only at those nodes instead of the whole tree.
 
 use super::matcher::{DirectPatterns, Kid};
+use super::pattern::kind_ids;
 use tree_sitter::{Node, Query};
 
 /// The node kinds at which the query's patterns start (those not in
@@ -29,22 +30,6 @@ pub(crate) fn pattern_roots(
         }
     }
     Some(table)
-}
-
-/// The ids of a named node kind or of an anonymous token (`"="`): a name can
-/// stand for several ids (aliases). `None` when it is unknown or a supertype
-/// (`expression`), which never is a node's own kind.
-pub(crate) fn kind_ids(grammar: &tree_sitter::Language, kind: &str, named: bool) -> Option<Vec<u16>> {
-    if named {
-        let id = grammar.id_for_node_kind(kind, true);
-        if id == 0 || grammar.node_kind_is_supertype(id) {
-            return None;
-        }
-    }
-    let ids: Vec<u16> = (0..grammar.node_kind_count() as u16)
-        .filter(|&other| grammar.node_kind_is_named(other) == named && grammar.node_kind_for_id(other) == Some(kind))
-        .collect();
-    (!ids.is_empty()).then_some(ids)
 }
 
 /// The kinds a pattern's text can start at: `(kind …)`, a group `((kind) …)`

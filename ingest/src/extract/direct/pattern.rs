@@ -4,8 +4,77 @@
 use regex::bytes::Regex;
 use tree_sitter::{Language as Grammar, Query};
 
-use super::matcher::{Alt, Child, Predicate, Test};
-use super::narrowing::kind_ids;
+use std::num::NonZeroU16 as FieldId;
+
+/// What a step accepts.
+#[derive(Debug)]
+pub(super) enum Test {
+    Kinds(Vec<u16>),
+    Named,
+    Any,
+}
+
+/// One alternative of a node pattern: its test, captures and children.
+#[derive(Debug)]
+pub(super) struct Alt {
+    pub(super) test: Test,
+    pub(super) captures: Vec<u32>,
+    pub(super) children: Vec<Child>,
+    /// `!field`: fields the node must not have.
+    pub(super) absent: Vec<FieldId>,
+}
+
+#[derive(Debug)]
+pub(super) struct Child {
+    pub(super) field: Option<FieldId>,
+    /// `.` before it: no named node between the previous child's match (or
+    /// the parent's start) and it.
+    pub(super) anchored: bool,
+    pub(super) optional: bool,
+    /// Every alternative captures something, itself or below (tree-sitter's
+    /// `contains_captures`): then tree-sitter tries each candidate child in
+    /// turn, not just the first.
+    pub(super) captures: bool,
+    pub(super) alts: Vec<Alt>,
+}
+
+impl Alt {
+    /// Whether this step or one below it captures something.
+    pub(super) fn captures_anything(&self) -> bool {
+        !self.captures.is_empty() || self.children.iter().any(|c| c.alts.iter().any(Alt::captures_anything))
+    }
+}
+
+#[derive(Debug)]
+pub(super) enum Predicate {
+    Match { capture: u32, regex: Regex, positive: bool },
+    Eq { capture: u32, text: String, positive: bool },
+    EqCapture { a: u32, b: u32, positive: bool },
+    AnyOf { capture: u32, texts: Vec<String>, positive: bool },
+}
+
+#[derive(Debug)]
+pub(super) struct Pattern {
+    pub(super) index: usize,
+    pub(super) alts: Vec<Alt>,
+    pub(super) predicates: Vec<Predicate>,
+}
+
+/// The ids of a named node kind or of an anonymous token (`"="`): a name can
+/// stand for several ids (aliases). `None` when it is unknown or a supertype
+/// (`expression`), which never is a node's own kind.
+pub(crate) fn kind_ids(grammar: &tree_sitter::Language, kind: &str, named: bool) -> Option<Vec<u16>> {
+    if named {
+        let id = grammar.id_for_node_kind(kind, true);
+        if id == 0 || grammar.node_kind_is_supertype(id) {
+            return None;
+        }
+    }
+    let ids: Vec<u16> = (0..grammar.node_kind_count() as u16)
+        .filter(|&other| grammar.node_kind_is_named(other) == named && grammar.node_kind_for_id(other) == Some(kind))
+        .collect();
+    (!ids.is_empty()).then_some(ids)
+}
 
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum Token {
