@@ -60,12 +60,20 @@ fn is_block_tag(line: &str) -> bool {
 
 /// Cut `s` to `max` characters, marking the cut with an ellipsis.
 pub fn cut(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        return s.to_string();
+    match cut_chars(s, max) {
+        (whole, false) => whole.to_string(),
+        _ => format!("{}…", cut_chars(s, max.saturating_sub(1)).0),
     }
-    let mut out: String = s.chars().take(max.saturating_sub(1)).collect();
-    out.push('…');
-    out
+}
+
+/// The first `max` characters of `s` (the whole of it when shorter), and
+/// whether it was cut: the one cut every shortening of a text starts from
+/// (here a hard cut marked `…`, the gateway's `budget::shorten` at a word).
+pub fn cut_chars(s: &str, max: usize) -> (&str, bool) {
+    match s.char_indices().nth(max) {
+        Some((i, _)) => (&s[..i], true),
+        None => (s, false),
+    }
 }
 
 /// Longest line of a [`code_lines`] excerpt, in characters.

@@ -49,14 +49,7 @@ pub fn escaped_len(s: &str) -> usize {
         .sum()
 }
 
-/// The first `max` characters of `s` (the whole of it when shorter), and
-/// whether it was cut.
-pub fn cut_chars(s: &str, max: usize) -> (&str, bool) {
-    match s.char_indices().nth(max) {
-        Some((i, _)) => (&s[..i], true),
-        None => (s, false),
-    }
-}
+pub use vibe_common::summary::cut_chars;
 
 /// The longest start of `s` of at most `max` bytes that ends on a character.
 pub fn cut_bytes(s: &str, max: usize) -> &str {

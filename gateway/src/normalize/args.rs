@@ -10,7 +10,7 @@ use super::sent::{takes, takes_glob, Sent};
 use super::spelling::normalize_name;
 use super::values::{
     bool_of, is_all_target, limit_of, line_of, list_offset_of, names_every_project, normalize_path, offset_of, text_of,
-    truncate_chars, unwrap_once,
+    unwrap_once,
 };
 use crate::registry::{Param, Run, ToolSpec, DEFAULT_LIMIT, MAX_OFFSET};
 
@@ -156,9 +156,9 @@ impl Args {
         let exact = tool.is_some_and(|t| t.run == Run::Text) && !query.trim().is_empty();
         // A file tool that takes a symbol: the query names it once the path names the file.
         let symbol = (tool.is_some_and(|t| t.takes("symbol")) && path.is_some() && !query.trim().is_empty())
-            .then(|| truncate_chars(query.trim(), MAX_QUERY_CHARS));
+            .then(|| first_chars(query.trim(), MAX_QUERY_CHARS));
         Args {
-            query: truncate_chars(if exact { &query } else { query.trim() }, MAX_QUERY_CHARS),
+            query: first_chars(if exact { &query } else { query.trim() }, MAX_QUERY_CHARS),
             every_project: target.as_deref().is_some_and(names_every_project),
             target: target.filter(|t| !is_all_target(t)),
             path,
@@ -234,13 +234,13 @@ fn target_and_path(
         .filter(textual)
         .map(text_of)
         .map(|t| strip_file_uri(&t))
-        .map(|t| truncate_chars(&t, MAX_QUERY_CHARS));
+        .map(|t| first_chars(&t, MAX_QUERY_CHARS));
     let mut path = sent
         .get("path")
         .filter(textual)
         .map(nested_path)
         .or(leftover_path)
-        .map(|p| normalize_path(&truncate_chars(&strip_file_uri(&p), MAX_PATH_CHARS)))
+        .map(|p| normalize_path(&first_chars(&strip_file_uri(&p), MAX_PATH_CHARS)))
         .filter(|p| !p.is_empty());
     let takes = |param: &str| takes(tool, param);
     // A path sent to a tool that reads no file names its project; so does
@@ -360,6 +360,11 @@ impl Args {
             }
         }
     }
+}
+
+/// The first `max` characters of a value the call sent (a query, a path).
+fn first_chars(s: &str, max: usize) -> String {
+    crate::budget::cut_chars(s, max).0.to_string()
 }
 
 #[cfg(test)]

@@ -50,13 +50,6 @@ pub(super) fn text_of(v: &Value) -> String {
     }
 }
 
-pub(super) fn truncate_chars(s: &str, max: usize) -> String {
-    match s.char_indices().nth(max) {
-        Some((i, _)) => s[..i].to_string(),
-        None => s.to_string(),
-    }
-}
-
 /// `limit`: numbers or numeric strings clamped to 1..=[`MAX_LIMIT`],
 /// `"all"` → [`MAX_LIMIT`], anything else → [`DEFAULT_LIMIT`].
 pub fn limit_of(v: &Value) -> u32 {
