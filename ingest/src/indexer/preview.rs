@@ -109,12 +109,7 @@ fn count_files(
     stored: Arc<std::collections::HashMap<String, String>>,
     stored_paths: &HashSet<String>,
 ) -> Result<(Preview, ScanReport), scanner::ScanError> {
-    let known = stored.clone();
-    let opts = ScanOptions {
-        extract: false,
-        skip: Some(Arc::new(move |path: &str, version: &str| known.get(path).is_some_and(|v| v == version))),
-        ..Default::default()
-    };
+    let opts = ScanOptions { extract: false, skip: Some(super::source::unchanged_in(stored)), ..Default::default() };
     let mut preview = Preview::default();
     let mut seen: HashSet<String> = HashSet::new();
     let scan = scanner::scan(root, &opts, |f| {

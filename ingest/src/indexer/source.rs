@@ -209,6 +209,12 @@ pub(super) async fn plan_source(
 
 type ScanTask = tokio::task::JoinHandle<Result<ScanReport, scanner::ScanError>>;
 
+/// The scanner's test of a file unchanged since `stored` (path -> the
+/// version its two documents carry): it is hashed, not parsed.
+pub(super) fn unchanged_in(stored: Arc<HashMap<String, String>>) -> scanner::SkipFn {
+    Arc::new(move |path: &str, version: &str| stored.get(path).is_some_and(|v| v == version))
+}
+
 /// Start the scanner on its own threads with `scan_opts`, keeping each
 /// file's text and skipping the files `stored` with their current hash;
 /// files reach the indexer through a bounded channel.
@@ -217,12 +223,7 @@ fn start_scan(
     stored: HashMap<String, String>,
     scan_opts: ScanOptions,
 ) -> (tokio::sync::mpsc::Receiver<ScannedFile>, ScanTask) {
-    let stored = Arc::new(stored);
-    let scan_opts = ScanOptions {
-        keep_content: true,
-        skip: Some(Arc::new(move |path: &str, version: &str| stored.get(path).is_some_and(|v| v == version))),
-        ..scan_opts
-    };
+    let scan_opts = ScanOptions { keep_content: true, skip: Some(unchanged_in(Arc::new(stored))), ..scan_opts };
     let (tx, rx) = tokio::sync::mpsc::channel::<ScannedFile>(SCAN_QUEUE_FILES);
     let scan_root = info.root.clone();
     let scan_task = tokio::task::spawn_blocking(move || {
