@@ -43,8 +43,8 @@ mod validate;
 pub use error::ConfigError;
 pub use identity::{hostname, Identity, Origin as IdentityOrigin, Site, IDENTITY_FILE_NAME};
 pub use model::{
-    AnswerFormat, Config, DevConfig, EnvOverrides, McpConfig, McpProtocol, OllamaHost, OpenSearchConfig, ScanConfig,
-    ANSWER_BUDGET_RANGE, DEFAULT_ANSWER_BUDGET, DEFAULT_INDEX_PREFIX, DEFAULT_LOG_LEVEL, DEFAULT_MCP_HOST,
+    AnswerFormat, Config, DevConfig, EnvOverrides, LlmApi, McpConfig, McpProtocol, OllamaHost, OpenSearchConfig,
+    ScanConfig, ANSWER_BUDGET_RANGE, DEFAULT_ANSWER_BUDGET, DEFAULT_INDEX_PREFIX, DEFAULT_LOG_LEVEL, DEFAULT_MCP_HOST,
     DEFAULT_MCP_PORT, DEFAULT_OLLAMA_HOST, DEFAULT_OLLAMA_MODEL, DEFAULT_OPENSEARCH_HOST, MAX_CHUNK_CHARS_RANGE,
 };
 pub use paths::write_atomic;

@@ -240,12 +240,32 @@ impl Default for McpConfig {
     }
 }
 
-/// One Ollama host and the settings of the LLM requests sent to it.
+/// The API a model host speaks.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LlmApi {
+    /// Ollama's own API: `GET /`, `GET /api/tags`, `POST /api/generate`.
+    #[default]
+    Ollama,
+    /// OpenAI's: `GET /v1/models`, `POST /v1/chat/completions` (llama.cpp's
+    /// server, vLLM, LM Studio, Ollama's `/v1`).
+    Openai,
+}
+
+/// One model host (Ollama or OpenAI-compatible) and the settings of the LLM
+/// requests sent to it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct OllamaHost {
     pub host: String,
+    pub api: LlmApi,
+    /// The environment variable holding the API key (sent as a bearer
+    /// token); the key itself is never written in the config.
+    pub api_key_env: Option<String>,
     pub model: String,
+    /// Send the JSON schema of the expected answer (Ollama `format`, OpenAI
+    /// `response_format`), so a server that enforces it answers valid JSON.
+    pub json_schema: bool,
     /// Characters of source per LLM request (clamped to 1000..=100000).
     pub max_chunk_chars: usize,
     /// Files per LLM request (at least 1).
@@ -268,7 +288,10 @@ impl Default for OllamaHost {
     fn default() -> Self {
         Self {
             host: DEFAULT_OLLAMA_HOST.to_string(),
+            api: LlmApi::Ollama,
+            api_key_env: None,
             model: DEFAULT_OLLAMA_MODEL.to_string(),
+            json_schema: true,
             max_chunk_chars: 4000,
             max_chunk_files: 3,
             timeout_secs: 60,

@@ -113,6 +113,10 @@ fn validate_ollama(o: &mut OllamaHost, name: &str, w: &mut Vec<String>) {
     } else {
         o.host = host;
     }
+    if o.api_key_env.as_deref().is_some_and(|v| v.trim().is_empty()) {
+        w.push(format!("{name}.api_key_env is empty: no key is sent"));
+        o.api_key_env = None;
+    }
     if o.model.trim().is_empty() {
         w.push(format!("{name}.model is empty, using {DEFAULT_OLLAMA_MODEL}"));
         o.model = DEFAULT_OLLAMA_MODEL.to_string();

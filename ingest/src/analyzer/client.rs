@@ -1,11 +1,14 @@
-//! A small HTTP client for the Ollama endpoints the analyzer uses:
-//! `GET /`, `GET /api/tags` and `POST /api/generate` (never streamed).
+//! A small HTTP client for the model hosts the analyzer uses, in either API:
+//! Ollama's `GET /`, `GET /api/tags` and `POST /api/generate`, or OpenAI's
+//! `GET /v1/models` and `POST /v1/chat/completions` (never streamed).
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use vibe_common::config::OllamaHost;
+use vibe_common::config::{LlmApi, OllamaHost};
 use vibe_common::error::BoxError;
 
 /// Timeout of the `GET` health requests (capped by `timeout_secs`).
@@ -26,7 +29,7 @@ pub struct ClientError {
     pub timed_out: bool,
 }
 
-/// Generation options sent with every request (Ollama's `options`).
+/// Generation options sent with every Ollama request (Ollama's `options`).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct GenerateOptions {
     pub temperature: f64,
@@ -41,21 +44,18 @@ impl GenerateOptions {
     }
 }
 
-/// Body of `POST /api/generate`.
-#[derive(Debug, Clone, Serialize)]
-pub struct GenerateRequest<'a> {
-    pub model: &'a str,
-    pub prompt: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub system: Option<&'a str>,
-    pub stream: bool,
-    /// `"json"` asks Ollama for JSON output.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub format: Option<&'a str>,
-    pub options: GenerateOptions,
+/// What the answer should be.
+#[derive(Debug, Clone, Copy)]
+pub enum Format<'a> {
+    /// Free text (the warm-up).
+    Text,
+    /// Any JSON (Ollama `format: "json"`, OpenAI `json_object`).
+    Json,
+    /// JSON valid against this schema, for servers that enforce one.
+    Schema(&'a Value),
 }
 
-/// The fields of a non-streamed `/api/generate` answer that are used.
+/// The fields of an answer that are used, whichever the API.
 #[derive(Debug, Clone, Default, Deserialize)]
 pub struct GenerateResponse {
     #[serde(default)]
@@ -67,32 +67,51 @@ pub struct GenerateResponse {
     pub done_reason: Option<String>,
 }
 
-/// One configured Ollama host.
+/// One configured model host, speaking Ollama's API or OpenAI's.
 #[derive(Debug, Clone)]
-pub struct OllamaClient {
+pub struct LlmClient {
     http: reqwest::Client,
     base: String,
     cfg: OllamaHost,
+    /// The bearer token read from `api_key_env`.
+    key: Option<String>,
+    /// Set once an OpenAI-compatible server refused `json_schema` in
+    /// `response_format`: it gets llama-cpp-python's `json_object` with a
+    /// `schema` from then on.
+    schema_in_json_object: Arc<AtomicBool>,
 }
 
-impl OllamaClient {
-    /// A client for `cfg.host` (e.g. `http://127.0.0.1:11434`; a missing scheme means http).
+impl LlmClient {
+    /// A client for `cfg.host` (e.g. `http://127.0.0.1:11434`; a missing
+    /// scheme means http). Errors when `api_key_env` names an unset variable.
     pub fn new(cfg: &OllamaHost) -> Result<Self, ClientError> {
         let mut base = cfg.host.trim().trim_end_matches('/').to_string();
         if !base.contains("://") {
             base = format!("http://{base}");
         }
+        if cfg.api == LlmApi::Openai {
+            // `http://host:8081/v1` and `http://host:8081` both work.
+            base = base.trim_end_matches("/v1").to_string();
+        }
+        let setup_error = |source: BoxError| ClientError {
+            host: base.clone(),
+            request: "client setup".into(),
+            source,
+            status: None,
+            timed_out: false,
+        };
+        let key =
+            match cfg.api_key_env.as_deref() {
+                None => None,
+                Some(var) => Some(std::env::var(var).map_err(|_| {
+                    setup_error(format!("the environment variable {var} (api_key_env) is not set").into())
+                })?),
+            };
         let http = reqwest::Client::builder()
             .connect_timeout(Duration::from_secs(cfg.timeout_secs.clamp(1, 10)))
             .build()
-            .map_err(|e| ClientError {
-                host: base.clone(),
-                request: "client setup".into(),
-                source: e.into(),
-                status: None,
-                timed_out: false,
-            })?;
-        Ok(Self { http, base, cfg: cfg.clone() })
+            .map_err(|e| setup_error(e.into()))?;
+        Ok(Self { http, base, cfg: cfg.clone(), key, schema_in_json_object: Arc::default() })
     }
 
     /// The host as configured (without a trailing slash).
@@ -102,6 +121,14 @@ impl OllamaClient {
 
     pub fn config(&self) -> &OllamaHost {
         &self.cfg
+    }
+
+    /// What the host is, for messages: "Ollama host" or "OpenAI-compatible host".
+    pub fn kind(&self) -> &'static str {
+        match self.cfg.api {
+            LlmApi::Ollama => "Ollama host",
+            LlmApi::Openai => "OpenAI-compatible host",
+        }
     }
 
     fn timeout(&self) -> Duration {
@@ -121,75 +148,212 @@ impl OllamaClient {
         }
     }
 
-    async fn send(&self, request: &str, rb: reqwest::RequestBuilder) -> Result<String, ClientError> {
+    async fn send(&self, request: &str, mut rb: reqwest::RequestBuilder) -> Result<String, ClientError> {
+        if let Some(key) = &self.key {
+            rb = rb.bearer_auth(key);
+        }
         let resp = rb.send().await.map_err(|e| self.reqwest_error(request, e))?;
         let status = resp.status();
         let body = resp.text().await.map_err(|e| self.reqwest_error(request, e))?;
         if !status.is_success() {
-            // Ollama answers errors as {"error": "..."}.
-            let detail = serde_json::from_str::<Value>(&body)
-                .ok()
-                .and_then(|v| v.get("error").and_then(Value::as_str).map(str::to_string))
-                .unwrap_or_else(|| body.chars().take(300).collect());
-            return Err(self.error(request, format!("HTTP {status}: {detail}"), Some(status.as_u16()), false));
+            return Err(self.error(
+                request,
+                format!("HTTP {status}: {}", error_detail(&body)),
+                Some(status.as_u16()),
+                false,
+            ));
         }
         Ok(body)
     }
 
-    /// `GET /`: Ollama answers "Ollama is running".
-    pub async fn ping(&self) -> Result<String, ClientError> {
-        let rb = self.http.get(format!("{}/", self.base)).timeout(self.timeout().min(PROBE_TIMEOUT));
-        self.send("GET /", rb).await
+    async fn get_json(&self, request: &'static str, path: &str) -> Result<Value, ClientError> {
+        let rb = self.http.get(format!("{}{path}", self.base)).timeout(self.timeout().min(PROBE_TIMEOUT));
+        let body = self.send(request, rb).await?;
+        serde_json::from_str(&body).map_err(|e| self.error(request, InvalidJson(e), None, false))
     }
 
-    /// `GET /api/tags`: the names of the installed models.
+    /// The health request: Ollama's `GET /` ("Ollama is running"), or an
+    /// OpenAI-compatible server's `GET /v1/models`.
+    pub async fn ping(&self) -> Result<(), ClientError> {
+        match self.cfg.api {
+            LlmApi::Ollama => {
+                let rb = self.http.get(format!("{}/", self.base)).timeout(self.timeout().min(PROBE_TIMEOUT));
+                self.send("GET /", rb).await.map(|_| ())
+            }
+            LlmApi::Openai => self.models().await.map(|_| ()),
+        }
+    }
+
+    /// The names of the models the host serves.
     pub async fn models(&self) -> Result<Vec<String>, ClientError> {
-        const REQ: &str = "GET /api/tags";
-        let rb = self.http.get(format!("{}/api/tags", self.base)).timeout(self.timeout().min(PROBE_TIMEOUT));
-        let body = self.send(REQ, rb).await?;
-        let v: Value = serde_json::from_str(&body).map_err(|e| self.error(REQ, InvalidJson(e), None, false))?;
+        let (request, path, list, keys): (_, _, _, &[&str]) = match self.cfg.api {
+            LlmApi::Ollama => ("GET /api/tags", "/api/tags", "models", &["name", "model"]),
+            LlmApi::Openai => ("GET /v1/models", "/v1/models", "data", &["id"]),
+        };
+        let v = self.get_json(request, path).await?;
         let models = v
-            .get("models")
+            .get(list)
             .and_then(Value::as_array)
-            .ok_or_else(|| self.error(REQ, "answer has no \"models\" list", None, false))?;
-        let mut names = Vec::new();
-        for m in models {
-            for key in ["name", "model"] {
-                if let Some(n) = m.get(key).and_then(Value::as_str) {
-                    if !names.iter().any(|x| x == n) {
-                        names.push(n.to_string());
-                    }
-                }
+            .ok_or_else(|| self.error(request, format!("answer has no \"{list}\" list"), None, false))?;
+        let mut names: Vec<String> = Vec::new();
+        for name in models.iter().flat_map(|m| keys.iter().filter_map(|k| m.get(*k).and_then(Value::as_str))) {
+            if !names.iter().any(|x| x == name) {
+                names.push(name.to_string());
             }
         }
         Ok(names)
     }
 
-    /// `POST /api/generate`, not streamed, with the configured model and options.
+    /// How to ask for an answer of `schema`: the schema itself, or any JSON
+    /// when `json_schema` is off.
+    pub fn answer_format<'a>(&self, schema: &'a Value) -> Format<'a> {
+        if self.cfg.json_schema {
+            Format::Schema(schema)
+        } else {
+            Format::Json
+        }
+    }
+
+    /// One completion of `prompt`, not streamed, with the configured model
+    /// and options. `attempt` (0 for the first) moves the seed, so that a
+    /// request asked again does not get the same answer again.
     pub async fn generate(
         &self,
-        system: Option<&str>,
         prompt: &str,
-        json: bool,
+        format: Format<'_>,
+        attempt: usize,
+    ) -> Result<GenerateResponse, ClientError> {
+        let cfg = OllamaHost { seed: self.cfg.seed.wrapping_add(attempt as i64), ..self.cfg.clone() };
+        match self.cfg.api {
+            LlmApi::Ollama => self.generate_ollama(&cfg, prompt, format).await,
+            LlmApi::Openai => self.generate_openai(&cfg, prompt, format, None).await,
+        }
+    }
+
+    async fn generate_ollama(
+        &self,
+        cfg: &OllamaHost,
+        prompt: &str,
+        format: Format<'_>,
     ) -> Result<GenerateResponse, ClientError> {
         const REQ: &str = "POST /api/generate";
-        let body = GenerateRequest {
-            model: &self.cfg.model,
-            prompt,
-            system,
-            stream: false,
-            format: json.then_some("json"),
-            options: GenerateOptions::from_config(&self.cfg),
-        };
+        let body = ollama_body(cfg, prompt, format);
         let rb = self.http.post(format!("{}/api/generate", self.base)).json(&body).timeout(self.timeout());
         let text = self.send(REQ, rb).await?;
         serde_json::from_str(&text).map_err(|e| self.error(REQ, InvalidJson(e), None, false))
     }
 
-    /// Warm-up: an empty prompt makes Ollama load the model into memory.
-    pub async fn warm_up(&self) -> Result<(), ClientError> {
-        self.generate(None, "", false).await.map(|_| ())
+    async fn generate_openai(
+        &self,
+        cfg: &OllamaHost,
+        prompt: &str,
+        format: Format<'_>,
+        max_tokens: Option<i32>,
+    ) -> Result<GenerateResponse, ClientError> {
+        const REQ: &str = "POST /v1/chat/completions";
+        let in_json_object = self.schema_in_json_object.load(Ordering::Relaxed);
+        let body = openai_body(cfg, prompt, format, max_tokens, in_json_object);
+        let rb = self.http.post(format!("{}/v1/chat/completions", self.base)).json(&body).timeout(self.timeout());
+        let text = match self.send(REQ, rb).await {
+            Err(e) if !in_json_object && matches!(format, Format::Schema(_)) && refuses_json_schema(&e) => {
+                tracing::info!(host = %self.base, "json_schema refused; sending the schema in json_object instead");
+                self.schema_in_json_object.store(true, Ordering::Relaxed);
+                let body = openai_body(cfg, prompt, format, max_tokens, true);
+                let rb =
+                    self.http.post(format!("{}/v1/chat/completions", self.base)).json(&body).timeout(self.timeout());
+                self.send(REQ, rb).await?
+            }
+            other => other?,
+        };
+        let v: Value = serde_json::from_str(&text).map_err(|e| self.error(REQ, InvalidJson(e), None, false))?;
+        let choice =
+            v.pointer("/choices/0").ok_or_else(|| self.error(REQ, "answer has no \"choices\"", None, false))?;
+        Ok(GenerateResponse {
+            response: choice.pointer("/message/content").and_then(Value::as_str).unwrap_or_default().to_string(),
+            done: true,
+            done_reason: choice.get("finish_reason").and_then(Value::as_str).map(str::to_string),
+        })
     }
+
+    /// Warm-up, so the first real request does not pay for loading the
+    /// model: an empty prompt makes Ollama load it; an OpenAI-compatible
+    /// server is asked for one token.
+    pub async fn warm_up(&self) -> Result<(), ClientError> {
+        match self.cfg.api {
+            LlmApi::Ollama => self.generate_ollama(&self.cfg, "", Format::Text).await.map(|_| ()),
+            LlmApi::Openai => self.generate_openai(&self.cfg, "Say OK.", Format::Text, Some(1)).await.map(|_| ()),
+        }
+    }
+}
+
+/// The body of Ollama's `POST /api/generate`.
+fn ollama_body(cfg: &OllamaHost, prompt: &str, format: Format<'_>) -> Value {
+    let mut body = serde_json::json!({
+        "model": cfg.model,
+        "prompt": prompt,
+        "stream": false,
+        "options": GenerateOptions::from_config(cfg),
+    });
+    match format {
+        Format::Text => {}
+        Format::Json => body["format"] = "json".into(),
+        Format::Schema(schema) => body["format"] = schema.clone(),
+    }
+    body
+}
+
+/// Whether an error answer refuses `response_format.type = "json_schema"`
+/// (llama-cpp-python's server takes only `text` and `json_object`).
+fn refuses_json_schema(e: &ClientError) -> bool {
+    matches!(e.status, Some(400 | 422 | 500)) && e.source.to_string().contains("json_schema")
+}
+
+/// The body of `POST /v1/chat/completions`. `num_ctx` is the server's own
+/// setting there; `num_predict` becomes `max_tokens` when it is a number.
+/// A schema goes in OpenAI's `json_schema`, or with `in_json_object` in
+/// `{"type": "json_object", "schema": …}` (llama-cpp-python, llama.cpp).
+fn openai_body(
+    cfg: &OllamaHost,
+    prompt: &str,
+    format: Format<'_>,
+    max_tokens: Option<i32>,
+    in_json_object: bool,
+) -> Value {
+    let mut body = serde_json::json!({
+        "model": cfg.model,
+        "messages": [{ "role": "user", "content": prompt }],
+        "stream": false,
+        "temperature": cfg.temperature,
+        "seed": cfg.seed,
+    });
+    if let Some(n) = max_tokens.or((cfg.num_predict > 0).then_some(cfg.num_predict)) {
+        body["max_tokens"] = n.into();
+    }
+    match format {
+        Format::Text => {}
+        Format::Json => body["response_format"] = serde_json::json!({ "type": "json_object" }),
+        Format::Schema(schema) if in_json_object => {
+            body["response_format"] = serde_json::json!({ "type": "json_object", "schema": schema })
+        }
+        Format::Schema(schema) => {
+            body["response_format"] = serde_json::json!({
+                "type": "json_schema",
+                "json_schema": { "name": "answer", "strict": true, "schema": schema },
+            })
+        }
+    }
+    body
+}
+
+/// The message of an error answer: Ollama's `{"error": "..."}`, OpenAI's
+/// `{"error": {"message": "..."}}`, or the start of the body.
+fn error_detail(body: &str) -> String {
+    let v = serde_json::from_str::<Value>(body).ok();
+    let error = v.as_ref().and_then(|v| v.get("error"));
+    error
+        .and_then(|e| e.as_str().or_else(|| e.get("message").and_then(Value::as_str)))
+        .map(str::to_string)
+        .unwrap_or_else(|| body.chars().take(300).collect())
 }
 
 /// An answer that is not the JSON the request expects.
@@ -228,22 +392,41 @@ mod tests {
     }
 
     #[test]
-    fn request_body_carries_options() {
+    fn ollama_body_carries_options_and_the_schema() {
         let cfg = OllamaHost::default();
-        let body = GenerateRequest {
-            model: &cfg.model,
-            prompt: "p",
-            system: None,
-            stream: false,
-            format: Some("json"),
-            options: GenerateOptions::from_config(&cfg),
-        };
-        let v = serde_json::to_value(&body).unwrap();
+        let v = ollama_body(&cfg, "p", Format::Json);
         assert_eq!(v["stream"], false);
         assert_eq!(v["format"], "json");
         assert_eq!(v["options"]["seed"], 42);
         assert_eq!(v["options"]["num_ctx"], 4096);
         assert_eq!(v["options"]["num_predict"], 2048);
         assert!(v.get("system").is_none());
+        let schema = serde_json::json!({"type": "object"});
+        assert_eq!(ollama_body(&cfg, "p", Format::Schema(&schema))["format"], schema);
+        assert!(ollama_body(&cfg, "", Format::Text).get("format").is_none());
+    }
+
+    #[test]
+    fn openai_body_carries_the_schema_and_max_tokens() {
+        let cfg = OllamaHost { api: LlmApi::Openai, model: "m".into(), num_predict: -1, ..OllamaHost::default() };
+        let schema = serde_json::json!({"type": "object"});
+        let v = openai_body(&cfg, "p", Format::Schema(&schema), None, false);
+        assert_eq!(v["messages"][0]["content"], "p");
+        assert_eq!(v["response_format"]["type"], "json_schema");
+        assert_eq!(v["response_format"]["json_schema"]["schema"], schema);
+        assert!(v.get("max_tokens").is_none(), "num_predict -1 = no limit");
+        let llama_cpp = openai_body(&cfg, "p", Format::Schema(&schema), None, true);
+        assert_eq!(llama_cpp["response_format"], serde_json::json!({"type": "json_object", "schema": schema}));
+        assert_eq!(openai_body(&cfg, "p", Format::Json, Some(1), false)["response_format"]["type"], "json_object");
+        assert_eq!(openai_body(&cfg, "p", Format::Text, Some(1), false)["max_tokens"], 1);
+        let capped = OllamaHost { num_predict: 300, ..cfg };
+        assert_eq!(openai_body(&capped, "p", Format::Text, None, false)["max_tokens"], 300);
+    }
+
+    #[test]
+    fn error_details_of_both_apis() {
+        assert_eq!(error_detail(r#"{"error":"model not found"}"#), "model not found");
+        assert_eq!(error_detail(r#"{"error":{"message":"bad key","type":"auth"}}"#), "bad key");
+        assert_eq!(error_detail("plain"), "plain");
     }
 }

@@ -1,36 +1,39 @@
-//! Several Ollama hosts as competing consumers.
+//! Several model hosts (Ollama or OpenAI-compatible, mixed) as competing
+//! consumers.
 //!
-//! All batches go into one shared channel; each host has one worker that
-//! takes the next batch as soon as it is free, so a faster host processes
-//! more. A worker retries a request that fails in transport a few times; a
-//! host that keeps failing is taken out, and what is left of its batch goes
-//! back into the channel for the others. Only when no host is left does the
-//! run stop, with an error naming every host and what failed. A model that
-//! keeps returning wrong JSON (missing files, changed paths) stops the run
-//! after [`ClusterOptions::max_retries`] retries, with advice.
+//! All batches go into one shared channel; each host has one worker
+//! ([`super::worker`]) that takes the next batch as soon as it is free, so a
+//! faster host processes more. A host that keeps failing in transport, or
+//! that gives no usable answer while another host is live, is taken out, and
+//! what is left of its batch goes back into the channel for the others. Only
+//! when no host is left does the run stop, with an error naming every host
+//! and what failed. Files the last host gives no usable answer for are
+//! counted as not enriched, with the reason, and the run goes on.
 //!
 //! Every file sent ends up either enriched or counted as unenriched in the
 //! report or the error: none is silently left out.
 
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::atomic::AtomicUsize;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use tokio::sync::{mpsc, Mutex};
 use vibe_common::config::OllamaHost;
-use vibe_common::error::chain;
 
 use super::batch::{make_batches, Batch, FileInput};
-use super::client::OllamaClient;
+use super::client::LlmClient;
 use super::prompts::{AstSelection, Prompts};
-use super::repair::check_answer;
+pub use super::report::{AnswerCounts, ClusterReport, HostReport};
+use super::worker::{worker, BatchStats, Event, Shared};
 use crate::indexer::Enrichment;
 
 /// Retry policy of a run.
 #[derive(Clone)]
 pub struct ClusterOptions {
-    /// Retries of a batch whose answer misses files or changes paths (then the run stops).
+    /// Retries of a batch whose answer misses files or changes paths (then
+    /// another host tries them, or they are counted as not enriched).
     pub max_retries: usize,
     /// Delay before such a retry.
     pub retry_delay: Duration,
@@ -66,98 +69,11 @@ impl fmt::Debug for ClusterOptions {
     }
 }
 
-/// What one host did.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct HostReport {
-    pub host: String,
-    pub model: String,
-    /// Files this host enriched.
-    pub files: usize,
-    /// Generate requests sent (retries included).
-    pub requests: usize,
-    /// Requests repeated because of a wrong answer or a transport error.
-    pub retries: usize,
-    /// Why the host was taken out, if it was.
-    pub removed: Option<String>,
-}
-
-/// What a run did.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ClusterReport {
-    pub hosts: Vec<HostReport>,
-    /// Files sent to the model.
-    pub files: usize,
-    pub enriched: usize,
-    pub unenriched: usize,
-    pub elapsed: Duration,
-}
-
-impl ClusterReport {
-    /// Add the counts of another run (same hosts, in the same order).
-    pub fn merge(&mut self, other: &ClusterReport) {
-        if self.hosts.is_empty() {
-            self.hosts = other
-                .hosts
-                .iter()
-                .map(|h| HostReport { host: h.host.clone(), model: h.model.clone(), ..Default::default() })
-                .collect();
-        }
-        for (mine, theirs) in self.hosts.iter_mut().zip(&other.hosts) {
-            mine.files += theirs.files;
-            mine.requests += theirs.requests;
-            mine.retries += theirs.retries;
-            if theirs.removed.is_some() {
-                mine.removed = theirs.removed.clone();
-            }
-        }
-        self.files += other.files;
-        self.enriched += other.enriched;
-        self.unenriched += other.unenriched;
-        self.elapsed += other.elapsed;
-    }
-}
-
-impl fmt::Display for ClusterReport {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "LLM enrichment: {} files enriched, {} not enriched (took {:.1}s)",
-            self.enriched,
-            self.unenriched,
-            self.elapsed.as_secs_f64()
-        )?;
-        for h in &self.hosts {
-            write!(f, "\n  {} ({}): {} files, {} requests", h.host, h.model, h.files, h.requests)?;
-            if h.retries > 0 {
-                write!(f, ", {} retries", h.retries)?;
-            }
-            if let Some(why) = &h.removed {
-                write!(f, ", taken out: {why}")?;
-            }
-        }
-        Ok(())
-    }
-}
-
 /// Why a run stopped.
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum EnrichError {
     #[error(
-        "Ollama host {host} (model {model}) did not return a valid description for {} after {attempts} attempts ({problem}). \
-         {enriched} files enriched, {unenriched} not enriched. Lower max_chunk_chars (and max_chunk_files) in the ollama section of the config, or use another model",
-        .paths.join(", ")
-    )]
-    InvalidAnswer {
-        host: String,
-        model: String,
-        paths: Vec<String>,
-        attempts: usize,
-        problem: String,
-        enriched: usize,
-        unenriched: usize,
-    },
-    #[error(
-        "no Ollama host is left: {}. {enriched} files enriched, {unenriched} not enriched",
+        "no model host is left: {}. {enriched} files enriched, {unenriched} not enriched",
         .failures.iter().map(|(h, e)| format!("{h} was taken out ({e})")).collect::<Vec<_>>().join("; ")
     )]
     NoHostLeft { failures: Vec<(String, String)>, enriched: usize, unenriched: usize },
@@ -165,38 +81,11 @@ pub enum EnrichError {
     Prompt(String),
 }
 
-/// The work shared by the workers.
-struct Shared {
-    prompts: Arc<Prompts>,
-    project: String,
-    opts: ClusterOptions,
-    queue: Mutex<mpsc::UnboundedReceiver<Batch>>,
-    events: mpsc::UnboundedSender<Event>,
-}
-
-enum Event {
-    /// A batch is done.
-    Done { host: usize, results: HashMap<String, Enrichment>, requests: usize, retries: usize },
-    /// The host is out; `remaining` goes back to the channel.
-    HostFailed {
-        host: usize,
-        results: HashMap<String, Enrichment>,
-        remaining: Vec<Arc<FileInput>>,
-        error: String,
-        requests: usize,
-        retries: usize,
-    },
-    /// The model keeps answering wrong: the run stops.
-    Invalid { host: usize, results: HashMap<String, Enrichment>, paths: Vec<String>, attempts: usize, problem: String },
-    /// A prompt could not be rendered: the run stops.
-    Prompt(String),
-}
-
 /// Enrich `files` on `clients` (health-checked beforehand). Batches are
 /// sized with the smallest `max_chunk_chars`/`max_chunk_files` of the hosts;
 /// each host renders its own prompt with its own AST selection.
 pub async fn run(
-    clients: &[OllamaClient],
+    clients: &[LlmClient],
     prompts: Arc<Prompts>,
     project: &str,
     files: Vec<FileInput>,
@@ -229,7 +118,7 @@ pub async fn run(
 }
 
 /// The batches of `files`, sized for the most limited of the hosts.
-fn batches_for(clients: &[OllamaClient], files: Vec<FileInput>) -> Vec<Batch> {
+fn batches_for(clients: &[LlmClient], files: Vec<FileInput>) -> Vec<Batch> {
     let hosts: Vec<_> = clients.iter().map(|c| c.config().clone()).collect();
     let defaults = OllamaHost::default();
     let max_chars = hosts.iter().map(|h| h.max_chunk_chars).min().unwrap_or(defaults.max_chunk_chars);
@@ -240,7 +129,7 @@ fn batches_for(clients: &[OllamaClient], files: Vec<FileInput>) -> Vec<Batch> {
 /// Queue `batches` and start one worker per client. Dropping the returned
 /// set (on any return) aborts the workers.
 fn start_workers(
-    clients: &[OllamaClient],
+    clients: &[LlmClient],
     batches: Vec<Batch>,
     prompts: Arc<Prompts>,
     project: &str,
@@ -257,6 +146,7 @@ fn start_workers(
         opts: opts.clone(),
         queue: Mutex::new(work_rx),
         events: event_tx,
+        live: AtomicUsize::new(clients.len()),
     });
     let mut workers = tokio::task::JoinSet::new();
     for (i, client) in clients.iter().enumerate() {
@@ -285,7 +175,7 @@ struct Collector<'a> {
 }
 
 impl<'a> Collector<'a> {
-    fn new(clients: &[OllamaClient], files: usize, opts: &'a ClusterOptions) -> Self {
+    fn new(clients: &[LlmClient], files: usize, opts: &'a ClusterOptions) -> Self {
         let report = ClusterReport {
             hosts: clients
                 .iter()
@@ -308,8 +198,12 @@ impl<'a> Collector<'a> {
         }
     }
 
-    fn merge(&mut self, host: usize, results: HashMap<String, Enrichment>) {
-        self.report.hosts[host].files += results.len();
+    fn merge(&mut self, host: usize, results: HashMap<String, Enrichment>, stats: &BatchStats) {
+        let h = &mut self.report.hosts[host];
+        h.files += results.len();
+        h.requests += stats.requests;
+        h.retries += stats.retries;
+        h.answers.add(&stats.answers);
         if let Some(p) = &self.opts.progress {
             p.inc(results.len() as u64);
         }
@@ -319,44 +213,42 @@ impl<'a> Collector<'a> {
     /// Take in one event; an error stops the run.
     fn handle(&mut self, event: Event) -> Result<Flow, EnrichError> {
         match event {
-            Event::Done { host, results, requests, retries } => {
-                self.report.hosts[host].requests += requests;
-                self.report.hosts[host].retries += retries;
-                self.merge(host, results);
+            Event::Done { host, results, stats } => {
+                self.merge(host, results, &stats);
                 self.outstanding -= 1;
             }
-            Event::HostFailed { host, results, remaining, error, requests, retries } => {
-                self.report.hosts[host].requests += requests;
-                self.report.hosts[host].retries += retries;
-                self.merge(host, results);
-                tracing::warn!(host = %self.report.hosts[host].host, "Ollama host taken out: {error}");
-                self.report.hosts[host].removed = Some(error);
-                self.live -= 1;
+            Event::GaveUp { host, results, failed, why, stats } => {
+                self.merge(host, results, &stats);
+                if let Some(p) = &self.opts.progress {
+                    p.inc(failed.len() as u64);
+                }
+                self.report.failed.extend(failed.into_iter().map(|path| (path, why.clone())));
+                self.outstanding -= 1;
+            }
+            Event::HostFailed { host, results, remaining, error, stats } => {
+                self.merge(host, results, &stats);
                 if remaining.is_empty() {
                     self.outstanding -= 1;
                 } else if let Some(tx) = &self.work_tx {
                     let _ = tx.send(Batch { files: remaining });
                 }
-                if self.live == 0 {
-                    return Ok(Flow::Stop);
-                }
+                return Ok(self.take_out(host, error));
             }
-            Event::Invalid { host, results, paths, attempts, problem } => {
-                self.merge(host, results);
-                self.report.enriched = self.enriched.len();
-                return Err(EnrichError::InvalidAnswer {
-                    host: self.report.hosts[host].host.clone(),
-                    model: self.report.hosts[host].model.clone(),
-                    paths,
-                    attempts,
-                    problem,
-                    enriched: self.enriched.len(),
-                    unenriched: self.report.files - self.enriched.len(),
-                });
-            }
+            Event::Out { host, error } => return Ok(self.take_out(host, error)),
             Event::Prompt(e) => return Err(EnrichError::Prompt(e)),
         }
         Ok(Flow::Continue)
+    }
+
+    fn take_out(&mut self, host: usize, error: String) -> Flow {
+        tracing::warn!(host = %self.report.hosts[host].host, "model host taken out: {error}");
+        self.report.hosts[host].removed = Some(error);
+        self.live -= 1;
+        if self.live == 0 {
+            Flow::Stop
+        } else {
+            Flow::Continue
+        }
     }
 
     /// The final counts; an error if some files were not enriched.
@@ -367,98 +259,10 @@ impl<'a> Collector<'a> {
         report.enriched = self.enriched.len();
         report.unenriched = report.files - self.enriched.len();
         report.elapsed = start.elapsed();
-        if self.outstanding > 0 || report.unenriched > 0 {
+        if self.outstanding > 0 || report.unenriched > report.failed.len() {
             let failures = report.hosts.iter().filter_map(|h| h.removed.clone().map(|e| (h.host.clone(), e))).collect();
             return Err(EnrichError::NoHostLeft { failures, enriched: report.enriched, unenriched: report.unenriched });
         }
         Ok((self.enriched, self.report))
-    }
-}
-
-async fn worker(host: usize, client: OllamaClient, shared: Arc<Shared>) {
-    loop {
-        let batch = {
-            let mut queue = shared.queue.lock().await;
-            queue.recv().await
-        };
-        let Some(batch) = batch else { return };
-        let event = process_batch(host, &client, &shared, batch).await;
-        let stop = !matches!(event, Event::Done { .. });
-        if shared.events.send(event).is_err() || stop {
-            return;
-        }
-    }
-}
-
-/// Send one batch until every file has a valid answer. Files answered are
-/// kept; only the missing ones are asked again.
-async fn process_batch(host: usize, client: &OllamaClient, shared: &Shared, batch: Batch) -> Event {
-    let cfg = client.config();
-    let sel = AstSelection::from_config(cfg);
-    let opts = &shared.opts;
-    let mut remaining = batch.files;
-    let mut results: HashMap<String, Enrichment> = HashMap::new();
-    let (mut requests, mut retries) = (0usize, 0usize);
-    let (mut bad_answers, mut transport_failures) = (0usize, 0usize);
-    loop {
-        let refs: Vec<&FileInput> = remaining.iter().map(|f| f.as_ref()).collect();
-        let prompt = match shared.prompts.files(&shared.project, &refs, &sel, cfg.max_chunk_chars) {
-            Ok(p) => p,
-            Err(e) => return Event::Prompt(format!("{e:#}")),
-        };
-        let paths: Vec<&str> = refs.iter().map(|f| f.path.as_str()).collect();
-        requests += 1;
-        let problem = match client.generate(None, &prompt, true).await {
-            Err(e) => {
-                transport_failures += 1;
-                if transport_failures > opts.host_retries {
-                    return Event::HostFailed {
-                        host,
-                        results,
-                        remaining,
-                        error: format!(
-                            "{} failed {} times, last: {}",
-                            e.request,
-                            transport_failures,
-                            chain(e.source.as_ref())
-                        ),
-                        requests,
-                        retries,
-                    };
-                }
-                tracing::debug!(host = client.host(), "request failed, retrying: {}", chain(&e));
-                retries += 1;
-                tokio::time::sleep(opts.host_retry_delay).await;
-                continue;
-            }
-            Ok(answer) => {
-                transport_failures = 0;
-                match check_answer(&answer.response, &paths) {
-                    Ok(checked) => {
-                        let problem = checked.problem();
-                        results.extend(checked.matched);
-                        remaining.retain(|f| !results.contains_key(&f.path));
-                        if remaining.is_empty() {
-                            return Event::Done { host, results, requests, retries };
-                        }
-                        problem
-                    }
-                    Err(e) => e,
-                }
-            }
-        };
-        bad_answers += 1;
-        if bad_answers > opts.max_retries {
-            return Event::Invalid {
-                host,
-                results,
-                paths: remaining.iter().map(|f| f.path.clone()).collect(),
-                attempts: bad_answers,
-                problem,
-            };
-        }
-        tracing::debug!(host = client.host(), "answer incomplete ({problem}), retrying");
-        retries += 1;
-        tokio::time::sleep(opts.retry_delay).await;
     }
 }

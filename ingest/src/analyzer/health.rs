@@ -1,37 +1,52 @@
 //! The checks run on every configured host before any work:
-//! 1. `GET /` answers;
-//! 2. `GET /api/tags` lists the configured model;
-//! 3. a warm-up `POST /api/generate` with an empty prompt loads the model.
+//! 1. it answers (Ollama `GET /`, OpenAI `GET /v1/models`);
+//! 2. it lists the configured model (`GET /api/tags`, `GET /v1/models`);
+//! 3. a warm-up request loads the model.
 
-use super::client::{model_installed, OllamaClient};
+use super::client::{model_installed, LlmClient};
 use vibe_common::error::BoxError;
 
 /// Which check failed on a host. The cause (from the client) is the source.
+/// `kind` is "Ollama host" or "OpenAI-compatible host"; `request` the one that failed.
 #[derive(Debug, thiserror::Error)]
 pub enum HostCheckError {
-    #[error("Ollama host {host} is not reachable (GET / failed)")]
+    #[error("{kind} {host} is not reachable ({request} failed)")]
     Unreachable {
+        kind: &'static str,
         host: String,
+        request: String,
         #[source]
         source: BoxError,
     },
-    #[error("Ollama host {host}: cannot list the installed models (GET /api/tags failed)")]
+    #[error("{kind} {host}: cannot list the installed models ({request} failed)")]
     Tags {
+        kind: &'static str,
         host: String,
+        request: String,
         #[source]
         source: BoxError,
     },
-    #[error("Ollama host {host}: model {model:?} is not installed (installed: {}); install it with `OLLAMA_HOST={host} ollama pull {model}` or change \"model\" in the config", fmt_models(.installed))]
-    ModelMissing { host: String, model: String, installed: Vec<String> },
-    #[error("Ollama host {host}: warm-up of model {model:?} failed (POST /api/generate with an empty prompt)")]
+    #[error("{kind} {host}: model {model:?} is not installed (installed: {}); {}", fmt_models(.installed), install_hint(.kind, .host, .model))]
+    ModelMissing { kind: &'static str, host: String, model: String, installed: Vec<String> },
+    #[error("{kind} {host}: warm-up of model {model:?} failed ({request})")]
     WarmUp {
+        kind: &'static str,
         host: String,
         model: String,
+        request: String,
         #[source]
         source: BoxError,
     },
-    #[error("the health check of an Ollama host failed")]
+    #[error("the health check of a model host failed")]
     Task(#[source] tokio::task::JoinError),
+}
+
+fn install_hint(kind: &str, host: &str, model: &str) -> String {
+    if kind.starts_with("Ollama") {
+        format!("install it with `OLLAMA_HOST={host} ollama pull {model}` or change \"model\" in the config")
+    } else {
+        "serve it under that name or change \"model\" in the config".to_string()
+    }
 }
 
 fn fmt_models(models: &[String]) -> String {
@@ -43,20 +58,35 @@ fn fmt_models(models: &[String]) -> String {
 }
 
 /// Run the three checks on one host, stopping at the first that fails.
-pub async fn check_host(client: &OllamaClient) -> Result<(), HostCheckError> {
-    let host = client.host().to_string();
+pub async fn check_host(client: &LlmClient) -> Result<(), HostCheckError> {
+    let (kind, host) = (client.kind(), client.host().to_string());
     let model = client.config().model.clone();
-    client.ping().await.map_err(|e| HostCheckError::Unreachable { host: host.clone(), source: e.source })?;
-    let installed = client.models().await.map_err(|e| HostCheckError::Tags { host: host.clone(), source: e.source })?;
+    client.ping().await.map_err(|e| HostCheckError::Unreachable {
+        kind,
+        host: host.clone(),
+        request: e.request,
+        source: e.source,
+    })?;
+    let installed = client.models().await.map_err(|e| HostCheckError::Tags {
+        kind,
+        host: host.clone(),
+        request: e.request,
+        source: e.source,
+    })?;
     if !model_installed(&installed, &model) {
-        return Err(HostCheckError::ModelMissing { host, model, installed });
+        return Err(HostCheckError::ModelMissing { kind, host, model, installed });
     }
-    client.warm_up().await.map_err(|e| HostCheckError::WarmUp { host, model, source: e.source })?;
-    Ok(())
+    client.warm_up().await.map_err(|e| HostCheckError::WarmUp {
+        kind,
+        host,
+        model,
+        request: e.request,
+        source: e.source,
+    })
 }
 
 /// Check every host concurrently; all failures are returned, in host order.
-pub async fn check_all(clients: &[OllamaClient]) -> Result<(), Vec<HostCheckError>> {
+pub async fn check_all(clients: &[LlmClient]) -> Result<(), Vec<HostCheckError>> {
     let mut set = tokio::task::JoinSet::new();
     for (i, c) in clients.iter().enumerate() {
         let c = c.clone();

@@ -1,11 +1,13 @@
-//! The analyzer: LLM enrichment through Ollama.
+//! The analyzer: LLM enrichment through Ollama or an OpenAI-compatible server.
 //!
-//! * [`client`]: the HTTP client (`GET /`, `GET /api/tags`, `POST /api/generate`).
+//! * [`client`]: the HTTP client of both APIs.
 //! * [`health`]: the checks run on every host before any work.
 //! * [`prompts`]: the embedded handlebars templates (`ingest/prompts/*.hbs`).
+//! * [`schema`]: the JSON schemas of the answers, sent with each request.
 //! * [`batch`]: grouping files by `max_chunk_chars` and `max_chunk_files`.
 //! * [`repair`]: JSON repair and validation of the model's answers.
-//! * [`cluster`]: several hosts as competing consumers of one channel.
+//! * [`cluster`]: several hosts as competing consumers of one channel, each
+//!   with a [`worker`]; [`report`]: what a run did.
 //!
 //! [`Analyzer`] ties them together. Its HTTP clients belong to the tokio
 //! runtime they first run on: build one per runtime.
@@ -16,6 +18,9 @@ pub mod cluster;
 pub mod health;
 pub mod prompts;
 pub mod repair;
+pub mod report;
+pub mod schema;
+mod worker;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -25,9 +30,10 @@ use vibe_common::config::OllamaHost;
 use vibe_common::error::chain;
 
 pub use batch::FileInput;
-pub use client::OllamaClient;
-pub use cluster::{ClusterOptions, ClusterReport, EnrichError, HostReport};
+pub use client::LlmClient;
+pub use cluster::{ClusterOptions, EnrichError};
 pub use health::HostCheckError;
+pub use report::{AnswerCounts, ClusterReport, HostReport};
 
 use crate::indexer::Enrichment;
 
@@ -35,7 +41,7 @@ use crate::indexer::Enrichment;
 #[derive(Debug, thiserror::Error)]
 pub enum AnalyzeError {
     #[error(
-        "no Ollama host is configured: add one to the \"ollama\" section of the config (see ingest/prompts/README.md)"
+        "no model host is configured: add one to the \"ollama\" section of the config (see ingest/prompts/README.md)"
     )]
     NoHosts,
     #[error("{}", fmt_health(.0))]
@@ -44,10 +50,10 @@ pub enum AnalyzeError {
     Enrich(#[from] EnrichError),
     #[error("{0}")]
     Setup(String),
-    #[error("Ollama host setup failed")]
+    #[error("model host setup failed")]
     Client(#[from] client::ClientError),
     /// `failures`: one line per host, with its causes.
-    #[error("no Ollama host could summarize the README of {project}: {}", .failures.join("; "))]
+    #[error("no model host could summarize the README of {project}: {}", .failures.join("; "))]
     Summary { project: String, failures: Vec<String> },
 }
 
@@ -56,7 +62,7 @@ fn fmt_health(errors: &[HostCheckError]) -> String {
     match errors {
         [one] => chain(one),
         many => format!(
-            "{} Ollama hosts failed their checks:\n{}",
+            "{} model hosts failed their checks:\n{}",
             many.len(),
             many.iter().map(|e| format!("- {}", chain(e))).collect::<Vec<_>>().join("\n")
         ),
@@ -66,7 +72,7 @@ fn fmt_health(errors: &[HostCheckError]) -> String {
 /// Enrichment of a source: per-file descriptions and tags, and the project summary.
 #[derive(Debug)]
 pub struct Analyzer {
-    clients: Vec<OllamaClient>,
+    clients: Vec<LlmClient>,
     prompts: Arc<prompts::Prompts>,
     pub options: ClusterOptions,
 }
@@ -77,7 +83,7 @@ impl Analyzer {
         if hosts.is_empty() {
             return Err(AnalyzeError::NoHosts);
         }
-        let clients = hosts.iter().map(OllamaClient::new).collect::<Result<Vec<_>, _>>()?;
+        let clients = hosts.iter().map(LlmClient::new).collect::<Result<Vec<_>, _>>()?;
         let prompts =
             prompts::Prompts::new().map_err(|e| AnalyzeError::Setup(format!("invalid prompt template: {e:#}")))?;
         Ok(Self { clients, prompts: Arc::new(prompts), options: ClusterOptions::default() })
@@ -88,7 +94,7 @@ impl Analyzer {
         self
     }
 
-    pub fn clients(&self) -> &[OllamaClient] {
+    pub fn clients(&self) -> &[LlmClient] {
         &self.clients
     }
 
@@ -124,14 +130,15 @@ impl Analyzer {
             let cfg = client.config();
             let prompt = self
                 .prompts
-                .project(project, readme, cfg.max_chunk_chars)
+                .project(project, readme, cfg.max_chunk_chars, !cfg.json_schema)
                 .map_err(|e| AnalyzeError::Setup(format!("cannot build the project prompt: {e:#}")))?;
+            let schema = schema::summary_answer();
             let mut attempts = 0;
             let mut transport = 0;
             loop {
-                attempts += 1;
-                match client.generate(None, &prompt, true).await {
+                match client.generate(&prompt, client.answer_format(&schema), attempts).await {
                     Ok(answer) => {
+                        attempts += 1;
                         if let Some(summary) = repair::parse_summary(&answer.response) {
                             return Ok(summary);
                         }

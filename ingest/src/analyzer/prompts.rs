@@ -227,13 +227,17 @@ impl Prompts {
         format!("{{\n  \"files\": [\n{}\n  ]\n}}", lines.join(",\n"))
     }
 
-    /// The prompt for a batch of files, with each file's AST cut to `budget` characters.
+    /// The prompt for a batch of files, with each file's AST cut to `budget`
+    /// characters. With `skeleton`, the model is asked to fill in a JSON
+    /// skeleton; without, the answer's shape is left to the schema sent with
+    /// the request (a small model copies a skeleton's placeholders).
     pub fn files(
         &self,
         project: &str,
         files: &[&FileInput],
         sel: &AstSelection,
         budget: usize,
+        skeleton: bool,
     ) -> anyhow::Result<String> {
         let ctx_files: Vec<FileCtx> = files
             .iter()
@@ -248,14 +252,15 @@ impl Prompts {
             "project": project,
             "count": files.len(),
             "files": ctx_files,
-            "skeleton": Self::skeleton(&paths),
+            "skeleton": if skeleton { Self::skeleton(&paths) } else { String::new() },
         });
         Ok(self.hb.render("files", &data)?)
     }
 
-    /// The prompt that turns a README (cut to `max_chars`) into a summary.
-    pub fn project(&self, project: &str, readme: &str, max_chars: usize) -> anyhow::Result<String> {
-        let data = json!({ "project": project, "readme": clip(readme.trim(), max_chars) });
+    /// The prompt that turns a README (cut to `max_chars`) into a summary;
+    /// `skeleton` as in [`Prompts::files`].
+    pub fn project(&self, project: &str, readme: &str, max_chars: usize, skeleton: bool) -> anyhow::Result<String> {
+        let data = json!({ "project": project, "readme": clip(readme.trim(), max_chars), "skeleton": skeleton });
         Ok(self.hb.render("project", &data)?)
     }
 }
@@ -335,7 +340,7 @@ mod tests {
     fn file_prompt_has_ast_and_skeleton() {
         let p = Prompts::new().unwrap();
         let f = input();
-        let text = p.files("demo", &[&f], &AstSelection::from_config(&OllamaHost::default()), 4000).unwrap();
+        let text = p.files("demo", &[&f], &AstSelection::from_config(&OllamaHost::default()), 4000, true).unwrap();
         assert!(text.contains("=== FILE src/main.rs (Rust) ==="), "{text}");
         assert!(text.contains("- fn main() // Entry point."), "{text}");
         assert!(!text.contains("use std::io"), "imports are off by default: {text}");
@@ -344,6 +349,10 @@ mod tests {
         assert_eq!(skeleton["files"][1]["path"], "b\"c");
         assert!(text.contains(DESCRIPTION_PLACEHOLDER));
         assert!(!text.contains("&quot;"), "no HTML escaping: {text}");
+        let schema_led =
+            p.files("demo", &[&f], &AstSelection::from_config(&OllamaHost::default()), 4000, false).unwrap();
+        assert!(!schema_led.contains(DESCRIPTION_PLACEHOLDER), "nothing for a small model to copy: {schema_led}");
+        assert!(schema_led.contains("each \"path\" exactly as given"), "{schema_led}");
     }
 
     #[test]
@@ -358,7 +367,8 @@ mod tests {
             },
         };
         let empty = FileInput { path: "x.sh".into(), language: Some("Bash".into()), ast: AstData::default() };
-        let text = p.files("demo", &[&md, &empty], &AstSelection::from_config(&OllamaHost::default()), 4000).unwrap();
+        let sel = AstSelection::from_config(&OllamaHost::default());
+        let text = p.files("demo", &[&md, &empty], &sel, 4000, false).unwrap();
         assert!(text.contains("- ## Usage"), "{text}");
         assert!(text.contains("=== FILE x.sh (Bash) ===\n(no declarations extracted)"), "{text}");
     }
@@ -378,10 +388,12 @@ mod tests {
     #[test]
     fn project_prompt() {
         let p = Prompts::new().unwrap();
-        let text = p.project("demo", "# Demo\n\nA <tool> & more.", 4000).unwrap();
+        let text = p.project("demo", "# Demo\n\nA <tool> & more.", 4000, true).unwrap();
         assert!(text.contains("A <tool> & more."), "{text}");
-        assert!(text.contains("\"summary\""));
+        assert!(text.contains("\"summary\": \"YOUR 2-3 SENTENCES\""), "{text}");
+        let schema_led = p.project("demo", "# Demo", 4000, false).unwrap();
+        assert!(schema_led.contains("\"summary\"") && !schema_led.contains("YOUR"), "{schema_led}");
         let long = "x".repeat(10_000);
-        assert!(p.project("demo", &long, 1000).unwrap().len() < 2000);
+        assert!(p.project("demo", &long, 1000, false).unwrap().len() < 2000);
     }
 }

@@ -254,12 +254,18 @@ fn trim_trailing_comma(out: &mut String) {
 
 /// Parse the model's output as JSON, repairing it first.
 pub fn parse_llm_json(raw: &str) -> Result<Value, String> {
+    parse_counted(raw).map(|(v, _)| v)
+}
+
+/// [`parse_llm_json`], and whether the text needed repair.
+fn parse_counted(raw: &str) -> Result<(Value, bool), String> {
     if let Ok(v) = serde_json::from_str::<Value>(raw.trim()) {
-        return Ok(v);
+        return Ok((v, false));
     }
     let cleaned = clean_llm_json(raw);
     serde_json::from_str::<Value>(&cleaned)
         .or_else(|e| json5::from_str::<Value>(&cleaned).map_err(|_| e))
+        .map(|v| (v, true))
         .map_err(|e| format!("not valid JSON even after repair ({e}): {}", preview(raw)))
 }
 
@@ -281,6 +287,8 @@ pub struct Checked {
     pub missing: Vec<String>,
     /// Paths in the answer that were not sent (changed paths).
     pub unexpected: Vec<String>,
+    /// The answer was JSON only after [`clean_llm_json`] repaired it.
+    pub repaired: bool,
 }
 
 impl Checked {
@@ -303,7 +311,7 @@ impl Checked {
 /// without a real description counts as missing. Errors when the output is
 /// not JSON at all.
 pub fn check_answer(raw: &str, expected: &[&str]) -> Result<Checked, String> {
-    let value = parse_llm_json(raw)?;
+    let (value, repaired) = parse_counted(raw)?;
     let entries: Vec<&Value> = match &value {
         Value::Array(a) => a.iter().collect(),
         Value::Object(o) => match o.get("files") {
@@ -315,7 +323,7 @@ pub fn check_answer(raw: &str, expected: &[&str]) -> Result<Checked, String> {
         _ => return Err(format!("the answer is not a JSON object: {}", preview(raw))),
     };
     let wanted: HashSet<&str> = expected.iter().copied().collect();
-    let mut checked = Checked::default();
+    let mut checked = Checked { repaired, ..Checked::default() };
     for entry in entries {
         let Some(path) = entry.get("path").and_then(Value::as_str).map(str::trim) else {
             continue;
@@ -343,8 +351,7 @@ pub fn check_answer(raw: &str, expected: &[&str]) -> Result<Checked, String> {
         let mut tags: Vec<String> = Vec::new();
         for t in raw_tags {
             let t = t.trim().trim_start_matches('#').trim().to_string();
-            if t.is_empty() || TAG_PLACEHOLDERS.contains(&t.as_str()) || tags.iter().any(|x| x.eq_ignore_ascii_case(&t))
-            {
+            if t.is_empty() || is_placeholder_tag(&t) || tags.iter().any(|x| x.eq_ignore_ascii_case(&t)) {
                 continue;
             }
             tags.push(t);
@@ -356,6 +363,15 @@ pub fn check_answer(raw: &str, expected: &[&str]) -> Result<Checked, String> {
     }
     checked.missing = expected.iter().filter(|p| !checked.matched.contains_key(**p)).map(|p| p.to_string()).collect();
     Ok(checked)
+}
+
+/// A tag that only numbers tags: the prompt's `TAG1`, or a small model's `tag7`.
+fn is_placeholder_tag(tag: &str) -> bool {
+    let lower = tag.to_ascii_lowercase();
+    TAG_PLACEHOLDERS.iter().any(|p| p.eq_ignore_ascii_case(tag))
+        || lower
+            .strip_prefix("tag")
+            .is_some_and(|n| !n.is_empty() && n.trim_start_matches(['_', ' ']).parse::<u32>().is_ok())
 }
 
 /// The summary of a project-prompt answer: `{"summary": ".."}`, or the plain
@@ -453,6 +469,13 @@ mod tests {
         assert_eq!(c.matched["a.rs"].tags, ["p", "q"]);
         assert!(check_answer("I cannot do that.", &["a.rs"]).is_err());
         assert!(check_answer("{\"other\": 1}", &["a.rs"]).is_err());
+    }
+
+    #[test]
+    fn numbered_placeholder_tags_are_dropped() {
+        let raw = r#"{"files":[{"path":"a.go","description":"Adds numbers.","tags":["tag1","TAG2","tag 3","maths","tagging","tag"]}]}"#;
+        let checked = check_answer(raw, &["a.go"]).unwrap();
+        assert_eq!(checked.matched["a.go"].tags, ["maths", "tagging", "tag"]);
     }
 
     #[test]

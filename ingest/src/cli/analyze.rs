@@ -26,6 +26,8 @@ pub struct AnalyzeOutcome {
     pub enrichment: ClusterReport,
     /// Project summaries from the README, by source name.
     pub summaries: Vec<(String, String)>,
+    /// Sources whose README no host summarized, with why (their export has no summary).
+    pub summary_failures: Vec<(String, String)>,
 }
 
 pub fn run(ctx: &Ctx, args: ScanExportArgs) -> anyhow::Result<()> {
@@ -104,6 +106,9 @@ pub fn analyze(ctx: &Ctx, args: &ScanExportArgs, options: ClusterOptions) -> any
     for (name, summary) in &outcome.summaries {
         eprintln!("{name}: {summary}");
     }
+    for (name, why) in &outcome.summary_failures {
+        eprintln!("{name}: no project summary ({why})");
+    }
     eprintln!("{}", outcome.enrichment);
     eprintln!(
         "Exported to {}",
@@ -135,13 +140,17 @@ fn analyze_source(
     }
     let (enriched, enrich_report) = result.with_context(|| format!("LLM enrichment of {name}"))?;
     outcome.enrichment.merge(&enrich_report);
-    let summary = match &info.readme {
-        Some(readme) => Some(runtime.block_on(analyzer.summarize(name, &readme.content))?),
+    let summary = match info.readme.as_ref().map(|r| runtime.block_on(analyzer.summarize(name, &r.content))) {
+        Some(Ok(s)) => {
+            outcome.summaries.push((name.to_string(), s.clone()));
+            Some(s)
+        }
+        Some(Err(e)) => {
+            outcome.summary_failures.push((name.to_string(), vibe_common::error::chain(&e)));
+            None
+        }
         None => None,
     };
-    if let Some(s) = &summary {
-        outcome.summaries.push((name.to_string(), s.clone()));
-    }
 
     let enrichment: HashMap<&str, FileEnrichment> = enriched
         .iter()

@@ -5,6 +5,7 @@ use std::sync::{Arc, Mutex};
 
 use anyhow::Context as _;
 use vibe_common::config::OllamaHost;
+use vibe_common::error::chain;
 
 use super::Ctx;
 use crate::analyzer::{block_on_sync, Analyzer, ClusterOptions, ClusterReport, FileInput};
@@ -48,9 +49,17 @@ pub fn index_hook(hosts: Vec<OllamaHost>, options: ClusterOptions) -> EnrichFn {
             let Some(readme) = &info.readme else {
                 return Ok(HashMap::new());
             };
-            let summary = block_on_sync(analyzer.summarize(&info.name, &readme.content))?;
-            let entry = Enrichment { description: summary, tags: Vec::new() };
-            return Ok(HashMap::from([(PROJECT_SUMMARY_KEY.to_string(), entry)]));
+            return match block_on_sync(analyzer.summarize(&info.name, &readme.content)) {
+                Ok(summary) => {
+                    let entry = Enrichment { description: summary, tags: Vec::new() };
+                    Ok(HashMap::from([(PROJECT_SUMMARY_KEY.to_string(), entry)]))
+                }
+                Err(e) => {
+                    // The README's own first paragraph stays the summary.
+                    eprintln!("{}: no LLM project summary, the README's is kept ({})", info.name, chain(&e));
+                    Ok(HashMap::new())
+                }
+            };
         }
         let inputs: Vec<FileInput> = files.iter().filter_map(|f| FileInput::from_scanned(f)).collect();
         let result = block_on_sync(analyzer.enrich(&info.name, inputs));

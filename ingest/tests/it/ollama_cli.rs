@@ -150,13 +150,14 @@ fn index_hook_works_from_a_current_thread_runtime_too() {
 fn index_hook_errors_name_the_problem() {
     let proj = project();
     let mock =
-        MockOllama::start(MockOptions { then: crate::ollama_support::Reply::MissingFile, ..MockOptions::default() });
+        MockOllama::start(MockOptions { then: crate::ollama_support::Reply::Status(500), ..MockOptions::default() });
     let hook = enrich::index_hook(vec![OllamaHost { max_chunk_files: 1, ..mock.host() }], fast_options());
     let (info, files) = scan(proj.path());
     let refs: Vec<&ScannedFile> = files.iter().filter(|f| f.ast.is_some()).collect();
     let err = hook(&info, &refs).unwrap_err();
     let msg = format!("{err:#}");
-    assert!(msg.contains("LLM enrichment of") && msg.contains("max_chunk_chars"), "{msg}");
+    assert!(msg.contains("LLM enrichment of") && msg.contains("no model host is left"), "{msg}");
+    assert!(msg.contains("HTTP 500") && msg.contains("scripted failure"), "the host's own words: {msg}");
 }
 
 fn export_args(output: &Path) -> ScanExportArgs {

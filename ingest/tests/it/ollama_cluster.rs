@@ -119,7 +119,21 @@ async fn when_no_host_is_left_the_run_stops_with_counts() {
         other => panic!("unexpected {other:?}"),
     }
     let msg = err.to_string();
-    assert!(msg.starts_with("no Ollama host is left"), "{msg}");
+    assert!(msg.starts_with("no model host is left"), "{msg}");
     assert!(msg.contains(&a.url) && msg.contains(&b.url), "{msg}");
     assert!(msg.contains("4 files enriched, 6 not enriched"), "{msg}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_host_that_answers_garbage_is_taken_out_and_its_files_go_to_the_other() {
+    let bad = MockOllama::start(MockOptions { then: Reply::Garbage, ..MockOptions::named("bad") });
+    let good = MockOllama::start(MockOptions { latency: Duration::from_millis(30), ..MockOptions::named("good") });
+    let an = analyzer(&[host(&bad), host(&good)]);
+    let (enriched, report) = an.enrich("demo", files(8)).await.unwrap();
+    assert_eq!(enriched.len(), 8, "nothing lost: {report}");
+    assert_eq!((report.hosts[0].files, report.hosts[1].files), (0, 8));
+    let why = report.hosts[0].removed.as_deref().unwrap();
+    assert!(why.starts_with("no usable answer after 6 attempts: not valid JSON even after repair"), "{why}");
+    assert!(report.failed.is_empty());
+    assert_eq!(report.answers().invalid, 6, "the bad host's six answers are counted: {report}");
 }

@@ -1,7 +1,9 @@
 //! LLM enrichment against one scripted Ollama host over real HTTP: health
 //! checks, prompts and options, JSON repair, retries, clear errors.
 
-use crate::ollama_support::{description, skeleton_paths, MockOllama, MockOptions, Reply, MODEL};
+use crate::ollama_support::{
+    description, file_bodies, requested_paths, skeleton_paths, MockOllama, MockOptions, Reply, MODEL,
+};
 use vibe_common::ast::{AstData, AstElement};
 use vibe_common::config::OllamaHost;
 use vibe_ingest::analyzer::{fast_options, AnalyzeError, Analyzer, EnrichError, FileInput};
@@ -54,14 +56,15 @@ async fn good_answers_enrich_every_file_with_the_configured_options() {
     for body in &bodies {
         assert_eq!(body["model"], MODEL);
         assert_eq!(body["stream"], false);
-        assert_eq!(body["format"], "json");
+        assert_eq!(body["format"]["required"], serde_json::json!(["files"]), "the answer's schema is sent");
         assert_eq!(body["options"]["temperature"], 0.3);
         assert_eq!(body["options"]["seed"], 7);
         assert_eq!(body["options"]["num_ctx"], 8192);
         assert_eq!(body["options"]["num_predict"], 512);
     }
     let first = bodies[0]["prompt"].as_str().unwrap();
-    assert_eq!(skeleton_paths(first), ["src/f0.rs", "src/f1.rs"]);
+    assert_eq!(requested_paths(&bodies[0]), ["src/f0.rs", "src/f1.rs"]);
+    assert!(skeleton_paths(first).is_empty(), "with a schema the prompt has no skeleton to copy: {first}");
     assert!(first.contains("pub fn handler_0(req: Request) -> Response // Handles one request."), "{first}");
     assert!(!first.contains("import_0"), "ast_imports is off by default: {first}");
 }
@@ -88,6 +91,7 @@ async fn fenced_json_trailing_commas_and_bare_keys_are_repaired() {
     assert_eq!(enriched.len(), 3);
     assert_eq!(report.hosts[0].requests, 3, "no retry needed: {report}");
     assert_eq!(report.hosts[0].retries, 0);
+    assert_eq!((report.answers().valid, report.answers().repaired), (0, 3), "each answer needed repair");
     for i in 0..3 {
         let p = format!("src/f{i}.rs");
         assert_eq!(enriched[&p].description, description("r", &p));
@@ -103,9 +107,11 @@ async fn a_missing_file_is_asked_again() {
     let (enriched, report) = a.enrich("demo", files(3)).await.unwrap();
     assert_eq!(enriched.len(), 3);
     assert_eq!((report.hosts[0].requests, report.hosts[0].retries), (2, 1));
-    let prompts = mock.file_prompts();
-    assert_eq!(skeleton_paths(&prompts[0]), ["src/f0.rs", "src/f1.rs", "src/f2.rs"]);
-    assert_eq!(skeleton_paths(&prompts[1]), ["src/f2.rs"], "only the missing file is sent again");
+    let bodies = mock.generate_bodies();
+    let files = file_bodies(&bodies);
+    assert_eq!(requested_paths(files[0]), ["src/f0.rs", "src/f1.rs", "src/f2.rs"]);
+    assert_eq!(requested_paths(files[1]), ["src/f2.rs"], "only the missing file is sent again");
+    assert_ne!(files[0]["options"]["seed"], files[1]["options"]["seed"], "a retry moves the seed");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -120,22 +126,50 @@ async fn a_changed_path_or_garbage_is_retried() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_model_that_keeps_dropping_files_stops_the_run_with_advice() {
+async fn a_file_the_last_host_keeps_dropping_is_counted_with_why_and_the_run_goes_on() {
     let opts = MockOptions { then: Reply::MissingFile, ..MockOptions::default() };
     let mock = MockOllama::start(opts);
     let a = analyzer(&[mock.host()]);
-    let err = a.enrich("demo", files(2)).await.unwrap_err();
+    let (enriched, report) = a.enrich("demo", files(2)).await.unwrap();
+    assert_eq!(enriched.keys().collect::<Vec<_>>(), ["src/f0.rs"]);
+    assert_eq!((report.enriched, report.unenriched), (1, 1));
+    assert_eq!(
+        report.failed,
+        [("src/f1.rs".to_string(), "no usable answer after 6 attempts: missing src/f1.rs".to_string())]
+    );
+    assert_eq!(mock.file_prompts().len(), 6, "1 attempt + 5 retries");
+    let text = report.to_string();
+    assert!(text.contains("not enriched, 1 files (no usable answer after 6 attempts: missing src/f1.rs): src/f1.rs"));
+    assert!(text.contains("answers: 6 valid JSON, 0 repaired, 0 not JSON; 6 missed files (asked again)"), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lone_host_that_answers_only_garbage_is_taken_out_after_three_batches() {
+    let mock = MockOllama::start(MockOptions { then: Reply::Garbage, ..MockOptions::default() });
+    let host = OllamaHost { max_chunk_files: 1, ..mock.host() };
+    let a = analyzer(&[host]);
+    let err = a.enrich("demo", files(5)).await.unwrap_err();
     match &err {
-        EnrichError::InvalidAnswer { attempts, paths, enriched, unenriched, .. } => {
-            assert_eq!(*attempts, 6, "1 attempt + 5 retries");
-            assert_eq!(paths, &["src/f1.rs"]);
-            assert_eq!((*enriched, *unenriched), (1, 1));
+        EnrichError::NoHostLeft { failures, enriched, unenriched } => {
+            assert_eq!((*enriched, *unenriched), (0, 5));
+            assert!(failures[0].1.starts_with("gave no usable answer for 3 batches in a row"), "{failures:?}");
         }
         other => panic!("unexpected {other:?}"),
     }
-    let msg = err.to_string();
-    assert!(msg.contains(&mock.url) && msg.contains("max_chunk_chars") && msg.contains("another model"), "{msg}");
-    assert_eq!(mock.file_prompts().len(), 6);
+    assert_eq!(mock.file_prompts().len(), 18, "3 batches of 6 attempts, then no more");
+    assert!(err.to_string().contains("I am sorry"), "the last answer is quoted: {err}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_json_schema_the_prompt_carries_a_skeleton_and_any_json_is_asked() {
+    let mock = MockOllama::start(MockOptions::default());
+    let host = OllamaHost { json_schema: false, ..mock.host() };
+    let a = analyzer(&[host]);
+    let (enriched, _) = a.enrich("demo", files(2)).await.unwrap();
+    assert_eq!(enriched.len(), 2);
+    let bodies = mock.generate_bodies();
+    assert_eq!(bodies[0]["format"], "json");
+    assert_eq!(skeleton_paths(bodies[0]["prompt"].as_str().unwrap()), ["src/f0.rs", "src/f1.rs"]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -175,7 +209,7 @@ async fn an_unreachable_host_and_a_failed_warm_up_are_named() {
     drop(down);
     let err = analyzer(&[good.host(), down_host.clone(), bad_warmup.host()]).check().await.unwrap_err();
     let msg = err.to_string();
-    assert!(msg.starts_with("2 Ollama hosts failed their checks"), "{msg}");
+    assert!(msg.starts_with("2 model hosts failed their checks"), "{msg}");
     assert!(msg.contains(&format!("Ollama host {} is not reachable (GET / failed", down_host.host)), "{msg}");
     assert!(msg.contains(&format!("Ollama host {}: warm-up of model", bad_warmup.url)), "{msg}");
     assert!(msg.contains("HTTP 500"), "{msg}");
@@ -185,7 +219,7 @@ async fn an_unreachable_host_and_a_failed_warm_up_are_named() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_hosts_is_an_error() {
     let err = Analyzer::new(&[]).unwrap_err();
-    assert!(err.to_string().contains("no Ollama host is configured"), "{err}");
+    assert!(err.to_string().contains("no model host is configured"), "{err}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

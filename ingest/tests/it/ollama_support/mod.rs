@@ -258,7 +258,7 @@ async fn generate(State(shared): State<Arc<Shared>>, Json(body): Json<Value>) ->
     }
     let reply = shared.script.lock().unwrap().pop_front().unwrap_or_else(|| opts.then.clone());
     tokio::time::sleep(opts.latency).await;
-    let paths = skeleton_paths(&prompt);
+    let paths = requested_paths(&body);
     let text = match reply {
         Reply::Status(code) => return error(code, "scripted failure"),
         Reply::Hang => {
@@ -271,6 +271,20 @@ async fn generate(State(shared): State<Arc<Shared>>, Json(body): Json<Value>) ->
     let answered = if text.starts_with('{') || text.contains("```") { paths.len() } else { 0 };
     shared.recorded.lock().unwrap().files_answered += answered;
     Json(json!({ "model": model, "response": text, "done": true, "done_reason": "stop" })).into_response()
+}
+
+/// The paths a file request asks about: the `enum` of the JSON schema sent
+/// in `format`, or, when it asks for any JSON, the prompt's skeleton.
+pub fn requested_paths(body: &Value) -> Vec<String> {
+    match body["format"].pointer("/properties/files/items/properties/path/enum").and_then(Value::as_array) {
+        Some(paths) => paths.iter().filter_map(Value::as_str).map(str::to_string).collect(),
+        None => skeleton_paths(body["prompt"].as_str().unwrap_or_default()),
+    }
+}
+
+/// The bodies of the file requests (not the README's), in order.
+pub fn file_bodies(bodies: &[Value]) -> Vec<&Value> {
+    bodies.iter().filter(|b| !b["prompt"].as_str().unwrap_or_default().contains("=== README ===")).collect()
 }
 
 /// The paths of the JSON skeleton at the end of a file prompt.
