@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# Run every test of Vibe Analyzer against a real local OpenSearch.
-# Starts (or reuses) the node with tests/opensearch/start.sh, then runs the
-# Rust tests and the MCP client tests (Python `mcp` SDK).
+# Run every test of Vibe Analyzer against a real local OpenSearch and a real
+# language model. Starts (or reuses) the node with tests/opensearch/start.sh
+# and llama.cpp's server with SmolLM2-135M with tests/llm/start.sh (compiled
+# once per machine, about 4 minutes), then runs the Rust tests and the MCP
+# client tests (Python `mcp` SDK).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash tests/opensearch/start.sh start
 export VIBE_OPENSEARCH_URL="${VIBE_OPENSEARCH_URL:-http://127.0.0.1:${OPENSEARCH_PORT:-9200}}"
+bash tests/llm/start.sh start
+export VIBE_LLM_URL="${VIBE_LLM_URL:-http://127.0.0.1:${LLM_PORT:-8081}}"
 
 echo "== cargo fmt --check, cargo clippy, file and function sizes =="
 cargo fmt --all --check

@@ -65,6 +65,11 @@ pub struct GenerateResponse {
     /// `"stop"`, `"length"` (ran out of `num_predict`), `"load"` (warm-up).
     #[serde(default)]
     pub done_reason: Option<String>,
+    /// Tokens of the prompt and of the answer, when the host counts them.
+    #[serde(default, rename = "prompt_eval_count")]
+    pub prompt_tokens: u64,
+    #[serde(default, rename = "eval_count")]
+    pub completion_tokens: u64,
 }
 
 /// One configured model host, speaking Ollama's API or OpenAI's.
@@ -272,6 +277,8 @@ impl LlmClient {
             response: choice.pointer("/message/content").and_then(Value::as_str).unwrap_or_default().to_string(),
             done: true,
             done_reason: choice.get("finish_reason").and_then(Value::as_str).map(str::to_string),
+            prompt_tokens: v.pointer("/usage/prompt_tokens").and_then(Value::as_u64).unwrap_or(0),
+            completion_tokens: v.pointer("/usage/completion_tokens").and_then(Value::as_u64).unwrap_or(0),
         })
     }
 

@@ -204,6 +204,8 @@ impl<'a> Collector<'a> {
         h.requests += stats.requests;
         h.retries += stats.retries;
         h.answers.add(&stats.answers);
+        h.prompt_tokens += stats.prompt_tokens;
+        h.completion_tokens += stats.completion_tokens;
         if let Some(p) = &self.opts.progress {
             p.inc(results.len() as u64);
         }

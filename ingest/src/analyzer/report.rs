@@ -43,6 +43,9 @@ pub struct HostReport {
     /// Requests repeated because of a wrong answer or a transport error.
     pub retries: usize,
     pub answers: AnswerCounts,
+    /// Tokens of the prompts sent and of the answers, as the host counted them.
+    pub prompt_tokens: u64,
+    pub completion_tokens: u64,
     /// Why the host was taken out, if it was.
     pub removed: Option<String>,
 }
@@ -79,6 +82,8 @@ impl ClusterReport {
             mine.requests += theirs.requests;
             mine.retries += theirs.retries;
             mine.answers.add(&theirs.answers);
+            mine.prompt_tokens += theirs.prompt_tokens;
+            mine.completion_tokens += theirs.completion_tokens;
             if theirs.removed.is_some() {
                 mine.removed = theirs.removed.clone();
             }
@@ -131,6 +136,9 @@ impl fmt::Display for ClusterReport {
             if h.retries > 0 {
                 write!(f, ", {} retries", h.retries)?;
             }
+            if h.prompt_tokens + h.completion_tokens > 0 {
+                write!(f, ", {} prompt + {} generated tokens", h.prompt_tokens, h.completion_tokens)?;
+            }
             if let Some(why) = &h.removed {
                 write!(f, ", taken out: {why}")?;
             }
@@ -158,12 +166,15 @@ mod tests {
             requests: 5,
             retries: 2,
             answers: AnswerCounts { valid: 3, repaired: 1, invalid: 1, incomplete: 1 },
+            prompt_tokens: 900,
+            completion_tokens: 120,
             removed: None,
         };
         let failed = (0..7).map(|i| (format!("f{i}.rs"), "no usable answer".to_string())).collect();
         let report =
             ClusterReport { hosts: vec![host], files: 10, enriched: 3, unenriched: 7, failed, ..Default::default() };
         let text = report.to_string();
+        assert!(text.contains("5 requests, 2 retries, 900 prompt + 120 generated tokens"), "{text}");
         assert!(text.contains("answers: 3 valid JSON, 1 repaired, 1 not JSON; 1 missed files (asked again)"), "{text}");
         assert!(
             text.contains("not enriched, 7 files (no usable answer): f0.rs, f1.rs, f2.rs, f3.rs, f4.rs and 2 more"),

@@ -48,6 +48,8 @@ pub(super) struct BatchStats {
     pub requests: usize,
     pub retries: usize,
     pub answers: AnswerCounts,
+    pub prompt_tokens: u64,
+    pub completion_tokens: u64,
 }
 
 pub(super) enum Event {
@@ -132,6 +134,8 @@ async fn process_batch(host: usize, client: &LlmClient, shared: &Shared, batch: 
             }
             Ok(answer) => {
                 transport_failures = 0;
+                stats.prompt_tokens += answer.prompt_tokens;
+                stats.completion_tokens += answer.completion_tokens;
                 match take_answer(&answer.response, &paths, &mut stats.answers) {
                     Ok(matched) => {
                         results.extend(matched);

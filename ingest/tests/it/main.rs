@@ -11,6 +11,7 @@ mod fuzz_repair;
 mod fuzz_support;
 mod indexer;
 mod indexer_backend_crash;
+mod llm_real;
 mod ollama_cli;
 mod ollama_cluster;
 mod ollama_enrich;
