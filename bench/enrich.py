@@ -59,6 +59,9 @@ def parse_report(text: str) -> dict:
     r["prompt_tokens"] = sum(int(h[2] or 0) for h in hosts)
     r["generated_tokens"] = sum(int(h[3] or 0) for h in hosts)
     r["why"] = re.findall(r"not enriched, (\d+ files \(.*?\))", text)
+    stopped = re.search(r"^error: .*?(no model host is left: .{0,160})", text, re.M)
+    if stopped:
+        r["why"].append("the run stopped: " + stopped[1] + "…")
     return r
 
 

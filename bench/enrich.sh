@@ -61,8 +61,10 @@ for schema in true false; do
     make_config "$WORK/analyze-$schema" "$PREFIX-unused"
     with_model "$WORK/analyze-$schema" "$schema"
     log "scan analyze of $PAIR_FILES files, json_schema: $schema"
+    # A model that answers nothing usable stops the run (its host is taken
+    # out after 3 batches); the counts up to there are still the figures.
     "$BIN" --config-dir "$WORK/analyze-$schema" scan analyze --target "$WORK/pair" --output "$WORK/analyze-$schema.json" \
-        >/dev/null 2>"$WORK/analyze-$schema.err" || { tail "$WORK/analyze-$schema.err" >&2; exit 1; }
+        >/dev/null 2>"$WORK/analyze-$schema.err" || log "json_schema: $schema: $(grep -m1 '^error' "$WORK/analyze-$schema.err")"
 done
 
 # The index without the LLM, and the enriched one (schema on).

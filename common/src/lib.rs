@@ -12,6 +12,7 @@ pub mod identifier;
 pub mod languages;
 pub mod naming;
 pub mod plain_http;
+pub mod project_meta;
 pub mod projects;
 pub mod refusal;
 pub mod run_lock;

@@ -3,6 +3,8 @@
 //! CLI (`stats`) and the MCP gateway.
 
 use serde::Serialize;
+
+use crate::project_meta::ProjectMeta;
 use serde_json::Value;
 
 /// One indexed project, from its meta document.
@@ -22,14 +24,10 @@ pub fn projects_of(response: &Value) -> Vec<Project> {
         .into_iter()
         .flatten()
         .filter_map(|h| {
-            let s = &h["_source"];
-            let hash = s["hash"].as_str().or(h["_id"].as_str())?.to_string();
-            Some(Project {
-                root: s["root"].as_str().unwrap_or_default().to_string(),
-                name: s["name"].as_str().unwrap_or_default().to_string(),
-                hash,
-                summary: s["summary"].as_str().map(str::to_string),
-            })
+            let meta: ProjectMeta = serde_json::from_value(h["_source"].clone()).unwrap_or_default();
+            let hash = Some(meta.hash.clone()).filter(|h| !h.is_empty()).or(h["_id"].as_str().map(str::to_string))?;
+            let summary = meta.summary().map(str::to_string);
+            Some(Project { root: meta.root, name: meta.name, hash, summary })
         })
         .collect()
 }

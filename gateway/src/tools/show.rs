@@ -3,6 +3,7 @@
 //! `offset`; a long list of languages keeps the largest.
 
 use serde_json::{json, Value};
+use vibe_common::project_meta::ProjectMeta;
 
 use super::answer::{hits, scope_index};
 use crate::budget::{first_sentence, json_len, RESERVE};
@@ -24,28 +25,25 @@ pub async fn projects(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
     let b = gw.backend();
     let response = b.run("show_projects", &b.names().meta(), template_params::projects(MAX_PROJECTS)).await?;
     let status = gw.sync_runner().status().await;
-    let found = hits(&response);
-    let roots: Vec<&str> = found.iter().filter_map(|h| h["_source"]["root"].as_str()).collect();
-    let projects: Vec<Value> = found
+    let metas: Vec<ProjectMeta> =
+        hits(&response).iter().map(|h| serde_json::from_value(h["_source"].clone()).unwrap_or_default()).collect();
+    let roots: Vec<&str> = metas.iter().map(|m| m.root.as_str()).collect();
+    let projects: Vec<Value> = metas
         .iter()
-        .map(|h| {
-            let s = &h["_source"];
-            let summary = first_sentence(s["summary"].as_str().unwrap_or_default(), SUMMARY_CHARS);
-            let mut p = json!({ "path": s["root"], "name": s["name"] });
+        .map(|m| {
+            let summary = first_sentence(&m.summary, SUMMARY_CHARS);
+            let mut p = json!({ "path": m.root, "name": m.name });
             if !summary.is_empty() {
                 p["summary"] = json!(summary);
             }
-            let indexed_at = s["indexed_at"].as_u64();
-            if let Some(ms) = indexed_at {
-                p["indexed_at"] = json!(super::freshness::iso_time(ms));
+            if m.indexed_at > 0 {
+                p["indexed_at"] = json!(super::freshness::iso_time(m.indexed_at));
             }
             // The ids of the configs that index it (`id` in their config files).
-            if s["owners"].as_array().is_some_and(|o| !o.is_empty()) {
-                p["owners"] = s["owners"].clone();
+            if !m.owners.is_empty() {
+                p["owners"] = json!(m.owners);
             }
-            if let Some(outcome) =
-                status.last.as_ref().and_then(|l| l.outcome_for(s["root"].as_str().unwrap_or_default(), &roots))
-            {
+            if let Some(outcome) = status.last.as_ref().and_then(|l| l.outcome_for(&m.root, &roots)) {
                 p["last_sync"] = json!(outcome);
             }
             p

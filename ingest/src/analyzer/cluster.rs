@@ -76,9 +76,25 @@ pub enum EnrichError {
         "no model host is left: {}. {enriched} files enriched, {unenriched} not enriched",
         .failures.iter().map(|(h, e)| format!("{h} was taken out ({e})")).collect::<Vec<_>>().join("; ")
     )]
-    NoHostLeft { failures: Vec<(String, String)>, enriched: usize, unenriched: usize },
+    NoHostLeft {
+        failures: Vec<(String, String)>,
+        enriched: usize,
+        unenriched: usize,
+        /// What the run did until it stopped (answers, hosts, files given up on).
+        report: Box<ClusterReport>,
+    },
     #[error("cannot build the prompt: {0}")]
     Prompt(String),
+}
+
+impl EnrichError {
+    /// What the run did before it stopped, when it got that far.
+    pub fn report(&self) -> Option<&ClusterReport> {
+        match self {
+            EnrichError::NoHostLeft { report, .. } => Some(report),
+            EnrichError::Prompt(_) => None,
+        }
+    }
 }
 
 /// Enrich `files` on `clients` (health-checked beforehand). Batches are
@@ -98,7 +114,8 @@ pub async fn run(
     }
     if clients.is_empty() {
         run.report.unenriched = files.len();
-        return Err(EnrichError::NoHostLeft { failures: vec![], enriched: 0, unenriched: files.len() });
+        let report = Box::new(run.report);
+        return Err(EnrichError::NoHostLeft { failures: vec![], enriched: 0, unenriched: files.len(), report });
     }
     let batches = batches_for(clients, files);
     run.outstanding = batches.len();
@@ -263,7 +280,8 @@ impl<'a> Collector<'a> {
         report.elapsed = start.elapsed();
         if self.outstanding > 0 || report.unenriched > report.failed.len() {
             let failures = report.hosts.iter().filter_map(|h| h.removed.clone().map(|e| (h.host.clone(), e))).collect();
-            return Err(EnrichError::NoHostLeft { failures, enriched: report.enriched, unenriched: report.unenriched });
+            let (enriched, unenriched) = (report.enriched, report.unenriched);
+            return Err(EnrichError::NoHostLeft { failures, enriched, unenriched, report: Box::new(self.report) });
         }
         Ok((self.enriched, self.report))
     }

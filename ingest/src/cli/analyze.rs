@@ -1,7 +1,7 @@
 //! `vibe-analyzer scan analyze`: AST plus LLM enrichment, exported in the
 //! formats of `scan ast`; never touches OpenSearch.
 //!
-//! Every configured Ollama host is checked first (reachable, model
+//! Every configured model host is checked first (reachable, model
 //! installed, warm-up). Then, source by source: scan (ASTs only, no
 //! content), enrich every file with an AST on all hosts, summarize the
 //! README, and write the source to the export document.
@@ -16,7 +16,7 @@ use anyhow::Context as _;
 use super::{Ctx, PartialFailure, ScanExportArgs};
 use crate::analyzer::{Analyzer, ClusterOptions, ClusterReport, FileInput};
 use crate::export::{self, Exporter, FileEnrichment, Format};
-use crate::scanner::{self, ScanOptions, ScanReport, ScannedFile, SkipReason, SourceInfo, SourceStats};
+use crate::scanner::{self, CountFile, ScanOptions, ScanReport, ScannedFile, SkipReason, SourceInfo, SourceStats};
 
 /// What `scan analyze` did.
 #[derive(Debug, Clone, Default)]
@@ -43,7 +43,7 @@ pub fn run(ctx: &Ctx, args: ScanExportArgs) -> anyhow::Result<()> {
 pub fn analyze(ctx: &Ctx, args: &ScanExportArgs, options: ClusterOptions) -> anyhow::Result<AnalyzeOutcome> {
     if ctx.config.ollama.is_empty() {
         anyhow::bail!(
-            "no Ollama host is configured, so scan analyze cannot enrich anything: add a host to the \"ollama\" section of {} \
+            "no model host is configured, so scan analyze cannot enrich anything: add a host to the \"ollama\" section of {} \
              (see ingest/prompts/README.md), or use `scan ast` for the AST alone",
             ctx.config_path.display()
         );
@@ -137,6 +137,9 @@ fn analyze_source(
     let result = runtime.block_on(analyzer.enrich_with(name, inputs, &options));
     if let Some(p) = &progress {
         p.finish_and_clear();
+    }
+    if let Some(report) = result.as_ref().err().and_then(|e| e.report()) {
+        eprintln!("{report}");
     }
     let (enriched, enrich_report) = result.with_context(|| format!("LLM enrichment of {name}"))?;
     outcome.enrichment.merge(&enrich_report);

@@ -12,7 +12,7 @@ use crate::analyzer::{block_on_sync, Analyzer, ClusterOptions, ClusterReport, Fi
 use crate::indexer::{EnrichFn, Enrichment, PROJECT_SUMMARY_KEY};
 
 /// The enrichment hook for `scan index`: none when `--no-llm` is given or no
-/// Ollama host is configured. Otherwise every host is checked first (reachable,
+/// model host is configured. Otherwise every host is checked first (reachable,
 /// model installed, warm-up); a host that fails stops the run with a message
 /// that suggests `--no-llm`.
 pub fn for_index(ctx: &Ctx, no_llm: bool) -> anyhow::Result<Option<EnrichFn>> {
@@ -69,7 +69,12 @@ pub fn index_hook(hosts: Vec<OllamaHost>, options: ClusterOptions) -> EnrichFn {
                 report.merge(&r);
                 Ok(map)
             }
-            Err(e) => Err(e).with_context(|| format!("LLM enrichment of {}", info.name)),
+            Err(e) => {
+                if let Some(r) = e.report() {
+                    report.merge(r);
+                }
+                Err(e).with_context(|| format!("LLM enrichment of {}", info.name))
+            }
         }
     })
 }

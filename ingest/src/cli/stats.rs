@@ -12,6 +12,7 @@ use vibe_common::units::human_size;
 use super::{Ctx, StatsCommand};
 use crate::indexer::stats::project_stats;
 use crate::scanner::{SourceStats, OTHER_LANGUAGE};
+use vibe_common::project_meta::ProjectMeta;
 
 const RULE_WIDTH: usize = 79;
 
@@ -59,21 +60,20 @@ async fn resolve(search: &Search, target: &str, index: &str) -> anyhow::Result<P
 async fn list_projects(search: &Search, index: &str) -> anyhow::Result<()> {
     let start = Instant::now();
     let hits = meta_hits(search).await?;
-    let all: Vec<&Value> = hits["hits"]["hits"].as_array().into_iter().flatten().map(|h| &h["_source"]).collect();
+    let all: Vec<ProjectMeta> = hits["hits"]["hits"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|h| serde_json::from_value(h["_source"].clone()).unwrap_or_default())
+        .collect();
     if all.is_empty() {
         println!("No indexed projects. Add a source and run: {index}");
         return Ok(());
     }
     println!("Indexed projects:");
-    for p in all {
-        println!(
-            "- {} ({}): {} files, {} lines",
-            p["name"].as_str().unwrap_or(""),
-            p["root"].as_str().unwrap_or(""),
-            p["stats"]["files"].as_u64().unwrap_or(0),
-            p["stats"]["lines"].as_u64().unwrap_or(0)
-        );
-        if let Some(s) = p["summary"].as_str().filter(|s| !s.is_empty()) {
+    for p in &all {
+        println!("- {} ({}): {} files, {} lines", p.name, p.root, p.stats.files, p.stats.lines);
+        if let Some(s) = p.summary() {
             println!("  {s}");
         }
         if let Some(owners) = owners_line(p) {
@@ -90,7 +90,8 @@ async fn info(search: &Search, target: &str, index: &str) -> anyhow::Result<()> 
     let stats = project_stats(search, &search.names.ast_alias(&project.hash)).await?;
     print!("{}", stats_table(&stats));
     let meta = search.get_opt(&format!("/{}/_doc/{}", search.names.meta(), project.hash)).await?;
-    if let Some(owners) = meta.as_ref().and_then(|m| owners_line(&m["_source"])) {
+    let meta: Option<ProjectMeta> = meta.and_then(|m| serde_json::from_value(m["_source"].clone()).ok());
+    if let Some(owners) = meta.as_ref().and_then(owners_line) {
         println!("{owners}");
     }
     println!("Stats generated in {:.1}s", start.elapsed().as_secs_f64());
@@ -99,9 +100,8 @@ async fn info(search: &Search, target: &str, index: &str) -> anyhow::Result<()> 
 
 /// `Indexed by: <config id>, ...` (the `id` of each config that indexes
 /// the project), when recorded.
-fn owners_line(meta: &Value) -> Option<String> {
-    let owners: Vec<&str> = meta["owners"].as_array()?.iter().filter_map(Value::as_str).collect();
-    (!owners.is_empty()).then(|| format!("Indexed by: {}", owners.join(", ")))
+fn owners_line(meta: &ProjectMeta) -> Option<String> {
+    (!meta.owners.is_empty()).then(|| format!("Indexed by: {}", meta.owners.join(", ")))
 }
 
 /// The `stats info` table: languages by lines, then Other, then Total.

@@ -13,7 +13,7 @@ mod json5;
 mod toon;
 mod xml;
 
-use crate::scanner::{self, ScanOptions, ScanReport, ScannedFile, SkipReason, SourceInfo, SourceStats};
+use crate::scanner::{self, CountFile, ScanOptions, ScanReport, ScannedFile, SkipReason, SourceInfo, SourceStats};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::fs;

@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use serde_json::json;
 use vibe_common::naming::project_hash;
+use vibe_common::project_meta::ProjectMeta;
 use vibe_common::search::Search;
 
 use vibe_common::run_lock::RunLock;
@@ -413,20 +414,21 @@ async fn write_meta(
         }
     }
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_millis() as u64;
-    let doc = json!({
-        "root": info.root.to_string_lossy(),
-        "name": info.name,
-        "hash": hash,
-        "summary": summary,
-        "license": info.license,
-        "readme": info.readme,
-        "stats": stats,
-        "generation": store::generation_of(&targets.ast),
-        "index_format": format::current(),
-        "indexed_at": now,
-        "owners": owners,
-        "writers": writers,
-    });
+    let doc = ProjectMeta {
+        root: info.root.to_string_lossy().into_owned(),
+        name: info.name.clone(),
+        hash: hash.to_string(),
+        summary,
+        license: info.license.clone(),
+        readme: info.readme.clone(),
+        stats,
+        generation: store::generation_of(&targets.ast).unwrap_or_default().to_string(),
+        index_format: format::current().to_string(),
+        indexed_at: now,
+        owners: owners.to_vec(),
+        writers: writers.to_vec(),
+    };
+    let doc = serde_json::to_value(&doc).map_err(|e| IndexError::Task { path: doc.root.clone(), source: e.into() })?;
     search.put(&format!("/{}/_doc/{hash}?refresh=true", search.names.meta()), &doc).await?;
     Ok(())
 }

@@ -5,10 +5,9 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::{Duration, Instant};
 
-use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use vibe_common::config::Site;
 use vibe_common::naming::IndexNames;
+use vibe_common::project_meta::ProjectMeta;
 use vibe_common::search::{Search, SearchError};
 use vibe_common::templates::source_without_recovery_copy;
 
@@ -86,13 +85,7 @@ pub struct MetaInfo {
     pub writers: Vec<Writer>,
 }
 
-/// One owner id writing a project from one host and config directory.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Writer {
-    pub id: String,
-    #[serde(flatten)]
-    pub site: Site,
-}
+pub use vibe_common::project_meta::Writer;
 
 /// Every meta document, by project hash.
 pub async fn meta_projects(search: &Search) -> Result<BTreeMap<String, MetaInfo>, SearchError> {
@@ -113,15 +106,14 @@ pub async fn meta_of(search: &Search, hash: &str) -> Result<Option<MetaInfo>, Se
 const META_FIELDS: [&str; 4] = ["root", "index_format", "owners", "writers"];
 
 fn meta_info(source: &Value) -> MetaInfo {
-    let text = |v: &Value| v.as_str().map(str::to_string);
-    let owners = source["owners"].as_array().into_iter().flatten().filter_map(text).collect();
-    let writers = source["writers"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|w| serde_json::from_value(w.clone()).ok())
-        .collect();
-    MetaInfo { root: text(&source["root"]), index_format: text(&source["index_format"]), owners, writers }
+    let meta: ProjectMeta = serde_json::from_value(source.clone()).unwrap_or_default();
+    let text = |s: String| Some(s).filter(|s| !s.is_empty());
+    MetaInfo {
+        root: text(meta.root),
+        index_format: text(meta.index_format),
+        owners: meta.owners,
+        writers: meta.writers,
+    }
 }
 
 /// Replace the owners (and their writers) of a project: in its meta

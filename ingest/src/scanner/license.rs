@@ -22,17 +22,7 @@ pub const MIN_SCORE: f32 = 0.8;
 /// License files are read up to this size.
 const MAX_LICENSE_BYTES: u64 = 256 * 1024;
 
-/// The license of a source.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct LicenseInfo {
-    /// The license file, relative to the source root.
-    pub path: String,
-    /// The SPDX id, when the best match scored at least [`MIN_SCORE`].
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub spdx_id: Option<String>,
-    /// Similarity of the best match, 0.0 to 1.0.
-    pub score: f32,
-}
+pub use vibe_common::project_meta::LicenseInfo;
 
 /// The askalono store, loaded once. `None` if the embedded cache is unusable.
 pub fn store() -> Option<&'static Store> {

@@ -23,7 +23,7 @@ pub use file::{count_lines, scan_file};
 pub use license::{detect_license, LicenseInfo};
 pub use readme::{find_readme, Readme};
 pub use run::{scan, try_scan};
-pub use stats::{LanguageStats, SourceStats, OTHER_LANGUAGE};
+pub use stats::{CountFile, LanguageStats, SourceStats, OTHER_LANGUAGE};
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

@@ -2,7 +2,6 @@
 //! one directory `.md` wins over `.txt`, which wins over no extension.
 
 use super::walk::is_excluded_dir;
-use serde::{Deserialize, Serialize};
 use std::fs;
 use std::io::Read;
 use std::path::Path;
@@ -13,17 +12,8 @@ pub const README_MAX_BYTES: usize = 64 * 1024;
 /// How deep below the root a README is looked for (0 = root only).
 pub const README_MAX_DEPTH: usize = 2;
 
-/// A source's README.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Readme {
-    /// Path relative to the source root, with forward slashes.
-    pub path: String,
-    /// The content, read lossily, cut at [`README_MAX_BYTES`] on a character boundary.
-    pub content: String,
-    /// True if the content was cut.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub truncated: bool,
-}
+/// A source's README (its content cut at [`README_MAX_BYTES`]).
+pub use vibe_common::project_meta::Readme;
 
 /// Rank of a README file name within one directory (lower is better), or
 /// `None` if the name is not a README.

@@ -202,7 +202,7 @@ fn scan_analyze_without_hosts_or_with_a_down_host_fails_clearly() {
     let out = cfg_dir.path().join("analysis.json");
     let no_hosts = ctx(cfg_dir.path(), vec![], vec![proj.path().to_path_buf()]);
     let msg = format!("{:#}", analyze::analyze(&no_hosts, &export_args(&out), fast_options()).unwrap_err());
-    assert!(msg.contains("no Ollama host is configured") && msg.contains("config.json5"), "{msg}");
+    assert!(msg.contains("no model host is configured") && msg.contains("config.json5"), "{msg}");
 
     let down = MockOllama::start(MockOptions::default());
     let host = down.host();

@@ -112,7 +112,7 @@ async fn when_no_host_is_left_the_run_stops_with_counts() {
     let an = analyzer(&[host(&a), host(&b)]);
     let err = an.enrich("demo", files(10)).await.unwrap_err();
     match &err {
-        EnrichError::NoHostLeft { failures, enriched, unenriched } => {
+        EnrichError::NoHostLeft { failures, enriched, unenriched, .. } => {
             assert_eq!(failures.len(), 2);
             assert_eq!((*enriched, *unenriched), (4, 6));
         }

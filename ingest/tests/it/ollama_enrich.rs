@@ -150,13 +150,14 @@ async fn a_lone_host_that_answers_only_garbage_is_taken_out_after_three_batches(
     let a = analyzer(&[host]);
     let err = a.enrich("demo", files(5)).await.unwrap_err();
     match &err {
-        EnrichError::NoHostLeft { failures, enriched, unenriched } => {
+        EnrichError::NoHostLeft { failures, enriched, unenriched, .. } => {
             assert_eq!((*enriched, *unenriched), (0, 5));
             assert!(failures[0].1.starts_with("gave no usable answer for 3 batches in a row"), "{failures:?}");
         }
         other => panic!("unexpected {other:?}"),
     }
     assert_eq!(mock.file_prompts().len(), 18, "3 batches of 6 attempts, then no more");
+    assert_eq!(err.report().unwrap().answers().invalid, 18, "the error keeps the run's counts");
     assert!(err.to_string().contains("I am sorry"), "the last answer is quoted: {err}");
 }
 
@@ -232,4 +233,25 @@ async fn the_readme_becomes_a_summary() {
     let prompt = body["prompt"].as_str().unwrap();
     assert!(prompt.contains("A demo project that does things.") && prompt.contains("2-3 sentences"), "{prompt}");
     assert_eq!(body["options"]["seed"], 42);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_api_key_is_read_from_the_variable_the_config_names() {
+    let mock = MockOllama::start(MockOptions { key: Some("s3cret".into()), ..MockOptions::default() });
+    std::env::set_var("VIBE_TEST_KEY_GOOD", "s3cret");
+    std::env::set_var("VIBE_TEST_KEY_WRONG", "nope");
+    let good = OllamaHost { api_key_env: Some("VIBE_TEST_KEY_GOOD".into()), ..mock.host() };
+    let a = analyzer(&[good]);
+    a.check().await.unwrap();
+    assert_eq!(a.enrich("demo", files(2)).await.unwrap().0.len(), 2);
+
+    let wrong = OllamaHost { api_key_env: Some("VIBE_TEST_KEY_WRONG".into()), ..mock.host() };
+    let msg = vibe_common::error::chain(&analyzer(&[wrong]).check().await.unwrap_err());
+    assert!(msg.contains("cannot list the installed models") && msg.contains("HTTP 401"), "{msg}");
+    let none = analyzer(&[mock.host()]).check().await.unwrap_err().to_string();
+    assert!(none.contains("cannot list the installed models"), "no key, no models: {none}");
+
+    let unset = OllamaHost { api_key_env: Some("VIBE_TEST_KEY_UNSET".into()), ..mock.host() };
+    let msg = vibe_common::error::chain(&Analyzer::new(&[unset]).unwrap_err());
+    assert!(msg.contains("the environment variable VIBE_TEST_KEY_UNSET (api_key_env) is not set"), "{msg}");
 }

@@ -8,7 +8,7 @@ use std::os::unix::fs::{symlink, PermissionsExt};
 use std::path::Path;
 use std::sync::Arc;
 use vibe_ingest::export::{self, Exporter, Format};
-use vibe_ingest::scanner::{self, ScanOptions, ScannedFile, SkipReason, SourceStats};
+use vibe_ingest::scanner::{self, CountFile, ScanOptions, ScannedFile, SkipReason, SourceStats};
 
 const PY: &str =
     "import os\n\n\ndef hello(name):\n    \"\"\"Say hi.\"\"\"\n    return name\n\n\nclass Greeter:\n    pass\n";

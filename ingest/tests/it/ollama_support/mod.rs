@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::extract::State;
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -64,6 +64,8 @@ pub struct MockOptions {
     pub die_after: Option<usize>,
     /// Status answered to the warm-up request instead of 200.
     pub warmup_status: Option<u16>,
+    /// A bearer token `/api/tags` and `/api/generate` require (401 without it).
+    pub key: Option<String>,
 }
 
 impl Default for MockOptions {
@@ -76,6 +78,7 @@ impl Default for MockOptions {
             then: Reply::Good,
             die_after: None,
             warmup_status: None,
+            key: None,
         }
     }
 }
@@ -207,9 +210,19 @@ async fn serve(shared: Arc<Shared>, addr_tx: std::sync::mpsc::Sender<SocketAddr>
     while connections.join_next().await.is_some() {}
 }
 
-async fn tags(State(shared): State<Arc<Shared>>) -> Json<Value> {
+/// A 401 answer when the host requires a key the request does not carry.
+fn unauthorized(shared: &Shared, headers: &HeaderMap) -> Option<Response> {
+    let key = shared.opts.key.as_deref()?;
+    let sent = headers.get("authorization").and_then(|v| v.to_str().ok());
+    (sent != Some(format!("Bearer {key}").as_str())).then(|| error(401, "unauthorized"))
+}
+
+async fn tags(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> Response {
+    if let Some(refused) = unauthorized(&shared, &headers) {
+        return refused;
+    }
     let models: Vec<Value> = shared.opts.models.iter().map(|m| json!({ "name": m, "model": m, "size": 1 })).collect();
-    Json(json!({ "models": models }))
+    Json(json!({ "models": models })).into_response()
 }
 
 fn error(status: u16, message: &str) -> Response {
@@ -217,7 +230,10 @@ fn error(status: u16, message: &str) -> Response {
     (code, Json(json!({ "error": message }))).into_response()
 }
 
-async fn generate(State(shared): State<Arc<Shared>>, Json(body): Json<Value>) -> Response {
+async fn generate(State(shared): State<Arc<Shared>>, headers: HeaderMap, Json(body): Json<Value>) -> Response {
+    if let Some(refused) = unauthorized(&shared, &headers) {
+        return refused;
+    }
     let opts = &shared.opts;
     let model = body["model"].as_str().unwrap_or_default().to_string();
     // Like Ollama, a name without a tag means `:latest`.
