@@ -4,7 +4,7 @@
 
 pub mod ast;
 pub mod config;
-pub mod error;
+pub mod error_chain;
 pub mod file_tree;
 pub mod freshness;
 pub mod grams;

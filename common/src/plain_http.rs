@@ -34,7 +34,7 @@ pub enum PlainError {
     BadPath {
         path: String,
         #[source]
-        source: crate::error::BoxError,
+        source: crate::error_chain::BoxError,
     },
     /// The status arrived, the body did not.
     #[error(transparent)]

@@ -44,7 +44,7 @@ impl Refusal {
     /// The refusal a failed request carries, if it is one.
     pub fn of(search: &Search, e: &SearchError) -> Option<Self> {
         let kind = match e {
-            SearchError::Unreachable { .. } => RefusalKind::Unreachable { cause: crate::error::chain(e) },
+            SearchError::Unreachable { .. } => RefusalKind::Unreachable { cause: crate::error_chain::chain(e) },
             SearchError::Status { status: 408, method, path, .. } => {
                 RefusalKind::Timeout { request: format!("{method} {}", path.split('?').next().unwrap_or(path)) }
             }

@@ -18,7 +18,7 @@ use serde_json::{json, Value};
 use thiserror::Error;
 
 use crate::config::OpenSearchConfig;
-use crate::error::BoxError;
+use crate::error_chain::BoxError;
 use crate::naming::IndexNames;
 use crate::plain_http::{PlainError, PlainHttp};
 
@@ -31,7 +31,7 @@ const REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// A failed OpenSearch set-up or request. Each error shows its own context
 /// (host, CA file, request) and keeps its cause as its `source`: print it with
-/// `{:#}` (anyhow) or [`crate::error::chain`].
+/// `{:#}` (anyhow) or [`crate::error_chain::chain`].
 #[derive(Debug, Error)]
 pub enum SearchError {
     #[error("no OpenSearch host is configured")]
@@ -253,7 +253,7 @@ impl Search {
             match node.send(method, path, this, content_type).await {
                 Err(e) if e.is_unreachable() => {
                     if count > 1 {
-                        let e = crate::error::chain(&e);
+                        let e = crate::error_chain::chain(&e);
                         tracing::debug!(host = %node.host, "node unreachable, trying the next one: {e}");
                     }
                     node.mark(true);

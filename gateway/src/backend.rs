@@ -17,7 +17,7 @@ pub struct BackendError(pub String);
 
 impl From<SearchError> for BackendError {
     fn from(e: SearchError) -> Self {
-        BackendError(vibe_common::error::chain(&e))
+        BackendError(vibe_common::error_chain::chain(&e))
     }
 }
 

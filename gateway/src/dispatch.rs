@@ -8,13 +8,13 @@ use std::time::Instant;
 use serde_json::{json, Map, Value};
 
 use crate::budget;
-use crate::error::ToolError;
 use crate::gateway::Gateway;
 use crate::normalize::{self, Args, Resolution};
 use crate::registry::{self, Run};
 use crate::render;
 use crate::target::Scope;
-use crate::tools::{admin, answer, code, docs, files, freshness, references, show, text, tree};
+use crate::tool_error::ToolError;
+use crate::tools::{admin, answer, code, docs, files, find_references, show, stale_marks, text, tree};
 
 /// The outcome of one tool call, ready to be turned into an MCP result.
 #[derive(Debug, Clone)]
@@ -99,7 +99,7 @@ impl Gateway {
 
 impl Gateway {
     /// The answer of a resolved call: the tool's, its files compared with
-    /// the disk ([`freshness::settle`]), the endpoint's note, within the
+    /// the disk ([`stale_marks::settle`]), the endpoint's note, within the
     /// answer budget.
     async fn answer(&self, tool: &'static str, args: &Args, note: Option<&str>) -> Result<Value, ToolError> {
         let mut answer = run(self, tool, args).await?;
@@ -110,7 +110,7 @@ impl Gateway {
                 &format!("{merged} files with identical content are listed under same_content"),
             );
         }
-        freshness::settle(&mut answer).await;
+        stale_marks::settle(&mut answer).await;
         if let Some(note) = note {
             budget::add_note(&mut answer, note);
         }
@@ -187,7 +187,7 @@ pub async fn run(gw: &Gateway, tool: &'static str, args: &Args) -> Result<Value,
         Run::Imports | Run::Symbols => code::search(gw, spec, args).await,
         Run::Documentation => docs::search(gw, args).await,
         Run::Text => text::search(gw, args).await,
-        Run::References => references::find(gw, args).await,
+        Run::References => find_references::find(gw, args).await,
     }
 }
 

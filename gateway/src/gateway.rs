@@ -12,9 +12,9 @@ use vibe_common::run_lock::{self, Holder};
 use vibe_common::search::Search;
 
 use crate::backend::{Backend, BackendError};
-use crate::error::ToolError;
 use crate::sync::{SyncRunner, SyncStart};
 use crate::target::{Catalog, Project, Scope};
+use crate::tool_error::ToolError;
 
 /// Cheap to clone; every MCP session shares one.
 #[derive(Clone)]

@@ -444,4 +444,4 @@ fn one_line(s: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests;
+mod render_tests;

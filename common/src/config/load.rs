@@ -70,7 +70,7 @@ impl Config {
                 Err(e) => tracing::warn!(
                     "config {} migrated from version {old} in memory only: {}",
                     path.display(),
-                    crate::error::chain(&e)
+                    crate::error_chain::chain(&e)
                 ),
             }
         }

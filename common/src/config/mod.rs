@@ -19,28 +19,28 @@
 //! * `load`: reading the file, errors with line:column, environment overrides;
 //! * `migrate`: upgrades of older config versions;
 //! * `validate`: safe defaults, clamping, path resolution, unknown keys;
-//! * `render`: writing the file back, from the serialized model and one table
-//!   of `(dotted key, comment)` pairs (`render::COMMENTS`);
+//! * `write_json5`: writing the file back, from the serialized model and one table
+//!   of `(dotted key, comment)` pairs (`write_json5::COMMENTS`);
 //! * `sources`: `source add|remove|list` operations;
 //! * `identity`: the owner identity of a config directory (`identity.json`);
-//! * `error` and `paths`: the error type and the path / file helpers.
+//! * `config_error` and `paths`: the error type and the path / file helpers.
 //!
 //! Adding a key: a field in `model` (with its default), a comment in
-//! `render::COMMENTS`, a check in `validate` when the value has limits. The
-//! tests of `render` fail when a key has no comment or does not survive a
+//! `write_json5::COMMENTS`, a check in `validate` when the value has limits. The
+//! tests of `write_json5` fail when a key has no comment or does not survive a
 //! save and load.
 
-mod error;
+mod config_error;
 mod identity;
 mod load;
 mod migrate;
 mod model;
 mod paths;
-mod render;
 mod sources;
 mod validate;
+mod write_json5;
 
-pub use error::ConfigError;
+pub use config_error::ConfigError;
 pub use identity::{hostname, Identity, Origin as IdentityOrigin, Site, IDENTITY_FILE_NAME};
 pub use model::{
     AnswerFormat, Config, DevConfig, EnvOverrides, LlmApi, McpConfig, McpProtocol, OllamaHost, OpenSearchConfig,

@@ -8,7 +8,7 @@
 //! path with a space or starting with `<` (`<config dir>/identity.json`) is a
 //! file at run time, not in the repository. `vibe_common::x` must be a module
 //! of the common crate. A name said to be in a file (`` `KEY_WORDS` in
-//! `keys.rs` ``, or in parentheses after it: `` `error.rs` (`ToolError`) ``)
+//! `keys.rs` ``, or in parentheses after it: `` `tool_error.rs` (`ToolError`) ``)
 //! must occur in that file; after a directory, a name in parentheses is one
 //! of its modules. Every module of the common crate and of the gateway, every
 //! module directory of the ingest crate and every file of `extract/` must be
@@ -219,7 +219,7 @@ fn architecture_names_what_exists_and_every_module() {
 fn the_check_catches_what_drifted() {
     let root = repo();
     let page = "# A\n* `gateway/`: `registry.rs`, `gone.rs`; `KEY_WORDS` in `gateway/src/normalize/args.rs`;\n  \
-                `normalize/` (`keys`, `nope`), `error.rs` (`ToolError`, `NoSuchError`), `vibe_common::nothing`.\n\
+                `normalize/` (`keys`, `nope`), `tool_error.rs` (`ToolError`, `NoSuchError`), `vibe_common::nothing`.\n\
                 * `<config dir>/identity.json`, `ingest/queries/<lang>.scm`, `search-templates/*.mustache`.\n";
     let problems = check(&root, page);
     let has = |s: &str| problems.iter().any(|p| p.contains(s));

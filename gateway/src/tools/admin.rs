@@ -4,9 +4,9 @@
 
 use serde_json::{json, Value};
 
-use crate::error::ToolError;
 use crate::gateway::Gateway;
 use crate::sync::SyncStart;
+use crate::tool_error::ToolError;
 
 /// Starts an index run, or tells the one under way.
 pub async fn sync(gw: &Gateway) -> Result<Value, ToolError> {

@@ -11,11 +11,11 @@ use serde_json::{json, Map, Value};
 
 use super::answer::{hits, paged, scope_index};
 use super::excerpt::Show;
-use crate::error::ToolError;
 use crate::gateway::Gateway;
 use crate::normalize::Args;
 use crate::registry::{Run, ToolSpec};
 use crate::template_params::{self, Listing, Pass, SYMBOL_MATCHES_PER_FILE};
+use crate::tool_error::ToolError;
 
 /// The stored template of the symbol searches.
 pub const SYMBOLS_TEMPLATE: &str = "search_code_symbols";
@@ -311,7 +311,7 @@ fn pass_note(tool: &str, pass: Pass) -> Option<String> {
 }
 
 fn file_header(hit: &Value) -> Map<String, Value> {
-    super::freshness::file_header(&super::answer::source(hit))
+    super::stale_marks::file_header(&super::answer::source(hit))
 }
 
 /// Relative score below which an inner hit is from a weaker tier than the

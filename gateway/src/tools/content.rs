@@ -10,8 +10,8 @@
 use serde_json::{json, Value};
 
 use crate::budget::{escaped_len, RESERVE};
-use crate::error::ToolError;
 use crate::normalize::Args;
+use crate::tool_error::ToolError;
 
 /// A line longer than this many characters is shortened in a page of lines.
 pub const LONG_LINE_CHARS: usize = 2000;

@@ -10,10 +10,10 @@ use serde_json::{json, Map, Value};
 
 use super::answer::{hits, paged, scope_index, stored_at};
 use super::passages::{self, Section};
-use crate::error::ToolError;
 use crate::gateway::Gateway;
 use crate::normalize::Args;
 use crate::template_params;
+use crate::tool_error::ToolError;
 
 /// Matched sections reported per document.
 pub const MAX_SECTIONS: usize = 2;
@@ -79,7 +79,7 @@ fn result(s: &Value, text: Option<&str>, terms: &[String]) -> Value {
         out.insert("other_headings".into(), json!(others));
     }
     out.insert("headings_total".into(), json!(all.iter().filter(|x| x.level > 0).count()));
-    super::freshness::add(&mut out, s, false);
+    super::stale_marks::add(&mut out, s, false);
     Value::Object(out)
 }
 

@@ -40,7 +40,7 @@ pub const MAX_READ_BYTES: u64 = 256 * 1024;
 
 /// Whether the file an answer or result names is small enough to read.
 pub(super) fn readable(file: &Value) -> bool {
-    super::freshness::indexed_size(file).is_some_and(|size| size <= MAX_READ_BYTES)
+    super::stale_marks::indexed_size(file).is_some_and(|size| size <= MAX_READ_BYTES)
 }
 
 /// Leading characters of a word that stand for its inflections.

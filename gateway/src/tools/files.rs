@@ -5,11 +5,11 @@
 use serde_json::Value;
 
 use super::answer::hits;
-use crate::error::ToolError;
 use crate::gateway::Gateway;
 use crate::normalize::Args;
 use crate::target::{Project, Scope};
 use crate::template_params;
+use crate::tool_error::ToolError;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Want {
@@ -71,7 +71,7 @@ pub async fn get(gw: &Gateway, want: Want, args: &Args) -> Result<Value, ToolErr
     };
     if let Some(o) = answer.as_object_mut() {
         // A file answer says `stale: false` too, when the disk can tell.
-        super::freshness::add(o, s, true);
+        super::stale_marks::add(o, s, true);
     }
     if want == Want::Ast && args.symbol.is_some() {
         super::excerpt::symbol_code(gw, &mut answer).await;

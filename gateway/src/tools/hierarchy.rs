@@ -10,9 +10,9 @@ use std::collections::{BTreeMap, HashSet};
 use serde_json::{json, Map, Value};
 
 use super::answer::hits;
-use crate::error::ToolError;
 use crate::gateway::Gateway;
 use crate::normalize::Args;
+use crate::tool_error::ToolError;
 
 /// The stored template of `find_references`: uses of a name, and (its
 /// `hierarchy` section) the types a level of a hierarchy holds.
@@ -157,7 +157,7 @@ async fn level(gw: &Gateway, index: &str, way: Way, sought: &[Sought], depth: u3
     let files = response["hits"]["total"]["value"].as_u64().unwrap_or(0);
     let mut out = Vec::new();
     for hit in hits(&response) {
-        let file = super::freshness::file_header(&super::answer::source(&hit));
+        let file = super::stale_marks::file_header(&super::answer::source(&hit));
         let family = family(file.get("language").and_then(Value::as_str).unwrap_or_default());
         for inner in hit["inner_hits"]["symbols"]["hits"]["hits"].as_array().into_iter().flatten() {
             let Value::Object(mut entry) = super::answer::shown(inner) else {

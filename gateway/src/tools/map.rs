@@ -19,8 +19,8 @@ use serde_json::{json, Map, Value};
 
 use super::answer::hits;
 use crate::budget::{escaped_len, RESERVE};
-use crate::error::ToolError;
 use crate::gateway::Gateway;
+use crate::tool_error::ToolError;
 
 /// Names defined under the path that are ranked; past this many, the
 /// scope's most used names are ranked instead.
@@ -129,7 +129,7 @@ fn first_ranking(uses: &Value, definitions: &HashMap<String, u64>, all_names: bo
 fn entries(found: &Value, first: &HashMap<String, f64>) -> Vec<Entry> {
     let mut out = Vec::new();
     for hit in hits(found) {
-        let file = super::freshness::file_header(&super::answer::source(&hit));
+        let file = super::stale_marks::file_header(&super::answer::source(&hit));
         let path = file.get("path").and_then(Value::as_str).unwrap_or_default().to_string();
         for inner in hit["inner_hits"]["symbols"]["hits"]["hits"].as_array().into_iter().flatten() {
             let Value::Object(mut shown) = super::answer::shown(inner) else {

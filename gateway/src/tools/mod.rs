@@ -11,15 +11,15 @@ pub mod delegate;
 pub mod docs;
 pub mod excerpt;
 pub mod files;
-pub mod freshness;
+pub mod find_references;
 pub mod hierarchy;
 pub mod map;
 pub mod outline;
 pub mod passages;
-pub mod references;
 pub mod show;
+pub mod stale_marks;
 pub mod text;
 pub mod tree;
 pub mod word_lines;
 
-pub use crate::error::ToolError;
+pub use crate::tool_error::ToolError;

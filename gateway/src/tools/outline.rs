@@ -10,8 +10,8 @@
 use serde_json::{json, Map, Value};
 
 use crate::budget::{first_sentence, json_len, shorten, RESERVE};
-use crate::error::ToolError;
 use crate::normalize::Args;
+use crate::tool_error::ToolError;
 
 /// Signatures in an outline are cut to about this many characters.
 pub const SIGNATURE_CHARS: usize = 120;

@@ -7,10 +7,10 @@ use vibe_common::project_meta::ProjectMeta;
 
 use super::answer::{hits, scope_index};
 use crate::budget::{first_sentence, json_len, RESERVE};
-use crate::error::ToolError;
 use crate::gateway::Gateway;
 use crate::normalize::Args;
 use crate::template_params;
+use crate::tool_error::ToolError;
 use vibe_common::units::human_size as size_human;
 
 /// Most projects listed by `show_projects`.
@@ -37,7 +37,7 @@ pub async fn projects(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
                 p["summary"] = json!(summary);
             }
             if m.indexed_at > 0 {
-                p["indexed_at"] = json!(super::freshness::iso_time(m.indexed_at));
+                p["indexed_at"] = json!(super::stale_marks::iso_time(m.indexed_at));
             }
             // The ids of the configs that index it (`id` in their config files).
             if !m.owners.is_empty() {
@@ -58,7 +58,7 @@ pub async fn projects(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
         let mut sync =
             json!({ "state": if last.exit_code == Some(0) { "ok" } else { "failed" }, "outcome": last.outcome() });
         if let Some(ms) = last.finished_at_ms {
-            sync["finished_at"] = json!(super::freshness::iso_time(ms));
+            sync["finished_at"] = json!(super::stale_marks::iso_time(ms));
         }
         answer["sync"] = sync;
     }

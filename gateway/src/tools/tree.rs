@@ -8,11 +8,11 @@ use serde_json::{json, Value};
 
 use super::answer::{hits, scope_index};
 use crate::budget::{escaped_len, RESERVE};
-use crate::error::ToolError;
 use crate::gateway::Gateway;
 use crate::normalize::Args;
 use crate::target::Scope;
 use crate::template_params;
+use crate::tool_error::ToolError;
 use crate::tree_at_depth::{depth_of, dir_count, render_at, MAX_DEPTH};
 
 /// Most paths fetched for one tree (the index's default result window).

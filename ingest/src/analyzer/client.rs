@@ -9,7 +9,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use vibe_common::config::{LlmApi, OllamaHost};
-use vibe_common::error::BoxError;
+use vibe_common::error_chain::BoxError;
 
 /// Timeout of the `GET` health requests (capped by `timeout_secs`).
 const PROBE_TIMEOUT: Duration = Duration::from_secs(10);

@@ -14,60 +14,20 @@
 //! report or the error: none is silently left out.
 
 use std::collections::HashMap;
-use std::fmt;
 use std::sync::atomic::AtomicUsize;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use tokio::sync::{mpsc, Mutex};
 use vibe_common::config::OllamaHost;
 
 use super::batch::{make_batches, Batch, FileInput};
 use super::client::LlmClient;
+pub use super::options::ClusterOptions;
 use super::prompts::{AstSelection, Prompts};
 pub use super::report::{AnswerCounts, ClusterReport, HostReport};
 use super::worker::{worker, BatchStats, Event, Shared};
 use crate::indexer::Enrichment;
-
-/// Retry policy of a run.
-#[derive(Clone)]
-pub struct ClusterOptions {
-    /// Retries of a batch whose answer misses files or changes paths (then
-    /// another host tries them, or they are counted as not enriched).
-    pub max_retries: usize,
-    /// Delay before such a retry.
-    pub retry_delay: Duration,
-    /// Retries of a request that failed in transport (connection, timeout,
-    /// HTTP error) before its host is taken out.
-    pub host_retries: usize,
-    /// Delay before such a retry.
-    pub host_retry_delay: Duration,
-    /// Advanced by the number of files enriched.
-    pub progress: Option<indicatif::ProgressBar>,
-}
-
-impl Default for ClusterOptions {
-    fn default() -> Self {
-        Self {
-            max_retries: 5,
-            retry_delay: Duration::from_secs(2),
-            host_retries: 2,
-            host_retry_delay: Duration::from_secs(1),
-            progress: None,
-        }
-    }
-}
-
-impl fmt::Debug for ClusterOptions {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ClusterOptions")
-            .field("max_retries", &self.max_retries)
-            .field("retry_delay", &self.retry_delay)
-            .field("host_retries", &self.host_retries)
-            .field("host_retry_delay", &self.host_retry_delay)
-            .finish()
-    }
-}
 
 /// Why a run stopped.
 #[derive(Debug, Clone, thiserror::Error)]

@@ -4,7 +4,7 @@
 //! 3. a warm-up request loads the model.
 
 use super::client::{model_installed, LlmClient};
-use vibe_common::error::BoxError;
+use vibe_common::error_chain::BoxError;
 
 /// Which check failed on a host. The cause (from the client) is the source.
 /// `kind` is "Ollama host" or "OpenAI-compatible host"; `request` the one that failed.

@@ -16,6 +16,7 @@ pub mod batch;
 pub mod client;
 pub mod cluster;
 pub mod health;
+mod options;
 pub mod prompts;
 pub mod repair;
 pub mod report;
@@ -27,7 +28,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use vibe_common::config::OllamaHost;
-use vibe_common::error::chain;
+use vibe_common::error_chain::chain;
 
 pub use batch::FileInput;
 pub use client::LlmClient;

@@ -17,11 +17,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use tokio::sync::{mpsc, Mutex};
-use vibe_common::error::chain;
+use vibe_common::error_chain::chain;
 
 use super::batch::{Batch, FileInput};
 use super::client::{ClientError, LlmClient};
-use super::cluster::ClusterOptions;
+use super::options::ClusterOptions;
 use super::prompts::{AstSelection, Prompts};
 use super::repair::check_answer;
 use super::report::AnswerCounts;

@@ -149,7 +149,7 @@ fn analyze_source(
             Some(s)
         }
         Some(Err(e)) => {
-            outcome.summary_failures.push((name.to_string(), vibe_common::error::chain(&e)));
+            outcome.summary_failures.push((name.to_string(), vibe_common::error_chain::chain(&e)));
             None
         }
         None => None,

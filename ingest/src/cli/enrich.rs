@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex};
 
 use anyhow::Context as _;
 use vibe_common::config::OllamaHost;
-use vibe_common::error::chain;
+use vibe_common::error_chain::chain;
 
 use super::Ctx;
 use crate::analyzer::{block_on_sync, Analyzer, ClusterOptions, ClusterReport, FileInput};

@@ -10,7 +10,7 @@ use vibe_common::search::Search;
 use vibe_common::units::human_size;
 
 use super::{Ctx, StatsCommand};
-use crate::indexer::stats::project_stats;
+use crate::indexer::project_stats::project_stats;
 use crate::scanner::{SourceStats, OTHER_LANGUAGE};
 use vibe_common::project_meta::ProjectMeta;
 

@@ -466,4 +466,4 @@ fn progress_bar(name: &str) -> indicatif::ProgressBar {
 }
 
 #[cfg(test)]
-mod tests;
+mod export_tests;

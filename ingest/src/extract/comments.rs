@@ -1,7 +1,7 @@
 //! Comment text: markers and documentation markup removed, as the
 //! language's table entry (`languages.rs`) describes them.
 
-use super::languages::{DocMarkup, Language};
+use super::grammars::{DocMarkup, Language};
 
 /// Comment text without its markers, one entry per non-empty line.
 pub(crate) fn clean_comment(lang: &Language, raw: &str) -> Vec<String> {
@@ -96,7 +96,7 @@ fn strip_xml_tags(line: &str) -> String {
 mod tests {
     use super::*;
 
-    use crate::extract::languages::by_id;
+    use crate::extract::grammars::by_id;
 
     fn clean(lang: &str, raw: &str) -> Vec<String> {
         clean_comment(by_id(lang).unwrap(), raw)

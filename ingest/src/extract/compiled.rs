@@ -8,10 +8,10 @@ use std::sync::{Arc, OnceLock};
 use thiserror::Error;
 use tree_sitter::{Node, Parser, Query, QueryPredicateArg};
 use vibe_common::ast::LineRange;
-use vibe_common::error::BoxError;
+use vibe_common::error_chain::BoxError;
 
 use super::direct::Plan;
-use super::languages::{Extractor, Language, LANGUAGES};
+use super::grammars::{Extractor, Language, LANGUAGES};
 use super::references::RefKind;
 
 #[derive(Debug, Error)]
@@ -163,7 +163,7 @@ pub(crate) fn compile_query_as(lang: &'static Language, matching: Matching) -> R
         Extractor::Queries => CODE_CAPTURES.iter().map(|(n, _)| *n).collect(),
     };
     let grammar = (lang.grammar)();
-    let source = super::languages::query_source(lang)
+    let source = super::grammars::query_source(lang)
         .map_err(|message| ExtractError::Query { lang: lang.name, source: message.into() })?;
     let query = Query::new(&grammar, &source).map_err(|e| ExtractError::Query { lang: lang.name, source: e.into() })?;
     let mut roles = Vec::new();

@@ -6,7 +6,7 @@ use tree_sitter::Node;
 use super::comments::{clean_comment, has_blank_line};
 use super::compiled::line_range;
 use super::family::{Family, IdSet};
-use super::languages::Language;
+use super::grammars::Language;
 
 /// Doc comments of a definition: a docstring inside it, or else the run of
 /// doc comments that touches it.

@@ -63,7 +63,7 @@ use super::compiled::{
 use super::direct::{self, Captures};
 use super::doc_comments::{doc_comments, header_blocks, Marked};
 use super::family::{Family, IdMap, IdSet};
-use super::languages::Language;
+use super::grammars::Language;
 use super::license_header;
 use super::nesting::{self, Holds, Place, Span};
 use super::references::{self, Container};

@@ -14,7 +14,7 @@ use vibe_common::ast::{AstData, AstHeading, AstLink};
 
 use super::compiled::{self, ExtractError};
 use super::compiled::{line_range, text};
-use super::languages::Language;
+use super::grammars::Language;
 
 /// Capture names of the inline query.
 const INLINE_CAPTURES: &[&str] = &["link.text", "link.url", "link.autolink", "link.label"];

@@ -7,7 +7,7 @@ mod direct;
 mod doc_comments;
 mod engine;
 mod family;
-pub mod languages;
+pub mod grammars;
 mod license_header;
 mod markdown;
 mod nesting;
@@ -15,7 +15,7 @@ mod references;
 mod signature;
 
 pub use compiled::{compile_query, CompiledQuery, ExtractError};
-pub use languages::{for_path, Extractor, Language, LANGUAGES};
+pub use grammars::{for_path, Extractor, Language, LANGUAGES};
 
 use vibe_common::ast::AstData;
 

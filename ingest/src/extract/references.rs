@@ -146,7 +146,7 @@ fn reference_name<'s>(f: &Found, bytes: &'s [u8]) -> Option<&'s str> {
 
 #[cfg(test)]
 mod tests {
-    use crate::extract::{extract, languages::by_id};
+    use crate::extract::{extract, grammars::by_id};
 
     fn refs(lang: &str, src: &str) -> Vec<(String, String, u32, Option<String>)> {
         let ast = extract(by_id(lang).unwrap(), src).unwrap();

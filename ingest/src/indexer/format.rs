@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 use vibe_common::naming::IndexNames;
 use vibe_common::templates;
 
-use crate::extract::{languages, LANGUAGES};
+use crate::extract::{grammars, LANGUAGES};
 
 /// Bump when the engine or the documents change what is extracted or
 /// stored, without a template or query file changing.
@@ -32,7 +32,7 @@ fn format_of(extraction_version: u32) -> String {
     }
     for lang in LANGUAGES {
         h.update(lang.id.as_bytes());
-        h.update(languages::query_source(lang).unwrap_or_default().as_bytes());
+        h.update(grammars::query_source(lang).unwrap_or_default().as_bytes());
     }
     h.finalize().to_hex()[..16].to_string()
 }

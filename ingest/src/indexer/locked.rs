@@ -14,7 +14,7 @@ use vibe_common::naming::project_hash;
 use vibe_common::run_lock::{self, Claim, Holder, RunLock, Wait};
 use vibe_common::search::Search;
 
-use super::source::{index_source, Stored};
+use super::index_source::{index_source, Stored};
 use super::store::{self, Layout};
 use super::{IndexError, IndexOptions, SourceOutcome};
 

@@ -13,7 +13,7 @@ use vibe_common::naming::project_hash;
 use vibe_common::search::Search;
 use vibe_common::units::count;
 
-use super::source::{plan_source, Stored};
+use super::index_source::{plan_source, Stored};
 use super::store::{self, Layout};
 use super::{IndexError, IndexOptions};
 use crate::scanner::{self, ScanOptions, ScanReport, SkipReason, SourceInfo};
@@ -109,7 +109,8 @@ fn count_files(
     stored: Arc<std::collections::HashMap<String, String>>,
     stored_paths: &HashSet<String>,
 ) -> Result<(Preview, ScanReport), scanner::ScanError> {
-    let opts = ScanOptions { extract: false, skip: Some(super::source::unchanged_in(stored)), ..Default::default() };
+    let opts =
+        ScanOptions { extract: false, skip: Some(super::index_source::unchanged_in(stored)), ..Default::default() };
     let mut preview = Preview::default();
     let mut seen: HashSet<String> = HashSet::new();
     let scan = scanner::scan(root, &opts, |f| {

@@ -10,20 +10,20 @@
 //! [`ScanReport`].
 
 pub mod binary;
+pub mod count_file;
 pub mod encoding;
 mod file;
 pub mod in_flight;
 pub mod license;
 pub mod readme;
 mod run;
-pub mod stats;
 pub mod walk;
 
+pub use count_file::{CountFile, LanguageStats, SourceStats, OTHER_LANGUAGE};
 pub use file::{count_lines, scan_file};
 pub use license::{detect_license, LicenseInfo};
 pub use readme::{find_readme, Readme};
 pub use run::{scan, try_scan};
-pub use stats::{CountFile, LanguageStats, SourceStats, OTHER_LANGUAGE};
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -32,7 +32,7 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 use vibe_common::ast::AstData;
-use vibe_common::error::{chain, BoxError};
+use vibe_common::error_chain::{chain, BoxError};
 
 /// Files larger than this get no AST (metadata and hash only).
 pub const MAX_AST_FILE_SIZE: u64 = 10 * 1024 * 1024;

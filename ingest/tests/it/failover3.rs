@@ -114,7 +114,7 @@ async fn full_index_with_the_manager_killed_completes_or_converges() {
             report.errors().is_empty()
         }
         Err(e) => {
-            eprintln!("failover3: scan index failed after {took:.1} s: {}", vibe_common::error::chain(e));
+            eprintln!("failover3: scan index failed after {took:.1} s: {}", vibe_common::error_chain::chain(e));
             false
         }
     };

@@ -246,12 +246,12 @@ async fn the_api_key_is_read_from_the_variable_the_config_names() {
     assert_eq!(a.enrich("demo", files(2)).await.unwrap().0.len(), 2);
 
     let wrong = OllamaHost { api_key_env: Some("VIBE_TEST_KEY_WRONG".into()), ..mock.host() };
-    let msg = vibe_common::error::chain(&analyzer(&[wrong]).check().await.unwrap_err());
+    let msg = vibe_common::error_chain::chain(&analyzer(&[wrong]).check().await.unwrap_err());
     assert!(msg.contains("cannot list the installed models") && msg.contains("HTTP 401"), "{msg}");
     let none = analyzer(&[mock.host()]).check().await.unwrap_err().to_string();
     assert!(none.contains("cannot list the installed models"), "no key, no models: {none}");
 
     let unset = OllamaHost { api_key_env: Some("VIBE_TEST_KEY_UNSET".into()), ..mock.host() };
-    let msg = vibe_common::error::chain(&Analyzer::new(&[unset]).unwrap_err());
+    let msg = vibe_common::error_chain::chain(&Analyzer::new(&[unset]).unwrap_err());
     assert!(msg.contains("the environment variable VIBE_TEST_KEY_UNSET (api_key_env) is not set"), "{msg}");
 }

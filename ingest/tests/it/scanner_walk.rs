@@ -290,7 +290,7 @@ fn a_failing_consumer_stops_the_scan() {
     assert!(matches!(err, scanner::ScanError::Consumer { .. }));
     // The consumer's error is the source, printed by the chain.
     assert!(!err.to_string().contains("disk full"), "{err}");
-    assert!(vibe_common::error::chain(&err).ends_with("scan stopped by its consumer: disk full"), "{err}");
+    assert!(vibe_common::error_chain::chain(&err).ends_with("scan stopped by its consumer: disk full"), "{err}");
     assert_eq!(n, 3);
 }
 

@@ -28,11 +28,11 @@ pub mod plan;
 
 pub use glob::*;
 
-use crate::error::ToolError;
 use crate::gateway::Gateway;
 use crate::normalize::Args;
 use crate::target::Scope;
 use crate::template_params;
+use crate::tool_error::ToolError;
 use crate::tools::answer::hits;
 
 /// The stored template.
@@ -360,7 +360,7 @@ fn file_result(hit: &Value, matcher: &Regex, context: usize) -> Option<Value> {
     }
     let matches: Vec<Value> = shown.into_values().collect();
     let kept_lines = kept;
-    let mut out = crate::tools::freshness::file_header(s);
+    let mut out = crate::tools::stale_marks::file_header(s);
     out.insert("matches".into(), json!(matches));
     if count > kept_lines {
         out.insert("more_matches".into(), json!(count - kept_lines));

@@ -9,7 +9,7 @@ use tree_sitter::Node;
 use super::{for_each_match, Plan};
 use crate::extract::compiled::{compiled, parse};
 use crate::extract::engine::extract_with;
-use crate::extract::languages::{by_id, for_path, Extractor, Language, LANGUAGES};
+use crate::extract::grammars::{by_id, for_path, Extractor, Language, LANGUAGES};
 
 /// One match: its pattern and its captures (capture index, node id), sorted.
 type Match = (usize, Vec<(u32, usize)>);

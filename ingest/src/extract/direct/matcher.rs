@@ -310,7 +310,7 @@ impl Predicate {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::extract::languages::by_id;
+    use crate::extract::grammars::by_id;
 
     fn direct(lang: &str, query: &str) -> Vec<bool> {
         let grammar = (by_id(lang).unwrap().grammar)();
@@ -343,7 +343,7 @@ mod tests {
     /// languages whose queries use only the direct subset must stay so.
     #[test]
     fn most_patterns_of_the_big_languages_are_direct() {
-        use crate::extract::languages::{query_source, Extractor, LANGUAGES};
+        use crate::extract::grammars::{query_source, Extractor, LANGUAGES};
         for lang in LANGUAGES.iter().filter(|l| l.extractor == Extractor::Queries) {
             let grammar = (lang.grammar)();
             let source = query_source(lang).unwrap();

@@ -164,7 +164,7 @@ fn an_error_says_its_cause_once() {
     let write = ExportError::Write(std::io::Error::other("disk on fire"));
     let at = ExportError::Io { path: "out.json".into(), source: std::io::Error::other("disk on fire") };
     for e in [write, at] {
-        let line = vibe_common::error::chain(&e);
+        let line = vibe_common::error_chain::chain(&e);
         assert_eq!(line.matches("disk on fire").count(), 1, "{line}");
     }
 }

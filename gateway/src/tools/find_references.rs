@@ -8,10 +8,10 @@ use serde_json::{json, Map, Value};
 
 use super::answer::{hits, paged, scope_index};
 use super::hierarchy::Way;
-use crate::error::ToolError;
 use crate::gateway::Gateway;
 use crate::normalize::Args;
 use crate::template_params;
+use crate::tool_error::ToolError;
 
 /// The stored templates.
 pub use super::hierarchy::CALLERS_TEMPLATE;
@@ -123,7 +123,7 @@ pub async fn find(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
 /// back, else at least (each entry left out holds a use or more). Files
 /// still rank by their uses (the template sums the entries' `uses`).
 fn file_result(hit: &Value, direction: Direction, query: &str, shown: usize) -> Value {
-    let mut out = super::freshness::file_header(&super::answer::source(hit));
+    let mut out = super::stale_marks::file_header(&super::answer::source(hit));
     let inner = &hit["inner_hits"]["references"]["hits"];
     let entries = inner["hits"].as_array().map(Vec::as_slice).unwrap_or_default();
     let mut uses: Vec<(u64, Value)> = entries.iter().flat_map(|e| uses_of(e, direction, query)).collect();

@@ -17,7 +17,7 @@ use vibe_common::run_lock::RunLock;
 
 use super::bulk::{BulkBatch, BulkOutcome};
 use super::store::{Layout, MetaInfo};
-use super::{documents, format, stats, store};
+use super::{documents, format, project_stats, store};
 use super::{EnrichFn, IndexError, IndexOptions, SourceOutcome, PROJECT_SUMMARY_KEY};
 use crate::scanner::in_flight::{InFlight, SlowFiles};
 use crate::scanner::{self, ScanOptions, ScanReport, ScannedFile, SkipReason, SourceInfo};
@@ -404,7 +404,7 @@ async fn write_meta(
     (owners, writers): (&[String], &[store::Writer]),
     enrich: &Option<EnrichFn>,
 ) -> Result<(), IndexError> {
-    let stats = stats::project_stats(search, &targets.ast_alias).await?;
+    let stats = project_stats::project_stats(search, &targets.ast_alias).await?;
     let mut summary = info.readme.as_ref().map(documents::readme_summary).unwrap_or_default();
     if let (Some(enrich), Some(_)) = (enrich, &info.readme) {
         let mut answer = enrich(info, &[])
