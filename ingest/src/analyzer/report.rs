@@ -149,6 +149,10 @@ impl fmt::Display for ClusterReport {
             let more = if more > 0 { format!(" and {more} more") } else { String::new() };
             write!(f, "\n  not enriched, {} files ({why}): {shown}{more}", paths.len())?;
         }
+        let never_answered = self.unenriched.saturating_sub(self.failed.len());
+        if never_answered > 0 {
+            write!(f, "\n  not enriched, {never_answered} files (no host was left to ask)")?;
+        }
         Ok(())
     }
 }
@@ -180,6 +184,8 @@ mod tests {
             text.contains("not enriched, 7 files (no usable answer): f0.rs, f1.rs, f2.rs, f3.rs, f4.rs and 2 more"),
             "{text}"
         );
+        let stopped = ClusterReport { unenriched: 9, ..report.clone() };
+        assert!(stopped.to_string().ends_with("\n  not enriched, 2 files (no host was left to ask)"), "{stopped}");
         let mut total = ClusterReport::default();
         total.merge(&report);
         total.merge(&report);
