@@ -45,10 +45,12 @@ pub fn run(ctx: &Ctx, args: ScanIndexArgs) -> anyhow::Result<()> {
     }
     let (targets, gone) = ctx.present_targets(args.target.as_deref())?;
     if args.dry_run {
-        return dry_run(ctx, &targets, args.force, gone);
+        let describe_bare = !args.no_llm && !ctx.config.ollama.is_empty();
+        return dry_run(ctx, &targets, IndexOptions { force: args.force, describe_bare, ..Default::default() }, gone);
     }
     let search = Search::new(&ctx.config.opensearch)?;
     let mut opts = IndexOptions { force: args.force, progress: true, ..options(ctx, args.no_llm, "scan index")? };
+    opts.describe_bare = opts.enrich.is_some();
     if args.wait {
         opts.lock.wait = Wait::UntilFree;
     }
@@ -64,9 +66,8 @@ pub fn run(ctx: &Ctx, args: ScanIndexArgs) -> anyhow::Result<()> {
 }
 
 /// What a run would write and remove in each source, written nowhere.
-fn dry_run(ctx: &Ctx, targets: &[std::path::PathBuf], force: bool, gone: usize) -> anyhow::Result<()> {
+fn dry_run(ctx: &Ctx, targets: &[std::path::PathBuf], opts: IndexOptions, gone: usize) -> anyhow::Result<()> {
     let search = Search::new(&ctx.config.opensearch)?;
-    let opts = IndexOptions { force, ..Default::default() };
     let runtime = tokio::runtime::Runtime::new()?;
     let previews = runtime.block_on(indexer::preview::preview(&search, targets, &opts))?;
     let mut failed = 0;
@@ -103,6 +104,10 @@ fn print_report(report: &IndexReport) {
     for source in &report.sources {
         if let Some(line) = &source.upgraded {
             eprintln!("{line}");
+        }
+        if source.redescribed > 0 {
+            let files = vibe_common::units::count(source.redescribed, "unchanged file", "unchanged files");
+            eprintln!("{}: {files} without a description sent to the LLM again", source.name);
         }
         eprintln!("{}: {}", source.name, source.scan.summary());
         if source.deleted > 0 {

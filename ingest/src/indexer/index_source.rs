@@ -64,6 +64,9 @@ pub(super) struct Plan {
     pub rebuild: bool,
     /// Why an existing index is rebuilt, when its format changed.
     pub upgraded: Option<String>,
+    /// Unchanged files written again to be described (a run with enrichment
+    /// over files an earlier one left without a description).
+    pub redescribed: usize,
 }
 
 /// What the index holds of a project as its run starts: the layout of
@@ -109,6 +112,7 @@ pub(super) async fn index_source(
         root: info.root.clone(),
         rebuilt: plan.rebuild,
         upgraded: plan.upgraded,
+        redescribed: plan.redescribed,
         ..Default::default()
     };
     let details = (outcome.rebuilt && !details_loaded).then(|| load_details(&info.root));
@@ -193,17 +197,24 @@ pub(super) async fn plan_source(
             )?;
             let mut stored_paths: HashSet<String> = in_files.keys().cloned().collect();
             stored_paths.extend(in_ast.keys().cloned());
-            let stored: HashMap<String, String> =
+            let mut stored: HashMap<String, String> =
                 in_ast.into_iter().filter(|(p, h)| in_files.get(p) == Some(h)).collect();
+            let mut redescribed = 0;
+            if opts.describe_bare {
+                for path in store::undescribed(search, &ast_alias).await? {
+                    redescribed += usize::from(stored.remove(&path).is_some());
+                }
+            }
             let targets = Targets { files, ast, files_alias, ast_alias };
-            Ok(Plan { targets, stored, stored_paths, rebuild: false, upgraded })
+            Ok(Plan { targets, stored, stored_paths, rebuild: false, upgraded, redescribed })
         }
         _ => {
             // Created once the scan has started.
             let generation = store::new_generation();
             let (files, ast) = (names.files_index(hash, &generation), names.ast_index(hash, &generation));
             let targets = Targets { files, ast, files_alias, ast_alias };
-            Ok(Plan { targets, stored: HashMap::new(), stored_paths: HashSet::new(), rebuild: true, upgraded })
+            let (stored, stored_paths) = (HashMap::new(), HashSet::new());
+            Ok(Plan { targets, stored, stored_paths, rebuild: true, upgraded, redescribed: 0 })
         }
     }
 }

@@ -102,6 +102,10 @@ pub struct IndexOptions {
     pub progress: bool,
     /// Enrichment for changed files, by relative path (LLM descriptions and tags).
     pub enrich: Option<EnrichFn>,
+    /// Write again the unchanged files an earlier enrichment left without a
+    /// description, so that `enrich` describes them (`scan index` with an
+    /// LLM; its dry run counts them). `scan watch` leaves them to it.
+    pub describe_bare: bool,
     /// The owner identity's id (`vibe_common::config::Identity`) recorded
     /// as an owner of every project this run indexes. A run removes only
     /// projects it owns and no longer lists; empty = the behaviour before
@@ -132,6 +136,9 @@ pub struct SourceOutcome {
     /// Why an existing project was rebuilt without `--force` (its index
     /// format is older than this build's).
     pub upgraded: Option<String>,
+    /// Unchanged files written again to be described by the LLM (an earlier
+    /// enrichment left them without a description).
+    pub redescribed: usize,
     pub files_written: u64,
     pub ast_written: u64,
     pub deleted: u64,

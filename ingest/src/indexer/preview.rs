@@ -26,7 +26,10 @@ pub struct Preview {
     pub rebuild: Option<&'static str>,
     /// Files the run would write: not indexed yet, or changed since.
     pub new: u64,
+    /// Changed on disk, or unchanged but without the description a run with
+    /// enrichment would write ([`Preview::undescribed`] of them).
     pub changed: u64,
+    pub undescribed: u64,
     pub unchanged: u64,
     /// Indexed files no longer on disk, which the run would remove.
     pub gone: u64,
@@ -44,11 +47,12 @@ impl Preview {
             }
             None if write == 0 && self.gone == 0 => format!("{}: nothing to write", self.name),
             None => format!(
-                "{}: would write {} (new {}, changed {})",
+                "{}: would write {} (new {}, changed {}{})",
                 self.name,
                 count(write as usize, "file", "files"),
                 self.new,
-                self.changed
+                self.changed - self.undescribed,
+                if self.undescribed > 0 { format!(", to describe {}", self.undescribed) } else { String::new() }
             ),
         };
         if self.gone > 0 {
@@ -99,6 +103,7 @@ async fn preview_source(
     let (mut preview, scan) = counted.map_err(IndexError::Scan)?;
     preview.name = info.name.clone();
     preview.rebuild = rebuild;
+    preview.undescribed = plan.redescribed as u64;
     preview.scan = scan;
     Ok(preview)
 }

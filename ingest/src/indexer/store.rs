@@ -158,6 +158,27 @@ pub async fn stored_versions(search: &Search, alias: &str) -> Result<HashMap<Str
         .collect())
 }
 
+/// Paths of the files the LLM could describe (they have a language) that
+/// carry no description: a run with enrichment writes them again, so a file
+/// a failed or stopped enrichment left bare is described by the next run.
+pub async fn undescribed(search: &Search, alias: &str) -> Result<Vec<String>, SearchError> {
+    let body = json!({
+        "_source": false,
+        "stored_fields": "_none_",
+        "docvalue_fields": ["path"],
+        "query": { "bool": {
+            "filter": [{ "exists": { "field": "language" } }],
+            "must_not": [
+                { "exists": { "field": "description" } },
+                { "exists": { "field": "skipped" } },
+                { "term": { "binary": true } },
+            ],
+        } },
+    });
+    let hits = scroll_all(search, alias, Missing::IsAnError, body).await?;
+    Ok(hits.into_iter().filter_map(|h| h["fields"]["path"][0].as_str().map(str::to_string)).collect())
+}
+
 /// What a scroll over an index that does not exist does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Missing {

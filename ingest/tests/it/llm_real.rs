@@ -5,7 +5,9 @@
 //! Nothing is expected of a 135M model's words: these tests hold the
 //! pipeline's floor. Every file with an AST gets a description and a tag or
 //! is counted as not enriched with why; the project gets a summary; a host
-//! killed mid-run or a host answering garbage loses nothing.
+//! killed mid-run or a host answering garbage loses nothing. The last test
+//! (scripted hosts only, same harness) has the next run describe the files
+//! an enrichment left bare.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -49,16 +51,19 @@ struct Cli {
 
 impl Cli {
     fn new(prefix: &str, hosts: Vec<Value>, sources: &[&Path]) -> Self {
-        let dir = tempfile::tempdir().unwrap();
+        let cli = Self { dir: tempfile::tempdir().unwrap(), prefix: prefix.to_string() };
+        cli.configure(hosts, sources);
+        cli.search_blocking(|s| async move { s.delete(&format!("/{}_*?expand_wildcards=all", s.names.prefix)).await });
+        cli
+    }
+
+    fn configure(&self, hosts: Vec<Value>, sources: &[&Path]) {
         let config = json!({
-            "opensearch": { "hosts": [opensearch_url()], "index_prefix": prefix },
+            "opensearch": { "hosts": [opensearch_url()], "index_prefix": self.prefix },
             "ollama": hosts,
             "sources": sources,
         });
-        std::fs::write(dir.path().join("config.json5"), config.to_string()).unwrap();
-        let cli = Self { dir, prefix: prefix.to_string() };
-        cli.search_blocking(|s| async move { s.delete(&format!("/{}_*?expand_wildcards=all", s.names.prefix)).await });
-        cli
+        std::fs::write(self.dir.path().join("config.json5"), config.to_string()).unwrap();
     }
 
     fn command(&self, args: &[&str]) -> Command {
@@ -247,4 +252,35 @@ fn a_host_answering_garbage_beside_a_real_one_loses_nothing() {
     assert!(!stderr.contains(" 0 not JSON"), "the garbage is counted:\n{stderr}");
     let docs = cli.ast_docs(project.path());
     assert_eq!(docs.len(), 6, "every file is indexed:\n{stderr}");
+}
+
+#[test]
+fn files_an_enrichment_left_bare_are_described_by_the_next_run() {
+    let project = tree(2);
+    let scripted = |mock: &MockOllama| {
+        let mut host = serde_json::to_value(mock.host()).unwrap();
+        host["max_chunk_files"] = 1.into();
+        host
+    };
+    let dropping = MockOllama::start(MockOptions { then: Reply::MissingFile, ..MockOptions::named("dropping") });
+    let cli = Cli::new("tllmbare", vec![scripted(&dropping)], &[project.path()]);
+    let (_, stderr) = cli.run(&["scan", "index"]);
+    assert_eq!(enriched_counts(&stderr), (0, 2), "{stderr}");
+    assert!(cli.ast_docs(project.path()).iter().all(|(_, d, _)| d.is_empty()), "indexed bare:\n{stderr}");
+
+    let good = MockOllama::start(MockOptions::named("good"));
+    cli.configure(vec![scripted(&good)], &[project.path()]);
+    let (out, _) = cli.run(&["scan", "index", "--dry-run"]);
+    let preview = String::from_utf8_lossy(&out.stdout);
+    assert!(preview.contains("would write 2 files (new 0, changed 0, to describe 2)"), "{preview}");
+    let (out, _) = cli.run(&["scan", "index", "--dry-run", "--no-llm"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("nothing to write"), "without the LLM nothing is due");
+    let (_, stderr) = cli.run(&["scan", "index"]);
+    assert!(stderr.contains("2 unchanged files without a description sent to the LLM again"), "{stderr}");
+    assert_eq!(enriched_counts(&stderr), (2, 0), "{stderr}");
+    let docs = cli.ast_docs(project.path());
+    assert!(docs.iter().all(|(p, d, _)| d == &crate::ollama_support::description("good", p)), "{docs:?}");
+
+    let (_, stderr) = cli.run(&["scan", "index"]);
+    assert!(!stderr.contains("sent to the LLM again") && !stderr.contains("LLM enrichment:"), "a no-op:\n{stderr}");
 }
