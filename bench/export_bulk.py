@@ -2,8 +2,8 @@
 
     python3 bench/export_bulk.py DUMP RAW_FILES RAW_ANALYSIS OUT_DIR MAX_BYTES
 
-DUMP is what `VIBE_DUMP_BULK=DUMP scan index` wrote: every document exactly
-as the indexer sent it. (Scrolling `_source` back out no longer gives them:
+DUMP is what `ingest/examples/bulk_bodies.rs` wrote: every document exactly
+as the indexer builds it. (Scrolling `_source` back out no longer gives them:
 the match-only fields, such as grams, symbols, references, about and words,
 are left out of `_source`.) Writes, in the indexer's order, `index` actions
 into RAW_FILES (content documents) and RAW_ANALYSIS (AST documents), cut

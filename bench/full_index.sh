@@ -5,9 +5,10 @@
 #
 #   bash bench/full_index.sh
 #
-# The raw side: the first (untimed) index run writes the indexer's own bulk
-# bodies (VIBE_DUMP_BULK; `_source` no longer holds the match-only fields, so
-# scrolling it back out would not give the same documents); bench/export_bulk.py
+# The raw side: the indexer's own documents, as `ingest/examples/bulk_bodies.rs`
+# builds them with the indexer's code (`_source` no longer holds the
+# match-only fields, so scrolling it back out would not give the same
+# documents); bench/export_bulk.py
 # points them at fresh indices created from the same templates, cut at the
 # indexer's MAX_BULK_BYTES (5 MiB), and they are posted with curl one after
 # the other (bench/raw_bulk.sh), once with the template's refresh interval
@@ -44,8 +45,9 @@ warm "$TREE"
 # Documents written, from the closing line of `scan index`.
 written() { sed -n 's/.*Files: \([0-9]*\), Analysis: \([0-9]*\).*/\1 \2/p' "$WORK/cmd.out" | awk '{print $1 + $2}'; }
 
-log "first index (installs the templates; writes the documents to $WORK/bulk.ndjson)"
-VIBE_DUMP_BULK="$WORK/bulk.ndjson" "$BIN" --config-dir "$CFG" scan index --no-llm >/dev/null 2>&1
+log "first index (installs the templates); the documents to $WORK/bulk.ndjson"
+"$BIN" --config-dir "$CFG" scan index --no-llm >/dev/null 2>&1
+"$BULK_BODIES" "$PREFIX" "$TREE" >"$WORK/bulk.ndjson"
 
 : >"$WORK/full.t"
 for ((i = 1; i <= RUNS; i++)); do

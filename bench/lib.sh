@@ -7,6 +7,7 @@
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BIN="$ROOT/target/release/vibe-analyzer"
 PARSE_ONLY="$ROOT/target/release/examples/parse_only"
+BULK_BODIES="$ROOT/target/release/examples/bulk_bodies"
 OS_URL="${VIBE_OPENSEARCH_URL:-http://127.0.0.1:9200}"
 RUNS="${BENCH_RUNS:-3}"
 
@@ -32,7 +33,7 @@ need() {
 
 build() {
     log "building release binaries"
-    (cd "$ROOT" && cargo build --release -q -p vibe-analyzer --bin vibe-analyzer --example parse_only)
+    (cd "$ROOT" && cargo build --release -q -p vibe-analyzer --bin vibe-analyzer --example parse_only --example bulk_bodies)
 }
 
 # The Python standard library: the one source of every stdlib corpus of the

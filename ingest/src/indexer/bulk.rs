@@ -102,7 +102,6 @@ impl BulkBatch {
         }
         let body = std::mem::take(&mut self.body);
         self.actions = 0;
-        dump(&body);
         let search = search.clone();
         self.in_flight.push_back(tokio::spawn(async move {
             let (bytes, started) = (body.len(), std::time::Instant::now());
@@ -141,22 +140,6 @@ impl BulkBatch {
         })??;
         record(search, &response, outcome, alias_of);
         Ok(())
-    }
-}
-
-/// With `VIBE_DUMP_BULK=FILE`, each bulk body is also appended to FILE: the
-/// documents exactly as the indexer writes them, whatever the mappings keep
-/// in `_source` (the gateway's test snapshot is made from it,
-/// gateway/tests/fixtures/refresh_snapshot.sh).
-fn dump(body: &[u8]) {
-    let Some(path) = std::env::var_os("VIBE_DUMP_BULK").filter(|p| !p.is_empty()) else { return };
-    let written = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&path)
-        .and_then(|mut f| std::io::Write::write_all(&mut f, body));
-    if let Err(e) = written {
-        tracing::warn!(path = %std::path::Path::new(&path).display(), error = %e, "VIBE_DUMP_BULK: not written");
     }
 }
 
