@@ -36,6 +36,16 @@ pub struct ProjectMeta {
 }
 
 impl ProjectMeta {
+    /// The document of a hit's `_source` (or a `_doc` answer's). A source
+    /// that does not read as one (a field of another type) is logged and
+    /// reads as an empty document.
+    pub fn from_source(source: &serde_json::Value) -> Self {
+        Self::deserialize(source).unwrap_or_else(|e| {
+            tracing::warn!(error = %e, "a project's meta document does not read; its fields are left empty");
+            Self::default()
+        })
+    }
+
     /// The summary, when there is one.
     pub fn summary(&self) -> Option<&str> {
         Some(self.summary.as_str()).filter(|s| !s.is_empty())

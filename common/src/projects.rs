@@ -24,7 +24,7 @@ pub fn projects_of(response: &Value) -> Vec<Project> {
         .into_iter()
         .flatten()
         .filter_map(|h| {
-            let meta: ProjectMeta = serde_json::from_value(h["_source"].clone()).unwrap_or_default();
+            let meta = ProjectMeta::from_source(&h["_source"]);
             let hash = Some(meta.hash.clone()).filter(|h| !h.is_empty()).or(h["_id"].as_str().map(str::to_string))?;
             let summary = meta.summary().map(str::to_string);
             Some(Project { root: meta.root, name: meta.name, hash, summary })

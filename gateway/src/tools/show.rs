@@ -25,8 +25,7 @@ pub async fn projects(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
     let b = gw.backend();
     let response = b.run("show_projects", &b.names().meta(), template_params::projects(MAX_PROJECTS)).await?;
     let status = gw.sync_runner().status().await;
-    let metas: Vec<ProjectMeta> =
-        hits(&response).iter().map(|h| serde_json::from_value(h["_source"].clone()).unwrap_or_default()).collect();
+    let metas: Vec<ProjectMeta> = hits(&response).iter().map(|h| ProjectMeta::from_source(&h["_source"])).collect();
     let roots: Vec<&str> = metas.iter().map(|m| m.root.as_str()).collect();
     let projects: Vec<Value> = metas
         .iter()

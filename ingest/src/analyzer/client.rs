@@ -136,6 +136,17 @@ impl LlmClient {
         }
     }
 
+    /// How to make the configured model available on this host.
+    pub fn install_hint(&self) -> String {
+        match self.cfg.api {
+            LlmApi::Ollama => format!(
+                "install it with `OLLAMA_HOST={} ollama pull {}` or change \"model\" in the config",
+                self.base, self.cfg.model
+            ),
+            LlmApi::Openai => "serve it under that name or change \"model\" in the config".to_string(),
+        }
+    }
+
     fn timeout(&self) -> Duration {
         Duration::from_secs(self.cfg.timeout_secs.max(1))
     }
@@ -256,17 +267,19 @@ impl LlmClient {
         max_tokens: Option<i32>,
     ) -> Result<GenerateResponse, ClientError> {
         const REQ: &str = "POST /v1/chat/completions";
+        let post = |in_json_object: bool| {
+            let body = openai_body(cfg, prompt, format, max_tokens, in_json_object);
+            self.send(
+                REQ,
+                self.http.post(format!("{}/v1/chat/completions", self.base)).json(&body).timeout(self.timeout()),
+            )
+        };
         let in_json_object = self.schema_in_json_object.load(Ordering::Relaxed);
-        let body = openai_body(cfg, prompt, format, max_tokens, in_json_object);
-        let rb = self.http.post(format!("{}/v1/chat/completions", self.base)).json(&body).timeout(self.timeout());
-        let text = match self.send(REQ, rb).await {
+        let text = match post(in_json_object).await {
             Err(e) if !in_json_object && matches!(format, Format::Schema(_)) && refuses_json_schema(&e) => {
                 tracing::info!(host = %self.base, "json_schema refused; sending the schema in json_object instead");
                 self.schema_in_json_object.store(true, Ordering::Relaxed);
-                let body = openai_body(cfg, prompt, format, max_tokens, true);
-                let rb =
-                    self.http.post(format!("{}/v1/chat/completions", self.base)).json(&body).timeout(self.timeout());
-                self.send(REQ, rb).await?
+                post(true).await?
             }
             other => other?,
         };

@@ -33,14 +33,14 @@ use crate::indexer::Enrichment;
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum EnrichError {
     #[error(
-        "no model host is left: {}. {enriched} files enriched, {unenriched} not enriched",
-        .failures.iter().map(|(h, e)| format!("{h} was taken out ({e})")).collect::<Vec<_>>().join("; ")
+        "no model host is left: {}. {} files enriched, {} not enriched",
+        .failures.iter().map(|(h, e)| format!("{h} was taken out ({e})")).collect::<Vec<_>>().join("; "),
+        .report.enriched,
+        .report.unenriched
     )]
     NoHostLeft {
         failures: Vec<(String, String)>,
-        enriched: usize,
-        unenriched: usize,
-        /// What the run did until it stopped (answers, hosts, files given up on).
+        /// What the run did until it stopped (counts, answers, hosts, files given up on).
         report: Box<ClusterReport>,
     },
     #[error("cannot build the prompt: {0}")]
@@ -74,8 +74,7 @@ pub async fn run(
     }
     if clients.is_empty() {
         run.report.unenriched = files.len();
-        let report = Box::new(run.report);
-        return Err(EnrichError::NoHostLeft { failures: vec![], enriched: 0, unenriched: files.len(), report });
+        return Err(EnrichError::NoHostLeft { failures: vec![], report: Box::new(run.report) });
     }
     let batches = batches_for(clients, files);
     run.outstanding = batches.len();
@@ -240,8 +239,7 @@ impl<'a> Collector<'a> {
         report.elapsed = start.elapsed();
         if self.outstanding > 0 || report.unenriched > report.failed.len() {
             let failures = report.hosts.iter().filter_map(|h| h.removed.clone().map(|e| (h.host.clone(), e))).collect();
-            let (enriched, unenriched) = (report.enriched, report.unenriched);
-            return Err(EnrichError::NoHostLeft { failures, enriched, unenriched, report: Box::new(self.report) });
+            return Err(EnrichError::NoHostLeft { failures, report: Box::new(self.report) });
         }
         Ok((self.enriched, self.report))
     }

@@ -26,8 +26,8 @@ pub enum HostCheckError {
         #[source]
         source: BoxError,
     },
-    #[error("{kind} {host}: model {model:?} is not installed (installed: {}); {}", fmt_models(.installed), install_hint(.kind, .host, .model))]
-    ModelMissing { kind: &'static str, host: String, model: String, installed: Vec<String> },
+    #[error("{kind} {host}: model {model:?} is not installed (installed: {}); {hint}", fmt_models(.installed))]
+    ModelMissing { kind: &'static str, host: String, model: String, installed: Vec<String>, hint: String },
     #[error("{kind} {host}: warm-up of model {model:?} failed ({request})")]
     WarmUp {
         kind: &'static str,
@@ -39,14 +39,6 @@ pub enum HostCheckError {
     },
     #[error("the health check of a model host failed")]
     Task(#[source] tokio::task::JoinError),
-}
-
-fn install_hint(kind: &str, host: &str, model: &str) -> String {
-    if kind.starts_with("Ollama") {
-        format!("install it with `OLLAMA_HOST={host} ollama pull {model}` or change \"model\" in the config")
-    } else {
-        "serve it under that name or change \"model\" in the config".to_string()
-    }
 }
 
 fn fmt_models(models: &[String]) -> String {
@@ -74,7 +66,7 @@ pub async fn check_host(client: &LlmClient) -> Result<(), HostCheckError> {
         source: e.source,
     })?;
     if !model_installed(&installed, &model) {
-        return Err(HostCheckError::ModelMissing { kind, host, model, installed });
+        return Err(HostCheckError::ModelMissing { kind, host, model, installed, hint: client.install_hint() });
     }
     client.warm_up().await.map_err(|e| HostCheckError::WarmUp {
         kind,

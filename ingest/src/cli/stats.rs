@@ -64,7 +64,7 @@ async fn list_projects(search: &Search, index: &str) -> anyhow::Result<()> {
         .as_array()
         .into_iter()
         .flatten()
-        .map(|h| serde_json::from_value(h["_source"].clone()).unwrap_or_default())
+        .map(|h| ProjectMeta::from_source(&h["_source"]))
         .collect();
     if all.is_empty() {
         println!("No indexed projects. Add a source and run: {index}");
@@ -90,7 +90,7 @@ async fn info(search: &Search, target: &str, index: &str) -> anyhow::Result<()> 
     let stats = project_stats(search, &search.names.ast_alias(&project.hash)).await?;
     print!("{}", stats_table(&stats));
     let meta = search.get_opt(&format!("/{}/_doc/{}", search.names.meta(), project.hash)).await?;
-    let meta: Option<ProjectMeta> = meta.and_then(|m| serde_json::from_value(m["_source"].clone()).ok());
+    let meta = meta.map(|m| ProjectMeta::from_source(&m["_source"]));
     if let Some(owners) = meta.as_ref().and_then(owners_line) {
         println!("{owners}");
     }

@@ -106,7 +106,7 @@ pub async fn meta_of(search: &Search, hash: &str) -> Result<Option<MetaInfo>, Se
 const META_FIELDS: [&str; 4] = ["root", "index_format", "owners", "writers"];
 
 fn meta_info(source: &Value) -> MetaInfo {
-    let meta: ProjectMeta = serde_json::from_value(source.clone()).unwrap_or_default();
+    let meta = ProjectMeta::from_source(source);
     let text = |s: String| Some(s).filter(|s| !s.is_empty());
     MetaInfo {
         root: text(meta.root),

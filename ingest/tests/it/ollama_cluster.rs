@@ -112,9 +112,9 @@ async fn when_no_host_is_left_the_run_stops_with_counts() {
     let an = analyzer(&[host(&a), host(&b)]);
     let err = an.enrich("demo", files(10)).await.unwrap_err();
     match &err {
-        EnrichError::NoHostLeft { failures, enriched, unenriched, .. } => {
+        EnrichError::NoHostLeft { failures, report } => {
             assert_eq!(failures.len(), 2);
-            assert_eq!((*enriched, *unenriched), (4, 6));
+            assert_eq!((report.enriched, report.unenriched), (4, 6));
         }
         other => panic!("unexpected {other:?}"),
     }

@@ -150,8 +150,8 @@ async fn a_lone_host_that_answers_only_garbage_is_taken_out_after_three_batches(
     let a = analyzer(&[host]);
     let err = a.enrich("demo", files(5)).await.unwrap_err();
     match &err {
-        EnrichError::NoHostLeft { failures, enriched, unenriched, .. } => {
-            assert_eq!((*enriched, *unenriched), (0, 5));
+        EnrichError::NoHostLeft { failures, report } => {
+            assert_eq!((report.enriched, report.unenriched), (0, 5));
             assert!(failures[0].1.starts_with("gave no usable answer for 3 batches in a row"), "{failures:?}");
         }
         other => panic!("unexpected {other:?}"),
