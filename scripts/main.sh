@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 
 bash tests/opensearch/start.sh start
 cargo build --release --bin vibe-analyzer
-bin=target/release/vibe-analyzer
+bin="${CARGO_TARGET_DIR:-target}/release/vibe-analyzer"
 args=()
 [ -n "${VIBE_CONFIG_DIR:-}" ] && args+=(--config-dir "$VIBE_CONFIG_DIR")
 
