@@ -155,22 +155,34 @@ impl LlmClient {
         ClientError { host: self.base.clone(), request: request.to_string(), source: source.into(), status, timed_out }
     }
 
-    fn reqwest_error(&self, request: &str, e: reqwest::Error) -> ClientError {
+    /// The limit of a health or model request: short, so that a host that
+    /// hangs is named soon; `timeout_secs` if that is shorter.
+    fn probe_timeout(&self) -> Duration {
+        self.timeout().min(PROBE_TIMEOUT)
+    }
+
+    fn reqwest_error(&self, request: &str, e: reqwest::Error, limit: Duration) -> ClientError {
         let (status, timed_out) = (e.status().map(|s| s.as_u16()), e.is_timeout());
         if timed_out {
-            self.error(request, format!("no answer within {}s (timeout_secs)", self.cfg.timeout_secs), status, true)
+            let why = if limit < self.timeout() {
+                format!("no answer within {}s (the health check's limit; is the host busy or hung?)", limit.as_secs())
+            } else {
+                format!("no answer within {}s (timeout_secs)", limit.as_secs())
+            };
+            self.error(request, why, status, true)
         } else {
             self.error(request, e, status, false)
         }
     }
 
-    async fn send(&self, request: &str, mut rb: reqwest::RequestBuilder) -> Result<String, ClientError> {
+    async fn send(&self, request: &str, rb: reqwest::RequestBuilder, limit: Duration) -> Result<String, ClientError> {
+        let mut rb = rb.timeout(limit);
         if let Some(key) = &self.key {
             rb = rb.bearer_auth(key);
         }
-        let resp = rb.send().await.map_err(|e| self.reqwest_error(request, e))?;
+        let resp = rb.send().await.map_err(|e| self.reqwest_error(request, e, limit))?;
         let status = resp.status();
-        let body = resp.text().await.map_err(|e| self.reqwest_error(request, e))?;
+        let body = resp.text().await.map_err(|e| self.reqwest_error(request, e, limit))?;
         if !status.is_success() {
             return Err(self.error(
                 request,
@@ -183,8 +195,8 @@ impl LlmClient {
     }
 
     async fn get_json(&self, request: &'static str, path: &str) -> Result<Value, ClientError> {
-        let rb = self.http.get(format!("{}{path}", self.base)).timeout(self.timeout().min(PROBE_TIMEOUT));
-        let body = self.send(request, rb).await?;
+        let rb = self.http.get(format!("{}{path}", self.base));
+        let body = self.send(request, rb, self.probe_timeout()).await?;
         serde_json::from_str(&body).map_err(|e| self.error(request, InvalidJson(e), None, false))
     }
 
@@ -193,8 +205,8 @@ impl LlmClient {
     pub async fn ping(&self) -> Result<(), ClientError> {
         match self.cfg.api {
             LlmApi::Ollama => {
-                let rb = self.http.get(format!("{}/", self.base)).timeout(self.timeout().min(PROBE_TIMEOUT));
-                self.send("GET /", rb).await.map(|_| ())
+                let rb = self.http.get(format!("{}/", self.base));
+                self.send("GET /", rb, self.probe_timeout()).await.map(|_| ())
             }
             LlmApi::Openai => self.models().await.map(|_| ()),
         }
@@ -254,8 +266,8 @@ impl LlmClient {
     ) -> Result<GenerateResponse, ClientError> {
         const REQ: &str = "POST /api/generate";
         let body = ollama_body(cfg, prompt, format);
-        let rb = self.http.post(format!("{}/api/generate", self.base)).json(&body).timeout(self.timeout());
-        let text = self.send(REQ, rb).await?;
+        let rb = self.http.post(format!("{}/api/generate", self.base)).json(&body);
+        let text = self.send(REQ, rb, self.timeout()).await?;
         serde_json::from_str(&text).map_err(|e| self.error(REQ, InvalidJson(e), None, false))
     }
 
@@ -269,10 +281,7 @@ impl LlmClient {
         const REQ: &str = "POST /v1/chat/completions";
         let post = |in_json_object: bool| {
             let body = openai_body(cfg, prompt, format, max_tokens, in_json_object);
-            self.send(
-                REQ,
-                self.http.post(format!("{}/v1/chat/completions", self.base)).json(&body).timeout(self.timeout()),
-            )
+            self.send(REQ, self.http.post(format!("{}/v1/chat/completions", self.base)).json(&body), self.timeout())
         };
         let in_json_object = self.schema_in_json_object.load(Ordering::Relaxed);
         let text = match post(in_json_object).await {

@@ -11,6 +11,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
@@ -43,15 +44,24 @@ fn real_host(url: &str) -> Value {
     json!({ "host": url, "api": "openai", "model": MODEL, "timeout_secs": 300 })
 }
 
-/// A config dir of its own, with its own index prefix.
+/// The one real server answers one request at a time (llama-cpp-python holds
+/// its model lock even for `GET /v1/models`), so the tests that use it take
+/// turns; run side by side, one test's health check waited behind another's
+/// generations.
+static REAL_SERVER: Mutex<()> = Mutex::new(());
+
+/// A config dir of its own, with its own index prefix, holding the real
+/// server for as long as it lives.
 struct Cli {
     dir: tempfile::TempDir,
     prefix: String,
+    _turn: MutexGuard<'static, ()>,
 }
 
 impl Cli {
     fn new(prefix: &str, hosts: Vec<Value>, sources: &[&Path]) -> Self {
-        let cli = Self { dir: tempfile::tempdir().unwrap(), prefix: prefix.to_string() };
+        let turn = REAL_SERVER.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let cli = Self { dir: tempfile::tempdir().unwrap(), prefix: prefix.to_string(), _turn: turn };
         cli.configure(hosts, sources);
         cli.search_blocking(|s| async move { s.delete(&format!("/{}_*?expand_wildcards=all", s.names.prefix)).await });
         cli
