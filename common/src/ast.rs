@@ -5,9 +5,10 @@
 //! serialized so that answers stay small.
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
+
+pub use crate::kinds::{ElementKind, ReferenceKind};
 
 /// Start and end line (1-based, inclusive) of an element in its file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
@@ -22,9 +23,9 @@ pub struct AstElement {
     /// The bare name (`read_line`, `Writer`), as written in the source.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub name: String,
-    /// What it is: one of [`ELEMENT_KINDS`].
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub kind: String,
+    /// What it is.
+    #[serde(default)]
+    pub kind: ElementKind,
     /// Declaration cut before its body (`{`, `=`, `:` or `;`).
     pub signature: String,
     /// Doc comments attached to the element, comment markers stripped.
@@ -78,8 +79,7 @@ pub struct AstReference {
     /// The name used, as written (`parse_config`, `Writer`), without its
     /// receiver or qualifier; an imported module keeps its path (`os.path`).
     pub name: String,
-    /// One of [`REFERENCE_KINDS`] (borrowed: a file holds thousands).
-    pub kind: Cow<'static, str>,
+    pub kind: ReferenceKind,
     /// The line of the name (1-based).
     pub line: u32,
     /// The innermost function, method or class around the use, as
@@ -107,25 +107,6 @@ mod shared_str {
         Ok(Option::<String>::deserialize(d)?.map(Arc::from))
     }
 }
-
-/// Reference kinds: calls (also method and constructor calls), type
-/// references, imports.
-pub const REFERENCE_KINDS: &[&str] = &["call", "type", "import"];
-
-/// Element kinds, each with the AST list that holds it.
-pub const ELEMENT_KINDS: &[(&str, &str)] = &[
-    ("function", "functions"),
-    ("method", "functions"),
-    ("class", "classes"),
-    ("type", "classes"),
-    ("struct", "structs"),
-    ("enum", "enums"),
-    ("interface", "interfaces"),
-    ("trait", "interfaces"),
-    ("variable", "variables"),
-    ("constant", "variables"),
-    ("field", "variables"),
-];
 
 /// Everything extracted from one file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -192,17 +173,10 @@ pub const CATEGORY_TAGS: &[(&str, &str, &str)] = &[
     ("code_blocks", "блоки_кода", "代码块"),
 ];
 
-/// The list of [`AstData`] that holds elements of `kind` (`variables` for
-/// a kind it does not name).
-pub fn list_of(kind: &str) -> &'static str {
-    ELEMENT_KINDS.iter().find(|(k, _)| *k == kind).map_or("variables", |(_, l)| *l)
-}
-
 impl AstData {
-    /// The list that holds elements of `kind` (see [`ELEMENT_KINDS`]);
-    /// unknown kinds go to `variables`.
-    pub fn list_mut(&mut self, kind: &str) -> &mut Vec<AstElement> {
-        match list_of(kind) {
+    /// The list that holds elements of `kind` ([`ElementKind::list`]).
+    pub fn list_mut(&mut self, kind: ElementKind) -> &mut Vec<AstElement> {
+        match kind.list() {
             "functions" => &mut self.functions,
             "classes" => &mut self.classes,
             "structs" => &mut self.structs,

@@ -9,6 +9,7 @@ pub mod file_tree;
 pub mod freshness;
 pub mod grams;
 pub mod identifier;
+pub mod kinds;
 pub mod languages;
 pub mod naming;
 pub mod plain_http;

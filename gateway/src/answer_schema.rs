@@ -13,6 +13,7 @@
 //! not fail on a field added later; the tests check against a closed copy.
 
 use serde_json::{json, Map, Value};
+use vibe_common::kinds::ReferenceKind;
 
 /// Which code shapes a tool's answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -309,7 +310,7 @@ fn text() -> Vec<(&'static str, Value)> {
 }
 
 fn references() -> Vec<(&'static str, Value)> {
-    let kind = one_of(&["call", "type", "import"]);
+    let kind = one_of(&ReferenceKind::ALL.map(ReferenceKind::name));
     let caller = object(vec![("line", line_number()), ("kind", kind.clone()), ("in?", string()), ("text?", string())]);
     let callee = object(vec![
         ("name", string()),

@@ -15,6 +15,7 @@ use std::sync::{Arc, LazyLock};
 
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use serde_json::{json, Map};
+use vibe_common::kinds::ElementKind;
 
 pub use crate::tool_inputs::{DEFAULT_LIMIT, MAX_LIMIT};
 /// Deepest page a search reaches (`search_code_text` counts candidate
@@ -41,7 +42,7 @@ pub struct ToolSpec {
     /// Only reads the index (every tool but `admin_sync`).
     pub read_only: bool,
     /// Element kinds a [`Run::Symbols`] tool searches.
-    pub kinds: &'static [&'static str],
+    pub kinds: &'static [ElementKind],
     /// What questions it answers, for the server instructions.
     pub use_for: &'static str,
     /// What the tool's name means: concepts of `gateway/data/tool_words.tsv`
@@ -211,7 +212,7 @@ pub const TOOLS: &[ToolSpec] = &[
         template: Some("search_code_symbols"),
         run: Run::Symbols,
         read_only: true,
-        kinds: &["function", "method"],
+        kinds: &[ElementKind::Function, ElementKind::Method],
         use_for: "functions or methods",
         meaning: &[("function", 10), ("symbol", 3), ("definition", 3), ("code", 0), ("search", 2), ("list", 1)],
         listing: Some(ListingWords {
@@ -228,7 +229,14 @@ pub const TOOLS: &[ToolSpec] = &[
         template: Some("search_code_symbols"),
         run: Run::Symbols,
         read_only: true,
-        kinds: &["class", "type", "struct", "interface", "trait", "enum"],
+        kinds: &[
+            ElementKind::Class,
+            ElementKind::Type,
+            ElementKind::Struct,
+            ElementKind::Interface,
+            ElementKind::Trait,
+            ElementKind::Enum,
+        ],
         use_for: "classes, structs, interfaces",
         meaning: &[
             ("class", 10),
@@ -253,7 +261,7 @@ pub const TOOLS: &[ToolSpec] = &[
         template: Some("search_code_symbols"),
         run: Run::Symbols,
         read_only: true,
-        kinds: &["variable", "constant", "field", "enum"],
+        kinds: &[ElementKind::Variable, ElementKind::Constant, ElementKind::Field, ElementKind::Enum],
         use_for: "variables, constants, enums",
         meaning: &[
             ("variable", 10),

@@ -20,6 +20,7 @@ pub use code_lines::{is_comment, span, spans, spans_text};
 
 use serde_json::{Map, Value};
 use vibe_common::config::AnswerFormat;
+use vibe_common::kinds::ElementKind;
 
 /// The text content of an answer in `format`. `project_named`: the call
 /// named its project (`target`, or the project's endpoint), so an answer
@@ -224,7 +225,7 @@ fn entry(out: &mut String, item: &Value, indent: &str, margin: usize, doc: Doc) 
         let _ = write!(head, "# {heading} ");
     }
     // A function's or method's signature says what it is.
-    let kind = get("kind").filter(|k| !matches!(*k, "function" | "method"));
+    let kind = get("kind").filter(|k| !ElementKind::parse(k).is_some_and(ElementKind::is_callable));
     for (k, v) in [("kind", kind), ("name", get("name"))] {
         if let Some(v) = v {
             if k == "name" {

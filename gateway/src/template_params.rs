@@ -7,6 +7,7 @@
 use serde_json::{json, Value};
 
 use vibe_common::ast::CATEGORY_TAGS;
+use vibe_common::kinds::{ElementKind, ReferenceKind};
 
 use crate::normalize::MAX_LIMIT;
 use crate::registry::ListingWords;
@@ -224,7 +225,7 @@ pub fn listing(tool: &str, query: &str) -> Listing {
 }
 
 /// Element kinds each code search looks at (declared in the registry).
-pub fn code_kinds(tool: &str) -> &'static [&'static str] {
+pub fn code_kinds(tool: &str) -> &'static [ElementKind] {
     crate::registry::spec(tool).map(|t| t.kinds).unwrap_or(&[])
 }
 
@@ -330,7 +331,7 @@ pub const REFERENCES_PER_FILE: u32 = 20;
 /// Params of `find_references`: the bare name (exact, and lower case for
 /// names that match in any case), the kinds, and the owner of `Owner.name`
 /// (files that mention the owner rank first).
-pub fn references(name: &str, owner: Option<&str>, kinds: &[&str], limit: u32, offset: u32) -> Value {
+pub fn references(name: &str, owner: Option<&str>, kinds: &[ReferenceKind], limit: u32, offset: u32) -> Value {
     json!({
         "name": name,
         "lower": name.to_lowercase(),
@@ -344,7 +345,7 @@ pub fn references(name: &str, owner: Option<&str>, kinds: &[&str], limit: u32, o
 
 /// Params of `find_callees`: the references inside the definition named
 /// `query` (`name` or `Owner.name`, matched as the references' `in`).
-pub fn callees(query: &str, kinds: &[&str], limit: u32, offset: u32) -> Value {
+pub fn callees(query: &str, kinds: &[ReferenceKind], limit: u32, offset: u32) -> Value {
     let q = query.trim().trim_end_matches("()");
     let qualified = ["::", "->", "#"].iter().fold(q.to_string(), |s, sep| s.replace(sep, "."));
     json!({

@@ -3,6 +3,7 @@
 //! with every request a client makes, so each description is short).
 
 use serde_json::{json, Value};
+use vibe_common::kinds::ReferenceKind;
 
 /// Default number of results.
 pub const DEFAULT_LIMIT: u32 = 3;
@@ -89,7 +90,7 @@ impl Param {
             Param::CaseSensitive => ("boolean", "Default true"),
             Param::Language => ("string", "e.g. python"),
             Param::RefKind => {
-                return json!({ "type": "string", "description": "Default: all", "enum": ["call", "type", "import"] })
+                return json!({ "type": "string", "description": "Default: all", "enum": ReferenceKind::ALL.map(ReferenceKind::name) })
             }
             Param::Direction => {
                 return json!({

@@ -8,6 +8,7 @@
 //! matching elements.
 
 use serde_json::{json, Map, Value};
+use vibe_common::kinds::ElementKind;
 
 use super::answer::{hits, paged, scope_index};
 use super::excerpt::Show;
@@ -380,9 +381,6 @@ fn element(s: &Value, with_code: bool) -> Value {
     Value::Object(e)
 }
 
-/// Kinds whose definition is a value: every result shows its first lines,
-/// since a question about a constant asks for what it is set to.
-const VALUE_KINDS: [&str; 3] = ["variable", "constant", "field"];
 /// Lines of a value's definition shown in a result that is not the best.
 pub const VALUE_LINES: usize = 2;
 
@@ -390,7 +388,9 @@ pub const VALUE_LINES: usize = 2;
 /// definition (`MAX_SIZE = 64 * 1024`), each cut to a code line's width;
 /// `None` for other kinds or no stored code.
 fn value_lines(s: &Value) -> Option<String> {
-    if !VALUE_KINDS.contains(&s["kind"].as_str()?) {
+    // A value's definition: every result shows its first lines, since a
+    // question about a constant asks for what it is set to.
+    if !ElementKind::parse(s["kind"].as_str()?)?.is_value() {
         return None;
     }
     let code = s["code"].as_str().filter(|c| !c.trim().is_empty())?;

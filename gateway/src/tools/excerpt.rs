@@ -10,6 +10,7 @@
 
 use serde_json::{json, Value};
 use vibe_common::ast::AstData;
+use vibe_common::kinds::ElementKind;
 use vibe_common::naming::project_hash;
 
 use super::answer::{hits, stored_at};
@@ -25,7 +26,7 @@ pub const TYPE_LINES: u64 = 30;
 
 /// Lines of a long definition shown for its name, by its kind.
 fn name_lines(kind: &str) -> u64 {
-    if matches!(kind, "function" | "method") {
+    if ElementKind::parse(kind).is_some_and(ElementKind::is_callable) {
         NAME_LINES
     } else {
         TYPE_LINES
@@ -307,7 +308,7 @@ pub(super) async fn outline(gw: &Gateway, result: &Value) -> Option<AstData> {
 pub(super) fn innermost(ast: &AstData, n: u32) -> Option<String> {
     let (e, _) = ast
         .elements()
-        .filter(|e| e.kind != "variable" && e.kind != "constant" && e.kind != "field" && !e.name.is_empty())
+        .filter(|e| !e.kind.is_value() && !e.name.is_empty())
         .filter_map(|e| Some((e, e.line?)))
         .filter(|(_, l)| l.start <= n && n <= l.end && l.end > l.start)
         .min_by_key(|(_, l)| l.end - l.start)?;

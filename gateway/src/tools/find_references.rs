@@ -5,6 +5,7 @@
 //! symbol's own body uses, through `find_callees`.
 
 use serde_json::{json, Map, Value};
+use vibe_common::kinds::ReferenceKind;
 
 use super::answer::{hits, paged, scope_index};
 use super::hierarchy::Way;
@@ -16,9 +17,6 @@ use crate::tool_error::ToolError;
 /// The stored templates.
 pub use super::hierarchy::CALLERS_TEMPLATE;
 pub const CALLEES_TEMPLATE: &str = "find_callees";
-
-/// Reference kinds a query may ask for.
-pub const KINDS: [&str; 3] = ["call", "type", "import"];
 
 /// Which way the references go.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,9 +54,9 @@ pub fn direction(raw: Option<&str>) -> Result<Direction, ToolError> {
 }
 
 /// `kind` as sent (`call`, `calls`, `type`, `types`, `import`, `imports`, `all`).
-pub fn kinds(raw: Option<&str>) -> Result<Vec<&'static str>, ToolError> {
+pub fn kinds(raw: Option<&str>) -> Result<Vec<ReferenceKind>, ToolError> {
     let Some(k) = raw.map(|k| k.trim().to_lowercase()).filter(|k| !k.is_empty() && k != "all" && k != "*") else {
-        return Ok(KINDS.to_vec());
+        return Ok(ReferenceKind::ALL.to_vec());
     };
     let k = k.trim_end_matches('s');
     let k = match k {
@@ -67,7 +65,7 @@ pub fn kinds(raw: Option<&str>) -> Result<Vec<&'static str>, ToolError> {
         "require" | "use" | "include" => "import",
         other => other,
     };
-    KINDS.iter().find(|x| **x == k).map(|x| vec![*x]).ok_or_else(|| {
+    ReferenceKind::parse(k).map(|x| vec![x]).ok_or_else(|| {
         let raw = raw.unwrap_or_default();
         ToolError::Invalid(format!("kind {raw:?}: use call, type or import (or leave it out for all)"))
     })
@@ -197,10 +195,10 @@ mod tests {
 
     #[test]
     fn kinds_and_directions_are_read_leniently() {
-        assert_eq!(kinds(None).unwrap(), KINDS.to_vec());
-        assert_eq!(kinds(Some("Calls")).unwrap(), vec!["call"]);
-        assert_eq!(kinds(Some("imports")).unwrap(), vec!["import"]);
-        assert_eq!(kinds(Some("all")).unwrap(), KINDS.to_vec());
+        assert_eq!(kinds(None).unwrap(), ReferenceKind::ALL.to_vec());
+        assert_eq!(kinds(Some("Calls")).unwrap(), vec![ReferenceKind::Call]);
+        assert_eq!(kinds(Some("imports")).unwrap(), vec![ReferenceKind::Import]);
+        assert_eq!(kinds(Some("all")).unwrap(), ReferenceKind::ALL.to_vec());
         assert!(kinds(Some("variable")).unwrap_err().to_string().contains("call, type or import"));
         assert_eq!(direction(None).unwrap(), Direction::Callers);
         assert_eq!(direction(Some("outgoing")).unwrap(), Direction::Callees);

@@ -8,6 +8,7 @@
 //! full (signature, whole doc comment) with their members' outline.
 
 use serde_json::{json, Map, Value};
+use vibe_common::kinds::ElementKind;
 
 use crate::budget::{first_sentence, json_len, shorten, RESERVE};
 use crate::normalize::Args;
@@ -89,14 +90,8 @@ fn elements(ast: &Value) -> Vec<Value> {
 }
 
 fn default_kind(list: &str) -> &'static str {
-    match list {
-        "classes" => "class",
-        "interfaces" => "interface",
-        "structs" => "struct",
-        "enums" => "enum",
-        "functions" => "function",
-        _ => "variable",
-    }
+    let kind = ElementKind::ALL.into_iter().find(|k| k.list() == list).unwrap_or(ElementKind::Variable);
+    kind.name()
 }
 
 /// `312-380` (or `12` for one line).

@@ -6,6 +6,7 @@
 
 use crate::common::{answer, load_fixture, McpClient};
 use serde_json::{json, Value};
+use vibe_common::kinds::ReferenceKind;
 use vibe_common::search::Search;
 use vibe_common::templates;
 use vibe_gateway::{template_params, ServeOptions};
@@ -53,8 +54,8 @@ fn params_for(template: &str, text: &str) -> Value {
         "show_projects" => template_params::projects(10),
         "show_stats" => template_params::stats(),
         "show_tree" => template_params::tree(100, Some(text), 10),
-        "find_references" => template_params::references(text, None, &["call", "type", "import"], 3, 0),
-        "find_callees" => template_params::callees(text, &["call", "type", "import"], 3, 0),
+        "find_references" => template_params::references(text, None, &ReferenceKind::ALL, 3, 0),
+        "find_callees" => template_params::callees(text, &ReferenceKind::ALL, 3, 0),
         "find_definitions" => template_params::definitions(text, &[text, "plain"], 3),
         "search_code_text" => {
             template_params::text(&[vec![vec![vec![text.to_string(), text.to_string()]]]], Some(text), Some(text), 3, 0)

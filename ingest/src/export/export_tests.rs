@@ -16,7 +16,7 @@ fn sample() -> (SourceInfo, Vec<ScannedFile>, SourceStats) {
         imports: vec!["use std::io;".into()],
         functions: vec![AstElement {
             name: "main".into(),
-            kind: "function".into(),
+            kind: vibe_common::kinds::ElementKind::Function,
             signature: "fn main()".into(),
             comments: vec!["Entry <point> & \"more\"".into()],
             owner: None,

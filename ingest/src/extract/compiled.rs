@@ -12,7 +12,8 @@ use vibe_common::error_chain::BoxError;
 
 use super::direct::Plan;
 use super::grammars::{Extractor, Language, LANGUAGES};
-use super::references::RefKind;
+use vibe_common::kinds::ElementKind;
+use vibe_common::kinds::ReferenceKind;
 
 #[derive(Debug, Error)]
 pub enum ExtractError {
@@ -41,47 +42,8 @@ pub enum ExtractError {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Kind {
-    Function,
-    Method,
-    Class,
-    Type,
-    Struct,
-    Enum,
-    Interface,
-    Trait,
-    Variable,
-    Constant,
-    Field,
-}
-
-impl Kind {
-    pub(super) fn name(self) -> &'static str {
-        match self {
-            Kind::Function => "function",
-            Kind::Method => "method",
-            Kind::Class => "class",
-            Kind::Type => "type",
-            Kind::Struct => "struct",
-            Kind::Enum => "enum",
-            Kind::Interface => "interface",
-            Kind::Trait => "trait",
-            Kind::Variable => "variable",
-            Kind::Constant => "constant",
-            Kind::Field => "field",
-        }
-    }
-    pub(super) fn is_callable(self) -> bool {
-        matches!(self, Kind::Function | Kind::Method)
-    }
-    pub(super) fn is_value(self) -> bool {
-        matches!(self, Kind::Variable | Kind::Constant | Kind::Field)
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Role {
-    Definition(Kind),
+    Definition(ElementKind),
     Name,
     Body,
     Doc,
@@ -93,7 +55,7 @@ pub(super) enum Role {
     Attribute,
     Owner,
     Supertype,
-    Reference(RefKind),
+    Reference(ReferenceKind),
 }
 
 /// Capture names a query may use, each with its role.
@@ -102,17 +64,17 @@ pub(crate) const MARKDOWN_CAPTURES: &[&str] =
     &["heading", "code.language", "inline", "reference.label", "reference.url"];
 
 const CODE_CAPTURES: &[(&str, Role)] = &[
-    ("definition.function", Role::Definition(Kind::Function)),
-    ("definition.method", Role::Definition(Kind::Method)),
-    ("definition.class", Role::Definition(Kind::Class)),
-    ("definition.type", Role::Definition(Kind::Type)),
-    ("definition.struct", Role::Definition(Kind::Struct)),
-    ("definition.enum", Role::Definition(Kind::Enum)),
-    ("definition.interface", Role::Definition(Kind::Interface)),
-    ("definition.trait", Role::Definition(Kind::Trait)),
-    ("definition.variable", Role::Definition(Kind::Variable)),
-    ("definition.constant", Role::Definition(Kind::Constant)),
-    ("definition.field", Role::Definition(Kind::Field)),
+    ("definition.function", Role::Definition(ElementKind::Function)),
+    ("definition.method", Role::Definition(ElementKind::Method)),
+    ("definition.class", Role::Definition(ElementKind::Class)),
+    ("definition.type", Role::Definition(ElementKind::Type)),
+    ("definition.struct", Role::Definition(ElementKind::Struct)),
+    ("definition.enum", Role::Definition(ElementKind::Enum)),
+    ("definition.interface", Role::Definition(ElementKind::Interface)),
+    ("definition.trait", Role::Definition(ElementKind::Trait)),
+    ("definition.variable", Role::Definition(ElementKind::Variable)),
+    ("definition.constant", Role::Definition(ElementKind::Constant)),
+    ("definition.field", Role::Definition(ElementKind::Field)),
     ("name", Role::Name),
     ("body", Role::Body),
     ("doc", Role::Doc),
@@ -124,9 +86,9 @@ const CODE_CAPTURES: &[(&str, Role)] = &[
     ("attribute", Role::Attribute),
     ("owner", Role::Owner),
     ("supertype", Role::Supertype),
-    ("reference.call", Role::Reference(RefKind::Call)),
-    ("reference.type", Role::Reference(RefKind::Type)),
-    ("reference.import", Role::Reference(RefKind::Import)),
+    ("reference.call", Role::Reference(ReferenceKind::Call)),
+    ("reference.type", Role::Reference(ReferenceKind::Type)),
+    ("reference.import", Role::Reference(ReferenceKind::Import)),
 ];
 
 /// A language's query, compiled, with each capture index mapped to its role.

@@ -55,11 +55,10 @@
 use std::collections::HashSet;
 use tree_sitter::Node;
 
-use vibe_common::ast::{list_of, AstData, AstElement, LineRange};
+use vibe_common::ast::{AstData, AstElement, LineRange};
+use vibe_common::kinds::ElementKind;
 
-use super::compiled::{
-    compiled_as, is_compiled, line_range, parse, text, CompiledQuery, ExtractError, Kind, Matching, Role,
-};
+use super::compiled::{compiled_as, is_compiled, line_range, parse, text, CompiledQuery, ExtractError, Matching, Role};
 use super::direct::{self, Captures};
 use super::doc_comments::{doc_comments, header_blocks, Marked};
 use super::family::{Family, IdMap, IdSet};
@@ -71,7 +70,7 @@ use super::signature::{bare_name, signature, supertype_name, unquote};
 
 /// One definition gathered from possibly several matches.
 struct Definition<'t> {
-    kind: Kind,
+    kind: ElementKind,
     node: Node<'t>,
     name: Option<Node<'t>>,
     /// The pattern's `(#set! name "…")`: the name of an element that has no
@@ -213,7 +212,7 @@ fn add_definitions(
     for ((d, name), (place, chain)) in defs.iter().zip(names).zip(nesting) {
         let kind = match place {
             Place::Local => continue,
-            Place::Member if d.kind == Kind::Variable => Kind::Field,
+            Place::Member if d.kind == ElementKind::Variable => ElementKind::Field,
             _ => d.kind,
         };
         let owner = d.owner.map(|o| text(o, bytes).trim_start_matches(['*', '&']).trim().to_string()).or(chain);
@@ -230,7 +229,7 @@ fn add_definitions(
         let (comments, doc_ids) = doc_comments(file.lang, d.node, &d.docs, file.source, file.family, file.marked);
         let element = AstElement {
             name: name.clone().unwrap_or_default(),
-            kind: kind.name().to_string(),
+            kind,
             signature: signature(d.node, d.body, file.source, file.marked.attributes),
             comments,
             owner,
@@ -241,10 +240,10 @@ fn add_definitions(
                 supertypes(&d.supertypes, bytes)
             },
         };
-        let key = (list_of(kind.name()), element.signature.clone(), element.line);
+        let key = (kind.list(), element.signature.clone(), element.line);
         if !element.signature.is_empty() && listed.insert(key) {
             used_docs.extend(doc_ids);
-            ast.list_mut(kind.name()).push(element);
+            ast.list_mut(kind).push(element);
         }
     }
     (used_docs, containers)
@@ -288,7 +287,7 @@ fn add_scope_supertypes(ast: &mut AstData, found: Vec<(String, Vec<String>)>) {
         let owned = |owner: &Option<String>| {
             qualifier.is_none_or(|q| owner.as_deref().is_some_and(|o| o == q || o.ends_with(&format!(".{q}"))))
         };
-        for list in ["class", "struct", "enum", "interface"] {
+        for list in [ElementKind::Class, ElementKind::Struct, ElementKind::Enum, ElementKind::Interface] {
             for element in ast.list_mut(list).iter_mut().filter(|e| e.name == type_name && owned(&e.owner)) {
                 for s in &supers {
                     if !element.supertypes.contains(s) {
@@ -340,7 +339,7 @@ impl<'t> Gathered<'t> {
         if !compiled.adjacent[pattern].iter().all(|&(a, b)| adjacent(captures, a, b)) {
             return;
         }
-        let mut def: Option<(Kind, Node)> = None;
+        let mut def: Option<(ElementKind, Node)> = None;
         let (mut name, mut body, mut scope, mut owner) = (None, None, None, None);
         let (mut namespace, mut reference) = (false, None);
         let (mut docs, mut supers) = (Vec::new(), Vec::new());
@@ -405,7 +404,7 @@ impl<'t> Definition<'t> {
     /// Fold another match of the same node into this definition.
     fn merge(
         &mut self,
-        kind: Kind,
+        kind: ElementKind,
         name: Option<Node<'t>>,
         body: Option<Node<'t>>,
         owner: Option<Node<'t>>,
@@ -416,7 +415,7 @@ impl<'t> Definition<'t> {
             // `const K = class {}`) is that function or class.
             self.kind = kind;
             self.body = body.or(self.body);
-        } else if kind == Kind::Method && self.kind == Kind::Function {
+        } else if kind == ElementKind::Method && self.kind == ElementKind::Function {
             // Captured both ways (a general and a class-body pattern): a method,
             // whatever the order of the matches.
             self.kind = kind;

@@ -10,11 +10,11 @@
 //! [`MAX_REFERENCES`] are kept per file; the number left out is reported in
 //! `references_omitted`.
 
-use std::borrow::Cow;
 use std::sync::Arc;
 
 use tree_sitter::Node;
 use vibe_common::ast::AstReference;
+use vibe_common::kinds::ReferenceKind;
 
 /// References kept per file, in file order.
 pub const MAX_REFERENCES: usize = 5_000;
@@ -22,26 +22,9 @@ pub const MAX_REFERENCES: usize = 5_000;
 /// Longest name kept (the index's keyword fields ignore longer values).
 const MAX_NAME_CHARS: usize = 200;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) enum RefKind {
-    Call,
-    Type,
-    Import,
-}
-
-impl RefKind {
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            RefKind::Call => "call",
-            RefKind::Type => "type",
-            RefKind::Import => "import",
-        }
-    }
-}
-
 /// One use, as captured.
 pub(crate) struct Found<'t> {
-    pub kind: RefKind,
+    pub kind: ReferenceKind,
     pub name: Node<'t>,
     /// The pattern's `(#set! name.word "N")`: the name is the node's N-th
     /// word (1-based), not its whole text.
@@ -79,7 +62,7 @@ pub(crate) fn collect(
     let mut stack: Vec<(usize, Arc<str>, bool)> = Vec::new();
     let mut next = 0;
     // The uses already kept on the current line (lines never decrease).
-    let mut on_line: (u32, Vec<(&str, RefKind)>) = (0, Vec::new());
+    let mut on_line: (u32, Vec<(&str, ReferenceKind)>) = (0, Vec::new());
     let mut out: Vec<AstReference> = Vec::new();
     let mut omitted = 0u32;
     for f in &found {
@@ -120,7 +103,7 @@ pub(crate) fn collect(
             continue;
         }
         let enclosing = stack.iter().rev().find(|(_, _, ns)| !ns).map(|(_, q, _)| q.clone()).filter(|q| !q.is_empty());
-        out.push(AstReference { name: name.to_string(), kind: Cow::Borrowed(f.kind.name()), line, enclosing });
+        out.push(AstReference { name: name.to_string(), kind: f.kind, line, enclosing });
     }
     (out, omitted)
 }
@@ -152,7 +135,7 @@ mod tests {
         let ast = extract(by_id(lang).unwrap(), src).unwrap();
         ast.references
             .into_iter()
-            .map(|r| (r.name, r.kind.into_owned(), r.line, r.enclosing.map(|e| e.to_string())))
+            .map(|r| (r.name, r.kind.name().to_string(), r.line, r.enclosing.map(|e| e.to_string())))
             .collect()
     }
 

@@ -11,6 +11,7 @@
 use std::collections::HashSet;
 
 use vibe_common::ast::{AstData, AstElement};
+use vibe_common::kinds::ReferenceKind;
 pub use vibe_common::shown::DELEGATE_LINES;
 
 /// Callees recorded for one function: the first few are all an answer shows.
@@ -33,8 +34,12 @@ impl<'a> FileCalls<'a> {
     pub fn new(ast: &'a AstData) -> Self {
         let defined =
             ast.elements().filter(|e| is_callable(e) && !e.name.is_empty()).map(|e| e.name.as_str()).collect();
-        let mut calls: Vec<(u32, &str)> =
-            ast.references.iter().filter(|r| r.kind == "call").map(|r| (r.line, r.name.as_str())).collect();
+        let mut calls: Vec<(u32, &str)> = ast
+            .references
+            .iter()
+            .filter(|r| r.kind == ReferenceKind::Call)
+            .map(|r| (r.line, r.name.as_str()))
+            .collect();
         calls.sort_by_key(|&(line, _)| line);
         FileCalls { defined, calls }
     }
@@ -64,7 +69,7 @@ impl<'a> FileCalls<'a> {
 }
 
 fn is_callable(e: &AstElement) -> bool {
-    matches!(e.kind.as_str(), "function" | "method")
+    e.kind.is_callable()
 }
 
 /// Whether `line` calls `name` bare or on `self`, `this` or `cls`
@@ -93,13 +98,19 @@ fn own_receiver(before: &str) -> bool {
 mod tests {
     use super::*;
     use vibe_common::ast::{AstReference, LineRange};
+    use vibe_common::kinds::ElementKind;
 
     fn element(name: &str, kind: &str, start: u32, end: u32) -> AstElement {
-        AstElement { name: name.into(), kind: kind.into(), line: Some(LineRange { start, end }), ..Default::default() }
+        AstElement {
+            name: name.into(),
+            kind: ElementKind::parse(kind).unwrap(),
+            line: Some(LineRange { start, end }),
+            ..Default::default()
+        }
     }
 
     fn call(name: &str, line: u32) -> AstReference {
-        AstReference { name: name.into(), kind: "call".into(), line, ..Default::default() }
+        AstReference { name: name.into(), kind: ReferenceKind::Call, line, ..Default::default() }
     }
 
     #[test]

@@ -142,7 +142,7 @@ pub fn symbols<'a>(ast: &'a AstData, bodies: &'a [String], content: Option<&str>
             let about = spaced_words(&symbol_about(&e.name, e.owner.as_deref(), &paragraph)).into_owned();
             Symbol {
                 name: &e.name,
-                kind: &e.kind,
+                kind: e.kind,
                 show: vibe_common::shown::encode_serialized(&shown(e, doc, lines.as_deref(), &calls)),
                 owner: e.owner.as_deref(),
                 supertypes: &e.supertypes,
@@ -175,7 +175,7 @@ fn shown<'a>(
     let (code, skipped) = excerpt.map_or((None, None), |x| (Some(x.code).filter(|c| !c.is_empty()), x.skipped));
     Shown {
         name: &e.name,
-        kind: &e.kind,
+        kind: e.kind,
         owner: e.owner.as_deref(),
         lines: e.line.map(|l| if l.start == l.end { l.start.to_string() } else { format!("{}-{}", l.start, l.end) }),
         signature: summary::cut(&e.signature, summary::MAX_SIGNATURE_CHARS),
@@ -284,6 +284,7 @@ fn plain_paragraph(text: &str) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+    use vibe_common::kinds::ReferenceKind;
 
     #[test]
     fn a_definitions_about_joins_the_words_of_its_names() {
@@ -298,11 +299,11 @@ mod tests {
     fn references_are_a_top_level_field_grouped_by_name_kind_and_in_and_not_in_the_stored_ast() {
         use vibe_common::ast::AstReference;
         let source = SourceInfo { name: "p".into(), root: "/p".into(), readme: None, license: None };
-        let call = AstReference { name: "f".into(), kind: "call".into(), line: 3, enclosing: Some("A.g".into()) };
-        let import = AstReference { name: "os".into(), kind: "import".into(), line: 1, enclosing: None };
+        let call = AstReference { name: "f".into(), kind: ReferenceKind::Call, line: 3, enclosing: Some("A.g".into()) };
+        let import = AstReference { name: "os".into(), kind: ReferenceKind::Import, line: 1, enclosing: None };
         let again = AstReference { line: 5, ..call.clone() };
         let elsewhere = AstReference { line: 8, enclosing: Some("A.h".into()), ..call.clone() };
-        let as_type = AstReference { kind: "type".into(), line: 9, ..call.clone() };
+        let as_type = AstReference { kind: ReferenceKind::Type, line: 9, ..call.clone() };
         let references = vec![import, call, again, elsewhere, as_type];
         let file = ScannedFile {
             rel_path: "a.py".into(),

@@ -12,6 +12,7 @@ use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 
 use vibe_common::ast::{AstData, AstReference};
+use vibe_common::kinds::{ElementKind, ReferenceKind};
 
 /// The AST document of a file (`ast_doc`).
 #[derive(Serialize)]
@@ -67,7 +68,7 @@ pub struct ContentDoc<'a> {
 #[derive(Serialize)]
 pub struct Symbol<'a> {
     pub name: &'a str,
-    pub kind: &'a str,
+    pub kind: ElementKind,
     pub show: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub owner: Option<&'a str>,
@@ -85,7 +86,7 @@ pub struct Symbol<'a> {
 #[derive(Serialize)]
 pub struct Shown<'a> {
     pub name: &'a str,
-    pub kind: &'a str,
+    pub kind: ElementKind,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub owner: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -116,7 +117,7 @@ pub struct GroupedReferences<'a>(pub &'a [AstReference]);
 #[derive(Serialize)]
 struct ReferenceEntry<'a> {
     name: &'a str,
-    kind: &'a str,
+    kind: ReferenceKind,
     line: Vec<u32>,
     /// How many lines, when more than one (`find_references` ranks a file
     /// by its uses: `missing` counts 1).
@@ -129,16 +130,16 @@ struct ReferenceEntry<'a> {
 impl<'a> GroupedReferences<'a> {
     fn entries(&self) -> Vec<ReferenceEntry<'a>> {
         let mut entries: Vec<ReferenceEntry<'a>> = Vec::new();
-        let mut at: HashMap<(&str, &str, Option<&str>), usize> = HashMap::new();
+        let mut at: HashMap<(&str, ReferenceKind, Option<&str>), usize> = HashMap::new();
         for r in self.0 {
-            match at.entry((r.name.as_str(), r.kind.as_ref(), r.enclosing.as_deref())) {
+            match at.entry((r.name.as_str(), r.kind, r.enclosing.as_deref())) {
                 Entry::Occupied(e) => entries[*e.get()].line.push(r.line),
                 Entry::Vacant(e) => {
                     e.insert(entries.len());
                     let enclosing = r.enclosing.as_deref();
                     entries.push(ReferenceEntry {
                         name: &r.name,
-                        kind: r.kind.as_ref(),
+                        kind: r.kind,
                         line: vec![r.line],
                         uses: None,
                         enclosing,
@@ -220,7 +221,8 @@ mod tests {
     fn the_stored_ast_is_the_ast_value_without_its_references() {
         let element =
             |name: &str| AstElement { name: name.into(), signature: format!("fn {name}()"), ..Default::default() };
-        let reference = AstReference { name: "f".into(), kind: "call".into(), line: 3, enclosing: Some("A.g".into()) };
+        let reference =
+            AstReference { name: "f".into(), kind: ReferenceKind::Call, line: 3, enclosing: Some("A.g".into()) };
         // Every field, none left to `..Default::default()`: a field added to
         // `AstData` does not compile here until `StoredAst` writes it too.
         let full = AstData {

@@ -157,7 +157,12 @@ fn narrowed_runs_match_full_runs_on_quirky_shapes() {
     }
     let rust = by_id("rust").unwrap();
     let ast = extract_with(rust, cases[5].1, true).unwrap();
-    let calls: Vec<&str> = ast.references.iter().filter(|r| r.kind == "call").map(|r| r.name.as_str()).collect();
+    let calls: Vec<&str> = ast
+        .references
+        .iter()
+        .filter(|r| r.kind == vibe_common::kinds::ReferenceKind::Call)
+        .map(|r| r.name.as_str())
+        .collect();
     assert_eq!(calls, ["m", "a", "c"], "{:?}", ast.references);
 }
 
