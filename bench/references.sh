@@ -35,7 +35,7 @@ ctags --version 2>/dev/null | grep -q 'Universal Ctags' || { log "ctags is not u
 
 private_binary
 start_opensearch
-VERSION="$(sed -n 's/^pub const TEMPLATE_VERSION: u64 = \([0-9]*\);/\1/p' "$ROOT/common/src/templates.rs")"
+VERSION="$(sed -n 's/^pub const TEMPLATE_VERSION: u64 = \([0-9]*\);/\1/p' "$ROOT/common/src/backend/templates.rs")"
 
 log "preparing the corpus"
 mapfile -t PROJECTS < <(python3 "$ROOT/bench/references.py" corpus --out "$WORK/projects")

@@ -1,26 +1,13 @@
-//! Shared pieces of Vibe Analyzer used by both the ingest CLI and the MCP gateway:
-//! configuration, the document model, index naming, OpenSearch access and the
-//! embedded, versioned OpenSearch templates.
+//! Shared pieces of Vibe Analyzer used by both the ingest CLI and the MCP
+//! gateway, grouped by what they are about: the configuration (`config`),
+//! OpenSearch as both sides reach it (`backend`), what the indices hold
+//! (`document`), text rules (`text`), source files (`files`), and the
+//! error chain and signals every command shares.
 
-pub mod ast;
+pub mod backend;
 pub mod config;
+pub mod document;
 pub mod error_chain;
-pub mod file_tree;
-pub mod freshness;
-pub mod grams;
-pub mod identifier;
-pub mod kinds;
-pub mod languages;
-pub mod naming;
-pub mod plain_http;
-pub mod project_meta;
-pub mod projects;
-pub mod refusal;
-pub mod run_lock;
-pub mod search;
-pub mod shown;
+pub mod files;
 pub mod signal;
-pub mod summary;
-pub mod templates;
-pub mod units;
-pub mod word_bag;
+pub mod text;

@@ -15,8 +15,8 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use clap::Parser;
 use serde_json::{json, Value};
+use vibe_common::backend::templates;
 use vibe_common::config::Config;
-use vibe_common::templates;
 use vibe_gateway::template_params;
 
 /// Latency of each search tool through MCP against the same stored template.
@@ -107,7 +107,7 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 async fn main() -> Result<()> {
     let o = Opts::parse();
     let (config, _) = Config::load_or_create(o.config_dir.as_deref())?;
-    let names = vibe_common::naming::IndexNames::new(&config.opensearch.index_prefix);
+    let names = vibe_common::backend::naming::IndexNames::new(&config.opensearch.index_prefix);
     let http = reqwest::Client::builder().pool_max_idle_per_host(4).build()?;
     let mut mcp = Mcp::connect(http.clone(), &o.url).await?;
 
@@ -121,7 +121,7 @@ async fn main() -> Result<()> {
                 .as_str()
                 .unwrap()
                 .to_string();
-            names.ast_alias(&vibe_common::naming::project_hash(std::path::Path::new(&root)))
+            names.ast_alias(&vibe_common::backend::naming::project_hash(std::path::Path::new(&root)))
         }
     };
     let direct_url = format!(

@@ -13,7 +13,7 @@
 //! not fail on a field added later; the tests check against a closed copy.
 
 use serde_json::{json, Map, Value};
-use vibe_common::kinds::ReferenceKind;
+use vibe_common::document::kinds::ReferenceKind;
 
 /// Which code shapes a tool's answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -6,9 +6,9 @@
 
 use serde_json::{json, Value};
 use tokio::sync::Mutex;
-use vibe_common::naming::IndexNames;
-use vibe_common::search::{Search, SearchError};
-use vibe_common::templates;
+use vibe_common::backend::naming::IndexNames;
+use vibe_common::backend::search::{Search, SearchError};
+use vibe_common::backend::templates;
 
 /// A failed backend request, as the tool result tells it.
 #[derive(Debug, thiserror::Error)]

@@ -49,7 +49,7 @@ pub fn escaped_len(s: &str) -> usize {
         .sum()
 }
 
-pub use vibe_common::summary::cut_chars;
+pub use vibe_common::text::summary::cut_chars;
 
 /// The longest start of `s` of at most `max` bytes that ends on a character.
 pub fn cut_bytes(s: &str, max: usize) -> &str {
@@ -72,7 +72,7 @@ pub fn shorten(s: &str, max: usize) -> String {
 
 /// The first sentence of a text (a doc comment's summary), at most `max` characters.
 pub fn first_sentence(text: &str, max: usize) -> String {
-    let sentence = vibe_common::summary::first_sentence(text.trim());
+    let sentence = vibe_common::text::summary::first_sentence(text.trim());
     shorten(&sentence.split_whitespace().collect::<Vec<_>>().join(" "), max)
 }
 

@@ -6,10 +6,10 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use vibe_common::backend::naming::project_hash;
+use vibe_common::backend::run_lock::{self, Holder};
+use vibe_common::backend::search::Search;
 use vibe_common::config::{AnswerFormat, Config, McpProtocol};
-use vibe_common::naming::project_hash;
-use vibe_common::run_lock::{self, Holder};
-use vibe_common::search::Search;
 
 use crate::backend::{Backend, BackendError};
 use crate::sync::{SyncRunner, SyncStart};

@@ -15,7 +15,7 @@ use std::sync::{Arc, LazyLock};
 
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use serde_json::{json, Map};
-use vibe_common::kinds::ElementKind;
+use vibe_common::document::kinds::ElementKind;
 
 pub use crate::tool_inputs::{DEFAULT_LIMIT, MAX_LIMIT};
 /// Deepest page a search reaches (`search_code_text` counts candidate
@@ -58,7 +58,7 @@ pub struct ToolSpec {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ListingWords {
     /// The AST categories it lists, by their tag names in every language
-    /// ([`vibe_common::ast::CATEGORY_TAGS`]).
+    /// ([`vibe_common::document::ast::CATEGORY_TAGS`]).
     pub categories: &'static [&'static str],
     /// Other words.
     pub others: &'static [&'static str],

@@ -20,7 +20,7 @@ pub use code_lines::{is_comment, span, spans, spans_text};
 
 use serde_json::{Map, Value};
 use vibe_common::config::AnswerFormat;
-use vibe_common::kinds::ElementKind;
+use vibe_common::document::kinds::ElementKind;
 
 /// The text content of an answer in `format`. `project_named`: the call
 /// named its project (`target`, or the project's endpoint), so an answer
@@ -254,7 +254,7 @@ fn entry(out: &mut String, item: &Value, indent: &str, margin: usize, doc: Doc) 
         let _ = write!(head, ": {}", one_line(sig));
     }
     if let Some(files) = e.get("used_in").and_then(Value::as_u64) {
-        let _ = write!(head, " — used in {}", vibe_common::units::count(files as usize, "file", "files"));
+        let _ = write!(head, " — used in {}", vibe_common::text::units::count(files as usize, "file", "files"));
     }
     let _ = writeln!(out, "{indent}{head}");
     let deeper = format!("{indent}  ");

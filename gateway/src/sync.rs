@@ -29,9 +29,9 @@ pub enum SyncStart {
         progress: Option<String>,
     },
     /// Another index run (not started by this server) holds one of the
-    /// config's projects ([`vibe_common::run_lock`]).
+    /// config's projects ([`vibe_common::backend::run_lock`]).
     HeldElsewhere {
-        holder: vibe_common::run_lock::Holder,
+        holder: vibe_common::backend::run_lock::Holder,
     },
 }
 

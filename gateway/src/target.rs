@@ -10,8 +10,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use tokio::sync::RwLock;
-pub use vibe_common::projects::Project;
-use vibe_common::projects::{lookup, projects_of, Found};
+pub use vibe_common::backend::projects::Project;
+use vibe_common::backend::projects::{lookup, projects_of, Found};
 
 use crate::backend::{Backend, BackendError};
 use crate::template_params;

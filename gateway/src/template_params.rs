@@ -6,8 +6,8 @@
 
 use serde_json::{json, Value};
 
-use vibe_common::ast::CATEGORY_TAGS;
-use vibe_common::kinds::{ElementKind, ReferenceKind};
+use vibe_common::document::ast::CATEGORY_TAGS;
+use vibe_common::document::kinds::{ElementKind, ReferenceKind};
 
 use crate::normalize::MAX_LIMIT;
 use crate::registry::ListingWords;
@@ -33,7 +33,7 @@ pub struct Scripts {
     pub cjk: bool,
 }
 
-pub use vibe_common::identifier::is_cjk;
+pub use vibe_common::text::identifier::is_cjk;
 
 pub fn is_cyrillic(c: char) -> bool {
     matches!(c as u32, 0x0400..=0x052F)

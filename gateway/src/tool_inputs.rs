@@ -3,7 +3,7 @@
 //! with every request a client makes, so each description is short).
 
 use serde_json::{json, Value};
-use vibe_common::kinds::ReferenceKind;
+use vibe_common::document::kinds::ReferenceKind;
 
 /// Default number of results.
 pub const DEFAULT_LIMIT: u32 = 3;

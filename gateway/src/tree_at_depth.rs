@@ -1,11 +1,11 @@
 //! `show_tree`'s text: the shared renderer of `stats tree`
-//! ([`vibe_common::file_tree::render_tree`]) at a depth: a directory below it
+//! ([`vibe_common::text::file_tree::render_tree`]) at a depth: a directory below it
 //! shows `… N files` (the files under it, at any depth) instead of its
 //! content. The counts are always those of the full tree.
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use vibe_common::file_tree::render_tree;
+use vibe_common::text::file_tree::render_tree;
 
 /// The deepest a tree is drawn without an explicit `depth`.
 pub const MAX_DEPTH: usize = 8;

@@ -19,7 +19,7 @@ use std::path::Path;
 
 use anyhow::Context as _;
 use serde_json::json;
-use vibe_common::naming::{project_hash, IndexNames};
+use vibe_common::backend::naming::{project_hash, IndexNames};
 use vibe_ingest::indexer::documents;
 use vibe_ingest::scanner::{self, ScanOptions, ScannedFile, SkipReason, SourceInfo};
 

@@ -10,8 +10,8 @@ mod ollama_support;
 use std::time::{Duration, Instant};
 
 use ollama_support::{MockOllama, MockOptions};
-use vibe_common::ast::{AstData, AstElement};
 use vibe_common::config::OllamaHost;
+use vibe_common::document::ast::{AstData, AstElement};
 use vibe_ingest::analyzer::{fast_options, Analyzer, FileInput};
 
 fn arg(args: &[String], name: &str, default: u64) -> u64 {

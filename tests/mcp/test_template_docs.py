@@ -16,7 +16,7 @@ import pytest
 from conftest import OPENSEARCH, PREFIX, REPO
 
 README = REPO / "search-templates" / "README.md"
-VERSION = int(re.search(r"pub const TEMPLATE_VERSION: u64 = (\d+);", (REPO / "common/src/templates.rs").read_text()).group(1))
+VERSION = int(re.search(r"pub const TEMPLATE_VERSION: u64 = (\d+);", (REPO / "common/src/backend/templates.rs").read_text()).group(1))
 
 
 def examples() -> list[tuple[str, dict]]:

@@ -124,8 +124,8 @@ impl Default for OpenSearchConfig {
             index_prefix: DEFAULT_INDEX_PREFIX.to_string(),
             shards: 1,
             replicas: None,
-            lock_lease_secs: crate::run_lock::DEFAULT_LEASE.as_secs(),
-            lock_wait_secs: crate::run_lock::DEFAULT_WAIT.as_secs(),
+            lock_lease_secs: crate::backend::run_lock::DEFAULT_LEASE.as_secs(),
+            lock_wait_secs: crate::backend::run_lock::DEFAULT_WAIT.as_secs(),
         }
     }
 }

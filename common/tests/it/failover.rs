@@ -2,8 +2,8 @@
 //! that cannot be reached is skipped, so a call still succeeds while one
 //! configured node answers. Against the real OpenSearch plus a dead port.
 
+use vibe_common::backend::search::Search;
 use vibe_common::config::OpenSearchConfig;
-use vibe_common::search::Search;
 
 fn live() -> String {
     std::env::var("VIBE_OPENSEARCH_URL").unwrap_or_else(|_| "http://127.0.0.1:9200".into())

@@ -1,9 +1,9 @@
 //! Template installation and the analyzers, against the real OpenSearch.
 
 use serde_json::{json, Value};
+use vibe_common::backend::search::Search;
+use vibe_common::backend::templates::{self, Action, TEMPLATE_VERSION};
 use vibe_common::config::OpenSearchConfig;
-use vibe_common::search::Search;
-use vibe_common::templates::{self, Action, TEMPLATE_VERSION};
 
 fn search(prefix: &str) -> Search {
     let host = std::env::var("VIBE_OPENSEARCH_URL").unwrap_or_else(|_| "http://127.0.0.1:9200".into());
@@ -131,7 +131,7 @@ async fn spaced_words_index_as_the_search_analyzer_splits() {
         .collect();
     texts.push("getHTTPServer2 XMLHttpRequest base64Encode v2beta 0x1F ключЗначение ABCDef aB1c IOError".into());
     for text in &texts {
-        let spaced = vibe_common::identifier::spaced_words(text);
+        let spaced = vibe_common::text::identifier::spaced_words(text);
         let indexed = tokens(&s, &index, "vibe_about", &spaced).await;
         let searched = analyzed(&s, &index, char_filtered(text)).await;
         assert!(!analyzers["vibe_about_search"]["char_filter"].is_null(), "{analyzers}");

@@ -84,7 +84,7 @@ fn unquote(name: &str) -> &str {
 
 /// `snake_case` of a name as written in any case (`searchByCodeFunctions`,
 /// `Search-Code-Text`): its identifier words joined by `_`, split as the
-/// index splits identifiers ([`vibe_common::identifier::split_identifier`]).
+/// index splits identifiers ([`vibe_common::text::identifier::split_identifier`]).
 pub(super) fn snake(s: &str) -> String {
-    vibe_common::identifier::split_identifier(s).join("_")
+    vibe_common::text::identifier::split_identifier(s).join("_")
 }

@@ -32,7 +32,7 @@ pub async fn sync(gw: &Gateway) -> Result<Value, ToolError> {
                 holder.root,
                 holder.describe()
             ),
-            "running_secs": vibe_common::run_lock::now_ms().saturating_sub(holder.started_at_ms) / 1000,
+            "running_secs": vibe_common::backend::run_lock::now_ms().saturating_sub(holder.started_at_ms) / 1000,
         })),
         Err(e) => Err(ToolError::Failed(format!("cannot start indexing: {e}"))),
     }

@@ -62,7 +62,8 @@ pub fn source(hit: &Value) -> Value {
 /// document id. A `_source`'s `project` is the project's name: `root` first.
 pub fn stored_at(gw: &Gateway, result: &Value) -> (String, String) {
     let root = result["root"].as_str().or(result["project"].as_str()).unwrap_or_default();
-    let index = gw.backend().names().files_alias(&vibe_common::naming::project_hash(std::path::Path::new(root)));
+    let index =
+        gw.backend().names().files_alias(&vibe_common::backend::naming::project_hash(std::path::Path::new(root)));
     (index, result["path"].as_str().unwrap_or_default().to_string())
 }
 
@@ -100,9 +101,9 @@ pub fn merge_identical(answer: &mut Value) -> usize {
 
 /// What an inner hit shows of its definition: `symbols.show`, read from
 /// doc values (`{name, kind, owner?, lines?, signature, doc?, code?}`,
-/// [`vibe_common::shown`]); `Null` when it is missing.
+/// [`vibe_common::document::shown`]); `Null` when it is missing.
 pub(crate) fn shown(inner: &Value) -> Value {
-    vibe_common::shown::decode(&inner["fields"]["symbols.show"][0]).unwrap_or(Value::Null)
+    vibe_common::document::shown::decode(&inner["fields"]["symbols.show"][0]).unwrap_or(Value::Null)
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 //! matching elements.
 
 use serde_json::{json, Map, Value};
-use vibe_common::kinds::ElementKind;
+use vibe_common::document::kinds::ElementKind;
 
 use super::answer::{hits, paged, scope_index};
 use super::excerpt::Show;
@@ -397,7 +397,7 @@ fn value_lines(s: &Value) -> Option<String> {
     let lines: Vec<String> = code
         .lines()
         .take(VALUE_LINES)
-        .map(|l| vibe_common::summary::cut(l, vibe_common::summary::MAX_CODE_LINE_CHARS))
+        .map(|l| vibe_common::text::summary::cut(l, vibe_common::text::summary::MAX_CODE_LINE_CHARS))
         .collect();
     Some(lines.join("\n"))
 }

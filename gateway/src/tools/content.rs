@@ -185,7 +185,7 @@ fn part(answer: &mut Value, line: &str, n: u64, from: u64, room: usize, goes_on:
 
 /// Why a file's content is not in the index, from what the indexer recorded.
 fn empty_reason(s: &Value) -> Option<String> {
-    let size = s["size"].as_u64().map(vibe_common::units::human_size).unwrap_or_else(|| "?".into());
+    let size = s["size"].as_u64().map(vibe_common::text::units::human_size).unwrap_or_else(|| "?".into());
     match s["skipped"].as_str()? {
         "binary" => Some(format!("binary file ({size}): its content is not indexed")),
         "too_large" => {

@@ -4,14 +4,14 @@
 //! _getmembers(object, predicate, getattr)`): the line that answers a
 //! question about it is in that callee. The scanner records, in each short
 //! function's stored `show`, the functions of its file it calls (`calls`,
-//! `vibe_common::shown::DELEGATE_LINES`). The answer carries the first
+//! `vibe_common::document::shown::DELEGATE_LINES`). The answer carries the first
 //! such callee of the best match's shown definitions, right after the
 //! match that calls it (`called_by` names its caller): whole when short,
 //! else the lines a question's words point to, or its first and last lines
 //! for a name. A best match that calls none costs no search.
 
 use serde_json::{json, Map, Value};
-use vibe_common::naming::project_hash;
+use vibe_common::backend::naming::project_hash;
 
 use super::answer::stored_at;
 use super::excerpt::{self, Show};

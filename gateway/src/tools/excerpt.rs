@@ -9,9 +9,9 @@
 //! code holding the words for a name followed by words.
 
 use serde_json::{json, Value};
-use vibe_common::ast::AstData;
-use vibe_common::kinds::ElementKind;
-use vibe_common::naming::project_hash;
+use vibe_common::backend::naming::project_hash;
+use vibe_common::document::ast::AstData;
+use vibe_common::document::kinds::ElementKind;
 
 use super::answer::{hits, stored_at};
 use crate::budget::{escaped_len, json_len, RESERVE};
@@ -186,7 +186,8 @@ fn goes_on(line: &str) -> bool {
 /// A definition's first `shown` lines as its `code`, the doc block at its
 /// head left out (`code_skip`), within `room` bytes.
 fn set_code(m: &mut Value, content: &str, (start, end): (u64, u64), shown: u64, room: usize) {
-    let excerpt = vibe_common::summary::code_excerpt(content, start as u32, end as u32, shown as usize, usize::MAX);
+    let excerpt =
+        vibe_common::text::summary::code_excerpt(content, start as u32, end as u32, shown as usize, usize::MAX);
     m["code"] = json!(within(excerpt.code, room));
     match excerpt.skipped {
         Some((a, b)) => m["code_skip"] = json!(format!("{a}-{b}")),
@@ -252,8 +253,10 @@ pub async fn use_lines(gw: &Gateway, answer: &mut Value) {
             for u in uses.into_iter().flatten() {
                 let text = u["line"].as_u64().and_then(|n| lines.get((n as usize).checked_sub(1)?));
                 if let Some(text) = text {
-                    u["text"] =
-                        json!(vibe_common::summary::cut(text.trim(), vibe_common::summary::MAX_CODE_LINE_CHARS));
+                    u["text"] = json!(vibe_common::text::summary::cut(
+                        text.trim(),
+                        vibe_common::text::summary::MAX_CODE_LINE_CHARS
+                    ));
                 }
             }
         }

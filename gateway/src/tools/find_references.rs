@@ -5,7 +5,7 @@
 //! symbol's own body uses, through `find_callees`.
 
 use serde_json::{json, Map, Value};
-use vibe_common::kinds::ReferenceKind;
+use vibe_common::document::kinds::ReferenceKind;
 
 use super::answer::{hits, paged, scope_index};
 use super::hierarchy::Way;

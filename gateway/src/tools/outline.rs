@@ -8,7 +8,7 @@
 //! full (signature, whole doc comment) with their members' outline.
 
 use serde_json::{json, Map, Value};
-use vibe_common::kinds::ElementKind;
+use vibe_common::document::kinds::ElementKind;
 
 use crate::budget::{first_sentence, json_len, shorten, RESERVE};
 use crate::normalize::Args;

@@ -3,7 +3,7 @@
 //! `offset`; a long list of languages keeps the largest.
 
 use serde_json::{json, Value};
-use vibe_common::project_meta::ProjectMeta;
+use vibe_common::document::project_meta::ProjectMeta;
 
 use super::answer::{hits, scope_index};
 use crate::budget::{first_sentence, json_len, RESERVE};
@@ -11,7 +11,7 @@ use crate::gateway::Gateway;
 use crate::normalize::Args;
 use crate::template_params;
 use crate::tool_error::ToolError;
-use vibe_common::units::human_size as size_human;
+use vibe_common::text::units::human_size as size_human;
 
 /// Most projects listed by `show_projects`.
 const MAX_PROJECTS: u32 = 1000;

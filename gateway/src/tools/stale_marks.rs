@@ -10,7 +10,7 @@
 use std::path::{Component, Path, PathBuf};
 
 use serde_json::{json, Map, Value};
-use vibe_common::freshness::{changed, Indexed};
+use vibe_common::files::freshness::{changed, Indexed};
 
 /// Hex digits of the indexed hash shown in answers: enough to tell two
 /// versions of a file apart, short enough for a small model's budget.
@@ -171,7 +171,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().to_str().unwrap();
         std::fs::write(dir.path().join("a.py"), "x = 1\n").unwrap();
-        let mtime = vibe_common::freshness::mtime_ms(&std::fs::metadata(dir.path().join("a.py")).unwrap());
+        let mtime = vibe_common::files::freshness::mtime_ms(&std::fs::metadata(dir.path().join("a.py")).unwrap());
         let mut fresh = answer_for(root, "a.py", 6, mtime, false);
         settle(&mut fresh).await;
         assert_eq!(fresh["results"][0]["hash"], "0123456789ab");

@@ -13,8 +13,8 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::LazyLock;
 
 use serde_json::{json, Value};
-use vibe_common::identifier::split_identifier;
-use vibe_common::summary::{cut, MAX_CODE_LINE_CHARS};
+use vibe_common::text::identifier::split_identifier;
+use vibe_common::text::summary::{cut, MAX_CODE_LINE_CHARS};
 
 use super::excerpt;
 use crate::gateway::Gateway;
@@ -30,7 +30,7 @@ const MAX_LINE_BYTES: usize = 400;
 /// Each word's group in the code thesaurus (the word itself included).
 static THESAURUS: LazyLock<HashMap<String, Vec<String>>> = LazyLock::new(|| {
     let mut groups = HashMap::new();
-    for line in vibe_common::templates::word_list("code-synonyms.txt").unwrap_or_default() {
+    for line in vibe_common::backend::templates::word_list("code-synonyms.txt").unwrap_or_default() {
         let words: Vec<String> = line.split(',').map(|w| w.trim().to_lowercase()).filter(|w| !w.is_empty()).collect();
         for w in &words {
             groups.insert(w.clone(), words.clone());

@@ -7,7 +7,7 @@
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use vibe_common::search::Search;
+use vibe_common::backend::search::Search;
 use vibe_gateway::ServeOptions;
 
 use crate::common::{answer, cluster_calls, load_fixture_at, McpClient};

@@ -6,9 +6,9 @@
 
 use crate::common::{answer, load_fixture, McpClient};
 use serde_json::{json, Value};
-use vibe_common::kinds::ReferenceKind;
-use vibe_common::search::Search;
-use vibe_common::templates;
+use vibe_common::backend::search::Search;
+use vibe_common::backend::templates;
+use vibe_common::document::kinds::ReferenceKind;
 use vibe_gateway::{template_params, ServeOptions};
 
 const HOSTILE: &[&str] = &[

@@ -44,8 +44,8 @@ pub fn make_batches(files: Vec<Arc<FileInput>>, sel: &AstSelection, max_chars: u
 #[cfg(test)]
 mod tests {
     use super::*;
-    use vibe_common::ast::AstData;
-    use vibe_common::ast::AstElement;
+    use vibe_common::document::ast::AstData;
+    use vibe_common::document::ast::AstElement;
 
     fn file(path: &str, functions: usize) -> Arc<FileInput> {
         Arc::new(FileInput {

@@ -10,8 +10,8 @@
 use handlebars::Handlebars;
 use serde::Serialize;
 use serde_json::json;
-use vibe_common::ast::{AstData, AstElement};
 use vibe_common::config::OllamaHost;
+use vibe_common::document::ast::{AstData, AstElement};
 
 use crate::scanner::ScannedFile;
 
@@ -295,7 +295,7 @@ impl FileInput {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use vibe_common::ast::AstHeading;
+    use vibe_common::document::ast::AstHeading;
 
     fn el(sig: &str, doc: &str) -> AstElement {
         AstElement {

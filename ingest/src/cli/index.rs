@@ -3,8 +3,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use vibe_common::run_lock::{LockOptions, Wait};
-use vibe_common::search::Search;
+use vibe_common::backend::run_lock::{LockOptions, Wait};
+use vibe_common::backend::search::Search;
 
 use super::{Ctx, PartialFailure, ProjectBusy, ScanIndexArgs, ScanPruneArgs};
 use crate::indexer::{self, IndexOptions, IndexReport};
@@ -88,7 +88,7 @@ fn dry_run(ctx: &Ctx, targets: &[std::path::PathBuf], opts: IndexOptions, gone: 
 fn print_report(report: &IndexReport) {
     for action in &report.templates {
         tracing::info!("{action}");
-        if !matches!(action.action, vibe_common::templates::Action::UpToDate) {
+        if !matches!(action.action, vibe_common::backend::templates::Action::UpToDate) {
             eprintln!("{action}");
         }
     }
@@ -106,12 +106,12 @@ fn print_report(report: &IndexReport) {
             eprintln!("{line}");
         }
         if source.redescribed > 0 {
-            let files = vibe_common::units::count(source.redescribed, "unchanged file", "unchanged files");
+            let files = vibe_common::text::units::count(source.redescribed, "unchanged file", "unchanged files");
             eprintln!("{}: {files} without a description sent to the LLM again", source.name);
         }
         eprintln!("{}: {}", source.name, source.scan.summary());
         if source.deleted > 0 {
-            let files = vibe_common::units::count(source.deleted as usize, "file", "files");
+            let files = vibe_common::text::units::count(source.deleted as usize, "file", "files");
             eprintln!("{}: removed {files} no longer on disk", source.name);
         }
     }

@@ -4,11 +4,11 @@
 
 use std::path::PathBuf;
 
+use vibe_common::backend::naming::project_hash;
+use vibe_common::backend::search::Search;
 use vibe_common::config::Identity;
-use vibe_common::naming::project_hash;
-use vibe_common::search::Search;
 
-use vibe_common::units::count;
+use vibe_common::text::units::count;
 
 use super::{Ctx, ScanPruneArgs};
 use crate::indexer::check_backend;

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
-use vibe_common::search::Search;
+use vibe_common::backend::search::Search;
 
 use super::{Ctx, NotRunning, ServeCommand, ServeStartArgs};
 

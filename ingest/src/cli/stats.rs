@@ -3,16 +3,16 @@
 use std::time::Instant;
 
 use serde_json::{json, Value};
-use vibe_common::file_tree::render_tree;
-use vibe_common::naming::project_hash;
-use vibe_common::projects::{self, Project};
-use vibe_common::search::Search;
-use vibe_common::units::human_size;
+use vibe_common::backend::naming::project_hash;
+use vibe_common::backend::projects::{self, Project};
+use vibe_common::backend::search::Search;
+use vibe_common::text::file_tree::render_tree;
+use vibe_common::text::units::human_size;
 
 use super::{Ctx, StatsCommand};
 use crate::indexer::project_stats::project_stats;
 use crate::scanner::{SourceStats, OTHER_LANGUAGE};
-use vibe_common::project_meta::ProjectMeta;
+use vibe_common::document::project_meta::ProjectMeta;
 
 const RULE_WIDTH: usize = 79;
 

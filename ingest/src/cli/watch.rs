@@ -4,8 +4,8 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use vibe_common::backend::search::Search;
 use vibe_common::config::Config;
-use vibe_common::search::Search;
 
 use super::{Ctx, ScanWatchArgs};
 use crate::watch::{self, WatchOptions};

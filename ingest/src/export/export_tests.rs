@@ -3,7 +3,7 @@
 use super::*;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
-use vibe_common::ast::{AstElement, LineRange};
+use vibe_common::document::ast::{AstElement, LineRange};
 
 fn sample() -> (SourceInfo, Vec<ScannedFile>, SourceStats) {
     let info = SourceInfo {
@@ -16,7 +16,7 @@ fn sample() -> (SourceInfo, Vec<ScannedFile>, SourceStats) {
         imports: vec!["use std::io;".into()],
         functions: vec![AstElement {
             name: "main".into(),
-            kind: vibe_common::kinds::ElementKind::Function,
+            kind: vibe_common::document::kinds::ElementKind::Function,
             signature: "fn main()".into(),
             comments: vec!["Entry <point> & \"more\"".into()],
             owner: None,

@@ -20,7 +20,7 @@ use std::fs;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
-use vibe_common::ast::AstData;
+use vibe_common::document::ast::AstData;
 
 /// Version of the export document.
 pub const EXPORT_VERSION: u32 = 1;

@@ -7,13 +7,13 @@ use std::sync::{Arc, OnceLock};
 
 use thiserror::Error;
 use tree_sitter::{Node, Parser, Query, QueryPredicateArg};
-use vibe_common::ast::LineRange;
+use vibe_common::document::ast::LineRange;
 use vibe_common::error_chain::BoxError;
 
 use super::direct::Plan;
 use super::grammars::{Extractor, Language, LANGUAGES};
-use vibe_common::kinds::ElementKind;
-use vibe_common::kinds::ReferenceKind;
+use vibe_common::document::kinds::ElementKind;
+use vibe_common::document::kinds::ReferenceKind;
 
 #[derive(Debug, Error)]
 pub enum ExtractError {

@@ -55,8 +55,8 @@
 use std::collections::HashSet;
 use tree_sitter::Node;
 
-use vibe_common::ast::{AstData, AstElement, LineRange};
-use vibe_common::kinds::ElementKind;
+use vibe_common::document::ast::{AstData, AstElement, LineRange};
+use vibe_common::document::kinds::ElementKind;
 
 use super::compiled::{compiled_as, is_compiled, line_range, parse, text, CompiledQuery, ExtractError, Matching, Role};
 use super::direct::{self, Captures};

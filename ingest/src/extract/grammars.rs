@@ -1,18 +1,18 @@
 //! The static table of supported languages: grammar, query file, extractor
 //! and comment syntax (as in Helix's `languages.toml`); their names and file
-//! extensions come from `vibe_common::languages`, which the gateway reads too.
+//! extensions come from `vibe_common::files::languages`, which the gateway reads too.
 //! Everything else about a language lives in its query file under
 //! `ingest/queries/`; the extraction engine itself names no language.
 
 use std::ops::Deref;
 
 use tree_sitter::Language as Grammar;
-use vibe_common::languages::{self as names, LanguageName};
+use vibe_common::files::languages::{self as names, LanguageName};
 
 /// One supported language.
 pub struct Language {
     /// Its name, id and file extensions, from the one table the gateway
-    /// reads too (`vibe_common::languages`); `lang.name`, `lang.id` and
+    /// reads too (`vibe_common::files::languages`); `lang.name`, `lang.id` and
     /// `lang.extensions` read them through `Deref`.
     pub names: &'static LanguageName,
     /// The tree-sitter grammar.

@@ -10,7 +10,7 @@ use std::sync::{Arc, OnceLock};
 
 use streaming_iterator::StreamingIterator;
 use tree_sitter::{Node, Parser, Query, QueryCursor};
-use vibe_common::ast::{AstData, AstHeading, AstLink};
+use vibe_common::document::ast::{AstData, AstHeading, AstLink};
 
 use super::compiled::{self, ExtractError};
 use super::compiled::{line_range, text};

@@ -17,7 +17,7 @@ mod signature;
 pub use compiled::{compile_query, CompiledQuery, ExtractError};
 pub use grammars::{for_path, Extractor, Language, LANGUAGES};
 
-use vibe_common::ast::AstData;
+use vibe_common::document::ast::AstData;
 
 /// Extract the AST of one file's source text.
 pub fn extract(lang: &'static Language, source: &str) -> Result<AstData, ExtractError> {

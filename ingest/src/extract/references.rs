@@ -13,8 +13,8 @@
 use std::sync::Arc;
 
 use tree_sitter::Node;
-use vibe_common::ast::AstReference;
-use vibe_common::kinds::ReferenceKind;
+use vibe_common::document::ast::AstReference;
+use vibe_common::document::kinds::ReferenceKind;
 
 /// References kept per file, in file order.
 pub const MAX_REFERENCES: usize = 5_000;

@@ -27,7 +27,7 @@ pub(crate) fn signature(node: Node, body: Option<Node>, source: &str, attributes
         }
         sig = trimmed.to_string();
     }
-    vibe_common::summary::cut(&sig, MAX_SIGNATURE_CHARS)
+    vibe_common::text::summary::cut(&sig, MAX_SIGNATURE_CHARS)
 }
 
 /// Where a definition's text starts once leading attributes are skipped, also

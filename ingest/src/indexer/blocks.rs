@@ -8,7 +8,7 @@
 //! otherwise it leaves it, and its writes are refused in words as before.
 
 use serde_json::{json, Value};
-use vibe_common::search::{Search, SearchError};
+use vibe_common::backend::search::{Search, SearchError};
 
 /// The indices of this prefix that carry the block, or none.
 async fn blocked(search: &Search) -> Result<Vec<String>, SearchError> {
@@ -109,7 +109,7 @@ pub(super) async fn lift_if_disk_is_fine(search: &Search) -> Result<Option<Strin
     }
     let (fine, seen) = disk_is_fine(search).await?;
     let prefix = &search.names.prefix;
-    let count = vibe_common::units::count(indices.len(), "index", "indices");
+    let count = vibe_common::text::units::count(indices.len(), "index", "indices");
     if !fine {
         return Ok(Some(format!(
             "{count} of prefix {prefix} are read-only after a full disk, and a node's disk is still above its \

@@ -5,8 +5,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{json, Value};
-use vibe_common::refusal::Refusal;
-use vibe_common::search::{Search, SearchError};
+use vibe_common::backend::refusal::Refusal;
+use vibe_common::backend::search::{Search, SearchError};
 
 /// A bulk request body is flushed when it grows past this many bytes.
 pub const MAX_BULK_BYTES: usize = 5 * 1024 * 1024;

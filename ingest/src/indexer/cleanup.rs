@@ -3,7 +3,7 @@
 //! identity's ownership dropped), and generations no alias points at.
 //!
 //! A project another run is indexing now (its run lock,
-//! [`vibe_common::run_lock`], is held by a live run) is left alone: neither
+//! [`vibe_common::backend::run_lock`], is held by a live run) is left alone: neither
 //! removed nor cleared of generations no alias points at, as the one it is
 //! writing is such a generation until it is published.
 //!
@@ -23,10 +23,10 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use vibe_common::backend::naming::project_hash;
+use vibe_common::backend::run_lock::{self, Holder};
+use vibe_common::backend::search::{Search, SearchError};
 use vibe_common::config::Site;
-use vibe_common::naming::project_hash;
-use vibe_common::run_lock::{self, Holder};
-use vibe_common::search::{Search, SearchError};
 
 use super::store::{self, Layout, MetaInfo, Writer};
 

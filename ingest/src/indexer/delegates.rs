@@ -10,9 +10,9 @@
 
 use std::collections::HashSet;
 
-use vibe_common::ast::{AstData, AstElement};
-use vibe_common::kinds::ReferenceKind;
-pub use vibe_common::shown::DELEGATE_LINES;
+use vibe_common::document::ast::{AstData, AstElement};
+use vibe_common::document::kinds::ReferenceKind;
+pub use vibe_common::document::shown::DELEGATE_LINES;
 
 /// Callees recorded for one function: the first few are all an answer shows.
 const MAX_CALLEES: usize = 3;
@@ -97,8 +97,8 @@ fn own_receiver(before: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use vibe_common::ast::{AstReference, LineRange};
-    use vibe_common::kinds::ElementKind;
+    use vibe_common::document::ast::{AstReference, LineRange};
+    use vibe_common::document::kinds::ElementKind;
 
     fn element(name: &str, kind: &str, start: u32, end: u32) -> AstElement {
         AstElement {

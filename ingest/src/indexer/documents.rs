@@ -2,9 +2,9 @@
 
 use super::written::{AstDoc, ContentDoc, GroupedReferences, Shown, StoredAst, Symbol};
 
-use vibe_common::ast::AstData;
-use vibe_common::identifier::{joined_pairs, spaced_words};
-use vibe_common::summary;
+use vibe_common::document::ast::AstData;
+use vibe_common::text::identifier::{joined_pairs, spaced_words};
+use vibe_common::text::summary;
 
 use super::tags::deterministic_tags;
 use crate::scanner::{ScannedFile, SourceInfo};
@@ -41,7 +41,7 @@ pub fn ast_doc<'a>(source: &'a SourceInfo, file: &'a ScannedFile, enrichment: Op
     let about = spaced_words(&file_about(&file.rel_path, ast, enrichment)).into_owned();
     let extension = std::path::Path::new(&file.rel_path).extension().map(|e| e.to_string_lossy().to_lowercase());
     // The files `search_documentation` looks at (its filter: the language or the extension).
-    let markdown = &vibe_common::languages::MARKDOWN;
+    let markdown = &vibe_common::files::languages::MARKDOWN;
     let documentation =
         file.language == Some(markdown.name) || extension.as_deref().is_some_and(|e| markdown.extensions.contains(&e));
     AstDoc {
@@ -117,7 +117,7 @@ fn symbol_about(name: &str, owner: Option<&str>, paragraph: &str) -> String {
 /// from the CJK analyzer, which cost as much OpenSearch CPU as the rest of
 /// `about` for no question it answers (issue 33).
 fn cjk_only(text: &str) -> Option<String> {
-    text.chars().any(vibe_common::identifier::is_cjk).then(|| text.to_string())
+    text.chars().any(vibe_common::text::identifier::is_cjk).then(|| text.to_string())
 }
 
 /// The search form of a file's code elements: one flat entry per element
@@ -143,7 +143,7 @@ pub fn symbols<'a>(ast: &'a AstData, bodies: &'a [String], content: Option<&str>
             Symbol {
                 name: &e.name,
                 kind: e.kind,
-                show: vibe_common::shown::encode_serialized(&shown(e, doc, lines.as_deref(), &calls)),
+                show: vibe_common::document::shown::encode_serialized(&shown(e, doc, lines.as_deref(), &calls)),
                 owner: e.owner.as_deref(),
                 supertypes: &e.supertypes,
                 about_zh: cjk_only(&about),
@@ -155,7 +155,7 @@ pub fn symbols<'a>(ast: &'a AstData, bodies: &'a [String], content: Option<&str>
 }
 
 /// What a search answer shows of a definition, kept as JSON in binary
-/// doc values (`symbols.show`, [`vibe_common::shown`]): `{name, kind, owner?, lines?, signature,
+/// doc values (`symbols.show`, [`vibe_common::document::shown`]): `{name, kind, owner?, lines?, signature,
 /// doc?, code?, code_skip?, calls?}`, the signature cut to a budget, `doc`
 /// the doc comment's first sentence, `code` the definition's first lines
 /// ([`CODE_LINES`], [`CODE_BYTES`]) from the file's `content`, and `calls`
@@ -163,7 +163,7 @@ pub fn symbols<'a>(ast: &'a AstData, bodies: &'a [String], content: Option<&str>
 /// match of a search shows, so that one call answers. Searches read it
 /// without loading the file's `_source`.
 fn shown<'a>(
-    e: &'a vibe_common::ast::AstElement,
+    e: &'a vibe_common::document::ast::AstElement,
     doc: &'a str,
     lines: Option<&[&str]>,
     calls: &super::delegates::FileCalls<'a>,
@@ -284,7 +284,7 @@ fn plain_paragraph(text: &str) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
-    use vibe_common::kinds::ReferenceKind;
+    use vibe_common::document::kinds::ReferenceKind;
 
     #[test]
     fn a_definitions_about_joins_the_words_of_its_names() {
@@ -297,7 +297,7 @@ mod tests {
 
     #[test]
     fn references_are_a_top_level_field_grouped_by_name_kind_and_in_and_not_in_the_stored_ast() {
-        use vibe_common::ast::AstReference;
+        use vibe_common::document::ast::AstReference;
         let source = SourceInfo { name: "p".into(), root: "/p".into(), readme: None, license: None };
         let call = AstReference { name: "f".into(), kind: ReferenceKind::Call, line: 3, enclosing: Some("A.g".into()) };
         let import = AstReference { name: "os".into(), kind: ReferenceKind::Import, line: 1, enclosing: None };

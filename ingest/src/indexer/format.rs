@@ -6,8 +6,8 @@
 
 use std::sync::OnceLock;
 
-use vibe_common::naming::IndexNames;
-use vibe_common::templates;
+use vibe_common::backend::naming::IndexNames;
+use vibe_common::backend::templates;
 
 use crate::extract::{grammars, LANGUAGES};
 

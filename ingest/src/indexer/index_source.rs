@@ -9,11 +9,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::json;
-use vibe_common::naming::project_hash;
-use vibe_common::project_meta::ProjectMeta;
-use vibe_common::search::Search;
+use vibe_common::backend::naming::project_hash;
+use vibe_common::backend::search::Search;
+use vibe_common::document::project_meta::ProjectMeta;
 
-use vibe_common::run_lock::RunLock;
+use vibe_common::backend::run_lock::RunLock;
 
 use super::bulk::{BulkBatch, BulkOutcome};
 use super::store::{Layout, MetaInfo};

@@ -1,5 +1,5 @@
 //! Each source is indexed under its project's run lock
-//! ([`vibe_common::run_lock`]): one run per project at a time, whichever
+//! ([`vibe_common::backend::run_lock`]): one run per project at a time, whichever
 //! command, config or machine starts it. A run that meets another waits as
 //! its options say, then leaves the project to it and names it
 //! ([`BusySource`]). Once it holds the lock it reads what the index holds
@@ -10,9 +10,9 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use vibe_common::naming::project_hash;
-use vibe_common::run_lock::{self, Claim, Holder, RunLock, Wait};
-use vibe_common::search::Search;
+use vibe_common::backend::naming::project_hash;
+use vibe_common::backend::run_lock::{self, Claim, Holder, RunLock, Wait};
+use vibe_common::backend::search::Search;
 
 use super::index_source::{index_source, Stored};
 use super::store::{self, Layout};

@@ -10,7 +10,7 @@
 //!
 //! Each source is indexed under its project's run lock ([`locked`]); what
 //! OpenSearch refuses (a block, a timeout, a node gone) is told in words
-//! ([`vibe_common::refusal`]), once per run.
+//! ([`vibe_common::backend::refusal`]), once per run.
 
 mod blocks;
 mod bulk;
@@ -36,11 +36,11 @@ use std::pin::Pin;
 
 use futures_util::stream::{FuturesOrdered, StreamExt};
 use thiserror::Error;
+use vibe_common::backend::refusal::Refusal;
+use vibe_common::backend::run_lock::LockOptions;
+use vibe_common::backend::search::{Search, SearchError};
+use vibe_common::backend::templates::{self, InstallAction};
 use vibe_common::error_chain::BoxError;
-use vibe_common::refusal::Refusal;
-use vibe_common::run_lock::LockOptions;
-use vibe_common::search::{Search, SearchError};
-use vibe_common::templates::{self, InstallAction};
 
 use crate::scanner::{self, ScanReport, ScannedFile, SourceInfo};
 pub use documents::Enrichment;

@@ -9,9 +9,9 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use vibe_common::naming::project_hash;
-use vibe_common::search::Search;
-use vibe_common::units::count;
+use vibe_common::backend::naming::project_hash;
+use vibe_common::backend::search::Search;
+use vibe_common::text::units::count;
 
 use super::index_source::{plan_source, Stored};
 use super::store::{self, Layout};

@@ -2,7 +2,7 @@
 //! unchanged files too. Used for the meta document and `stats info`.
 
 use serde_json::{json, Value};
-use vibe_common::search::{Search, SearchError};
+use vibe_common::backend::search::{Search, SearchError};
 
 use crate::scanner::{LanguageStats, SourceStats, OTHER_LANGUAGE};
 

@@ -6,10 +6,10 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use vibe_common::naming::IndexNames;
-use vibe_common::project_meta::ProjectMeta;
-use vibe_common::search::{Search, SearchError};
-use vibe_common::templates::source_without_recovery_copy;
+use vibe_common::backend::naming::IndexNames;
+use vibe_common::backend::search::{Search, SearchError};
+use vibe_common::backend::templates::source_without_recovery_copy;
+use vibe_common::document::project_meta::ProjectMeta;
 
 /// Longest wait, after the alias swap, for reads still running on the old
 /// generation; also the fixed wait when running reads cannot be listed.
@@ -85,7 +85,7 @@ pub struct MetaInfo {
     pub writers: Vec<Writer>,
 }
 
-pub use vibe_common::project_meta::Writer;
+pub use vibe_common::document::project_meta::Writer;
 
 /// Every meta document, by project hash.
 pub async fn meta_projects(search: &Search) -> Result<BTreeMap<String, MetaInfo>, SearchError> {

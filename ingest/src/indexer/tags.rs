@@ -5,8 +5,8 @@
 
 use std::collections::HashSet;
 
-use vibe_common::ast::AstData;
-use vibe_common::identifier::split_identifier;
+use vibe_common::document::ast::AstData;
+use vibe_common::text::identifier::split_identifier;
 
 /// Most deterministic tags (derived from the AST and the path) kept per
 /// file; the LLM's are bounded apart (`analyzer::repair::MAX_LLM_TAGS`).
@@ -145,7 +145,7 @@ pub fn deterministic_tags(path: &str, ast: Option<&AstData>) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use vibe_common::ast::AstElement;
+    use vibe_common::document::ast::AstElement;
 
     #[test]
     fn tags_cover_identifiers_comments_and_path() {

@@ -11,8 +11,8 @@ use std::collections::hash_map::{Entry, HashMap};
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 
-use vibe_common::ast::{AstData, AstReference};
-use vibe_common::kinds::{ElementKind, ReferenceKind};
+use vibe_common::document::ast::{AstData, AstReference};
+use vibe_common::document::kinds::{ElementKind, ReferenceKind};
 
 /// The AST document of a file (`ast_doc`).
 #[derive(Serialize)]
@@ -208,7 +208,7 @@ impl Serialize for StoredAst<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use vibe_common::ast::{AstElement, AstHeading, AstLink};
+    use vibe_common::document::ast::{AstElement, AstHeading, AstLink};
 
     /// What the stored AST was: the AST's `Value`, `references` removed.
     fn as_value_without_references(ast: &AstData) -> String {

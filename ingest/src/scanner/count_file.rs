@@ -1,9 +1,9 @@
 //! Per-source statistics, accumulated file by file. The counts themselves
-//! are the meta document's ([`vibe_common::project_meta::SourceStats`]);
+//! are the meta document's ([`vibe_common::document::project_meta::SourceStats`]);
 //! [`CountFile`] adds a scanned file to them.
 
 use super::{ScannedFile, SkipReason};
-pub use vibe_common::project_meta::{FileCounts, LanguageStats, SourceStats, OTHER_LANGUAGE};
+pub use vibe_common::document::project_meta::{FileCounts, LanguageStats, SourceStats, OTHER_LANGUAGE};
 
 /// Adding scanned files to [`SourceStats`].
 pub trait CountFile {

@@ -42,7 +42,7 @@ pub fn scan_file(root: &Path, path: &Path, opts: &ScanOptions) -> (ScannedFile, 
         return (file, None);
     }
     file.size = md.len();
-    file.mtime = vibe_common::freshness::mtime_ms(&md);
+    file.mtime = vibe_common::files::freshness::mtime_ms(&md);
     if file.size > opts.max_ast_file_size {
         let err = scan_large(&mut file, path, opts);
         return (file, err);
@@ -116,8 +116,8 @@ fn scan_bytes(file: &mut ScannedFile, path: &Path, bytes: &[u8], opts: &ScanOpti
         }
     }
     if opts.keep_content {
-        file.grams = (!text.is_empty()).then(|| vibe_common::grams::text_grams(text));
-        let (words, bodies) = vibe_common::word_bag::file_bags(file.ast.as_ref(), text);
+        file.grams = (!text.is_empty()).then(|| vibe_common::document::grams::text_grams(text));
+        let (words, bodies) = vibe_common::document::word_bag::file_bags(file.ast.as_ref(), text);
         file.words = (!text.is_empty()).then_some(words);
         file.bodies = bodies;
         file.content = Some(text.to_owned());
@@ -216,7 +216,7 @@ mod tests {
         let p = dir.path().join("a.py");
         fs::write(&p, "def f():\n    pass\n").unwrap();
         let hash = blake3::hash(b"def f():\n    pass\n").to_hex().to_string();
-        let mtime = vibe_common::freshness::mtime_ms(&fs::metadata(&p).unwrap());
+        let mtime = vibe_common::files::freshness::mtime_ms(&fs::metadata(&p).unwrap());
         let version = crate::scanner::version(&hash, mtime);
         let opts = ScanOptions {
             skip: Some(std::sync::Arc::new(move |rel: &str, v: &str| rel == "a.py" && v == version)),

@@ -22,7 +22,7 @@ pub const MIN_SCORE: f32 = 0.8;
 /// License files are read up to this size.
 const MAX_LICENSE_BYTES: u64 = 256 * 1024;
 
-pub use vibe_common::project_meta::LicenseInfo;
+pub use vibe_common::document::project_meta::LicenseInfo;
 
 /// The askalono store, loaded once. `None` if the embedded cache is unusable.
 pub fn store() -> Option<&'static Store> {

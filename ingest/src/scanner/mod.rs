@@ -31,7 +31,7 @@ use std::fmt;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
-use vibe_common::ast::AstData;
+use vibe_common::document::ast::AstData;
 use vibe_common::error_chain::{chain, BoxError};
 
 /// Files larger than this get no AST (metadata and hash only).
@@ -183,17 +183,17 @@ pub struct ScannedFile {
     /// The text, for text files, when [`ScanOptions::keep_content`] is set.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub content: Option<String>,
-    /// The text's distinct grams ([`vibe_common::grams::text_grams`]), with
+    /// The text's distinct grams ([`vibe_common::document::grams::text_grams`]), with
     /// the content when it is not empty: computed here, on the scanner's
     /// threads, for the files index.
     #[serde(skip)]
     pub grams: Option<String>,
-    /// The text's word bag ([`vibe_common::word_bag::word_bag`]), for the
+    /// The text's word bag ([`vibe_common::document::word_bag::word_bag`]), for the
     /// analysis index's word search; computed with the grams.
     #[serde(skip)]
     pub words: Option<String>,
     /// The word bag of each AST element's own lines
-    /// ([`vibe_common::word_bag::element_bodies`]), computed with the grams.
+    /// ([`vibe_common::document::word_bag::element_bodies`]), computed with the grams.
     #[serde(skip)]
     pub bodies: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]

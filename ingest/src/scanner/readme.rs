@@ -13,7 +13,7 @@ pub const README_MAX_BYTES: usize = 64 * 1024;
 pub const README_MAX_DEPTH: usize = 2;
 
 /// A source's README (its content cut at [`README_MAX_BYTES`]).
-pub use vibe_common::project_meta::Readme;
+pub use vibe_common::document::project_meta::Readme;
 
 /// Rank of a README file name within one directory (lower is better), or
 /// `None` if the name is not a README.

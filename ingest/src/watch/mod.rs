@@ -11,7 +11,7 @@
 //! hashed, so this costs about a no-op `scan index`: ~0.1 s for 2,500 files).
 //! A batch that fails (OpenSearch down) is reported and retried on the next
 //! change, or after [`RETRY`]; so is a source another run holds (each run
-//! takes its project's lock, [`vibe_common::run_lock`]) or whose files
+//! takes its project's lock, [`vibe_common::backend::run_lock`]) or whose files
 //! OpenSearch refused (a full disk).
 
 pub mod filter;
@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 use notify::event::{AccessKind, AccessMode, MetadataKind, ModifyKind};
 use notify::{EventKind, RecursiveMode};
 use notify_debouncer_full::{new_debouncer, DebounceEventResult, DebouncedEvent};
-use vibe_common::search::Search;
+use vibe_common::backend::search::Search;
 
 use crate::indexer::{self, IndexOptions, IndexReport};
 use crate::scanner::walk;

@@ -6,8 +6,8 @@
 
 use std::time::Duration;
 
+use vibe_common::backend::search::Search;
 use vibe_common::config::OpenSearchConfig;
-use vibe_common::search::Search;
 use vibe_ingest::indexer::{self, IndexOptions};
 
 use crate::indexer_backend_crash::{assert_converged, change_tree, write_tree};

@@ -15,9 +15,9 @@
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
+use vibe_common::backend::naming::project_hash;
+use vibe_common::backend::search::Search;
 use vibe_common::config::OpenSearchConfig;
-use vibe_common::naming::project_hash;
-use vibe_common::search::Search;
 use vibe_ingest::indexer::{self, IndexOptions};
 use vibe_ingest::watch::{self, WatchOptions};
 

@@ -6,9 +6,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use serde_json::{json, Value};
+use vibe_common::backend::naming::project_hash;
+use vibe_common::backend::search::Search;
 use vibe_common::config::OpenSearchConfig;
-use vibe_common::naming::project_hash;
-use vibe_common::search::Search;
 use vibe_ingest::indexer::{self, IndexError, IndexOptions};
 
 fn opensearch_url() -> String {
@@ -53,7 +53,7 @@ async fn ids(search: &Search, index: &str) -> Vec<String> {
 
 /// The files whose indexed grams hold every gram of `literal` (what narrows search_code_text).
 async fn holding_grams(search: &Search, index: &str, literal: &str) -> Vec<String> {
-    let grams = vibe_common::grams::literal_grams(literal).join("\n");
+    let grams = vibe_common::document::grams::literal_grams(literal).join("\n");
     ids_matching(search, index, json!({ "match": { "grams": { "query": grams, "operator": "and" } } })).await
 }
 

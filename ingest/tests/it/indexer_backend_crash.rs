@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde_json::json;
+use vibe_common::backend::naming::project_hash;
+use vibe_common::backend::search::Search;
 use vibe_common::config::OpenSearchConfig;
-use vibe_common::naming::project_hash;
-use vibe_common::search::Search;
 use vibe_ingest::indexer::{self, IndexOptions};
 
 use crate::test_cluster::TestCluster;

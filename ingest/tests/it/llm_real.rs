@@ -15,9 +15,9 @@ use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
+use vibe_common::backend::naming::project_hash;
+use vibe_common::backend::search::Search;
 use vibe_common::config::OpenSearchConfig;
-use vibe_common::naming::project_hash;
-use vibe_common::search::Search;
 
 use crate::ollama_support::{MockOllama, MockOptions, Reply};
 
@@ -96,7 +96,7 @@ impl Cli {
     fn search_blocking<F, Fut, T>(&self, f: F) -> T
     where
         F: FnOnce(Search) -> Fut,
-        Fut: std::future::Future<Output = Result<T, vibe_common::search::SearchError>>,
+        Fut: std::future::Future<Output = Result<T, vibe_common::backend::search::SearchError>>,
     {
         let cfg =
             OpenSearchConfig { hosts: vec![opensearch_url()], index_prefix: self.prefix.clone(), ..Default::default() };

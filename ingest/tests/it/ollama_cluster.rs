@@ -3,8 +3,8 @@
 use std::time::Duration;
 
 use crate::ollama_support::{MockOllama, MockOptions, Reply};
-use vibe_common::ast::{AstData, AstElement};
 use vibe_common::config::OllamaHost;
+use vibe_common::document::ast::{AstData, AstElement};
 use vibe_ingest::analyzer::{fast_options, Analyzer, EnrichError, FileInput};
 
 fn files(n: usize) -> Vec<FileInput> {

@@ -4,8 +4,8 @@
 use crate::ollama_support::{
     description, file_bodies, requested_paths, skeleton_paths, MockOllama, MockOptions, Reply, MODEL,
 };
-use vibe_common::ast::{AstData, AstElement};
 use vibe_common::config::OllamaHost;
+use vibe_common::document::ast::{AstData, AstElement};
 use vibe_ingest::analyzer::{fast_options, AnalyzeError, Analyzer, EnrichError, FileInput};
 
 fn files(n: usize) -> Vec<FileInput> {

@@ -7,8 +7,8 @@ use std::path::Path;
 use std::process::Command;
 
 use serde_json::{json, Value};
+use vibe_common::backend::search::Search;
 use vibe_common::config::OpenSearchConfig;
-use vibe_common::search::Search;
 
 const PREFIX: &str = "townership";
 
@@ -96,7 +96,7 @@ pub(crate) async fn files_by_root(search: &Search) -> Vec<(String, u64)> {
 }
 
 pub(crate) async fn owners(search: &Search, root: &Path) -> Vec<String> {
-    let hash = vibe_common::naming::project_hash(&root.canonicalize().unwrap());
+    let hash = vibe_common::backend::naming::project_hash(&root.canonicalize().unwrap());
     let doc = search.get(&format!("/{}_meta/_doc/{hash}", search.names.prefix)).await.unwrap();
     let mut owners: Vec<String> =
         doc["_source"]["owners"].as_array().unwrap().iter().map(|o| o.as_str().unwrap().to_string()).collect();
@@ -130,7 +130,7 @@ async fn two_configs_on_one_prefix_never_remove_each_others_projects() {
     assert_eq!(owners(&search, &shared).await, both);
     assert_eq!(owners(&search, &alice_only).await, vec![alice.id()]);
     // The data indices say so too (their `_meta`).
-    let hash = vibe_common::naming::project_hash(&shared.canonicalize().unwrap());
+    let hash = vibe_common::backend::naming::project_hash(&shared.canonicalize().unwrap());
     let mapping = search.get(&format!("/{PREFIX}_files_{hash}/_mapping")).await.unwrap();
     let tagged = mapping.as_object().unwrap().values().next().unwrap()["mappings"]["_meta"]["owners"].clone();
     let mut tagged: Vec<String> = serde_json::from_value(tagged).unwrap();

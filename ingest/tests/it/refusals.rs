@@ -12,7 +12,7 @@
 //!   converges, and leaves another prefix's blocked index as it was.
 
 use serde_json::{json, Value};
-use vibe_common::search::Search;
+use vibe_common::backend::search::Search;
 
 use crate::indexer_backend_crash::assert_converged;
 use crate::run_lock::{assert_no_raw_json, fresh, search_on, tree, Cfg};
@@ -151,7 +151,7 @@ async fn a_full_disk_refuses_and_the_run_after_it_lifts_its_own_block() {
     let cfg = Cfg::on(vec![url], "tfull", &[&root], None, (0, 60));
     assert_eq!(cfg.run(&["scan", "index"]).0, 0);
     search.put("/tother_data_x", &json!({ "settings": { "number_of_replicas": 0 } })).await.unwrap();
-    let ast = search.names.ast_alias(&vibe_common::naming::project_hash(&root));
+    let ast = search.names.ast_alias(&vibe_common::backend::naming::project_hash(&root));
     let ast_index =
         search.get(&format!("/{ast}/_alias")).await.unwrap().as_object().unwrap().keys().next().unwrap().clone();
 

@@ -12,10 +12,10 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
+use vibe_common::backend::naming::project_hash;
+use vibe_common::backend::run_lock::{self, Holder};
+use vibe_common::backend::search::Search;
 use vibe_common::config::{Config, OllamaHost, OpenSearchConfig};
-use vibe_common::naming::project_hash;
-use vibe_common::run_lock::{self, Holder};
-use vibe_common::search::Search;
 
 use crate::indexer_backend_crash::{assert_converged, write_tree};
 use crate::ollama_support::{MockOllama, MockOptions};

@@ -7,8 +7,8 @@
 use std::path::Path;
 
 use serde_json::Value;
-use vibe_common::naming::project_hash;
-use vibe_common::search::Search;
+use vibe_common::backend::naming::project_hash;
+use vibe_common::backend::search::Search;
 
 use crate::ownership::{files_by_root, owners, project, search_on, Developer};
 

@@ -4,8 +4,8 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
+use vibe_common::backend::search::Search;
 use vibe_common::config::OpenSearchConfig;
-use vibe_common::search::Search;
 
 const PREFIX: &str = "tstatscli";
 

@@ -9,9 +9,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
+use vibe_common::backend::naming::project_hash;
+use vibe_common::backend::search::Search;
 use vibe_common::config::Config;
-use vibe_common::naming::project_hash;
-use vibe_common::search::Search;
 
 const PREFIX: &str = "twatch";
 /// Generous: the watcher itself aims at well under 2 s.

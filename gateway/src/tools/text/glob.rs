@@ -1,6 +1,6 @@
 //! Path globs → Lucene regexp over the relative path (see the parent module).
 
-use vibe_common::languages::resolve;
+use vibe_common::files::languages::resolve;
 
 // ---------------------------------------------------------------------------
 // Path globs -> Lucene regexp over the relative path
@@ -166,7 +166,7 @@ fn alternatives(chars: &[char], i: &mut usize, out: &mut String, depth: usize) -
 
 /// The indexed language name (lower case; the template matches it
 /// case-insensitively) for what a user calls a language: its name, id, a file
-/// extension or an alias (`vibe_common::languages`, the scanner's table). An
+/// extension or an alias (`vibe_common::files::languages`, the scanner's table). An
 /// unknown word is passed on as it is, lower case.
 pub fn language_name(language: &str) -> String {
     match resolve(language) {
@@ -192,7 +192,7 @@ fn plain(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::language_name;
-    use vibe_common::languages::LANGUAGE_NAMES;
+    use vibe_common::files::languages::LANGUAGE_NAMES;
 
     /// Every extension the scanner reads a language from, and each name, id
     /// and alias, filters on the name the scanner stores for that language.

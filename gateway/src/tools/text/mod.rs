@@ -3,7 +3,7 @@
 //!
 //! OpenSearch narrows the candidates, the gateway finds the lines. Each
 //! file's document holds its distinct case-folded 3-grams (`grams`, see
-//! [`vibe_common::grams`]); [`plan`] turns the query into the grams every
+//! [`vibe_common::document::grams`]); [`plan`] turns the query into the grams every
 //! matching line must hold, and the stored template `search_code_text`
 //! returns the files that hold them, sorted by project root and path. The
 //! regex crate then checks each candidate line by line, as grep does (a

@@ -1,7 +1,7 @@
 //! A query as the grams every matching line must hold.
 //!
 //! The files index holds each file's distinct 3-grams as written
-//! ([`vibe_common::grams`]). A literal needs all of its grams. A regex is
+//! ([`vibe_common::document::grams`]). A literal needs all of its grams. A regex is
 //! read from its syntax tree (regex-syntax's HIR): runs of literal text
 //! (small character classes and alternations of texts spelled out, up to
 //! [`MAX_TEXTS`] variants) need their grams, an alternation needs one of its
@@ -14,7 +14,7 @@
 //! is left out; the gateway checks each candidate's lines itself.
 
 use regex_syntax::hir::{Class, ClassUnicode, ClassUnicodeRange, Hir, HirKind};
-use vibe_common::grams::{fold, literal_grams};
+use vibe_common::document::grams::{fold, literal_grams};
 
 /// Most texts a run of literal text is spelled out as (`(a|b)(c|d)` is 4;
 /// `fn\s` is 25, one per Unicode space).

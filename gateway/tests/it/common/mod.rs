@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Context, Result};
 use serde_json::{json, Value};
+use vibe_common::backend::search::Search;
+use vibe_common::backend::templates;
 use vibe_common::config::Config;
-use vibe_common::search::Search;
-use vibe_common::templates;
 
 pub fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
@@ -90,7 +90,7 @@ pub async fn load_fixture_at(prefix: &str, url: &str) -> Result<Config> {
                 // The snapshot leaves the grams out (refresh_snapshot.sh): computed as the indexer does.
                 let mut doc = doc.clone();
                 if let Some(content) = doc["content"].as_str().filter(|c| !c.is_empty() && index == &files) {
-                    doc["grams"] = json!(vibe_common::grams::text_grams(content));
+                    doc["grams"] = json!(vibe_common::document::grams::text_grams(content));
                 }
                 bulk.push_str(&format!("{}\n{}\n", json!({ "index": { "_index": index, "_id": doc["path"] } }), doc));
             }

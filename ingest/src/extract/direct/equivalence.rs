@@ -160,7 +160,7 @@ fn narrowed_runs_match_full_runs_on_quirky_shapes() {
     let calls: Vec<&str> = ast
         .references
         .iter()
-        .filter(|r| r.kind == vibe_common::kinds::ReferenceKind::Call)
+        .filter(|r| r.kind == vibe_common::document::kinds::ReferenceKind::Call)
         .map(|r| r.name.as_str())
         .collect();
     assert_eq!(calls, ["m", "a", "c"], "{:?}", ast.references);

@@ -16,7 +16,7 @@ pub struct ProjectMeta {
     /// The source's absolute root.
     pub root: String,
     pub name: String,
-    /// [`crate::naming::project_hash`] of the root; the document's id.
+    /// [`crate::backend::naming::project_hash`] of the root; the document's id.
     pub hash: String,
     /// The LLM's summary, else the README's first paragraph; empty = none.
     pub summary: String,

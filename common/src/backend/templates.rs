@@ -15,8 +15,8 @@ use std::collections::{BTreeMap, HashMap};
 use rust_embed::RustEmbed;
 use serde_json::{json, Value};
 
-use crate::naming::IndexNames;
-use crate::search::{Search, SearchError};
+use crate::backend::naming::IndexNames;
+use crate::backend::search::{Search, SearchError};
 
 /// Version of every shipped template. Bump it when any template file changes:
 /// the test `template_version_follows_content` fails until

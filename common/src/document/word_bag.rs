@@ -13,8 +13,8 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::ast::{AstData, LineRange};
-use crate::identifier::{joined_pairs, push_spaced_words};
+use crate::document::ast::{AstData, LineRange};
+use crate::text::identifier::{joined_pairs, push_spaced_words};
 
 /// Times one token may appear in a file's bag. BM25's term frequency
 /// saturates: a third copy of each word over a whole file was 2.1 M of the
@@ -81,7 +81,7 @@ pub fn word_bag(text: &str) -> String {
 }
 
 /// How big a bag may get: bytes counted as the words are written (the
-/// spaces [`spaced_words`](crate::identifier::spaced_words) adds do not
+/// spaces [`spaced_words`](crate::text::identifier::spaced_words) adds do not
 /// count, so a bag holds the same words as before the spacing), and copies
 /// of one token or pair.
 #[derive(Clone, Copy)]
@@ -319,7 +319,7 @@ mod tests {
 
     #[test]
     fn each_element_gets_the_words_of_its_own_lines() {
-        use crate::ast::AstElement;
+        use crate::document::ast::AstElement;
         let text = "def a():\n    return alpha\n\ndef b():\n    return beta\n";
         let element = |name: &str, start, end| AstElement {
             name: name.into(),
@@ -335,7 +335,7 @@ mod tests {
 
     #[test]
     fn one_split_gives_the_bags_of_the_file_and_of_each_element() {
-        use crate::ast::AstElement;
+        use crate::document::ast::AstElement;
         let mut text =
             String::from("class RetryPolicy:\n    def retry_delay(self, n):\n        return retryDelay * n\n");
         for i in 0..200 {

@@ -8,7 +8,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-pub use crate::kinds::{ElementKind, ReferenceKind};
+pub use crate::document::kinds::{ElementKind, ReferenceKind};
 
 /// Start and end line (1-based, inclusive) of an element in its file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]

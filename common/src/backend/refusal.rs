@@ -3,11 +3,11 @@
 //! setting `cluster.blocks.create_index`, a request that timed out (408) and a
 //! node that stopped answering. Each is told once per run, saying what it
 //! means and what to do; OpenSearch's own answer goes to the debug log only
-//! (see [`crate::search`]).
+//! (see [`crate::backend::search`]).
 
 use serde_json::Value;
 
-use crate::search::{Search, SearchError};
+use crate::backend::search::{Search, SearchError};
 
 /// What OpenSearch refused, read from its answer.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -3,7 +3,7 @@
 //! Before a run writes a project (`scan index`, `scan watch`, `serve start
 //! --watch`, the `scan index` that `admin_sync` starts) it takes the
 //! project's lock: a document `lock-<hash>` in the meta index of locks
-//! (`<prefix>_meta_locks`, [`crate::naming::IndexNames::locks`]) that names the
+//! (`<prefix>_meta_locks`, [`crate::backend::naming::IndexNames::locks`]) that names the
 //! run ([`Holder`]: owner id, host, pid, config dir, command, start time) and
 //! carries a lease. Every node of a shared cluster sees it. OpenSearch's
 //! optimistic concurrency decides who wins: a new lock is written with
@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use crate::search::{Search, SearchError};
+use crate::backend::search::{Search, SearchError};
 
 /// Default lease (`opensearch.lock_lease_secs`).
 pub const DEFAULT_LEASE: Duration = Duration::from_secs(60);

@@ -25,7 +25,7 @@ impl IndexNames {
         format!("{}_meta", self.prefix)
     }
 
-    /// The meta index of index runs' locks (`vibe_common::run_lock`): one
+    /// The meta index of index runs' locks (`vibe_common::backend::run_lock`): one
     /// document per project being indexed. It falls under the meta index
     /// template (`<p>_meta*`) but is kept apart from the project documents,
     /// so that nothing that lists projects sees a lock.

@@ -17,10 +17,10 @@ use opensearch::OpenSearch;
 use serde_json::{json, Value};
 use thiserror::Error;
 
+use crate::backend::naming::IndexNames;
+use crate::backend::plain_http::{PlainError, PlainHttp};
 use crate::config::OpenSearchConfig;
 use crate::error_chain::BoxError;
-use crate::naming::IndexNames;
-use crate::plain_http::{PlainError, PlainHttp};
 
 /// Replicas of a new generation when `opensearch.replicas` is not set: none
 /// on one node (green), one as soon as a second node joins.

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::project_meta::ProjectMeta;
+use crate::document::project_meta::ProjectMeta;
 use serde_json::Value;
 
 /// One indexed project, from its meta document.

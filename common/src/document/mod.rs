@@ -1,0 +1,9 @@
+//! What the indices hold: the AST model and its kinds, the meta document of a project,
+//! what an answer shows of a definition, and a file's 3-grams and words.
+
+pub mod ast;
+pub mod grams;
+pub mod kinds;
+pub mod project_meta;
+pub mod shown;
+pub mod word_bag;
