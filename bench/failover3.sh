@@ -14,7 +14,7 @@
 #
 #   bash bench/failover3.sh        (VIBE_FAILOVER3_PORT=9270, OPENSEARCH_HEAP=512m)
 #
-# The tests are the #[ignore]d ones in ingest/tests/it/failover3.rs and
+# The tests are the #[ignore]d ones in cli/tests/it/failover3.rs and
 # gateway/tests/it/failover3.rs; this script starts the cluster once (fresh),
 # runs them, prints their "failover3:" lines and stops the cluster. Too slow
 # for scripts/test.sh (three JVMs on a 2-core machine: ~5 minutes).

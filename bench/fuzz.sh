@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Seeded random-input fuzzing of the AST extraction and the LLM JSON repair
-# (ingest/tests/it/fuzz_extract.rs, ingest/tests/it/fuzz_repair.rs)
+# (cli/tests/it/fuzz_extract.rs, cli/tests/it/fuzz_repair.rs)
 # for a given time, one seed after another. Prints seeds run, inputs tried,
 # time spent and crashes (a crash prints its seed, which reproduces it with
 #   VIBE_FUZZ_SEED=<seed> VIBE_FUZZ_ITERS=<iters> cargo test --release -p vibe-analyzer --test it fuzz_).

@@ -33,7 +33,8 @@ need() {
 
 build() {
     log "building release binaries"
-    (cd "$ROOT" && cargo build --release -q -p vibe-analyzer --bin vibe-analyzer --example parse_only --example bulk_bodies)
+    (cd "$ROOT" && cargo build --release -q -p vibe-analyzer --bin vibe-analyzer \
+        && cargo build --release -q -p vibe-ingest --example parse_only --example bulk_bodies)
 }
 
 # The Python standard library: the one source of every stdlib corpus of the

@@ -1,9 +1,9 @@
 //! Vibe Analyzer ingest side: scanner (walk + tree-sitter extraction),
-//! export, LLM enrichment, indexer and the CLI that drives them.
+//! export, LLM enrichment and indexer; the CLI that drives them is the
+//! `vibe-analyzer` package (`cli/`).
 
 pub mod allocator;
 pub mod analyzer;
-pub mod cli;
 pub mod export;
 pub mod extract;
 pub mod indexer;

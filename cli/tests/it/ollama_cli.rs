@@ -5,9 +5,9 @@ use std::path::{Path, PathBuf};
 
 use crate::ollama_support::{description, MockOllama, MockOptions};
 use serde_json::Value;
+use vibe_cli::{analyze, enrich, Ctx, ScanExportArgs};
 use vibe_common::config::{Config, OllamaHost};
 use vibe_ingest::analyzer::fast_options;
-use vibe_ingest::cli::{analyze, enrich, Ctx, ScanExportArgs};
 use vibe_ingest::export::Format;
 use vibe_ingest::indexer::PROJECT_SUMMARY_KEY;
 use vibe_ingest::scanner::{self, ScanOptions, ScannedFile, SourceInfo};

@@ -10,9 +10,9 @@ use vibe_common::text::file_tree::render_tree;
 use vibe_common::text::units::human_size;
 
 use super::{Ctx, StatsCommand};
-use crate::indexer::project_stats::project_stats;
-use crate::scanner::{SourceStats, OTHER_LANGUAGE};
 use vibe_common::document::project_meta::ProjectMeta;
+use vibe_ingest::indexer::project_stats::project_stats;
+use vibe_ingest::scanner::{SourceStats, OTHER_LANGUAGE};
 
 const RULE_WIDTH: usize = 79;
 
@@ -20,7 +20,7 @@ pub fn run(ctx: &Ctx, cmd: StatsCommand) -> anyhow::Result<()> {
     let search = Search::new(&ctx.config.opensearch)?;
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(async {
-        crate::indexer::check_backend(&search).await?;
+        vibe_ingest::indexer::check_backend(&search).await?;
         match cmd {
             StatsCommand::Info(args) => match args.target {
                 Some(t) => info(&search, &t, &ctx.command("scan index")).await,
@@ -132,10 +132,10 @@ async fn tree(search: &Search, target: &str, index: &str) -> anyhow::Result<()> 
     let start = Instant::now();
     let project = resolve(search, target, index).await?;
     let alias = search.names.ast_alias(&project.hash);
-    let hits = crate::indexer::store::scroll_all(
+    let hits = vibe_ingest::indexer::store::scroll_all(
         search,
         &alias,
-        crate::indexer::store::Missing::IsAnError,
+        vibe_ingest::indexer::store::Missing::IsAnError,
         json!({ "_source": false }),
     )
     .await?;

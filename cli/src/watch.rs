@@ -8,7 +8,7 @@ use vibe_common::backend::search::Search;
 use vibe_common::config::Config;
 
 use super::{Ctx, ScanWatchArgs};
-use crate::watch::{self, WatchOptions};
+use vibe_ingest::watch::{self, WatchOptions};
 
 pub fn run(ctx: &Ctx, args: ScanWatchArgs) -> anyhow::Result<()> {
     let opts = options(ctx, args.target.as_deref(), args.no_llm, "scan watch")?;

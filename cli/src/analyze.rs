@@ -14,9 +14,11 @@ use std::path::{Path, PathBuf};
 use anyhow::Context as _;
 
 use super::{Ctx, PartialFailure, ScanExportArgs};
-use crate::analyzer::{Analyzer, ClusterOptions, ClusterReport, FileInput};
-use crate::export::{self, Exporter, FileEnrichment, Format};
-use crate::scanner::{self, CountFile, ScanOptions, ScanReport, ScannedFile, SkipReason, SourceInfo, SourceStats};
+use vibe_ingest::analyzer::{Analyzer, ClusterOptions, ClusterReport, FileInput};
+use vibe_ingest::export::{self, Exporter, FileEnrichment, Format};
+use vibe_ingest::scanner::{
+    self, CountFile, ScanOptions, ScanReport, ScannedFile, SkipReason, SourceInfo, SourceStats,
+};
 
 /// What `scan analyze` did.
 #[derive(Debug, Clone, Default)]

@@ -23,7 +23,7 @@ async fn real_ollama_enriches_files_and_summarizes() {
     analyzer.check().await.unwrap();
 
     // The analyzer's own sources.
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/analyzer");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../ingest/src/analyzer");
     let mut inputs = Vec::new();
     scanner::scan(&root, &ScanOptions::default(), |f| inputs.extend(FileInput::from_scanned(&f))).unwrap();
     inputs.sort_by(|a, b| a.path.cmp(&b.path));

@@ -5,5 +5,5 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> std::process::ExitCode {
     vibe_ingest::allocator::route_tree_sitter_to_mimalloc();
-    vibe_ingest::cli::main()
+    vibe_cli::main()
 }

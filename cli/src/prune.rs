@@ -11,8 +11,8 @@ use vibe_common::config::Identity;
 use vibe_common::text::units::count;
 
 use super::{Ctx, ScanPruneArgs};
-use crate::indexer::check_backend;
-use crate::indexer::cleanup::{self, Me, Plan};
+use vibe_ingest::indexer::check_backend;
+use vibe_ingest::indexer::cleanup::{self, Me, Plan};
 
 pub fn run(ctx: &Ctx, args: ScanPruneArgs) -> anyhow::Result<()> {
     let identity = ctx.identity()?;

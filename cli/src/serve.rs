@@ -92,7 +92,7 @@ fn start(ctx: &Ctx, args: ServeStartArgs) -> anyhow::Result<()> {
                 let shutdown = async {
                     let _ = stopped.await;
                 };
-                if let Err(e) = crate::watch::run(&search, opts, shutdown, |line| eprintln!("{line}")).await {
+                if let Err(e) = vibe_ingest::watch::run(&search, opts, shutdown, |line| eprintln!("{line}")).await {
                     eprintln!("watch: {e:#}");
                 }
             })
@@ -119,13 +119,13 @@ const FORMAT_CHECK_TIMEOUT: Duration = Duration::from_secs(5);
 /// A warning naming the projects indexed with another index format than
 /// this binary's (an upgrade): they answer from what the older version
 /// indexed until the next `scan index` rebuilds them
-/// ([`crate::indexer::format`]). `None` when all are current, or when
+/// ([`vibe_ingest::indexer::format`]). `None` when all are current, or when
 /// OpenSearch does not answer (the server says so on each call).
 async fn older_format_warning(ctx: &Ctx) -> Option<String> {
     let search = Search::new(&ctx.config.opensearch).ok()?;
-    let read = crate::indexer::store::meta_projects(&search);
+    let read = vibe_ingest::indexer::store::meta_projects(&search);
     let projects = tokio::time::timeout(FORMAT_CHECK_TIMEOUT, read).await.ok()?.ok()?;
-    let current = crate::indexer::format::current();
+    let current = vibe_ingest::indexer::format::current();
     let older: Vec<String> = projects
         .values()
         .filter(|m| m.index_format.as_deref() != Some(current))

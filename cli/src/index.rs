@@ -7,7 +7,7 @@ use vibe_common::backend::run_lock::{LockOptions, Wait};
 use vibe_common::backend::search::Search;
 
 use super::{Ctx, PartialFailure, ProjectBusy, ScanIndexArgs, ScanPruneArgs};
-use crate::indexer::{self, IndexOptions, IndexReport};
+use vibe_ingest::indexer::{self, IndexOptions, IndexReport};
 
 /// The options every indexing run of this config shares (`scan index`,
 /// `scan watch`): the enrichment, this config's id as the owner, and how

@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use vibe_common::config::{Config, ConfigError, Identity, IdentityOrigin};
 
-use crate::export::Format;
+use vibe_ingest::export::Format;
 
 // ---------------------------------------------------------------------------
 // Arguments
@@ -259,7 +259,7 @@ impl Ctx {
             }
             _ => {}
         }
-        crate::scanner::license::remember_in(&config_dir);
+        vibe_ingest::scanner::license::remember_in(&config_dir);
         Ok(Ctx { config, config_path, config_dir })
     }
 
@@ -349,7 +349,7 @@ impl PartialFailure {
 /// the source and the run: exit code 4.
 #[derive(Debug, Clone, thiserror::Error)]
 #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("\nerror: "))]
-pub struct ProjectBusy(pub Vec<crate::indexer::BusySource>);
+pub struct ProjectBusy(pub Vec<vibe_ingest::indexer::BusySource>);
 
 /// `serve status` found no running server (and said so): exit code 3.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -401,8 +401,8 @@ pub fn main() -> ExitCode {
 /// The error as the user reads it: the whole chain, except for a refusal of
 /// OpenSearch, which says all there is to say (its cause goes to the debug log).
 fn user_message(err: &anyhow::Error) -> String {
-    let refused = err.chain().find_map(|e| match e.downcast_ref::<crate::indexer::IndexError>() {
-        Some(refused @ crate::indexer::IndexError::Refused { .. }) => Some(refused),
+    let refused = err.chain().find_map(|e| match e.downcast_ref::<vibe_ingest::indexer::IndexError>() {
+        Some(refused @ vibe_ingest::indexer::IndexError::Refused { .. }) => Some(refused),
         _ => None,
     });
     match refused {

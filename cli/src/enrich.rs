@@ -8,8 +8,8 @@ use vibe_common::config::OllamaHost;
 use vibe_common::error_chain::chain;
 
 use super::Ctx;
-use crate::analyzer::{block_on_sync, Analyzer, ClusterOptions, ClusterReport, FileInput};
-use crate::indexer::{EnrichFn, Enrichment, PROJECT_SUMMARY_KEY};
+use vibe_ingest::analyzer::{block_on_sync, Analyzer, ClusterOptions, ClusterReport, FileInput};
+use vibe_ingest::indexer::{EnrichFn, Enrichment, PROJECT_SUMMARY_KEY};
 
 /// The enrichment hook for `scan index`: none when `--no-llm` is given or no
 /// model host is configured. Otherwise every host is checked first (reachable,

@@ -15,8 +15,8 @@ pub fn run(ctx: &Ctx, args: ScanCommand) -> anyhow::Result<()> {
 /// `scan ast`: extract every file's AST and export it (never touches OpenSearch).
 fn ast(ctx: &Ctx, args: super::ScanExportArgs) -> anyhow::Result<()> {
     use super::PartialFailure;
-    use crate::export;
-    use crate::scanner::SkipReason;
+    use vibe_ingest::export;
+    use vibe_ingest::scanner::SkipReason;
 
     let format = args.resolved_format()?;
     // A configured source by path or name; an unconfigured existing path is
