@@ -125,10 +125,11 @@ async fn spaced_words_index_as_the_search_analyzer_splits() {
         json!({ "char_filter": analyzers["vibe_about_search"]["char_filter"], "tokenizer": about["tokenizer"],
                 "filter": about["filter"], "text": text })
     };
-    let mut texts: Vec<String> = ["src/backend/templates.rs", "src/text/identifier.rs", "src/backend/search.rs", "src/document/word_bag.rs"]
-        .iter()
-        .map(|f| std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(f)).unwrap())
-        .collect();
+    let mut texts: Vec<String> =
+        ["src/backend/templates.rs", "src/text/identifier.rs", "src/backend/search.rs", "src/document/word_bag.rs"]
+            .iter()
+            .map(|f| std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(f)).unwrap())
+            .collect();
     texts.push("getHTTPServer2 XMLHttpRequest base64Encode v2beta 0x1F ключЗначение ABCDef aB1c IOError".into());
     for text in &texts {
         let spaced = vibe_common::text::identifier::spaced_words(text);
