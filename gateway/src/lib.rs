@@ -21,6 +21,7 @@
 //! [`answer_schema`] (the shape of their answers).
 
 pub mod answer_schema;
+pub mod answers;
 pub mod backend;
 pub mod budget;
 pub mod dispatch;

@@ -2,11 +2,12 @@
 //! as their lowercase names everywhere (queries' captures, the AST export,
 //! the indices, the tools' `kind` arguments and answers).
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// The kind of a code element: the `@definition.<kind>` capture of a
 /// language's query that found it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Default, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum ElementKind {
     #[default]
@@ -91,7 +92,7 @@ impl std::fmt::Display for ElementKind {
 
 /// The kind of a use of a name: a call (also of a method or a
 /// constructor), a type reference, or an import (`@reference.<kind>`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Default, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum ReferenceKind {
     #[default]
