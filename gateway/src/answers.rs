@@ -16,6 +16,13 @@ use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::{Deserialize, Serialize};
 use vibe_common::document::kinds::ReferenceKind;
 
+/// An answer as the JSON the rest of the call works on (stale marks, the
+/// budget guard, the renderer).
+pub fn to_value<T: Serialize>(answer: &T) -> serde_json::Value {
+    // Answers hold strings, numbers, lists and maps with string keys only.
+    serde_json::to_value(answer).unwrap_or_default()
+}
+
 /// A line number (1-based).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(transparent)]
@@ -220,11 +227,11 @@ pub struct ProjectsAnswer {
     pub total: u64,
     pub truncated: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sync: Option<SyncState>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub next_offset: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sync: Option<SyncState>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
@@ -270,13 +277,13 @@ pub enum RunState {
 pub struct StatsAnswer {
     pub target: Option<String>,
     pub languages: Vec<LanguageSize>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub more_languages: Option<u64>,
     pub total: TotalSize,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub truncated: Option<bool>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub more_languages: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub truncated: Option<bool>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]

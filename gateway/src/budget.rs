@@ -19,7 +19,7 @@ pub const RESERVE: usize = 400;
 
 /// Bytes of `v` as compact JSON (what the answer text is), counted without
 /// building the text.
-pub fn json_len(v: &Value) -> usize {
+pub fn json_len<T: serde::Serialize + ?Sized>(v: &T) -> usize {
     struct Count(usize);
     impl std::io::Write for Count {
         fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {

@@ -2,10 +2,14 @@
 //! summaries are cut to their first sentence and a long list pages with
 //! `offset`; a long list of languages keeps the largest.
 
-use serde_json::{json, Value};
+use serde_json::Value;
 use vibe_common::document::project_meta::ProjectMeta;
 
 use super::answer::{hits, scope_index};
+use super::stale_marks::iso_time;
+use crate::answers::{
+    to_value, LanguageSize, ProjectShown, ProjectsAnswer, RunState, Sizes, StatsAnswer, SyncState, TotalSize,
+};
 use crate::budget::{first_sentence, json_len, RESERVE};
 use crate::gateway::Gateway;
 use crate::normalize::Args;
@@ -27,47 +31,48 @@ pub async fn projects(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
     let status = gw.sync_runner().status().await;
     let metas: Vec<ProjectMeta> = hits(&response).iter().map(|h| ProjectMeta::from_source(&h["_source"])).collect();
     let roots: Vec<&str> = metas.iter().map(|m| m.root.as_str()).collect();
-    let projects: Vec<Value> = metas
+    let projects: Vec<ProjectShown> = metas
         .iter()
         .map(|m| {
             let summary = first_sentence(&m.summary, SUMMARY_CHARS);
-            let mut p = json!({ "path": m.root, "name": m.name });
-            if !summary.is_empty() {
-                p["summary"] = json!(summary);
+            ProjectShown {
+                path: m.root.clone(),
+                name: m.name.clone(),
+                summary: (!summary.is_empty()).then_some(summary),
+                indexed_at: (m.indexed_at > 0).then(|| iso_time(m.indexed_at)),
+                // The ids of the configs that index it (`id` in their config files).
+                owners: m.owners.clone(),
+                last_sync: status.last.as_ref().and_then(|l| l.outcome_for(&m.root, &roots)),
             }
-            if m.indexed_at > 0 {
-                p["indexed_at"] = json!(super::stale_marks::iso_time(m.indexed_at));
-            }
-            // The ids of the configs that index it (`id` in their config files).
-            if !m.owners.is_empty() {
-                p["owners"] = json!(m.owners);
-            }
-            if let Some(outcome) = status.last.as_ref().and_then(|l| l.outcome_for(&m.root, &roots)) {
-                p["last_sync"] = json!(outcome);
-            }
-            p
         })
         .collect();
     let total = response["hits"]["total"]["value"].as_u64().unwrap_or(projects.len() as u64);
-    let mut answer = json!({ "projects": [], "total": total, "truncated": false });
-    if let Some(secs) = status.running_secs {
-        let progress = status.running.and_then(|r| r.last_line).unwrap_or_default();
-        answer["sync"] = json!({ "state": "running", "running_secs": secs, "progress": progress });
-    } else if let Some(last) = &status.last {
-        let mut sync =
-            json!({ "state": if last.exit_code == Some(0) { "ok" } else { "failed" }, "outcome": last.outcome() });
-        if let Some(ms) = last.finished_at_ms {
-            sync["finished_at"] = json!(super::stale_marks::iso_time(ms));
-        }
-        answer["sync"] = sync;
-    }
-    page(&mut answer, "projects", projects, args.offset as usize, gw.answer_budget());
-    Ok(answer)
+    let sync = match (status.running_secs, &status.last) {
+        (Some(secs), _) => Some(SyncState {
+            state: RunState::Running,
+            running_secs: Some(secs),
+            progress: Some(status.running.and_then(|r| r.last_line).unwrap_or_default()),
+            outcome: None,
+            finished_at: None,
+        }),
+        (None, Some(last)) => Some(SyncState {
+            state: if last.exit_code == Some(0) { RunState::Ok } else { RunState::Failed },
+            running_secs: None,
+            progress: None,
+            outcome: Some(last.outcome()),
+            finished_at: last.finished_at_ms.map(iso_time),
+        }),
+        (None, None) => None,
+    };
+    let mut answer =
+        ProjectsAnswer { projects: Vec::new(), total, truncated: false, sync, next_offset: None, note: None };
+    page(&mut answer, projects, args.offset as usize, gw.answer_budget());
+    Ok(to_value(&answer))
 }
 
-/// Puts the entries from `offset` that fit the budget under `key`, with
+/// Puts the projects from `offset` that fit the budget in the answer, with
 /// `truncated` and `next_offset` when more follow.
-fn page(answer: &mut Value, key: &str, entries: Vec<Value>, offset: usize, budget: usize) {
+fn page(answer: &mut ProjectsAnswer, entries: Vec<ProjectShown>, offset: usize, budget: usize) {
     let total = entries.len();
     let offset = offset.min(total);
     let room = budget.saturating_sub(json_len(answer) + RESERVE);
@@ -81,67 +86,57 @@ fn page(answer: &mut Value, key: &str, entries: Vec<Value>, offset: usize, budge
         kept.push(e);
     }
     let next = offset + kept.len();
-    answer[key] = Value::Array(kept);
+    answer.projects = kept;
     if next < total {
-        answer["truncated"] = json!(true);
-        answer["next_offset"] = json!(next);
-        answer["note"] = json!(format!(
-            "{key} {}-{next} of {total} (the answer budget is {budget} bytes): offset {next} goes on",
+        answer.truncated = true;
+        answer.next_offset = Some(next as u64);
+        answer.note = Some(format!(
+            "projects {}-{next} of {total} (the answer budget is {budget} bytes): offset {next} goes on",
             offset + 1
         ));
     }
 }
 
-/// `2026-11-30T13:20:56Z`.
+/// Files, lines, AST objects and size per language of a project or all,
+/// largest first; the smallest are counted, not listed, over the budget.
 pub async fn stats(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
     let scope = gw.resolve(args.target.as_deref()).await?;
     let index = scope_index(gw, &scope);
     let r = gw.backend().run("show_stats", &index, template_params::stats()).await?;
     let aggs = &r["aggregations"];
     let num = |v: &Value| v["value"].as_f64().unwrap_or(0.0).round() as u64;
-    let languages: Vec<Value> = aggs["languages"]["buckets"]
+    let sizes = |files: u64, v: &Value| Sizes {
+        files,
+        lines: num(&v["lines"]),
+        ast_objects: num(&v["ast_objects"]),
+        size_human: size_human(num(&v["size"])),
+    };
+    let languages: Vec<LanguageSize> = aggs["languages"]["buckets"]
         .as_array()
-        .map(|b| {
-            b.iter()
-                .map(|b| {
-                    json!({
-                        "language": b["key"],
-                        "files": b["doc_count"],
-                        "lines": num(&b["lines"]),
-                        "ast_objects": num(&b["ast_objects"]),
-                        "size_human": size_human(num(&b["size"])),
-                    })
-                })
-                .collect()
+        .into_iter()
+        .flatten()
+        .map(|b| LanguageSize {
+            language: b["key"].as_str().unwrap_or_default().to_string(),
+            sizes: sizes(b["doc_count"].as_u64().unwrap_or(0), b),
         })
-        .unwrap_or_default();
+        .collect();
     let files = r["hits"]["total"]["value"].as_u64().unwrap_or(0);
-    let mut answer = json!({
-        "target": scope.project().map(|p| p.name.clone()),
-        "languages": languages,
-        "total": {
-            "files": files,
-            "lines": num(&aggs["lines"]),
-            "ast_objects": num(&aggs["ast_objects"]),
-            "size_human": size_human(num(&aggs["size"])),
+    let mut answer = StatsAnswer {
+        target: scope.project().map(|p| p.name.clone()),
+        languages,
+        total: TotalSize {
+            sizes: sizes(files, aggs),
+            projects: scope.project().is_none().then(|| num(&aggs["projects"])),
         },
-    });
-    if scope.project().is_none() {
-        answer["total"]["projects"] = json!(num(&aggs["projects"]));
-    }
-    if let Some(note) = scope.note() {
-        answer["note"] = json!(note);
-    }
+        note: scope.note(),
+        more_languages: None,
+        truncated: None,
+    };
     // Languages come largest first: the smallest are counted when over the budget.
     let budget = gw.answer_budget();
-    while json_len(&answer) + RESERVE > budget {
-        let Some(list) = answer["languages"].as_array_mut() else { break };
-        if list.pop().is_none() {
-            break;
-        }
-        let n = answer["more_languages"].as_u64().unwrap_or(0) + 1;
-        answer["more_languages"] = json!(n);
-        answer["truncated"] = json!(true);
+    while json_len(&answer) + RESERVE > budget && answer.languages.pop().is_some() {
+        answer.more_languages = Some(answer.more_languages.unwrap_or(0) + 1);
+        answer.truncated = Some(true);
     }
-    Ok(answer)
+    Ok(to_value(&answer))
 }
