@@ -23,6 +23,22 @@ pub fn to_value<T: Serialize>(answer: &T) -> serde_json::Value {
     serde_json::to_value(answer).unwrap_or_default()
 }
 
+/// The header of a file answer: its project's root, path and language as
+/// the document has them (`_source`), freshness to come.
+impl<B> FileAnswer<B> {
+    pub fn of(source: &serde_json::Value, body: B) -> Self {
+        let text = |key: &str| source[key].as_str().map(str::to_string);
+        FileAnswer {
+            root: text("root"),
+            path: text("path").unwrap_or_default(),
+            language: text("language"),
+            freshness: Freshness::default(),
+            body,
+            message: None,
+        }
+    }
+}
+
 /// A line number (1-based).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(transparent)]
@@ -121,19 +137,13 @@ pub enum SyncResult {
 /// `get_file_content`: lines (or, of one long line, characters) of a file.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 pub struct Content {
-    pub content: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub total_lines: Option<u64>,
+    pub content: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start_line: Option<Line>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub end_line: Option<Line>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub truncated: Option<bool>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub next_start_line: Option<Line>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub shortened_lines: Vec<Line>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start_char: Option<Line>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -141,7 +151,13 @@ pub struct Content {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub line_chars: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub truncated: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_start_line: Option<Line>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub next_start_char: Option<Line>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shortened_lines: Vec<Line>,
 }
 
 /// An element of an outline ([`crate::tools::outline`]), short or, for the

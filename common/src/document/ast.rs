@@ -27,6 +27,7 @@ pub struct AstElement {
     #[serde(default)]
     pub kind: ElementKind,
     /// Declaration cut before its body (`{`, `=`, `:` or `;`).
+    #[serde(default)]
     pub signature: String,
     /// Doc comments attached to the element, comment markers stripped.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -7,8 +7,9 @@
 //! `next_start_char`). Following the `next_*` fields gives the file byte for
 //! byte.
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
+use crate::answers::{to_value, Content, FileAnswer, Line, NoMore};
 use crate::budget::{escaped_len, RESERVE};
 use crate::normalize::Args;
 use crate::tool_error::ToolError;
@@ -24,12 +25,11 @@ const OVERHEAD: usize = RESERVE + 200;
 /// UTF-8); a range reaching past the end says where the file ends.
 pub fn answer(s: &Value, args: &Args, budget: usize) -> Result<Value, ToolError> {
     let content = s["content"].as_str().unwrap_or_default();
-    let mut answer = json!({ "root": s["root"], "path": s["path"], "language": s["language"] });
+    let mut answer = FileAnswer::of(s, Content::default());
     if content.is_empty() {
         if let Some(why) = empty_reason(s) {
-            answer["content"] = json!("");
-            answer["message"] = json!(why);
-            return Ok(answer);
+            answer.message = Some(why);
+            return Ok(to_value(&answer));
         }
     }
     if let (Some(start), Some(end)) = (args.start_line, args.end_line) {
@@ -45,55 +45,64 @@ pub fn answer(s: &Value, args: &Args, budget: usize) -> Result<Value, ToolError>
     if start > total.max(1) {
         return Err(ToolError::Invalid(format!(
             "start_line {start} is past the end of {}: it has {total} lines",
-            s["path"].as_str().unwrap_or_default()
+            answer.path
         )));
     }
     let end = args.end_line.unwrap_or(total).min(total);
-    let room = budget.saturating_sub(crate::budget::json_len(&answer) + OVERHEAD);
-    answer["total_lines"] = json!(total);
-    let ranged = args.start_line.is_some() || args.end_line.is_some();
+    // The header's bytes: the content goes in the room left.
+    let header = crate::budget::json_len(&FileAnswer::of(s, NoMore {}));
+    let room = budget.saturating_sub(header + OVERHEAD);
+    answer.body.total_lines = Some(total);
     let alone = args.start_line.is_some() && args.start_line == args.end_line;
     let first = lines.get(start as usize - 1).copied().unwrap_or_default();
     // A first line over the room even shortened (control characters take 6 bytes each).
     let over = if alone { escaped_len(first) } else { escaped_len(&shortened(first).0) } > room;
     if total > 0 && (args.start_char.is_some() || over) {
         let goes_on = (!alone && start < end).then_some(start + 1);
-        part(&mut answer, first, start, args.start_char.unwrap_or(1), room, goes_on);
-        return Ok(answer);
+        answer.message = part(&mut answer.body, first, start, args.start_char.unwrap_or(1), room, goes_on);
+        return Ok(to_value(&answer));
     }
     let page = page(&lines, start, end, room, !alone);
+    answer.message = lines_page(&mut answer.body, page, args, (start, end, total), budget);
+    Ok(to_value(&answer))
+}
+
+/// A page of whole lines in the answer; its message, if any: where the page
+/// goes on, which lines were shortened, where the file ends.
+fn lines_page(
+    body: &mut Content,
+    page: Page,
+    args: &Args,
+    (start, end, total): (u64, u64, u64),
+    budget: usize,
+) -> Option<String> {
+    let ranged = args.start_line.is_some() || args.end_line.is_some();
     let cut = page.last < end;
-    answer["content"] = json!(page.text);
+    body.content = page.text;
     if ranged || cut {
-        answer["start_line"] = json!(start);
-        answer["end_line"] = json!(page.last);
-    }
-    if cut {
-        answer["truncated"] = json!(true);
-        answer["next_start_line"] = json!(page.last + 1);
+        body.start_line = Some(Line(start));
+        body.end_line = Some(Line(page.last));
     }
     let mut notes = Vec::new();
     if cut {
+        body.truncated = Some(true);
+        body.next_start_line = Some(Line(page.last + 1));
         notes.push(format!(
             "lines {start}-{} of {total} (the answer budget is {budget} bytes): start_line {} goes on",
             page.last,
             page.last + 1
         ));
     }
-    if !page.shortened.is_empty() {
-        let first = page.shortened[0];
+    if let Some(&first) = page.shortened.first() {
         notes.push(format!(
             "lines longer than {LONG_LINE_CHARS} characters are shortened (shortened_lines); start_line {first} with end_line {first} returns line {first} whole"
         ));
-        answer["shortened_lines"] = json!(page.shortened);
+        body.shortened_lines = page.shortened.into_iter().map(Line).collect();
     }
     if args.end_line.is_some_and(|e| e > total) {
         notes.push(format!("the file ends at line {total}"));
     }
-    if !notes.is_empty() {
-        answer["message"] = json!(notes.join("; "));
-    }
-    Ok(answer)
+    (!notes.is_empty()).then(|| notes.join("; "))
 }
 
 /// Whole lines from `start` to at most `end` that fit `room` bytes (at
@@ -145,8 +154,9 @@ fn shortened(line: &str) -> (std::borrow::Cow<'_, str>, bool) {
 }
 
 /// A part of one line, from its character `from` (1-based), as much as
-/// fits; `goes_on` is the next line to read once the line is done.
-fn part(answer: &mut Value, line: &str, n: u64, from: u64, room: usize, goes_on: Option<u64>) {
+/// fits; `goes_on` is the next line to read once the line is done. Its
+/// message, when the line goes on.
+fn part(body: &mut Content, line: &str, n: u64, from: u64, room: usize, goes_on: Option<u64>) -> Option<String> {
     let chars = line.chars().count() as u64;
     let from = from.clamp(1, chars.max(1));
     let start_byte = line.char_indices().nth(from as usize - 1).map_or(line.len(), |(i, _)| i);
@@ -162,25 +172,26 @@ fn part(answer: &mut Value, line: &str, n: u64, from: u64, room: usize, goes_on:
         end_byte = i + c.len_utf8();
         taken += 1;
     }
-    answer["content"] = json!(&rest[..end_byte]);
-    answer["start_line"] = json!(n);
-    answer["end_line"] = json!(n);
-    answer["start_char"] = json!(from);
-    answer["end_char"] = json!(from + taken - 1);
-    answer["line_chars"] = json!(chars);
+    body.content = rest[..end_byte].to_string();
+    (body.start_line, body.end_line) = (Some(Line(n)), Some(Line(n)));
+    body.start_char = Some(Line(from));
+    body.end_char = Some(from + taken - 1);
+    body.line_chars = Some(chars);
     if from + taken <= chars {
-        answer["truncated"] = json!(true);
-        answer["next_start_line"] = json!(n);
-        answer["next_start_char"] = json!(from + taken);
-        answer["message"] = json!(format!(
+        body.truncated = Some(true);
+        body.next_start_line = Some(Line(n));
+        body.next_start_char = Some(Line(from + taken));
+        return Some(format!(
             "characters {from}-{} of line {n}'s {chars}: start_line {n}, end_line {n}, start_char {} goes on",
             from + taken - 1,
             from + taken
         ));
-    } else if let Some(next) = goes_on {
-        answer["truncated"] = json!(true);
-        answer["next_start_line"] = json!(next);
     }
+    if let Some(next) = goes_on {
+        body.truncated = Some(true);
+        body.next_start_line = Some(Line(next));
+    }
+    None
 }
 
 /// Why a file's content is not in the index, from what the indexer recorded.
@@ -200,6 +211,7 @@ fn empty_reason(s: &Value) -> Option<String> {
 mod tests {
     use super::*;
     use crate::budget::DEFAULT_ANSWER_BUDGET;
+    use serde_json::json;
 
     fn at(s: &Value, start: Option<u64>, end: Option<u64>) -> Result<Value, ToolError> {
         answer(s, &Args { start_line: start, end_line: end, ..Args::default() }, DEFAULT_ANSWER_BUDGET)

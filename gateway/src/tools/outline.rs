@@ -7,9 +7,10 @@
 //! `symbol` (a name or `Owner.name`) gives the elements of that name in
 //! full (signature, whole doc comment) with their members' outline.
 
-use serde_json::{json, Map, Value};
-use vibe_common::document::kinds::ElementKind;
+use serde_json::Value;
+use vibe_common::document::ast::{AstData, LineRange};
 
+use crate::answers::{to_value, FileAnswer, Frontmatter, ImportsShown, Outline, OutlineElement};
 use crate::budget::{first_sentence, json_len, shorten, RESERVE};
 use crate::normalize::Args;
 use crate::tool_error::ToolError;
@@ -23,81 +24,91 @@ pub const FIRST_IMPORTS: usize = 10;
 /// Frontmatter keys an outline keeps.
 pub const FRONTMATTER_KEYS: &[&str] = &["title", "description"];
 
-/// The lists of code elements, in the order their kinds are told.
-const LISTS: &[&str] = &["classes", "interfaces", "structs", "enums", "functions", "variables"];
+/// An element of the file as the outline tells it: a code element, or a
+/// Markdown heading (kind `heading`, with its level).
+struct Item {
+    name: String,
+    kind: String,
+    owner: Option<String>,
+    level: Option<u64>,
+    line: Option<LineRange>,
+    signature: String,
+    /// The doc comments, joined.
+    doc: String,
+}
 
 pub fn answer(s: &Value, args: &Args, budget: usize) -> Result<Value, ToolError> {
-    let ast = &s["ast"];
-    let mut answer = json!({ "root": s["root"], "path": s["path"], "language": s["language"] });
-    let elements = elements(ast);
+    // The stored AST document (`_source.ast`), read as the type the indexer writes.
+    let ast: AstData = serde_json::from_value(s["ast"].clone()).unwrap_or_default();
+    let mut answer = FileAnswer::of(s, Outline::default());
+    let elements = elements(&ast);
     if let Some(symbol) = args.symbol.as_deref().filter(|q| !q.trim().is_empty()) {
-        return symbol_answer(answer, &elements, symbol, args.offset as usize, budget, s);
+        symbol_answer(&mut answer, &elements, symbol, args.offset as usize, budget)?;
+        return Ok(to_value(&answer));
     }
-    if let Some(license) = ast["license"].as_str() {
-        answer["license"] = json!(license);
+    let outline = &mut answer.body;
+    outline.license = ast.license.clone();
+    outline.header = ast.header_comments.first().map(|h| first_sentence(h, DOC_CHARS));
+    outline.frontmatter = ast.frontmatter.as_ref().map(frontmatter);
+    if !ast.imports.is_empty() {
+        let first = ast.imports.iter().take(FIRST_IMPORTS).cloned().collect();
+        outline.imports = Some(ImportsShown { total: ast.imports.len() as u64, first });
     }
-    if let Some(header) = ast["header_comments"].as_array().and_then(|h| h.first()).and_then(Value::as_str) {
-        answer["header"] = json!(first_sentence(header, DOC_CHARS));
-    }
-    if let Some(fm) = frontmatter(&ast["frontmatter"]) {
-        answer["frontmatter"] = fm;
-    }
-    let imports = ast["imports"].as_array().cloned().unwrap_or_default();
-    if !imports.is_empty() {
-        let first: Vec<Value> = imports.iter().take(FIRST_IMPORTS).cloned().collect();
-        answer["imports"] = json!({ "total": imports.len(), "first": first });
-    }
-    for (list, key) in [("links", "links_total"), ("code_blocks", "code_blocks_total")] {
-        if let Some(n) = ast[list].as_array().map(Vec::len).filter(|n| *n > 0) {
-            answer[key] = json!(n);
-        }
-    }
+    outline.links_total = Some(ast.links.len() as u64).filter(|n| *n > 0);
+    outline.code_blocks_total = Some(ast.code_blocks.len() as u64).filter(|n| *n > 0);
     let total = elements.len();
     let offset = (args.offset as usize).min(total);
-    answer["total_elements"] = json!(total);
+    outline.total_elements = Some(total as u64);
     let page = outline_page(&elements[offset..], budget.saturating_sub(json_len(&answer) + RESERVE));
     let next = offset + page.len();
-    answer["elements"] = Value::Array(page);
-    answer["truncated"] = json!(next < total);
+    let outline = &mut answer.body;
+    outline.elements = Some(page);
+    outline.truncated = Some(next < total);
     if next < total {
-        answer["next_offset"] = json!(next);
-        answer["note"] = json!(format!(
+        outline.next_offset = Some(next as u64);
+        outline.note = Some(format!(
             "elements {}-{next} of {total} (the answer budget is {budget} bytes): offset {next} goes on; symbol gives one element in full",
             offset + 1
         ));
     }
-    Ok(answer)
+    Ok(to_value(&answer))
 }
 
-/// Every element of the AST in file order: code elements (with their kind)
-/// and Markdown headings (kind `heading`).
-fn elements(ast: &Value) -> Vec<Value> {
-    let mut out: Vec<Value> = Vec::new();
-    for list in LISTS {
-        for e in ast[*list].as_array().into_iter().flatten() {
-            let mut e = e.clone();
-            if e["kind"].as_str().is_none_or(str::is_empty) {
-                e["kind"] = json!(default_kind(list));
-            }
-            out.push(e);
-        }
-    }
-    for h in ast["headings"].as_array().into_iter().flatten() {
-        out.push(json!({ "name": h["title"], "kind": "heading", "level": h["level"], "line": h["line"] }));
-    }
-    out.sort_by_key(|e| (e["line"]["start"].as_u64().unwrap_or(u64::MAX), e["line"]["end"].as_u64().unwrap_or(0)));
+/// Every element of the AST in file order: code elements and Markdown
+/// headings.
+fn elements(ast: &AstData) -> Vec<Item> {
+    // Kinds are told classes first (the order of equal line ranges).
+    let lists = [&ast.classes, &ast.interfaces, &ast.structs, &ast.enums, &ast.functions, &ast.variables];
+    let mut out: Vec<Item> = lists
+        .into_iter()
+        .flatten()
+        .map(|e| Item {
+            name: e.name.clone(),
+            kind: e.kind.name().to_string(),
+            owner: e.owner.clone().filter(|o| !o.is_empty()),
+            level: None,
+            line: e.line,
+            signature: e.signature.clone(),
+            doc: e.comments.join("\n\n"),
+        })
+        .collect();
+    out.extend(ast.headings.iter().map(|h| Item {
+        name: h.title.clone(),
+        kind: "heading".into(),
+        owner: None,
+        level: Some(u64::from(h.level)),
+        line: h.line,
+        signature: String::new(),
+        doc: String::new(),
+    }));
+    out.sort_by_key(|e| (e.line.map_or(u32::MAX, |l| l.start), e.line.map_or(0, |l| l.end)));
     out
 }
 
-fn default_kind(list: &str) -> &'static str {
-    let kind = ElementKind::ALL.into_iter().find(|k| k.list() == list).unwrap_or(ElementKind::Variable);
-    kind.name()
-}
-
 /// `312-380` (or `12` for one line).
-fn lines(e: &Value) -> Option<String> {
-    let (start, end) = (e["line"]["start"].as_u64()?, e["line"]["end"].as_u64().unwrap_or(0));
-    Some(if end > start { format!("{start}-{end}") } else { start.to_string() })
+fn lines(e: &Item) -> Option<String> {
+    let l = e.line?;
+    Some(if l.end > l.start { format!("{}-{}", l.start, l.end) } else { l.start.to_string() })
 }
 
 /// A signature on one line, whitespace collapsed.
@@ -105,16 +116,9 @@ fn one_line(signature: &str) -> String {
     signature.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// The doc comments of an element, joined.
-fn doc(e: &Value) -> String {
-    let comments: Vec<&str> = e["comments"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
-    comments.join("\n\n")
-}
-
-/// `{name, kind, owner?, level?, lines, signature?, doc?}`, short.
 /// The outline entries of `items`, from the first, while they fit in
 /// `room` bytes (at least one, so a page always moves on).
-fn outline_page<'a>(items: impl IntoIterator<Item = &'a Value>, room: usize) -> Vec<Value> {
+fn outline_page<'a>(items: impl IntoIterator<Item = &'a Item>, room: usize) -> Vec<OutlineElement> {
     let mut used = 0;
     let mut page = Vec::new();
     for item in items {
@@ -129,49 +133,39 @@ fn outline_page<'a>(items: impl IntoIterator<Item = &'a Value>, room: usize) -> 
     page
 }
 
-fn outline_entry(e: &Value) -> Value {
-    let mut out = Map::new();
-    out.insert("name".into(), e["name"].clone());
-    out.insert("kind".into(), e["kind"].clone());
-    if let Some(owner) = e["owner"].as_str().filter(|o| !o.is_empty()) {
-        out.insert("owner".into(), json!(owner));
+/// `{name, kind, owner?, level?, lines, signature?, doc?}`, short.
+fn outline_entry(e: &Item) -> OutlineElement {
+    OutlineElement {
+        name: e.name.clone(),
+        kind: e.kind.clone(),
+        owner: e.owner.clone(),
+        level: e.level,
+        lines: lines(e),
+        signature: Some(&e.signature).filter(|s| !s.trim().is_empty()).map(|s| shorten(&one_line(s), SIGNATURE_CHARS)),
+        doc: Some(&e.doc).filter(|d| !d.trim().is_empty()).map(|d| first_sentence(d, DOC_CHARS)),
+        ..OutlineElement::default()
     }
-    if !e["level"].is_null() {
-        out.insert("level".into(), e["level"].clone());
-    }
-    if let Some(l) = lines(e) {
-        out.insert("lines".into(), json!(l));
-    }
-    if let Some(sig) = e["signature"].as_str().filter(|s| !s.trim().is_empty()) {
-        out.insert("signature".into(), json!(shorten(&one_line(sig), SIGNATURE_CHARS)));
-    }
-    let d = doc(e);
-    if !d.trim().is_empty() {
-        out.insert("doc".into(), json!(first_sentence(&d, DOC_CHARS)));
-    }
-    Value::Object(out)
 }
 
 /// `Owner.name` of an element (its name when it has no owner).
-fn qualified(e: &Value) -> String {
-    let name = e["name"].as_str().unwrap_or_default();
-    match e["owner"].as_str().filter(|o| !o.is_empty()) {
-        Some(owner) => format!("{owner}.{name}"),
-        None => name.to_string(),
+fn qualified(e: &Item) -> String {
+    match &e.owner {
+        Some(owner) => format!("{owner}.{}", e.name),
+        None => e.name.clone(),
     }
 }
 
 /// The elements a symbol names: `Owner.name` (or a tail of it) exactly,
 /// then the bare name, then either ignoring case.
-fn find<'a>(elements: &'a [Value], symbol: &str) -> Vec<&'a Value> {
+fn find<'a>(elements: &'a [Item], symbol: &str) -> Vec<&'a Item> {
     let wanted = symbol.trim().replace("::", ".").replace('#', ".");
     for ignore_case in [false, true] {
         let same = |a: &str, b: &str| if ignore_case { a.eq_ignore_ascii_case(b) } else { a == b };
-        let found: Vec<&Value> = elements
+        let found: Vec<&Item> = elements
             .iter()
             .filter(|e| {
                 let q = qualified(e);
-                let name = e["name"].as_str().unwrap_or_default();
+                let name = e.name.as_str();
                 same(&q, &wanted)
                     || (q.len() > wanted.len()
                         && q.as_bytes()[q.len() - wanted.len() - 1] == b'.'
@@ -188,97 +182,78 @@ fn find<'a>(elements: &'a [Value], symbol: &str) -> Vec<&'a Value> {
 
 /// One element in full, with its members' outline (paged by `offset`).
 fn symbol_answer(
-    mut answer: Value,
-    elements: &[Value],
+    answer: &mut FileAnswer<Outline>,
+    elements: &[Item],
     symbol: &str,
     offset: usize,
     budget: usize,
-    source: &Value,
-) -> Result<Value, ToolError> {
+) -> Result<(), ToolError> {
     let found = find(elements, symbol);
     if found.is_empty() {
         let names: Vec<String> = elements.iter().take(30).map(qualified).collect();
         let more = elements.len().saturating_sub(names.len());
         return Err(ToolError::Invalid(format!(
             "no element named {symbol:?} in {}; its elements: {}{}",
-            source["path"].as_str().unwrap_or_default(),
+            answer.path,
             names.join(", "),
             if more > 0 { format!(" … and {more} more (the outline lists them)") } else { String::new() }
         )));
     }
-    answer["symbol"] = json!(symbol);
+    answer.body.symbol = Some(symbol.to_string());
     let owners: Vec<String> = found.iter().map(|e| qualified(e)).collect();
-    let members: Vec<&Value> =
-        elements.iter().filter(|e| e["owner"].as_str().is_some_and(|o| owners.iter().any(|q| q == o))).collect();
-    let mut matches: Vec<Value> = found.iter().map(|e| full_entry(e)).collect();
+    let members: Vec<&Item> =
+        elements.iter().filter(|e| e.owner.as_ref().is_some_and(|o| owners.iter().any(|q| q == o))).collect();
+    let mut matches: Vec<OutlineElement> = found.iter().map(|e| full_entry(e)).collect();
     // Docs longer than half the budget are cut (the file's lines hold them whole).
     let doc_room = budget / 2 / matches.len().max(1);
-    let mut cut_docs = false;
-    for m in &mut matches {
-        if let Some(d) = m["doc"].as_str().filter(|d| d.len() > doc_room) {
-            m["doc"] = json!(format!("{}…", crate::budget::cut_bytes(d, doc_room)));
-            cut_docs = true;
+    let mut notes = Vec::new();
+    for doc in matches.iter_mut().filter_map(|m| m.doc.as_mut()).filter(|d| d.len() > doc_room) {
+        *doc = format!("{}…", crate::budget::cut_bytes(doc, doc_room));
+        if notes.is_empty() {
+            notes.push(
+                "a doc comment is cut to the answer budget: get_file_content of the element's lines has it whole"
+                    .to_string(),
+            );
         }
     }
-    answer["matches"] = json!(matches);
-    let mut notes = Vec::new();
-    if cut_docs {
-        notes.push(
-            "a doc comment is cut to the answer budget: get_file_content of the element's lines has it whole"
-                .to_string(),
-        );
-    }
+    answer.body.matches = Some(matches);
     if !members.is_empty() {
         let offset = offset.min(members.len());
-        answer["total_members"] = json!(members.len());
-        let page = outline_page(members[offset..].iter().copied(), budget.saturating_sub(json_len(&answer) + RESERVE));
+        answer.body.total_members = Some(members.len() as u64);
+        let page = outline_page(members[offset..].iter().copied(), budget.saturating_sub(json_len(&*answer) + RESERVE));
         let next = offset + page.len();
-        answer["members"] = Value::Array(page);
-        answer["truncated"] = json!(next < members.len());
+        let outline = &mut answer.body;
+        outline.members = Some(page);
+        outline.truncated = Some(next < members.len());
         if next < members.len() {
-            answer["next_offset"] = json!(next);
+            outline.next_offset = Some(next as u64);
             notes.push(format!("members {}-{next} of {}: offset {next} goes on", offset + 1, members.len()));
         }
     }
-    if !notes.is_empty() {
-        answer["note"] = json!(notes.join("; "));
-    }
-    Ok(answer)
+    answer.body.note = (!notes.is_empty()).then(|| notes.join("; "));
+    Ok(())
 }
 
 /// `{name, kind, owner?, lines, signature, doc?}`, whole.
-fn full_entry(e: &Value) -> Value {
-    let mut out = Map::new();
-    out.insert("name".into(), e["name"].clone());
-    out.insert("kind".into(), e["kind"].clone());
-    if let Some(owner) = e["owner"].as_str().filter(|o| !o.is_empty()) {
-        out.insert("owner".into(), json!(owner));
+fn full_entry(e: &Item) -> OutlineElement {
+    OutlineElement {
+        name: e.name.clone(),
+        kind: e.kind.clone(),
+        owner: e.owner.clone(),
+        lines: lines(e),
+        signature: (e.kind != "heading").then(|| e.signature.clone()),
+        doc: Some(&e.doc).filter(|d| !d.trim().is_empty()).cloned(),
+        ..OutlineElement::default()
     }
-    if let Some(l) = lines(e) {
-        out.insert("lines".into(), json!(l));
-    }
-    if let Some(sig) = e["signature"].as_str() {
-        out.insert("signature".into(), json!(sig));
-    }
-    let d = doc(e);
-    if !d.trim().is_empty() {
-        out.insert("doc".into(), json!(d));
-    }
-    Value::Object(out)
 }
 
 /// The frontmatter's title and description (the rest is counted).
-pub fn frontmatter(fm: &Value) -> Option<Value> {
-    let map = fm.as_object()?;
-    let mut out = Map::new();
-    for key in FRONTMATTER_KEYS {
-        if let Some(v) = map.get(*key) {
-            out.insert((*key).into(), json!(shorten(v.as_str().unwrap_or_default(), 300)));
-        }
+pub fn frontmatter(fm: &std::collections::BTreeMap<String, String>) -> Frontmatter {
+    let kept = |key: &str| FRONTMATTER_KEYS.contains(&key).then(|| fm.get(key)).flatten().map(|v| shorten(v, 300));
+    let other = fm.keys().filter(|k| !FRONTMATTER_KEYS.contains(&k.as_str())).count();
+    Frontmatter {
+        title: kept("title"),
+        description: kept("description"),
+        other_keys: Some(other as u64).filter(|n| *n > 0),
     }
-    let other = map.len() - out.len();
-    if other > 0 {
-        out.insert("other_keys".into(), json!(other));
-    }
-    Some(Value::Object(out))
 }
