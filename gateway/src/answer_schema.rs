@@ -193,6 +193,8 @@ mod tests {
         let item = &references["properties"]["results"]["items"]["properties"];
         assert_eq!(item["language"]["anyOf"][1], json!({ "type": "null" }), "written, null for no language");
         assert_eq!(item["references"]["items"]["properties"]["kind"]["enum"], json!(["call", "type", "import"]));
+        // A callee is a use with its name.
+        assert_eq!(item["calls"]["items"]["required"], json!(["name", "line", "kind"]));
         let text = output_schema(Run::Text);
         let line = &text["properties"]["results"]["items"]["properties"]["matches"]["items"]["properties"]["line"];
         assert_eq!(line, &json!({ "type": "integer", "minimum": 1 }));

@@ -502,16 +502,12 @@ pub struct Use {
     pub text: Option<String>,
 }
 
-/// A name the definition asked for uses.
+/// A name the definition asked for uses, and where.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct Call {
     pub name: String,
-    pub line: Line,
-    pub kind: ReferenceKind,
-    #[serde(rename = "in", default, skip_serializing_if = "Option::is_none")]
-    pub within: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub text: Option<String>,
+    #[serde(flatten)]
+    pub at: Use,
 }
 
 /// A subtype or supertype.
