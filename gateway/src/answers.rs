@@ -68,6 +68,11 @@ pub struct Freshness {
     // Other files with the same content ([`crate::tools::answer::merge_identical`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub same_content: Vec<String>,
+    // What the index recorded of the file, for `stale_marks::settle` to
+    // compare with the disk (and remove): never part of an answer.
+    #[serde(rename = "_disk", default, skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
+    pub disk_mark: Option<serde_json::Value>,
 }
 
 /// A file in a search's results, and what matched in it (`M`).
@@ -432,8 +437,6 @@ pub type DocumentationAnswer = Page<DocResult>;
 pub struct DocResult {
     pub project: String,
     pub path: String,
-    #[serde(flatten)]
-    pub freshness: Freshness,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -444,6 +447,8 @@ pub struct DocResult {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub other_headings: Vec<String>,
     pub headings_total: u64,
+    #[serde(flatten)]
+    pub freshness: Freshness,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]

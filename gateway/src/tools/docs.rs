@@ -6,10 +6,11 @@
 //! ([`super::passages`], read from the stored text), and a few other
 //! headings as context.
 
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use super::answer::{hits, paged, scope_index, stored_at};
 use super::passages::{self, Section};
+use crate::answers::{to_value, DocResult, DocSection};
 use crate::gateway::Gateway;
 use crate::normalize::Args;
 use crate::template_params;
@@ -37,25 +38,17 @@ pub async fn search(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
     Ok(answer)
 }
 
-/// One document: `{project, path, title?, description?, sections, other_headings?, headings_total}`.
+/// One document: its title and description, the sections that hold the
+/// query's words with their passages, a few other headings, its freshness.
 fn result(s: &Value, text: Option<&str>, terms: &[String]) -> Value {
     let ast = &s["ast"];
     let all = match text {
         Some(t) if !t.is_empty() => passages::sections(t),
         _ => from_headings(&ast["headings"]),
     };
-    let mut out = Map::new();
-    out.insert("project".into(), s["root"].clone());
-    out.insert("path".into(), s["path"].clone());
     let fm = &ast["frontmatter"];
     let title =
         fm["title"].as_str().map(str::to_string).or_else(|| all.iter().find(|x| x.level > 0).map(|x| x.title.clone()));
-    if let Some(t) = title.filter(|t| !t.is_empty()) {
-        out.insert("title".into(), json!(crate::budget::shorten(&t, 200)));
-    }
-    if let Some(d) = fm["description"].as_str().filter(|d| !d.is_empty()) {
-        out.insert("description".into(), json!(crate::budget::shorten(d, 300)));
-    }
     // The best sections, reported in document order.
     let mut ranked: Vec<(usize, usize)> =
         all.iter().enumerate().map(|(i, x)| (passages::score(x, terms), i)).filter(|(sc, _)| *sc > 0).collect();
@@ -66,35 +59,36 @@ fn result(s: &Value, text: Option<&str>, terms: &[String]) -> Value {
         chosen.extend(all.iter().position(|x| !x.text.is_empty()));
     }
     chosen.sort_unstable();
-    let sections: Vec<Value> = chosen.iter().map(|i| section(&all[*i], terms)).collect();
-    out.insert("sections".into(), json!(sections));
-    let others: Vec<Value> = all
-        .iter()
-        .enumerate()
-        .filter(|(i, x)| x.level > 0 && !chosen.contains(i))
-        .take(OTHER_HEADINGS)
-        .map(|(_, x)| json!(x.title))
-        .collect();
-    if !others.is_empty() {
-        out.insert("other_headings".into(), json!(others));
-    }
-    out.insert("headings_total".into(), json!(all.iter().filter(|x| x.level > 0).count()));
-    super::stale_marks::add(&mut out, s, false);
-    Value::Object(out)
+    let text = |key: &str| s[key].as_str().unwrap_or_default().to_string();
+    let document = DocResult {
+        project: text("root"),
+        path: text("path"),
+        title: title.filter(|t| !t.is_empty()).map(|t| crate::budget::shorten(&t, 200)),
+        description: fm["description"].as_str().filter(|d| !d.is_empty()).map(|d| crate::budget::shorten(d, 300)),
+        sections: chosen.iter().map(|i| section(&all[*i], terms)).collect(),
+        more_sections: None,
+        other_headings: all
+            .iter()
+            .enumerate()
+            .filter(|(i, x)| x.level > 0 && !chosen.contains(i))
+            .take(OTHER_HEADINGS)
+            .map(|(_, x)| x.title.clone())
+            .collect(),
+        headings_total: all.iter().filter(|x| x.level > 0).count() as u64,
+        freshness: super::stale_marks::freshness(s, false),
+    };
+    to_value(&document)
 }
 
-/// `{heading, lines, passage}` (`heading` left out for a document's opening).
-fn section(x: &Section, terms: &[String]) -> Value {
-    let mut out = Map::new();
-    if x.level > 0 {
-        out.insert("heading".into(), json!(x.title));
+/// A section: its heading (left out for a document's opening), lines and
+/// the passage that holds the query's words.
+fn section(x: &Section, terms: &[String]) -> DocSection {
+    let passage = passages::passage(x, terms);
+    DocSection {
+        heading: (x.level > 0).then(|| x.title.clone()),
+        lines: format!("{}-{}", x.start, x.end.max(x.start)),
+        passage: (!passage.is_empty()).then_some(passage),
     }
-    out.insert("lines".into(), json!(format!("{}-{}", x.start, x.end.max(x.start))));
-    let p = passages::passage(x, terms);
-    if !p.is_empty() {
-        out.insert("passage".into(), json!(p));
-    }
-    Value::Object(out)
 }
 
 /// Sections from the indexed headings and their previews (a document whose

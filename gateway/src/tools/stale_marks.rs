@@ -12,6 +12,8 @@ use std::path::{Component, Path, PathBuf};
 use serde_json::{json, Map, Value};
 use vibe_common::files::freshness::{changed, Indexed};
 
+use crate::answers::{to_value, Freshness};
+
 /// Hex digits of the indexed hash shown in answers: enough to tell two
 /// versions of a file apart, short enough for a small model's budget.
 pub const HASH_CHARS: usize = 12;
@@ -33,29 +35,33 @@ pub fn file_header(source: &Value) -> Map<String, Value> {
 /// true` when the file changed on disk (and `stale: false` when it did not,
 /// with `say_fresh`: a file answer says so).
 pub fn add(out: &mut Map<String, Value>, source: &Value, say_fresh: bool) {
+    if let Value::Object(fields) = to_value(&freshness(source, say_fresh)) {
+        out.extend(fields);
+    }
+}
+
+/// The freshness of an indexed file as a typed answer holds it: what
+/// [`add`] adds.
+pub fn freshness(source: &Value, say_fresh: bool) -> Freshness {
     let hash = source["hash"].as_str().unwrap_or_default();
-    if !hash.is_empty() {
-        out.insert("hash".into(), json!(&hash[..hash.len().min(HASH_CHARS)]));
-    }
-    if let Some(ms) = source["indexed_at"].as_u64() {
-        out.insert("indexed_at".into(), json!(iso_time(ms)));
-    }
     let (root, path) = (source["root"].as_str().unwrap_or_default(), source["path"].as_str().unwrap_or_default());
     let plain = Path::new(path).components().all(|c| matches!(c, Component::Normal(_)));
-    if let (Some(size), true, true) =
-        (source["size"].as_u64(), plain && !path.is_empty(), Path::new(root).is_absolute())
-    {
-        out.insert(
-            MARK.into(),
-            json!([
-                root,
-                path,
-                size,
-                source["mtime"].as_u64().unwrap_or(0),
-                source["indexed_at"].as_u64().unwrap_or(0),
-                say_fresh
-            ]),
-        );
+    let disk_mark = match (source["size"].as_u64(), plain && !path.is_empty(), Path::new(root).is_absolute()) {
+        (Some(size), true, true) => Some(json!([
+            root,
+            path,
+            size,
+            source["mtime"].as_u64().unwrap_or(0),
+            source["indexed_at"].as_u64().unwrap_or(0),
+            say_fresh
+        ])),
+        _ => None,
+    };
+    Freshness {
+        hash: (!hash.is_empty()).then(|| hash[..hash.len().min(HASH_CHARS)].to_string()),
+        indexed_at: source["indexed_at"].as_u64().map(iso_time),
+        disk_mark,
+        ..Freshness::default()
     }
 }
 
@@ -164,6 +170,16 @@ mod tests {
         let source = json!({ "root": root, "path": path, "hash": "0123456789abcdef", "indexed_at": 0, "size": size, "mtime": mtime });
         add(&mut out, &source, say_fresh);
         json!({ "results": [Value::Object(out)] })
+    }
+
+    /// The typed freshness writes the mark under the key `settle` reads.
+    #[test]
+    fn a_typed_answer_carries_the_mark_settle_reads() {
+        let source = json!({ "root": "/r", "path": "a.py", "hash": "0123456789abcdef", "indexed_at": 5, "size": 3 });
+        let fields = to_value(&freshness(&source, false));
+        assert_eq!(fields[MARK], json!(["/r", "a.py", 3, 0, 5, false]));
+        assert_eq!(fields["hash"], json!("0123456789ab"));
+        assert_eq!(indexed_size(&fields), Some(3));
     }
 
     #[tokio::test]
