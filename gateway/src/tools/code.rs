@@ -12,6 +12,7 @@ use vibe_common::document::kinds::ElementKind;
 
 use super::answer::{hits, paged, scope_index};
 use super::excerpt::Show;
+use crate::answers::{to_value, ImportsFound};
 use crate::gateway::Gateway;
 use crate::normalize::Args;
 use crate::registry::{Run, ToolSpec};
@@ -404,12 +405,13 @@ fn value_lines(s: &Value) -> Option<String> {
 
 /// A file with the imports that matched (highlighted values), or all of them when listing.
 fn import_result(hit: &Value, all: bool) -> Value {
-    let mut out = file_header(hit);
-    let source = hit["_source"]["ast"]["imports"].as_array().cloned().unwrap_or_default();
-    let imports = match hit["highlight"]["ast.imports"].as_array() {
-        Some(h) if !h.is_empty() && !all => h.clone(),
-        _ => source,
+    let strings = |v: &Value| -> Vec<String> {
+        v.as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_string).collect()
     };
-    out.insert("imports".into(), json!(imports));
-    Value::Object(out)
+    let imports = match strings(&hit["highlight"]["ast.imports"]) {
+        highlighted if !highlighted.is_empty() && !all => highlighted,
+        _ => strings(&hit["_source"]["ast"]["imports"]),
+    };
+    let found = ImportsFound { imports, more_imports: None };
+    to_value(&super::stale_marks::file_result(&super::answer::source(hit), found))
 }

@@ -12,7 +12,7 @@ use std::path::{Component, Path, PathBuf};
 use serde_json::{json, Map, Value};
 use vibe_common::files::freshness::{changed, Indexed};
 
-use crate::answers::{to_value, Freshness};
+use crate::answers::{to_value, FileResult, Freshness, NoMore};
 
 /// Hex digits of the indexed hash shown in answers: enough to tell two
 /// versions of a file apart, short enough for a small model's budget.
@@ -23,12 +23,23 @@ const MARK: &str = "_disk";
 
 /// `project`, `path` and `language` of an indexed file, then its freshness.
 pub fn file_header(source: &Value) -> Map<String, Value> {
-    let mut out = Map::new();
-    out.insert("project".into(), source["root"].clone());
-    out.insert("path".into(), source["path"].clone());
-    out.insert("language".into(), source["language"].clone());
-    add(&mut out, source, false);
-    out
+    match to_value(&file_result(source, NoMore {})) {
+        Value::Object(header) => header,
+        _ => Map::new(),
+    }
+}
+
+/// A search result: the indexed file (`project`, `path`, `language`, its
+/// freshness) and what was `found` in it.
+pub fn file_result<M>(source: &Value, found: M) -> FileResult<M> {
+    let text = |key: &str| source[key].as_str().map(str::to_string);
+    FileResult {
+        project: text("root").unwrap_or_default(),
+        path: text("path").unwrap_or_default(),
+        language: text("language"),
+        freshness: freshness(source, false),
+        found,
+    }
 }
 
 /// Adds `hash`, `indexed_at` and the mark [`settle`] turns into `stale:
