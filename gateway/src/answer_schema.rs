@@ -19,7 +19,7 @@ use serde_json::{json, Map, Value};
 use crate::answers::*;
 
 /// Which code shapes a tool's answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Run {
     AdminSync,
     FileContent,

@@ -409,9 +409,16 @@ impl ToolSpec {
         Arc::new(s.as_object().cloned().unwrap_or_default())
     }
 
-    /// The output JSON Schema: the shape of the answers of its [`Run`].
+    /// The output JSON Schema: the shape of the answers of its [`Run`],
+    /// derived once per process.
     pub fn output_schema(&self) -> Arc<JsonObject> {
-        Arc::new(crate::answer_schema::output_schema(self.run).as_object().cloned().unwrap_or_default())
+        static DERIVED: LazyLock<std::sync::Mutex<std::collections::HashMap<Run, Arc<JsonObject>>>> =
+            LazyLock::new(Default::default);
+        let mut derived = DERIVED.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let schema = derived.entry(self.run).or_insert_with(|| {
+            Arc::new(crate::answer_schema::output_schema(self.run).as_object().cloned().unwrap_or_default())
+        });
+        Arc::clone(schema)
     }
 
     /// The MCP tool definition; with its `outputSchema` when `typed`.

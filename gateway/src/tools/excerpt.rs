@@ -8,6 +8,7 @@
 //! window, only the lines holding the most of them, [`thinned`]), the lines of
 //! code holding the words for a name followed by words.
 
+use serde::Deserialize;
 use serde_json::{json, Value};
 use vibe_common::backend::naming::project_hash;
 use vibe_common::document::ast::AstData;
@@ -303,7 +304,7 @@ pub(super) async fn outline(gw: &Gateway, result: &Value) -> Option<AstData> {
     let index = gw.backend().names().ast_alias(&project_hash(std::path::Path::new(root)));
     let response = gw.backend().run("get_file_ast", &index, template_params::file(path, false, None)).await.ok()?;
     let ast = hits(&response).into_iter().find(|h| h["_source"]["path"].as_str() == Some(path))?;
-    serde_json::from_value::<AstData>(ast["_source"]["ast"].clone()).ok()
+    AstData::deserialize(&ast["_source"]["ast"]).ok()
 }
 
 /// The innermost function, class or other definition (not a variable)

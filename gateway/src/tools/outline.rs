@@ -7,6 +7,7 @@
 //! `symbol` (a name or `Owner.name`) gives the elements of that name in
 //! full (signature, whole doc comment) with their members' outline.
 
+use serde::Deserialize;
 use serde_json::Value;
 use vibe_common::document::ast::{AstData, LineRange};
 
@@ -39,7 +40,7 @@ struct Item {
 
 pub fn answer(s: &Value, args: &Args, budget: usize) -> Result<Value, ToolError> {
     // The stored AST document (`_source.ast`), read as the type the indexer writes.
-    let ast: AstData = serde_json::from_value(s["ast"].clone()).unwrap_or_default();
+    let ast = AstData::deserialize(&s["ast"]).unwrap_or_default();
     let mut answer = FileAnswer::of(s, Outline::default());
     let elements = elements(&ast);
     if let Some(symbol) = args.symbol.as_deref().filter(|q| !q.trim().is_empty()) {
