@@ -210,6 +210,44 @@ binary_copy() {
     BIN="$WORK/vibe-analyzer"
 }
 
+# BIN_base: the release binary of the commit $1 (or $VIBE_BASE_BIN as it
+# is), built once in a git worktree under the cache dir $2 (its target dir
+# kept there) and cached in $2/bin; copied to $WORK/base. Sets REV_base.
+base_binary() {
+    local rev="$1" cache="$2" sha wt cached
+    sha="$(cd "$ROOT" && git rev-parse --verify -q "$rev^{commit}")" || { log "$rev is no commit"; exit 1; }
+    REV_base="$(cd "$ROOT" && git rev-parse --short "$sha")"
+    mkdir -p "$WORK/base"
+    if [ -n "${VIBE_BASE_BIN:-}" ]; then
+        log "using VIBE_BASE_BIN=$VIBE_BASE_BIN (no build)"
+        cp "$VIBE_BASE_BIN" "$WORK/base/vibe-analyzer"
+        REV_base="VIBE_BASE_BIN"
+        BIN_base="$WORK/base/vibe-analyzer"
+        return
+    fi
+    cached="$cache/bin/vibe-analyzer-$sha"
+    if [ ! -x "$cached" ]; then
+        wt="$cache/wt-$sha"
+        if ! (cd "$ROOT" && git worktree list --porcelain | grep -qx "worktree $wt"); then
+            rm -rf "$wt"
+            (cd "$ROOT" && git worktree prune && git worktree add -q --detach "$wt" "$sha") \
+                || { log "git worktree add $wt $sha failed"; exit 1; }
+            CLEANUPS+=("(cd '$ROOT' && git worktree remove --force '$wt')")
+        fi
+        log "building the base $REV_base in $wt (CARGO_TARGET_DIR=$cache/target-base; minutes on 2 cores)"
+        (cd "$wt" && CARGO_TARGET_DIR="$cache/target-base" cargo build --release -q -p vibe-analyzer --bin vibe-analyzer) \
+            || { log "the base build failed"; exit 1; }
+        mkdir -p "$cache/bin"
+        cp "$cache/target-base/release/vibe-analyzer" "$cached.tmp" && mv "$cached.tmp" "$cached"
+        # The binary is cached: the worktree this run added goes now (and on exit if the build failed).
+        if [ "${#CLEANUPS[@]}" -gt 0 ] && [[ "${CLEANUPS[-1]}" == *"worktree remove"* ]]; then
+            eval "${CLEANUPS[-1]}" && unset 'CLEANUPS[-1]'
+        fi
+    fi
+    cp "$cached" "$WORK/base/vibe-analyzer"
+    BIN_base="$WORK/base/vibe-analyzer"
+}
+
 # universal-ctags (the definitions' oracle) and the release binary as it is
 # (built when missing, or when $1 is set), copied into WORK.
 ctags_and_binary() {

@@ -119,35 +119,7 @@ BIN_new="$WORK/new/vibe-analyzer"
 REV_new="$(cd "$ROOT" && git rev-parse --short HEAD)$(cd "$ROOT" && git diff --quiet HEAD -- . ':!bench' || echo +dirty)"
 [ -z "${VIBE_BIN:-}" ] || REV_new="VIBE_BIN"
 
-BASE_SHA="$(cd "$ROOT" && git rev-parse --verify -q "$BASE_REV^{commit}")" || die "BASE_REV=$BASE_REV is no commit"
-REV_base="$(cd "$ROOT" && git rev-parse --short "$BASE_SHA")"
-if [ -n "${VIBE_BASE_BIN:-}" ]; then
-    log "using VIBE_BASE_BIN=$VIBE_BASE_BIN (no build)"
-    cp "$VIBE_BASE_BIN" "$WORK/base/vibe-analyzer"
-    REV_base="VIBE_BASE_BIN"
-else
-    cached="$CACHE/bin/vibe-analyzer-$BASE_SHA"
-    if [ ! -x "$cached" ]; then
-        wt="$CACHE/wt-$BASE_SHA"
-        if ! (cd "$ROOT" && git worktree list --porcelain | grep -qx "worktree $wt"); then
-            rm -rf "$wt"
-            (cd "$ROOT" && git worktree prune && git worktree add -q --detach "$wt" "$BASE_SHA") \
-                || die "git worktree add $wt $BASE_SHA failed"
-            CLEANUPS+=("(cd '$ROOT' && git worktree remove --force '$wt')")
-        fi
-        log "building the base $REV_base in $wt (CARGO_TARGET_DIR=$CACHE/target-base; minutes on 2 cores)"
-        (cd "$wt" && CARGO_TARGET_DIR="$CACHE/target-base" cargo build --release -q -p vibe-analyzer --bin vibe-analyzer) \
-            || die "the base build failed"
-        mkdir -p "$CACHE/bin"
-        cp "$CACHE/target-base/release/vibe-analyzer" "$cached.tmp" && mv "$cached.tmp" "$cached"
-        # The binary is cached: the worktree this run added goes now (and on exit if the build failed).
-        if [ "${#CLEANUPS[@]}" -gt 0 ] && [[ "${CLEANUPS[-1]}" == *"worktree remove"* ]]; then
-            eval "${CLEANUPS[-1]}" && unset 'CLEANUPS[-1]'
-        fi
-    fi
-    cp "$cached" "$WORK/base/vibe-analyzer"
-fi
-BIN_base="$WORK/base/vibe-analyzer"
+base_binary "$BASE_REV" "$CACHE"
 
 log "building the load client (bench/throughput)"
 (cd "$ROOT/bench/throughput" && GOTOOLCHAIN=local GOFLAGS=-mod=mod go build -o "$WORK/tp" .) || die "go build failed"

@@ -15,6 +15,7 @@ use std::borrow::Cow;
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::{Deserialize, Serialize};
 use vibe_common::document::kinds::ReferenceKind;
+use vibe_common::document::shown::Shown;
 
 /// An answer as the JSON the rest of the call works on (stale marks, the
 /// budget guard, the renderer).
@@ -35,6 +36,64 @@ impl<B> FileAnswer<B> {
             freshness: Freshness::default(),
             body,
             message: None,
+        }
+    }
+}
+
+impl Freshness {
+    /// The size the index recorded of the file (from its disk mark, before
+    /// [`crate::tools::stale_marks::settle`] removes it).
+    pub fn indexed_size(&self) -> Option<u64> {
+        self.disk_mark.as_ref()?[2].as_u64()
+    }
+}
+
+impl<R, X> Page<R, X> {
+    /// Appends a sentence to the page's `note`.
+    pub fn add_note(&mut self, note: &str) {
+        self.note = Some(match self.note.take().filter(|n| !n.is_empty()) {
+            Some(old) => format!("{old}; {note}"),
+            None => note.to_string(),
+        });
+    }
+}
+
+impl<M> FileResult<M> {
+    /// The same file with `found` in it instead.
+    pub fn with<N>(self, found: N) -> FileResult<N> {
+        FileResult { project: self.project, path: self.path, language: self.language, freshness: self.freshness, found }
+    }
+}
+
+impl From<&Shown<'_>> for SymbolMatch {
+    /// A definition as the index shows it, without its code.
+    fn from(s: &Shown<'_>) -> Self {
+        SymbolMatch {
+            name: s.name.to_string(),
+            kind: s.kind.name().to_string(),
+            owner: s.owner.as_deref().map(str::to_string),
+            lines: s.lines.clone(),
+            signature: Some(s.signature.clone()),
+            doc: s.doc.as_deref().map(str::to_string),
+            code: None,
+            code_lines: None,
+            code_skip: None,
+            called_by: None,
+        }
+    }
+}
+
+impl From<&Shown<'_>> for TypeLink {
+    /// A type as the index shows it, its depth and supertypes to come.
+    fn from(s: &Shown<'_>) -> Self {
+        TypeLink {
+            name: s.name.to_string(),
+            kind: s.kind.name().to_string(),
+            owner: s.owner.as_deref().map(str::to_string),
+            lines: s.lines.clone(),
+            signature: Some(s.signature.clone()),
+            depth: None,
+            extends: Vec::new(),
         }
     }
 }
@@ -332,7 +391,7 @@ pub struct TotalSize {
 
 /// `show_tree`: the tree, or with `symbols` the ranked map (files with the
 /// definitions used by the most files, [`crate::tools::map`]).
-#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 pub struct TreeAnswer {
     pub target: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use serde_json::{json, Map, Value};
 
+use crate::answers::to_value;
 use crate::budget;
 use crate::gateway::Gateway;
 use crate::normalize::{self, Args, Resolution};
@@ -183,11 +184,12 @@ pub async fn run(gw: &Gateway, tool: &'static str, args: &Args) -> Result<Value,
         Run::FileAst => files::get(gw, files::Want::Ast, args).await,
         Run::Projects => show::projects(gw, args).await,
         Run::Stats => show::stats(gw, args).await,
-        Run::Tree => tree::tree(gw, args).await,
-        Run::Imports | Run::Symbols => code::search(gw, spec, args).await,
-        Run::Documentation => docs::search(gw, args).await,
-        Run::Text => text::search(gw, args).await,
-        Run::References => find_references::find(gw, args).await,
+        Run::Tree => tree::tree(gw, args).await.map(|a| to_value(&a)),
+        Run::Imports => code::imports(gw, spec, args).await.map(|a| to_value(&a)),
+        Run::Symbols => code::symbols(gw, spec, args).await.map(|a| to_value(&a)),
+        Run::Documentation => docs::search(gw, args).await.map(|a| to_value(&a)),
+        Run::Text => text::search(gw, args).await.map(|a| to_value(&a)),
+        Run::References => find_references::find(gw, args).await.map(|a| to_value(&a)),
     }
 }
 

@@ -8,10 +8,46 @@
 //! search decompressed up to 64 neighbours' JSON to read its own (17 % of
 //! OpenSearch's CPU samples under load, issue 33).
 
+use std::borrow::Cow;
+
 use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
 use base64::engine::DecodePaddingMode;
 use base64::{alphabet, Engine as _};
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+use super::kinds::ElementKind;
+
+/// What a search answer shows of a definition (`symbols.show`, before its
+/// base64): the indexer writes it (borrowing from the scan), the gateway
+/// reads it back (owning it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shown<'a> {
+    pub name: Cow<'a, str>,
+    pub kind: ElementKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<Cow<'a, str>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lines: Option<String>,
+    pub signature: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub doc: Option<Cow<'a, str>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code_skip: Option<String>,
+    /// The functions and methods of the file a short function or method
+    /// calls (at most [`DELEGATE_LINES`] long): an answer shows the first
+    /// after it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub calls: Vec<Cow<'a, str>>,
+}
+
+/// The [`Shown`] an inner hit's `fields."symbols.show"` holds; `None` for
+/// an absent or unreadable value.
+pub fn read(field: &Value) -> Option<Shown<'static>> {
+    Shown::deserialize(decode(field)?).ok()
+}
 
 /// A function or method of at most this many lines records the functions
 /// of its file it calls (`calls`): it may hand its work to one of them.
@@ -71,5 +107,24 @@ mod tests {
         assert_eq!(decode(&json!("not base64!")), None);
         assert_eq!(decode(&json!(ENGINE.encode("not json"))), None);
         assert_eq!(decode(&Value::Null), None);
+    }
+
+    #[test]
+    fn what_the_indexer_writes_the_gateway_reads() {
+        let written = Shown {
+            name: Cow::Borrowed("get"),
+            kind: ElementKind::Method,
+            owner: Some(Cow::Borrowed("Map")),
+            lines: Some("3-9".into()),
+            signature: "fn get(&self)".into(),
+            doc: None,
+            code: Some("fn get(&self) {".into()),
+            code_skip: None,
+            calls: vec![Cow::Borrowed("find")],
+        };
+        let field = json!(encode_serialized(&written));
+        assert_eq!(read(&field), Some(written));
+        assert_eq!(read(&json!("not base64 JSON")), None);
+        assert_eq!(read(&json!(encode(&json!({ "name": "x" })))), None, "a value without its kind");
     }
 }

@@ -3,6 +3,9 @@
 
 use serde_json::{json, Value};
 
+use vibe_common::document::shown::Shown;
+
+use crate::answers::Page;
 use crate::gateway::Gateway;
 use crate::normalize::Args;
 use crate::target::Scope;
@@ -23,14 +26,18 @@ pub fn hits(response: &Value) -> Vec<Value> {
 
 /// A search answer: the results of one page, how many there are in all
 /// (`total`), and whether more follow (`truncated`, with the `next_offset`).
-pub fn paged(query: &str, results: Vec<Value>, response: &Value, args: &Args) -> Value {
+pub fn paged<R, X: Default>(query: &str, results: Vec<R>, response: &Value, args: &Args) -> Page<R, X> {
     let total = response["hits"]["total"]["value"].as_u64().unwrap_or(results.len() as u64);
     let end = args.offset as u64 + results.len() as u64;
-    let mut answer = json!({ "query": query, "total": total, "truncated": total > end, "results": results });
-    if total > end {
-        answer["next_offset"] = json!(end);
+    Page {
+        query: query.to_string(),
+        total,
+        truncated: total > end,
+        next_offset: (total > end).then_some(end),
+        note: None,
+        results,
+        more: X::default(),
     }
-    answer
 }
 
 /// What a hit holds of its document: its `_source`, and the fields a
@@ -62,9 +69,14 @@ pub fn source(hit: &Value) -> Value {
 /// document id. A `_source`'s `project` is the project's name: `root` first.
 pub fn stored_at(gw: &Gateway, result: &Value) -> (String, String) {
     let root = result["root"].as_str().or(result["project"].as_str()).unwrap_or_default();
+    stored_file(gw, root, result["path"].as_str().unwrap_or_default())
+}
+
+/// Where the text of the file `path` of the project at `root` is stored.
+pub fn stored_file(gw: &Gateway, root: &str, path: &str) -> (String, String) {
     let index =
         gw.backend().names().files_alias(&vibe_common::backend::naming::project_hash(std::path::Path::new(root)));
-    (index, result["path"].as_str().unwrap_or_default().to_string())
+    (index, path.to_string())
 }
 
 /// Files with identical content (the same hash) become one result, the
@@ -100,10 +112,10 @@ pub fn merge_identical(answer: &mut Value) -> usize {
 }
 
 /// What an inner hit shows of its definition: `symbols.show`, read from
-/// doc values (`{name, kind, owner?, lines?, signature, doc?, code?}`,
-/// [`vibe_common::document::shown`]); `Null` when it is missing.
-pub(crate) fn shown(inner: &Value) -> Value {
-    vibe_common::document::shown::decode(&inner["fields"]["symbols.show"][0]).unwrap_or(Value::Null)
+/// doc values ([`vibe_common::document::shown`]); `None` when it is
+/// missing or unreadable.
+pub(crate) fn shown(inner: &Value) -> Option<Shown<'static>> {
+    vibe_common::document::shown::read(&inner["fields"]["symbols.show"][0])
 }
 
 #[cfg(test)]

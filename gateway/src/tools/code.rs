@@ -7,41 +7,53 @@
 //! `search_by_code_imports`. Each file in the answer carries only its best
 //! matching elements.
 
-use serde_json::{json, Map, Value};
-use vibe_common::document::kinds::ElementKind;
+use serde_json::Value;
+use vibe_common::document::shown::Shown;
 
 use super::answer::{hits, paged, scope_index};
 use super::excerpt::Show;
-use crate::answers::{to_value, ImportsFound};
+use crate::answers::{FileResult, ImportsAnswer, ImportsFound, SymbolMatch, SymbolsAnswer, SymbolsFound};
 use crate::gateway::Gateway;
 use crate::normalize::Args;
-use crate::registry::{Run, ToolSpec};
+use crate::registry::ToolSpec;
+use crate::target::Scope;
 use crate::template_params::{self, Listing, Pass, SYMBOL_MATCHES_PER_FILE};
 use crate::tool_error::ToolError;
 
 /// The stored template of the symbol searches.
 pub const SYMBOLS_TEMPLATE: &str = "search_code_symbols";
 
-pub async fn search(gw: &Gateway, spec: &'static ToolSpec, args: &Args) -> Result<Value, ToolError> {
-    let tool = spec.name;
+/// The scope a search of `search_by_code_imports` or a symbol search runs
+/// in, once its `query` is known to be there.
+async fn scope_of(gw: &Gateway, args: &Args) -> Result<Scope, ToolError> {
     if args.query.trim().is_empty() {
         return Err(ToolError::Invalid(
             "`query` is required: a name, a name then the words you look for in it, or what it does in words (\"*\" lists every one)".into(),
         ));
     }
-    let scope = gw.resolve(args.target.as_deref()).await?;
-    let index = scope_index(gw, &scope);
-    let mut answer = if spec.run == Run::Imports {
-        let p = template_params::imports(&args.query, args.limit, args.offset);
-        let all = p["all"].as_bool().unwrap_or(false);
-        let response = gw.backend().run(tool, &index, p).await?;
-        let results = hits(&response).iter().map(|hit| import_result(hit, all)).collect();
-        paged(&args.query, results, &response, args)
-    } else {
-        symbol_search(gw, tool, &index, args).await?
-    };
+    gw.resolve(args.target.as_deref()).await
+}
+
+/// `search_by_code_imports`: the files whose imports match.
+pub async fn imports(gw: &Gateway, spec: &'static ToolSpec, args: &Args) -> Result<ImportsAnswer, ToolError> {
+    let scope = scope_of(gw, args).await?;
+    let p = template_params::imports(&args.query, args.limit, args.offset);
+    let all = p["all"].as_bool().unwrap_or(false);
+    let response = gw.backend().run(spec.name, &scope_index(gw, &scope), p).await?;
+    let results = hits(&response).iter().map(|hit| import_result(hit, all)).collect();
+    let mut answer: ImportsAnswer = paged(&args.query, results, &response, args);
     if let Some(note) = scope.note() {
-        answer["note"] = json!(note);
+        answer.note = Some(note);
+    }
+    Ok(answer)
+}
+
+/// The symbol searches (`search_code_symbols` and the tools of some kinds).
+pub async fn symbols(gw: &Gateway, spec: &'static ToolSpec, args: &Args) -> Result<SymbolsAnswer, ToolError> {
+    let scope = scope_of(gw, args).await?;
+    let mut answer = symbol_search(gw, spec.name, &scope_index(gw, &scope), args).await?;
+    if let Some(note) = scope.note() {
+        answer.note = Some(note);
     }
     Ok(answer)
 }
@@ -71,7 +83,7 @@ fn looks_like_a_name(query: &str) -> bool {
 /// The symbol searches. A name followed by words (`lru_cache maxsize`)
 /// that names a definition looks up the name and shows the lines of its
 /// best match that hold the words; any other query is searched whole.
-async fn symbol_search(gw: &Gateway, tool: &str, index: &str, args: &Args) -> Result<Value, ToolError> {
+async fn symbol_search(gw: &Gateway, tool: &str, index: &str, args: &Args) -> Result<SymbolsAnswer, ToolError> {
     if let Some((name, words)) = template_params::name_then_words(&args.query) {
         let named = Args { query: name.to_string(), ..args.clone() };
         let p = template_params::code(tool, name, args.limit, args.offset, Pass::Exact);
@@ -95,7 +107,7 @@ async fn ranked(
     args: &Args,
     exact: Option<Value>,
     show: Show<'_>,
-) -> Result<Value, ToolError> {
+) -> Result<SymbolsAnswer, ToolError> {
     let run = |pass: Pass| {
         let p = template_params::code(tool, &args.query, args.limit, args.offset, pass);
         gw.backend().run(SYMBOLS_TEMPLATE, index, p)
@@ -128,15 +140,15 @@ async fn ranked(
     found.retain(|h| score_of(h) >= floor);
     let cut = found.len() < before;
     // The best match carries its definition's first lines: one call answers.
-    let mut results: Vec<Value> =
+    let mut results: Vec<FileResult<SymbolsFound>> =
         found.iter().enumerate().map(|(i, hit)| symbol_result(hit, pass == Pass::All, i == 0)).collect();
     if by_words {
         // Most of a file's definitions hold one of a question's words: how
         // many more did is no lead.
-        results.iter_mut().filter_map(Value::as_object_mut).for_each(|r| drop(r.remove("more_matches")));
+        results.iter_mut().for_each(|r| r.found.more_matches = None);
     }
     let weak = by_words && results.first().is_some_and(|r| weak_match(&args.query, r));
-    let mut answer = paged(&args.query, results, &response, args);
+    let mut answer: SymbolsAnswer = paged(&args.query, results, &response, args);
     if first_page && pass != Pass::All {
         let calls = found.first().map(super::delegate::calls_in).unwrap_or_default();
         lines_that_answer(gw, &mut answer, &calls, show).await;
@@ -147,7 +159,7 @@ async fn ranked(
         _ => Some("weaker matches (other owners, case, kinds, longer names)"),
     };
     let tail_note = if cut { stop_where_relevance_falls(&mut answer, args.offset, below) } else { None };
-    let note = if answer["total"].as_u64().unwrap_or(0) == 0 {
+    let note = if answer.total == 0 {
         first_page.then(|| NOTHING_NOTE.to_string())
     } else if weak {
         Some(WEAK_MATCH_NOTE.to_string())
@@ -156,17 +168,17 @@ async fn ranked(
         pass_note(tool, pass).filter(|_| first_page || pass != Pass::AnyKind)
     };
     if let Some(note) = note {
-        answer["note"] = json!(note);
+        answer.note = Some(note);
     }
     if let Some(tail) = tail_note {
-        crate::budget::add_note(&mut answer, &tail);
+        answer.add_note(&tail);
     }
     Ok(answer)
 }
 
 /// The best result's lines that answer: its definition's ([`Show`]), the
 /// function it hands its work to, and its file's lines holding the words.
-async fn lines_that_answer(gw: &Gateway, answer: &mut Value, calls: &[(String, String)], show: Show<'_>) {
+async fn lines_that_answer(gw: &Gateway, answer: &mut SymbolsAnswer, calls: &[(String, String)], show: Show<'_>) {
     super::excerpt::complete(gw, answer, show).await;
     super::delegate::follow(gw, answer, calls, show).await;
     match show {
@@ -197,13 +209,10 @@ fn relevance_floor(pass: Pass, top: f64) -> f64 {
 /// The answer without its definitions' docs: a name followed by words
 /// asks for lines, not for what the definitions are. A doc whose lines the
 /// code leaves out (`code_skip`) stays: the code points to it.
-fn without_docs(answer: &mut Value) {
-    for r in answer["results"].as_array_mut().into_iter().flatten() {
-        for m in r["matches"].as_array_mut().into_iter().flatten() {
-            if let Some(m) = m.as_object_mut().filter(|m| !m.contains_key("code_skip")) {
-                m.remove("doc");
-            }
-        }
+fn without_docs(answer: &mut SymbolsAnswer) {
+    let matches = answer.results.iter_mut().flat_map(|r| r.found.matches.iter_mut());
+    for m in matches.filter(|m| m.code_skip.is_none()) {
+        m.doc = None;
     }
 }
 
@@ -213,23 +222,19 @@ fn without_docs(answer: &mut Value) {
 /// page holds more. Otherwise what is cut (`below`: the weaker name tiers,
 /// matches by words after close names) follows on the next page, which
 /// the note says. Returns that note.
-fn stop_where_relevance_falls(answer: &mut Value, offset: u32, below: Option<&str>) -> Option<String> {
-    let kept = answer["results"].as_array().map_or(0, Vec::len) as u64;
-    let next = offset as u64 + kept;
+fn stop_where_relevance_falls(answer: &mut SymbolsAnswer, offset: u32, below: Option<&str>) -> Option<String> {
+    let next = offset as u64 + answer.results.len() as u64;
     let Some(below) = below else {
-        answer["total"] = json!(next);
-        answer["truncated"] = json!(false);
-        if let Some(o) = answer.as_object_mut() {
-            o.remove("next_offset");
-        }
+        answer.total = next;
+        answer.truncated = false;
+        answer.next_offset = None;
         return None;
     };
-    let more = answer["total"].as_u64().unwrap_or(0).saturating_sub(next);
-    if more == 0 {
+    if answer.total <= next {
         return None;
     }
-    answer["truncated"] = json!(true);
-    answer["next_offset"] = json!(next);
+    answer.truncated = true;
+    answer.next_offset = Some(next);
     // The header gives how many more and the offset that shows them.
     Some(format!("the rest are {below}"))
 }
@@ -281,16 +286,18 @@ const WEAK_MATCH_NOTE: &str = "no definition's name or doc holds these words (th
 /// first letters, for inflections) shows in the best result's first element
 /// (name, owner, signature, doc) or path: the ranking then rests on words of
 /// bodies or of the file only.
-fn weak_match(query: &str, result: &Value) -> bool {
+fn weak_match(query: &str, result: &FileResult<SymbolsFound>) -> bool {
     let words = template_params::analyze(query).words;
     if words.len() < 2 {
         return false;
     }
-    let element = &result["matches"][0];
-    let text = ["name", "owner", "signature", "doc"]
-        .iter()
-        .filter_map(|k| element[*k].as_str())
-        .chain(result["path"].as_str())
+    let element = result.found.matches.first();
+    let text = element
+        .into_iter()
+        .flat_map(|e| [Some(&e.name), e.owner.as_ref(), e.signature.as_ref(), e.doc.as_ref()])
+        .flatten()
+        .map(String::as_str)
+        .chain([result.path.as_str()])
         .collect::<Vec<_>>()
         .join(" ")
         .to_lowercase();
@@ -312,10 +319,6 @@ fn pass_note(tool: &str, pass: Pass) -> Option<String> {
     }
 }
 
-fn file_header(hit: &Value) -> Map<String, Value> {
-    super::stale_marks::file_header(&super::answer::source(hit))
-}
-
 /// Relative score below which an inner hit is from a weaker tier than the
 /// file's best (a prefix or a mention next to an exact name).
 const INNER_SCORE_CUTOFF: f64 = 0.9;
@@ -323,8 +326,7 @@ const INNER_SCORE_CUTOFF: f64 = 0.9;
 /// A file with its best matching elements:
 /// `{name, kind, owner?, lines, signature, doc?, code?}`; `code` (the
 /// definition's first lines) on the first element when `with_code`.
-fn symbol_result(hit: &Value, all: bool, with_code: bool) -> Value {
-    let mut out = file_header(hit);
+fn symbol_result(hit: &Value, all: bool, with_code: bool) -> FileResult<SymbolsFound> {
     // A file found by its description or words alone: its first elements
     // of the tool's kinds (`elements`) stand for it.
     let matched = &hit["inner_hits"]["symbols"]["hits"];
@@ -333,16 +335,16 @@ fn symbol_result(hit: &Value, all: bool, with_code: bool) -> Value {
     } else {
         &hit["inner_hits"]["elements"]["hits"]
     };
-    let inner = source["hits"].as_array().cloned().unwrap_or_default();
+    let inner = source["hits"].as_array().map(Vec::as_slice).unwrap_or_default();
     let found = source["total"]["value"].as_u64().unwrap_or(inner.len() as u64);
     let best = inner.iter().filter_map(|h| h["_score"].as_f64()).fold(0.0_f64, f64::max);
     let keep = if all { inner.len() } else { SYMBOL_MATCHES_PER_FILE };
-    let same = |a: &Value, b: &Value| a["name"] == b["name"] && a["owner"] == b["owner"];
-    let mut definitions: Vec<Value> = Vec::new();
+    let same = |a: &Shown, b: &Shown| a.name == b.name && a.owner == b.owner;
+    let mut definitions: Vec<Shown> = Vec::new();
     let strong = inner
         .iter()
         .filter(|h| all || best <= 0.0 || h["_score"].as_f64().unwrap_or(best) >= best * INNER_SCORE_CUTOFF);
-    for d in strong.map(super::answer::shown) {
+    for d in strong.filter_map(super::answer::shown) {
         // The best match's overloads (the same name and owner) are all shown
         // (as many as were fetched), and their first lines too: the first one
         // is often a short delegate to another, whose lines answer.
@@ -351,35 +353,22 @@ fn symbol_result(hit: &Value, all: bool, with_code: bool) -> Value {
             definitions.push(d);
         }
     }
-    let overload = |d: &Value| definitions.first().is_some_and(|f| same(f, d));
-    let matches: Vec<Value> = definitions.iter().map(|d| element(d, with_code && overload(d))).collect();
-    if found > matches.len() as u64 {
-        out.insert("more_matches".into(), json!(found - matches.len() as u64));
-    }
-    out.insert("matches".into(), json!(matches));
-    Value::Object(out)
+    let overload = |d: &Shown| definitions.first().is_some_and(|f| same(f, d));
+    let matches: Vec<SymbolMatch> = definitions.iter().map(|d| element(d, with_code && overload(d))).collect();
+    let more_matches = (found > matches.len() as u64).then(|| found - matches.len() as u64);
+    let found = SymbolsFound { matches, more_matches, word_lines: Vec::new() };
+    super::stale_marks::file_result(&super::answer::source(hit), found)
 }
 
-fn element(s: &Value, with_code: bool) -> Value {
-    let mut e = Map::new();
-    for key in ["name", "kind", "owner", "lines"] {
-        if s[key].is_string() {
-            e.insert(key.into(), s[key].clone());
-        }
+/// A definition as a match: what the index shows of it, its first lines
+/// (`code`) when `with_code`, else a value's first lines ([`value_lines`]).
+fn element(s: &Shown, with_code: bool) -> SymbolMatch {
+    let mut m = SymbolMatch::from(s);
+    match s.code.as_ref().filter(|c| with_code && !c.is_empty()) {
+        Some(code) => (m.code, m.code_skip) = (Some(code.clone()), s.code_skip.clone()),
+        None => m.code = value_lines(s),
     }
-    e.insert("signature".into(), s["signature"].clone());
-    if s["doc"].is_string() {
-        e.insert("doc".into(), s["doc"].clone());
-    }
-    if with_code && s["code"].as_str().is_some_and(|c| !c.is_empty()) {
-        e.insert("code".into(), s["code"].clone());
-        if s["code_skip"].is_string() {
-            e.insert("code_skip".into(), s["code_skip"].clone());
-        }
-    } else if let Some(value) = value_lines(s) {
-        e.insert("code".into(), json!(value));
-    }
-    Value::Object(e)
+    m
 }
 
 /// Lines of a value's definition shown in a result that is not the best.
@@ -388,13 +377,13 @@ pub const VALUE_LINES: usize = 2;
 /// The first [`VALUE_LINES`] of a variable's, constant's or field's
 /// definition (`MAX_SIZE = 64 * 1024`), each cut to a code line's width;
 /// `None` for other kinds or no stored code.
-fn value_lines(s: &Value) -> Option<String> {
+fn value_lines(s: &Shown) -> Option<String> {
     // A value's definition: every result shows its first lines, since a
     // question about a constant asks for what it is set to.
-    if !ElementKind::parse(s["kind"].as_str()?)?.is_value() {
+    if !s.kind.is_value() {
         return None;
     }
-    let code = s["code"].as_str().filter(|c| !c.trim().is_empty())?;
+    let code = s.code.as_deref().filter(|c| !c.trim().is_empty())?;
     let lines: Vec<String> = code
         .lines()
         .take(VALUE_LINES)
@@ -404,7 +393,7 @@ fn value_lines(s: &Value) -> Option<String> {
 }
 
 /// A file with the imports that matched (highlighted values), or all of them when listing.
-fn import_result(hit: &Value, all: bool) -> Value {
+fn import_result(hit: &Value, all: bool) -> FileResult<ImportsFound> {
     let strings = |v: &Value| -> Vec<String> {
         v.as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_string).collect()
     };
@@ -413,5 +402,5 @@ fn import_result(hit: &Value, all: bool) -> Value {
         _ => strings(&hit["_source"]["ast"]["imports"]),
     };
     let found = ImportsFound { imports, more_imports: None };
-    to_value(&super::stale_marks::file_result(&super::answer::source(hit), found))
+    super::stale_marks::file_result(&super::answer::source(hit), found)
 }

@@ -10,11 +10,13 @@
 //! else the lines a question's words point to, or its first and last lines
 //! for a name. A best match that calls none costs no search.
 
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 use vibe_common::backend::naming::project_hash;
+use vibe_common::document::shown::Shown;
 
-use super::answer::stored_at;
+use super::answer::stored_file;
 use super::excerpt::{self, Show};
+use crate::answers::{FileResult, SymbolMatch, SymbolsAnswer, SymbolsFound};
 use crate::gateway::Gateway;
 
 /// A callee of at most this many lines is shown whole.
@@ -31,11 +33,9 @@ pub fn calls_in(hit: &Value) -> Vec<(String, String)> {
         .iter()
         .flat_map(|name| hit["inner_hits"][name]["hits"]["hits"].as_array().into_iter().flatten());
     let mut out: Vec<(String, String)> = Vec::new();
-    for shown in inner.map(super::answer::shown) {
-        let lines = shown["lines"].as_str().unwrap_or_default();
-        for name in shown["calls"].as_array().into_iter().flatten().filter_map(Value::as_str) {
-            out.push((lines.to_string(), name.to_string()));
-        }
+    for shown in inner.filter_map(super::answer::shown) {
+        let lines = shown.lines.unwrap_or_default();
+        out.extend(shown.calls.into_iter().map(|name| (lines.clone(), name.into_owned())));
     }
     out
 }
@@ -45,43 +45,40 @@ pub const DEFINITIONS_TEMPLATE: &str = "find_definitions";
 
 /// Adds the callee of the first result's short definitions (see the module
 /// doc); `calls`: [`calls_in`] of its hit.
-pub async fn follow(gw: &Gateway, answer: &mut Value, calls: &[(String, String)], show: Show<'_>) {
+pub async fn follow(gw: &Gateway, answer: &mut SymbolsAnswer, calls: &[(String, String)], show: Show<'_>) {
     if calls.is_empty() {
         return;
     }
     let room = excerpt::room_for_code(gw, answer);
-    let Some(result) = answer["results"].get_mut(0).filter(|r| excerpt::readable(r)) else { return };
-    let called = callers_shown(result, calls);
+    let Some(result) = answer.results.first_mut().filter(|r| excerpt::readable_file(&r.freshness)) else { return };
+    let called = callers_shown(&result.found.matches, calls);
     if called.is_empty() {
         return;
     }
     let names: Vec<&str> = called.iter().map(|(_, n)| n.as_str()).collect();
     let defined = definitions(gw, result, &names).await;
-    let shown: Vec<&str> =
-        result["matches"].as_array().into_iter().flatten().filter_map(|m| m["lines"].as_str()).collect();
+    let shown: Vec<&str> = result.found.matches.iter().filter_map(|m| m.lines.as_deref()).collect();
     let first = called.iter().find_map(|(i, name)| {
-        let new = |d: &&Value| d["lines"].as_str().is_some_and(|l| !shown.contains(&l));
-        let d = defined.iter().filter(new).find(|d| d["name"] == name.as_str())?;
-        Some((*i, d.clone()))
+        let new = |d: &&Shown| d.lines.as_deref().is_some_and(|l| !shown.contains(&l));
+        let d = defined.iter().filter(new).find(|d| d.name == name.as_str())?;
+        Some((*i, d))
     });
     let Some((caller, callee)) = first else { return };
-    let Some(mut m) = callee_match(gw, result, callee, show, room).await else { return };
-    if let Some(matches) = result["matches"].as_array_mut() {
-        m["called_by"] = matches[caller]["name"].clone();
-        matches.insert(caller + 1, m);
-    }
+    let file = stored_file(gw, &result.project, &result.path);
+    let Some(mut m) = callee_match(gw, file, callee, show, room).await else { return };
+    m.called_by = Some(result.found.matches[caller].name.clone());
+    result.found.matches.insert(caller + 1, m);
 }
 
 /// The functions and methods named `names` that the result's file defines,
 /// as the index shows them (name, kind, owner, lines, signature, their
 /// first lines): one search of doc values, nothing of the file is read.
-async fn definitions(gw: &Gateway, result: &Value, names: &[&str]) -> Vec<Value> {
-    let (Some(root), Some(path)) = (result["project"].as_str(), result["path"].as_str()) else { return vec![] };
-    let index = gw.backend().names().ast_alias(&project_hash(std::path::Path::new(root)));
-    let params = crate::template_params::definitions(path, names, DEFINITIONS_FETCHED);
+async fn definitions(gw: &Gateway, result: &FileResult<SymbolsFound>, names: &[&str]) -> Vec<Shown<'static>> {
+    let index = gw.backend().names().ast_alias(&project_hash(std::path::Path::new(&result.project)));
+    let params = crate::template_params::definitions(&result.path, names, DEFINITIONS_FETCHED);
     let Ok(response) = gw.backend().run(DEFINITIONS_TEMPLATE, &index, params).await else { return vec![] };
     let inner = &response["hits"]["hits"][0]["inner_hits"]["symbols"]["hits"]["hits"];
-    inner.as_array().into_iter().flatten().map(super::answer::shown).filter(|d| d.is_object()).collect()
+    inner.as_array().into_iter().flatten().filter_map(super::answer::shown).collect()
 }
 
 /// Definitions fetched for the names a short match calls.
@@ -89,11 +86,10 @@ const DEFINITIONS_FETCHED: u32 = 10;
 
 /// The calls of the result's matches that show code: (the caller's index,
 /// the callee's name), each callee once.
-fn callers_shown(result: &Value, calls: &[(String, String)]) -> Vec<(usize, String)> {
-    let matches = result["matches"].as_array().map(Vec::as_slice).unwrap_or_default();
+fn callers_shown(matches: &[SymbolMatch], calls: &[(String, String)]) -> Vec<(usize, String)> {
     let mut called: Vec<(usize, String)> = Vec::new();
     for (lines, name) in calls {
-        let caller = matches.iter().position(|m| m["lines"] == lines.as_str() && m["code"].is_string());
+        let caller = matches.iter().position(|m| m.lines.as_ref() == Some(lines) && m.code.is_some());
         if let Some(i) = caller.filter(|_| !called.iter().any(|(_, n)| n == name)) {
             called.push((i, name.clone()));
         }
@@ -103,25 +99,24 @@ fn callers_shown(result: &Value, calls: &[(String, String)]) -> Vec<(usize, Stri
 
 /// The callee as a match: its name, kind, owner, lines, signature and the
 /// lines to show of it: the index's first lines when they are all of it,
-/// else lines read from the file.
-async fn callee_match(gw: &Gateway, result: &Value, d: Value, show: Show<'_>, room: usize) -> Option<Value> {
-    let (start, end) = d["lines"].as_str().and_then(crate::render::span)?;
-    let mut m = Map::new();
-    for key in ["name", "kind", "owner", "lines", "signature"] {
-        if !d[key].is_null() {
-            m.insert(key.into(), d[key].clone());
-        }
-    }
-    let stored = d["code"].as_str().unwrap_or_default();
-    let skipped = d["code_skip"].as_str().and_then(crate::render::span).map_or(0, |(a, b)| b + 1 - a);
+/// else lines read from `file`.
+async fn callee_match(
+    gw: &Gateway,
+    file: (String, String),
+    d: &Shown<'_>,
+    show: Show<'_>,
+    room: usize,
+) -> Option<SymbolMatch> {
+    let (start, end) = d.lines.as_deref().and_then(crate::render::span)?;
+    let mut m = SymbolMatch { doc: None, ..SymbolMatch::from(d) };
+    let stored = d.code.as_deref().unwrap_or_default();
+    let skipped = d.code_skip.as_deref().and_then(crate::render::span).map_or(0, |(a, b)| b + 1 - a);
     if !stored.is_empty() && end + 1 - start <= stored.lines().count() as u64 + skipped {
-        m.insert("code".into(), json!(excerpt::within(stored.to_string(), room)));
-        if let Some(skip) = d.get("code_skip").filter(|s| s.is_string()) {
-            m.insert("code_skip".into(), skip.clone());
-        }
-        return Some(Value::Object(m));
+        m.code = Some(excerpt::within(stored.to_string(), room));
+        m.code_skip = d.code_skip.clone();
+        return Some(m);
     }
-    let content = excerpt::file_text(gw, stored_at(gw, result)).await?;
+    let content = excerpt::file_text(gw, file).await?;
     let lines: Vec<&str> = content.lines().collect();
     let end = end.min(lines.len() as u64);
     if start == 0 || start > end {
@@ -134,10 +129,10 @@ async fn callee_match(gw: &Gateway, result: &Value, d: Value, show: Show<'_>, ro
         return None;
     }
     if spans != [(start, end)] {
-        m.insert("code_lines".into(), json!(crate::render::spans_text(&spans, code.lines().count() as u64)));
+        m.code_lines = Some(crate::render::spans_text(&spans, code.lines().count() as u64));
     }
-    m.insert("code".into(), json!(code));
-    Some(Value::Object(m))
+    m.code = Some(code);
+    Some(m)
 }
 
 /// The lines of a callee read from its file: all of a short one; of a long
@@ -164,13 +159,14 @@ mod tests {
 
     #[test]
     fn the_calls_of_matches_that_show_code_are_followed() {
-        let result = json!({ "matches": [
-            { "name": "getmembers", "lines": "592-595", "code": "def getmembers(object, predicate=None): ..." },
-            { "name": "other", "lines": "600-601" },
-            { "name": "Foo", "lines": "10-12", "code": "Foo() { this.init(); }" },
-        ]});
+        let matches: Vec<SymbolMatch> = serde_json::from_value(serde_json::json!([
+            { "name": "getmembers", "kind": "function", "lines": "592-595", "signature": null, "code": "def getmembers(object, predicate=None): ..." },
+            { "name": "other", "kind": "function", "lines": "600-601", "signature": null },
+            { "name": "Foo", "kind": "class", "lines": "10-12", "signature": null, "code": "Foo() { this.init(); }" },
+        ]))
+        .unwrap();
         let calls = [("592-595", "_getmembers"), ("600-601", "helper"), ("10-12", "init"), ("10-12", "_getmembers")]
             .map(|(l, n)| (l.to_string(), n.to_string()));
-        assert_eq!(callers_shown(&result, &calls), vec![(0, "_getmembers".to_string()), (2, "init".to_string())]);
+        assert_eq!(callers_shown(&matches, &calls), vec![(0, "_getmembers".to_string()), (2, "init".to_string())]);
     }
 }

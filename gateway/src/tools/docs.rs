@@ -6,11 +6,11 @@
 //! ([`super::passages`], read from the stored text), and a few other
 //! headings as context.
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::answer::{hits, paged, scope_index, stored_at};
 use super::passages::{self, Section};
-use crate::answers::{to_value, DocResult, DocSection};
+use crate::answers::{DocResult, DocSection, DocumentationAnswer};
 use crate::gateway::Gateway;
 use crate::normalize::Args;
 use crate::template_params;
@@ -21,7 +21,7 @@ pub const MAX_SECTIONS: usize = 2;
 /// Other headings reported per document, as context.
 pub const OTHER_HEADINGS: usize = 4;
 
-pub async fn search(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
+pub async fn search(gw: &Gateway, args: &Args) -> Result<DocumentationAnswer, ToolError> {
     let scope = gw.resolve(args.target.as_deref()).await?;
     let index = scope_index(gw, &scope);
     let p = template_params::documentation(&args.query, args.limit, args.offset);
@@ -31,16 +31,14 @@ pub async fn search(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
     let files: Vec<(String, String)> = found.iter().map(|h| stored_at(gw, &h["_source"])).collect();
     let texts = gw.backend().contents(&files).await?;
     let results = found.iter().zip(&texts).map(|(h, text)| result(&h["_source"], text.as_deref(), &terms)).collect();
-    let mut answer = paged(&args.query, results, &response, args);
-    if let Some(note) = scope.note() {
-        answer["note"] = json!(note);
-    }
+    let mut answer: DocumentationAnswer = paged(&args.query, results, &response, args);
+    answer.note = scope.note();
     Ok(answer)
 }
 
 /// One document: its title and description, the sections that hold the
 /// query's words with their passages, a few other headings, its freshness.
-fn result(s: &Value, text: Option<&str>, terms: &[String]) -> Value {
+fn result(s: &Value, text: Option<&str>, terms: &[String]) -> DocResult {
     let ast = &s["ast"];
     let all = match text {
         Some(t) if !t.is_empty() => passages::sections(t),
@@ -60,7 +58,7 @@ fn result(s: &Value, text: Option<&str>, terms: &[String]) -> Value {
     }
     chosen.sort_unstable();
     let text = |key: &str| s[key].as_str().unwrap_or_default().to_string();
-    let document = DocResult {
+    DocResult {
         project: text("root"),
         path: text("path"),
         title: title.filter(|t| !t.is_empty()).map(|t| crate::budget::shorten(&t, 200)),
@@ -76,8 +74,7 @@ fn result(s: &Value, text: Option<&str>, terms: &[String]) -> Value {
             .collect(),
         headings_total: all.iter().filter(|x| x.level > 0).count() as u64,
         freshness: super::stale_marks::freshness(s, false),
-    };
-    to_value(&document)
+    }
 }
 
 /// A section: its heading (left out for a document's opening), lines and

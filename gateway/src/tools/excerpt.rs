@@ -14,7 +14,8 @@ use vibe_common::backend::naming::project_hash;
 use vibe_common::document::ast::AstData;
 use vibe_common::document::kinds::ElementKind;
 
-use super::answer::{hits, stored_at};
+use super::answer::{hits, stored_at, stored_file};
+use crate::answers::{FileResult, Freshness, Line, SymbolsAnswer, TextFound, Uses};
 use crate::budget::{escaped_len, json_len, RESERVE};
 use crate::gateway::Gateway;
 use crate::template_params;
@@ -45,6 +46,11 @@ pub(super) fn readable(file: &Value) -> bool {
     super::stale_marks::indexed_size(file).is_some_and(|size| size <= MAX_READ_BYTES)
 }
 
+/// Whether a typed result's file is small enough to read ([`readable`]).
+pub(super) fn readable_file(freshness: &Freshness) -> bool {
+    freshness.indexed_size().is_some_and(|size| size <= MAX_READ_BYTES)
+}
+
 /// Leading characters of a word that stand for its inflections.
 pub(super) const STEM_CHARS: usize = 5;
 
@@ -63,14 +69,15 @@ pub enum Show<'a> {
 /// Gives the first match of the first result the lines that answer, when
 /// its stored `code` is only the start of a longer definition. A file that
 /// cannot be read (gone from the index) keeps the stored lines.
-pub async fn complete(gw: &Gateway, answer: &mut Value, show: Show<'_>) {
+pub async fn complete(gw: &Gateway, answer: &mut SymbolsAnswer, show: Show<'_>) {
     let room = room_for_code(gw, answer);
-    let Some(result) = answer["results"].get_mut(0).filter(|r| readable(r)) else { return };
-    let file = stored_at(gw, result);
-    let Some(m) = result.get_mut("matches").and_then(|m| m.get_mut(0)) else { return };
-    let Some((start, end)) = m["lines"].as_str().and_then(crate::render::span) else { return };
-    let shown = m["code"].as_str().map_or(0, |c| c.lines().count() as u64);
-    let skipped = m["code_skip"].as_str().and_then(crate::render::span).map_or(0, |(a, b)| b - a + 1);
+    let Some(result) = answer.results.first_mut().filter(|r| readable_file(&r.freshness)) else { return };
+    let file = stored_file(gw, &result.project, &result.path);
+    let Some(m) = result.found.matches.first_mut() else { return };
+    let Some((start, end)) = m.lines.as_deref().and_then(crate::render::span) else { return };
+    let shown = m.code.as_deref().map_or(0, |c| c.lines().count() as u64);
+    let doc = m.code_skip.as_deref().and_then(crate::render::span);
+    let skipped = doc.map_or(0, |(a, b)| b - a + 1);
     // A definition whose stored lines are all of it keeps them, unless
     // words ask for fewer.
     let whole = end - start < shown + skipped;
@@ -80,40 +87,30 @@ pub async fn complete(gw: &Gateway, answer: &mut Value, show: Show<'_>) {
     }
     let Some(content) = file_text(gw, file).await else { return };
     let lines: Vec<&str> = content.lines().collect();
-    let stored = m["code"].as_str().map_or(0, escaped_len);
+    let stored = m.code.as_deref().map_or(0, escaped_len);
     let spans = match show {
         Show::Window(query) => window_spans(&lines, (start, end), query),
-        Show::Lines(words) => {
-            let doc = m["code_skip"].as_str().and_then(crate::render::span);
-            holding(&lines, (start, end), doc, words)
-        }
+        Show::Lines(words) => holding(&lines, (start, end), doc, words),
         Show::Start => vec![],
     };
     if spans.is_empty() {
         // Words that are not in it: its start, shorter, and a note.
         let missing = match show {
-            Show::Lines(words) => Some(format!(
-                "no line of {} holds {words:?}; its first lines follow",
-                m["name"].as_str().unwrap_or_default()
-            )),
+            Show::Lines(words) => Some(format!("no line of {} holds {words:?}; its first lines follow", m.name)),
             _ => None,
         };
-        let shown =
-            if missing.is_some() { MISSING_WORDS_LINES } else { name_lines(m["kind"].as_str().unwrap_or_default()) };
-        set_code(m, &content, (start, end), shown, room + stored);
+        let shown = if missing.is_some() { MISSING_WORDS_LINES } else { name_lines(&m.kind) };
+        (m.code, m.code_skip) = code_of(&content, (start, end), shown, room + stored);
         if let Some(note) = missing {
-            crate::budget::add_note(answer, &note);
+            answer.add_note(&note);
         }
         return;
     }
     let text: Vec<&str> = spans.iter().flat_map(|&(a, b)| lines[a as usize - 1..b as usize].iter().copied()).collect();
     let text = within(text.join("\n"), room + stored);
-    let spans = crate::render::spans_text(&spans, text.lines().count() as u64);
-    m["code"] = json!(text);
-    m["code_lines"] = json!(spans);
-    if let Some(o) = m.as_object_mut() {
-        o.remove("code_skip");
-    }
+    m.code_lines = Some(crate::render::spans_text(&spans, text.lines().count() as u64));
+    m.code = Some(text);
+    m.code_skip = None;
 }
 
 /// Lines a definition shows for the words after its name, its first
@@ -185,19 +182,11 @@ fn goes_on(line: &str) -> bool {
 }
 
 /// A definition's first `shown` lines as its `code`, the doc block at its
-/// head left out (`code_skip`), within `room` bytes.
-fn set_code(m: &mut Value, content: &str, (start, end): (u64, u64), shown: u64, room: usize) {
+/// head left out (its lines: `code_skip`), within `room` bytes.
+fn code_of(content: &str, (start, end): (u64, u64), shown: u64, room: usize) -> (Option<String>, Option<String>) {
     let excerpt =
         vibe_common::text::summary::code_excerpt(content, start as u32, end as u32, shown as usize, usize::MAX);
-    m["code"] = json!(within(excerpt.code, room));
-    match excerpt.skipped {
-        Some((a, b)) => m["code_skip"] = json!(format!("{a}-{b}")),
-        None => {
-            if let Some(o) = m.as_object_mut() {
-                o.remove("code_skip");
-            }
-        }
-    }
+    (Some(within(excerpt.code, room)), excerpt.skipped.map(|(a, b)| format!("{a}-{b}")))
 }
 
 /// Gives the element `get_file_ast` answers for `symbol` (the first of
@@ -212,11 +201,20 @@ pub async fn symbol_code(gw: &Gateway, answer: &mut Value) {
     let Some((start, end)) = m["lines"].as_str().and_then(crate::render::span) else { return };
     let Some(content) = file_text(gw, file).await else { return };
     let shown = name_lines(m["kind"].as_str().unwrap_or_default());
-    set_code(m, &content, (start, end), shown, room);
+    let (code, skip) = code_of(&content, (start, end), shown, room);
+    m["code"] = json!(code);
+    match skip {
+        Some(skip) => m["code_skip"] = json!(skip),
+        None => {
+            if let Some(o) = m.as_object_mut() {
+                o.remove("code_skip");
+            }
+        }
+    }
 }
 
 /// Bytes of code an answer can still take within the answer budget.
-pub(super) fn room_for_code(gw: &Gateway, answer: &Value) -> usize {
+pub(super) fn room_for_code(gw: &Gateway, answer: &impl serde::Serialize) -> usize {
     gw.answer_budget().saturating_sub(json_len(answer) + RESERVE)
 }
 
@@ -241,24 +239,21 @@ pub(super) fn within(code: String, room: usize) -> String {
 /// Gives each use listed in the results (`references`, `calls`) the text
 /// of its line, read from the files index (one `_mget` for all the
 /// files), so that a use needs no second read.
-pub async fn use_lines(gw: &Gateway, answer: &mut Value) {
-    let Some(results) = answer["results"].as_array_mut() else { return };
-    let small: Vec<&mut Value> = results.iter_mut().filter(|r| readable(r)).collect();
-    let files: Vec<(String, String)> = small.iter().map(|r| stored_at(gw, r)).collect();
+pub async fn use_lines(gw: &Gateway, results: &mut [FileResult<Uses>]) {
+    let small: Vec<&mut FileResult<Uses>> = results.iter_mut().filter(|r| readable_file(&r.freshness)).collect();
+    let files: Vec<(String, String)> = small.iter().map(|r| stored_file(gw, &r.project, &r.path)).collect();
     let Ok(texts) = gw.backend().contents(&files).await else { return };
     for (r, content) in small.into_iter().zip(texts) {
         let Some(content) = content else { continue };
         let lines: Vec<&str> = content.lines().collect();
-        for list in ["references", "calls"] {
-            let uses = r.get_mut(list).and_then(Value::as_array_mut);
-            for u in uses.into_iter().flatten() {
-                let text = u["line"].as_u64().and_then(|n| lines.get((n as usize).checked_sub(1)?));
-                if let Some(text) = text {
-                    u["text"] = json!(vibe_common::text::summary::cut(
-                        text.trim(),
-                        vibe_common::text::summary::MAX_CODE_LINE_CHARS
-                    ));
-                }
+        let text_of = |line: Line| {
+            let text = lines.get((line.0 as usize).checked_sub(1)?)?;
+            Some(vibe_common::text::summary::cut(text.trim(), vibe_common::text::summary::MAX_CODE_LINE_CHARS))
+        };
+        let calls = r.found.calls.iter_mut().flatten().map(|c| &mut c.at);
+        for u in r.found.references.iter_mut().flatten().chain(calls) {
+            if let Some(text) = text_of(u.line) {
+                u.text = Some(text);
             }
         }
     }
@@ -268,29 +263,26 @@ pub async fn use_lines(gw: &Gateway, answer: &mut Value) {
 /// the context lines) the definition it is in, innermost first, as
 /// `Owner.name`, from each file's outline (one
 /// `get_file_ast` per file, concurrently).
-pub async fn enclosing(gw: &Gateway, answer: &mut Value) {
-    let Some(results) = answer["results"].as_array_mut() else { return };
+pub async fn enclosing(gw: &Gateway, results: &mut [FileResult<TextFound>]) {
     let mut reads = tokio::task::JoinSet::new();
     // A large file's outline is large too: only the files an excerpt may read.
-    for (i, r) in results.iter().enumerate().filter(|(_, r)| readable(r)) {
-        let (gw, file) = (gw.clone(), json!({ "project": r["project"], "path": r["path"] }));
-        reads.spawn(async move { Some((i, outline(&gw, &file).await?)) });
+    for (i, r) in results.iter().enumerate().filter(|(_, r)| readable_file(&r.freshness)) {
+        let (gw, root, path) = (gw.clone(), r.project.clone(), r.path.clone());
+        reads.spawn(async move { Some((i, outline(&gw, &root, &path).await?)) });
     }
     while let Some(Ok(found)) = reads.join_next().await {
         let Some((i, ast)) = found else { continue };
-        let lines = results[i].get_mut("matches").and_then(Value::as_array_mut);
-        for m in lines.into_iter().flatten().filter(|m| m.get("context").is_none()) {
-            if let Some(e) = m["line"].as_u64().and_then(|n| innermost(&ast, n as u32)) {
-                m["in"] = json!(e);
+        for m in results[i].found.matches.iter_mut().filter(|m| m.context.is_none()) {
+            if let Some(e) = innermost(&ast, m.line.0 as u32) {
+                m.within = Some(e);
             }
         }
     }
 }
 
 /// A result's file text and outline, read together.
-pub(super) async fn text_and_outline(gw: &Gateway, result: &Value) -> (Option<String>, Option<AstData>) {
-    let (files, path) = stored_at(gw, result);
-    let Some(root) = result["project"].as_str() else { return (None, None) };
+pub(super) async fn text_and_outline(gw: &Gateway, root: &str, path: &str) -> (Option<String>, Option<AstData>) {
+    let (files, path) = stored_file(gw, root, path);
     let ast = gw.backend().names().ast_alias(&project_hash(std::path::Path::new(root)));
     match gw.backend().text_and_outline(&files, &ast, &path).await {
         Ok((text, outline)) => (text, outline.and_then(|o| serde_json::from_value(o).ok())),
@@ -299,8 +291,7 @@ pub(super) async fn text_and_outline(gw: &Gateway, result: &Value) -> (Option<St
 }
 
 /// The outline of a result's file (its `get_file_ast` document).
-pub(super) async fn outline(gw: &Gateway, result: &Value) -> Option<AstData> {
-    let (root, path) = (result["project"].as_str()?, result["path"].as_str()?);
+pub(super) async fn outline(gw: &Gateway, root: &str, path: &str) -> Option<AstData> {
     let index = gw.backend().names().ast_alias(&project_hash(std::path::Path::new(root)));
     let response = gw.backend().run("get_file_ast", &index, template_params::file(path, false, None)).await.ok()?;
     let ast = hits(&response).into_iter().find(|h| h["_source"]["path"].as_str() == Some(path))?;

@@ -4,11 +4,12 @@
 //! template `find_references`; with `direction: "callees"`, what the
 //! symbol's own body uses, through `find_callees`.
 
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 use vibe_common::document::kinds::ReferenceKind;
 
 use super::answer::{hits, paged, scope_index};
 use super::hierarchy::Way;
+use crate::answers::{AnswerDirection, Call, FileResult, Line, ReferencesAnswer, Use, Uses};
 use crate::gateway::Gateway;
 use crate::normalize::Args;
 use crate::template_params;
@@ -71,7 +72,7 @@ pub fn kinds(raw: Option<&str>) -> Result<Vec<ReferenceKind>, ToolError> {
     })
 }
 
-pub async fn find(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
+pub async fn find(gw: &Gateway, args: &Args) -> Result<ReferencesAnswer, ToolError> {
     let (owner, name) = template_params::split_qualified(&args.query);
     if name.is_empty() {
         return Err(ToolError::Invalid("`query` is required: the symbol's name, or Owner.name".into()));
@@ -88,8 +89,10 @@ pub async fn find(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
     if let Some(way) = way {
         let mut answer = super::hierarchy::find(gw, &index, way, (owner, name), args).await?;
         if let Some(note) = scope.note() {
-            let found = answer["note"].as_str().map(|n| format!("; {n}")).unwrap_or_default();
-            answer["note"] = json!(format!("{note}{found}"));
+            answer.note = Some(match answer.note {
+                Some(found) => format!("{note}; {found}"),
+                None => note,
+            });
         }
         return Ok(answer);
     }
@@ -102,14 +105,12 @@ pub async fn find(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
     let shown = p["inner_limit"].as_u64().unwrap_or(template_params::REFERENCES_PER_FILE as u64) as usize;
     let response = gw.backend().run(template, &index, p).await?;
     let results = hits(&response).iter().map(|h| file_result(h, direction, &args.query, shown)).collect();
-    let mut answer = paged(&args.query, results, &response, args);
-    super::excerpt::use_lines(gw, &mut answer).await;
+    let mut answer: ReferencesAnswer = paged(&args.query, results, &response, args);
+    super::excerpt::use_lines(gw, &mut answer.results).await;
     if direction == Direction::Callees {
-        answer["direction"] = json!("callees");
+        answer.more.direction = Some(AnswerDirection::Callees);
     }
-    if let Some(note) = scope.note() {
-        answer["note"] = json!(note);
-    }
+    answer.note = scope.note();
     Ok(answer)
 }
 
@@ -120,50 +121,41 @@ pub async fn find(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
 /// and `more_references` counts the rest: exactly when every entry came
 /// back, else at least (each entry left out holds a use or more). Files
 /// still rank by their uses (the template sums the entries' `uses`).
-fn file_result(hit: &Value, direction: Direction, query: &str, shown: usize) -> Value {
-    let mut out = super::stale_marks::file_header(&super::answer::source(hit));
+fn file_result(hit: &Value, direction: Direction, query: &str, shown: usize) -> FileResult<Uses> {
     let inner = &hit["inner_hits"]["references"]["hits"];
     let entries = inner["hits"].as_array().map(Vec::as_slice).unwrap_or_default();
-    let mut uses: Vec<(u64, Value)> = entries.iter().flat_map(|e| uses_of(e, direction, query)).collect();
-    uses.sort_by_key(|(line, _)| *line);
+    let mut uses: Vec<Call> = entries.iter().flat_map(|e| uses_of(e, direction, query)).collect();
+    uses.sort_by_key(|u| u.at.line.0);
     let entries_left_out = inner["total"]["value"].as_u64().unwrap_or(0).saturating_sub(entries.len() as u64);
     let more = uses.len().saturating_sub(shown) as u64 + entries_left_out;
     uses.truncate(shown);
-    if more > 0 {
-        out.insert("more_references".into(), json!(more));
-    }
-    let uses: Vec<Value> = uses.into_iter().map(|(_, u)| u).collect();
-    out.insert(if direction == Direction::Callees { "calls" } else { "references" }.into(), json!(uses));
-    Value::Object(out)
+    let more_references = (more > 0).then_some(more);
+    let found = match direction {
+        Direction::Callees => Uses { calls: Some(uses), more_references, ..Uses::default() },
+        _ => Uses { references: Some(uses.into_iter().map(|u| u.at).collect()), more_references, ..Uses::default() },
+    };
+    super::stale_marks::file_result(&super::answer::source(hit), found)
 }
 
-/// The uses of one `references` entry, one per line, each with its line.
-fn uses_of(entry: &Value, direction: Direction, query: &str) -> Vec<(u64, Value)> {
+/// The uses of one `references` entry, one per line, each with the name
+/// used (which only callees show).
+fn uses_of(entry: &Value, direction: Direction, query: &str) -> Vec<Call> {
     let r = super::answer::source(entry);
+    let Some(kind) = r["kind"].as_str().and_then(ReferenceKind::parse) else { return Vec::new() };
     let lines = entry["fields"]["references.line"].as_array().map(Vec::as_slice).unwrap_or_default();
     let line_number = |v: &Value| v.as_u64().or_else(|| v.as_str()?.parse().ok());
-    let mut e = Map::new();
-    if direction == Direction::Callees {
-        e.insert("name".into(), r["name"].clone());
-    }
-    e.insert("kind".into(), r["kind"].clone());
     let within = r["in"].as_str().filter(|i| !i.is_empty());
-    match (direction, within) {
-        (Direction::Callers, Some(i)) => {
-            e.insert("in".into(), json!(i));
-        }
-        (Direction::Callees, Some(i)) if !i.eq_ignore_ascii_case(query) => {
-            e.insert("in".into(), json!(i));
-        }
-        _ => {}
-    }
+    let within = match direction {
+        Direction::Callees => within.filter(|i| !i.eq_ignore_ascii_case(query)),
+        _ => within,
+    };
+    let name = r["name"].as_str().unwrap_or_default();
     lines
         .iter()
         .filter_map(line_number)
-        .map(|line| {
-            let mut one = e.clone();
-            one.insert("line".into(), json!(line));
-            (line, Value::Object(one))
+        .map(|line| Call {
+            name: name.to_string(),
+            at: Use { line: Line(line), kind, within: within.map(str::to_string), text: None },
         })
         .collect()
 }
@@ -171,6 +163,7 @@ fn uses_of(entry: &Value, direction: Direction, query: &str) -> Vec<(u64, Value)
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn each_entrys_lines_are_uses_by_line_and_the_rest_are_counted() {
@@ -181,13 +174,13 @@ mod tests {
         let hit = json!({ "fields": { "root": ["/p"], "path": ["a.py"] }, "inner_hits": { "references": { "hits": {
             "total": { "value": 3 },
             "hits": [entry("f", json!([3, 9, 12]), "A.g"), entry("f", json!(["5"]), "A.h")] } } } });
-        let r = file_result(&hit, Direction::Callers, "f", 3);
+        let r = crate::answers::to_value(&file_result(&hit, Direction::Callers, "f", 3));
         let lines: Vec<&Value> = r["references"].as_array().unwrap().iter().map(|u| &u["line"]).collect();
         assert_eq!(lines, [&json!(3), &json!(5), &json!(9)]);
         assert_eq!(r["references"][1]["in"], json!("A.h"));
         // Line 12 was cut, and one entry (one use or more) never came back.
         assert_eq!(r["more_references"], json!(2));
-        let all = file_result(&hit, Direction::Callees, "A.g", 10);
+        let all = crate::answers::to_value(&file_result(&hit, Direction::Callees, "A.g", 10));
         assert_eq!(all["calls"].as_array().unwrap().len(), 4);
         assert_eq!(all["calls"][0], json!({ "name": "f", "line": 3, "kind": "call" }));
         assert_eq!(all["more_references"], json!(1));

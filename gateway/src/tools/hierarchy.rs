@@ -7,9 +7,10 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use serde_json::{json, Map, Value};
+use serde_json::json;
 
 use super::answer::hits;
+use crate::answers::{AnswerDirection, FileResult, NoMore, ReferencesAnswer, ReferencesPage, TypeLink, Uses};
 use crate::gateway::Gateway;
 use crate::normalize::Args;
 use crate::tool_error::ToolError;
@@ -35,10 +36,10 @@ pub enum Way {
 }
 
 impl Way {
-    fn name(self) -> &'static str {
+    fn direction(self) -> AnswerDirection {
         match self {
-            Way::Subtypes => "subtypes",
-            Way::Supertypes => "supertypes",
+            Way::Subtypes => AnswerDirection::Subtypes,
+            Way::Supertypes => AnswerDirection::Supertypes,
         }
     }
 }
@@ -78,8 +79,8 @@ fn family(language: &str) -> &'static str {
 struct Found {
     depth: u32,
     family: &'static str,
-    file: Map<String, Value>,
-    entry: Map<String, Value>,
+    file: FileResult<NoMore>,
+    entry: TypeLink,
     supertypes: Vec<String>,
 }
 
@@ -91,7 +92,7 @@ pub async fn find(
     way: Way,
     (owner, name): (Option<&str>, &str),
     args: &Args,
-) -> Result<Value, ToolError> {
+) -> Result<ReferencesAnswer, ToolError> {
     let depth = args.depth.unwrap_or(DEFAULT_DEPTH).clamp(1, MAX_DEPTH);
     let mut found: Vec<Found> = Vec::new();
     let queried = Sought { name: name.to_string(), family: None };
@@ -122,7 +123,7 @@ pub async fn find(
             cut_at.get_or_insert(d);
         }
         if way == Way::Supertypes {
-            let defined: HashSet<&str> = this.iter().filter_map(|f| f.entry["name"].as_str()).collect();
+            let defined: HashSet<&str> = this.iter().map(|f| f.entry.name.as_str()).collect();
             not_indexed.extend(names.iter().filter(|n| !defined.contains(n.name.as_str())).map(|n| n.name.clone()));
         }
         names = next_names(way, &this, &mut seen);
@@ -135,9 +136,7 @@ pub async fn find(
         note = if note.is_empty() { cut } else { format!("{note}; {cut}") };
     }
     let mut out = answer(way, name, found, args, note);
-    if !not_indexed.is_empty() {
-        out["not_indexed"] = json!(not_indexed);
-    }
+    out.more.not_indexed = not_indexed;
     Ok(out)
 }
 
@@ -157,36 +156,32 @@ async fn level(gw: &Gateway, index: &str, way: Way, sought: &[Sought], depth: u3
     let files = response["hits"]["total"]["value"].as_u64().unwrap_or(0);
     let mut out = Vec::new();
     for hit in hits(&response) {
-        let file = super::stale_marks::file_header(&super::answer::source(&hit));
-        let family = family(file.get("language").and_then(Value::as_str).unwrap_or_default());
+        let file = super::stale_marks::file_result(&super::answer::source(&hit), NoMore {});
+        let family = family(file.language.as_deref().unwrap_or_default());
         for inner in hit["inner_hits"]["symbols"]["hits"]["hits"].as_array().into_iter().flatten() {
-            let Value::Object(mut entry) = super::answer::shown(inner) else {
+            let Some(mut entry) = super::answer::shown(inner).as_ref().map(TypeLink::from) else {
                 continue;
             };
-            entry.remove("code");
-            entry.remove("code_skip");
-            entry.remove("doc");
             let supertypes: Vec<String> = inner["fields"]["symbols.supertypes"]
                 .as_array()
                 .into_iter()
                 .flatten()
                 .filter_map(|v| v.as_str().map(str::to_string))
                 .collect();
-            let reached: Vec<&String> =
-                supertypes.iter().filter(|s| sought.iter().any(|q| q.reaches(s, family))).collect();
-            let own_name = entry.get("name").and_then(Value::as_str).unwrap_or_default();
+            let reached: Vec<String> =
+                supertypes.iter().filter(|s| sought.iter().any(|q| q.reaches(s, family))).cloned().collect();
             let wanted = match way {
                 Way::Subtypes => !reached.is_empty(),
-                Way::Supertypes => sought.iter().any(|q| q.reaches(own_name, family)),
+                Way::Supertypes => sought.iter().any(|q| q.reaches(&entry.name, family)),
             };
             if !wanted {
                 continue;
             }
             if depth > 1 || way == Way::Supertypes {
-                entry.insert("depth".into(), json!(depth));
+                entry.depth = Some(depth as u64);
             }
             if depth > 1 && way == Way::Subtypes {
-                entry.insert("extends".into(), json!(reached));
+                entry.extends = reached;
             }
             out.push(Found { depth, family, file: file.clone(), entry, supertypes });
         }
@@ -201,10 +196,8 @@ struct Level {
 }
 
 /// Whether an entry is the `owner`'s type (`Outer.Inner`: owner `Outer`).
-fn owner_matches(entry: &Map<String, Value>, owner: Option<&str>) -> bool {
-    owner.is_none_or(|o| {
-        entry.get("owner").and_then(Value::as_str).is_some_and(|e| e == o || e.ends_with(&format!(".{o}")))
-    })
+fn owner_matches(entry: &TypeLink, owner: Option<&str>) -> bool {
+    owner.is_none_or(|o| entry.owner.as_deref().is_some_and(|e| e == o || e.ends_with(&format!(".{o}"))))
 }
 
 /// The names the next level looks for: the names of the types found
@@ -214,7 +207,7 @@ fn next_names(way: Way, found: &[Found], seen: &mut HashSet<Sought>) -> Vec<Soug
     let mut names = Vec::new();
     for f in found {
         let candidates: Vec<&str> = match way {
-            Way::Subtypes => f.entry.get("name").and_then(Value::as_str).into_iter().collect(),
+            Way::Subtypes => vec![f.entry.name.as_str()],
             Way::Supertypes => f.supertypes.iter().map(String::as_str).collect(),
         };
         for c in candidates {
@@ -245,35 +238,26 @@ fn summary(way: Way, name: &str, count: usize, depth: u32, deeper: usize) -> Str
 
 /// The page: files in the order of their first type's depth, then path,
 /// each with its `types`.
-fn answer(way: Way, name: &str, found: Vec<Found>, args: &Args, note: String) -> Value {
-    let mut files: BTreeMap<(u32, String, String), Map<String, Value>> = BTreeMap::new();
+fn answer(way: Way, name: &str, found: Vec<Found>, args: &Args, note: String) -> ReferencesAnswer {
+    let mut files: BTreeMap<(u32, String, String), FileResult<Uses>> = BTreeMap::new();
     let mut first_depth: BTreeMap<(String, String), u32> = BTreeMap::new();
     for f in found {
-        let key = (str_of(&f.file, "project"), str_of(&f.file, "path"));
+        let key = (f.file.project.clone(), f.file.path.clone());
         let depth = *first_depth.entry(key.clone()).or_insert(f.depth);
-        let file = files.entry((depth, key.0, key.1)).or_insert_with(|| f.file.clone());
-        match file.get_mut("types").and_then(Value::as_array_mut) {
-            Some(list) => list.push(Value::Object(f.entry)),
-            None => {
-                file.insert("types".into(), json!([f.entry]));
-            }
-        }
+        let file = files.entry((depth, key.0, key.1)).or_insert_with(|| f.file.with(Uses::default()));
+        file.found.types.get_or_insert_with(Vec::new).push(f.entry);
     }
     let total = files.len();
     let start = (args.offset as usize).min(total);
-    let results: Vec<Value> = files.into_values().skip(start).take(args.limit as usize).map(Value::Object).collect();
+    let results: Vec<FileResult<Uses>> = files.into_values().skip(start).take(args.limit as usize).collect();
     let end = start + results.len();
-    let mut out =
-        json!({ "query": name, "direction": way.name(), "total": total, "truncated": end < total, "results": results });
-    if end < total {
-        out["next_offset"] = json!(end);
+    ReferencesAnswer {
+        query: name.to_string(),
+        total: total as u64,
+        truncated: end < total,
+        next_offset: (end < total).then_some(end as u64),
+        note: (!note.is_empty()).then_some(note),
+        results,
+        more: ReferencesPage { direction: Some(way.direction()), not_indexed: Vec::new() },
     }
-    if !note.is_empty() {
-        out["note"] = json!(note);
-    }
-    out
-}
-
-fn str_of(map: &Map<String, Value>, key: &str) -> String {
-    map.get(key).and_then(Value::as_str).unwrap_or_default().to_string()
 }

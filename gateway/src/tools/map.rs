@@ -15,9 +15,10 @@
 
 use std::collections::HashMap;
 
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use super::answer::hits;
+use crate::answers::{FileResult, MapDefinition, MapMatches, NoMore, TreeAnswer, TypeLink};
 use crate::budget::{escaped_len, RESERVE};
 use crate::gateway::Gateway;
 use crate::tool_error::ToolError;
@@ -39,8 +40,8 @@ const SHOWN: usize = 30;
 struct Entry {
     name: String,
     path: String,
-    file: Map<String, Value>,
-    shown: Map<String, Value>,
+    file: FileResult<NoMore>,
+    shown: TypeLink,
     first: f64,
     /// Files that use it, shared among the scope's definitions of its name
     /// (types and top-level functions): 122 `StreamReader` classes, each
@@ -50,7 +51,7 @@ struct Entry {
 }
 
 /// The ranked map of the definitions under `dir` (`""`: the whole scope).
-pub async fn map(gw: &Gateway, index: &str, target: Option<String>, dir: &str) -> Result<Value, ToolError> {
+pub async fn map(gw: &Gateway, index: &str, target: Option<String>, dir: &str) -> Result<TreeAnswer, ToolError> {
     let prefix = (!dir.is_empty()).then(|| format!("{dir}/"));
     let run = |section: &str, extra: Value| {
         let mut p = json!({ "map": { section: true }, "prefix": prefix });
@@ -129,18 +130,14 @@ fn first_ranking(uses: &Value, definitions: &HashMap<String, u64>, all_names: bo
 fn entries(found: &Value, first: &HashMap<String, f64>) -> Vec<Entry> {
     let mut out = Vec::new();
     for hit in hits(found) {
-        let file = super::stale_marks::file_header(&super::answer::source(&hit));
-        let path = file.get("path").and_then(Value::as_str).unwrap_or_default().to_string();
+        let file = super::stale_marks::file_result(&super::answer::source(&hit), NoMore {});
         for inner in hit["inner_hits"]["symbols"]["hits"]["hits"].as_array().into_iter().flatten() {
-            let Value::Object(mut shown) = super::answer::shown(inner) else {
+            let Some(shown) = super::answer::shown(inner).as_ref().map(TypeLink::from) else {
                 continue;
             };
-            let Some(name) = shown.get("name").and_then(Value::as_str).map(str::to_string) else { continue };
-            let Some(&score) = first.get(&name) else { continue };
-            for key in ["code", "code_skip", "doc"] {
-                shown.remove(key);
-            }
-            out.push(Entry { name, path: path.clone(), file: file.clone(), shown, first: score, used_in: 0.0 });
+            let Some(&score) = first.get(&shown.name) else { continue };
+            let (name, path) = (shown.name.clone(), file.path.clone());
+            out.push(Entry { name, path, file: file.clone(), shown, first: score, used_in: 0.0 });
         }
     }
     out
@@ -189,12 +186,8 @@ fn regexp_literal(text: &str) -> String {
 }
 
 /// The answer, with a note that says what `used_in` counts and what was left out.
-fn answer(target: Option<String>, dir: &str, results: Vec<Value>, dropped: usize) -> Value {
-    let shown: usize = results.iter().map(|r| r["matches"].as_array().map_or(0, Vec::len)).sum();
-    let mut answer = json!({ "target": target, "total": results.len(), "truncated": dropped > 0, "results": results });
-    if !dir.is_empty() {
-        answer["path"] = json!(dir);
-    }
+fn answer(target: Option<String>, dir: &str, results: Vec<FileResult<MapMatches>>, dropped: usize) -> TreeAnswer {
+    let shown: usize = results.iter().map(|r| r.found.matches.len()).sum();
     let mut note = if shown == 0 {
         format!(
             "no type or function defined under {} is used by another file",
@@ -208,15 +201,23 @@ fn answer(target: Option<String>, dir: &str, results: Vec<Value>, dropped: usize
     if dropped > 0 {
         note.push_str(&format!("; {dropped} less used files left out to keep within the answer budget"));
     }
-    answer["note"] = json!(note);
-    answer
+    TreeAnswer {
+        target,
+        path: (!dir.is_empty()).then(|| dir.to_string()),
+        total: Some(results.len() as u64),
+        results: Some(results),
+        truncated: dropped > 0,
+        note: Some(note),
+        ..TreeAnswer::default()
+    }
 }
 
 /// Leave out the last (least used) files until the map fits the answer
 /// budget; how many were left out.
-fn fit(gw: &Gateway, results: &mut Vec<Value>) -> usize {
+fn fit(gw: &Gateway, results: &mut Vec<FileResult<MapMatches>>) -> usize {
     let room = gw.answer_budget().saturating_sub(RESERVE + 300);
-    let sizes: Vec<usize> = results.iter().map(|r| escaped_len(&r.to_string()) + 1).collect();
+    let sizes: Vec<usize> =
+        results.iter().map(|r| escaped_len(&serde_json::to_string(r).unwrap_or_default()) + 1).collect();
     let mut total: usize = sizes.iter().sum::<usize>() + 1;
     let mut dropped = 0;
     while results.len() > 1 && total > room {
@@ -229,20 +230,15 @@ fn fit(gw: &Gateway, results: &mut Vec<Value>) -> usize {
 
 /// The entries (already in rank order) grouped by file: files in the order
 /// of their best-ranked definition, each file's definitions by rank.
-fn grouped(entries: Vec<Entry>) -> Vec<Value> {
-    let mut files: Vec<(String, Map<String, Value>, Vec<Value>)> = Vec::new();
-    for Entry { path, file, mut shown, used_in, .. } in entries {
-        shown.insert("used_in".into(), json!(used_in.round() as u64));
-        match files.iter_mut().find(|(p, _, _)| *p == path) {
-            Some((_, _, matches)) => matches.push(Value::Object(shown)),
-            None => files.push((path, file, vec![Value::Object(shown)])),
+fn grouped(entries: Vec<Entry>) -> Vec<FileResult<MapMatches>> {
+    let mut files: Vec<FileResult<MapMatches>> = Vec::new();
+    for Entry { path, file, shown, used_in, .. } in entries {
+        let TypeLink { name, kind, owner, lines, signature, .. } = shown;
+        let definition = MapDefinition { name, kind, owner, lines, signature, used_in: used_in.round() as u64 };
+        match files.iter_mut().find(|f| f.path == path) {
+            Some(f) => f.found.matches.push(definition),
+            None => files.push(file.with(MapMatches { matches: vec![definition] })),
         }
     }
     files
-        .into_iter()
-        .map(|(_, mut file, matches)| {
-            file.insert("matches".into(), Value::Array(matches));
-            Value::Object(file)
-        })
-        .collect()
 }

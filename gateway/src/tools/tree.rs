@@ -4,9 +4,10 @@
 //! With `symbols: true`, the ranked map of what is defined there instead
 //! ([`super::map`]).
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::answer::{hits, scope_index};
+use crate::answers::TreeAnswer;
 use crate::budget::{escaped_len, RESERVE};
 use crate::gateway::Gateway;
 use crate::normalize::Args;
@@ -31,7 +32,7 @@ struct Block {
     files: u64,
 }
 
-pub async fn tree(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
+pub async fn tree(gw: &Gateway, args: &Args) -> Result<TreeAnswer, ToolError> {
     let mut scope = gw.resolve(args.target.as_deref()).await?;
     let mut dir = args.path.clone().unwrap_or_default();
     // An absolute path: a project root, or a directory in one.
@@ -66,19 +67,22 @@ pub async fn tree(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
     let blocks = blocks(&response, &dir);
     let fetched: usize = blocks.iter().map(|b| b.paths.len()).sum();
     let total = response["hits"]["total"]["value"].as_u64().unwrap_or(fetched as u64);
-    let mut answer = json!({ "target": scope.project().map(|p| p.name.clone()) });
-    if !dir.is_empty() {
-        answer["path"] = json!(dir);
-    }
     let all_paths: Vec<String> = blocks.iter().flat_map(|b| b.paths.iter().cloned()).collect();
-    answer["total_files"] = json!(total);
-    answer["total_dirs"] = json!(blocks.iter().map(|b| dir_count(&b.paths)).sum::<usize>());
+    let mut answer = TreeAnswer {
+        target: scope.project().map(|p| p.name.clone()),
+        path: (!dir.is_empty()).then(|| dir.clone()),
+        total_files: Some(total),
+        total_dirs: Some(blocks.iter().map(|b| dir_count(&b.paths)).sum::<usize>() as u64),
+        ..TreeAnswer::default()
+    };
     let deepest = depth_of(&all_paths);
     let asked = args.depth.map(|d| d.min(MAX_ASKED_DEPTH) as usize);
-    let room = gw.answer_budget().saturating_sub(escaped_len(&answer.to_string()) + RESERVE + 200);
+    // The header as written so far, without its `truncated` to come.
+    let header = escaped_len(&serde_json::to_string(&answer).unwrap_or_default()) - escaped_len(",\"truncated\":false");
+    let room = gw.answer_budget().saturating_sub(header + RESERVE + 200);
     let (text, depth, shown) = draw(&blocks, &dir, asked.unwrap_or(MAX_DEPTH).min(deepest), room);
-    answer["tree"] = json!(text);
-    answer["depth"] = json!(depth);
+    answer.tree = Some(text);
+    answer.depth = Some(depth as u64);
     let mut notes = Vec::new();
     let cut_depth = depth < deepest;
     if cut_depth {
@@ -101,22 +105,18 @@ pub async fn tree(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
         notes
             .push(format!("the tree lists the first {fetched} of {total} files: pass target and path to see the rest"));
     }
-    answer["truncated"] = json!(cut_depth || shown < blocks.len() || total > fetched as u64);
-    if let Some(note) = scope.note() {
-        notes.push(note);
-    }
-    if !notes.is_empty() {
-        answer["note"] = json!(notes.join("; "));
-    }
+    answer.truncated = cut_depth || shown < blocks.len() || total > fetched as u64;
+    notes.extend(scope.note());
+    answer.note = (!notes.is_empty()).then(|| notes.join("; "));
     Ok(answer)
 }
 
 /// The ranked map of `dir` ([`super::map`]), with the scope's note.
-async fn ranked_map(gw: &Gateway, scope: &Scope, dir: &str) -> Result<Value, ToolError> {
+async fn ranked_map(gw: &Gateway, scope: &Scope, dir: &str) -> Result<TreeAnswer, ToolError> {
     let target = scope.project().map(|p| p.name.clone());
     let mut answer = super::map::map(gw, &scope_index(gw, scope), target, dir).await?;
     if let Some(note) = scope.note() {
-        answer["note"] = json!(format!("{note}; {}", answer["note"].as_str().unwrap_or_default()));
+        answer.note = Some(format!("{note}; {}", answer.note.unwrap_or_default()));
     }
     Ok(answer)
 }

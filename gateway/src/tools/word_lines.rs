@@ -12,11 +12,11 @@
 use std::collections::{BTreeSet, HashMap};
 use std::sync::LazyLock;
 
-use serde_json::{json, Value};
 use vibe_common::text::identifier::split_identifier;
 use vibe_common::text::summary::{cut, MAX_CODE_LINE_CHARS};
 
 use super::excerpt;
+use crate::answers::{FileResult, Line, LineHit, SymbolMatch, SymbolsAnswer, SymbolsFound};
 use crate::gateway::Gateway;
 
 /// Lines listed at most: for a question in words, and for a name followed
@@ -43,15 +43,15 @@ static THESAURUS: LazyLock<HashMap<String, Vec<String>>> = LazyLock::new(|| {
 /// `words` (see the module doc), each with the definition it is in; for
 /// a name followed by words (`beside_a_name`), one line outside the name's
 /// definition.
-pub async fn add(gw: &Gateway, answer: &mut Value, words: &str, beside_a_name: bool) {
+pub async fn add(gw: &Gateway, answer: &mut SymbolsAnswer, words: &str, beside_a_name: bool) {
     let wanted = word_stems(words);
     if wanted.is_empty() {
         return;
     }
-    let Some(result) = answer["results"].get_mut(0).filter(|r| excerpt::readable(r)) else { return };
-    let mut shown = shown_lines(result);
+    let Some(result) = answer.results.first_mut().filter(|r| excerpt::readable_file(&r.freshness)) else { return };
+    let mut shown = shown_lines(&result.found.matches);
     let most = if beside_a_name {
-        let definition = result["matches"][0]["lines"].as_str().and_then(crate::render::span);
+        let definition = result.found.matches.first().and_then(|m| m.lines.as_deref()).and_then(crate::render::span);
         if let Some((a, b)) = definition {
             shown.extend(a..=b);
         }
@@ -63,23 +63,23 @@ pub async fn add(gw: &Gateway, answer: &mut Value, words: &str, beside_a_name: b
 }
 
 /// Lists, on one result, up to `most` lines of its file.
-async fn add_to(gw: &Gateway, result: &mut Value, wanted: &[Vec<String>], shown: &BTreeSet<u64>, most: usize) {
-    let (Some(content), ast) = excerpt::text_and_outline(gw, result).await else { return };
-    let picked = best_lines(&content, wanted, shown, most);
-    if picked.is_empty() {
-        return;
-    }
-    let lines: Vec<Value> = picked
+async fn add_to(
+    gw: &Gateway,
+    result: &mut FileResult<SymbolsFound>,
+    wanted: &[Vec<String>],
+    shown: &BTreeSet<u64>,
+    most: usize,
+) {
+    let (Some(content), ast) = excerpt::text_and_outline(gw, &result.project, &result.path).await else { return };
+    result.found.word_lines = best_lines(&content, wanted, shown, most)
         .into_iter()
-        .map(|(n, text)| {
-            let mut line = json!({ "line": n, "text": cut(text.trim(), MAX_CODE_LINE_CHARS) });
-            if let Some(inside) = ast.as_ref().and_then(|a| excerpt::innermost(a, n as u32)) {
-                line["in"] = json!(inside);
-            }
-            line
+        .map(|(n, text)| LineHit {
+            line: Line(n),
+            text: cut(text.trim(), MAX_CODE_LINE_CHARS),
+            context: None,
+            within: ast.as_ref().and_then(|a| excerpt::innermost(a, n as u32)),
         })
         .collect();
-    result["word_lines"] = json!(lines);
 }
 
 /// Each word of a question as the stems that stand for it: its own and
@@ -103,15 +103,15 @@ fn word_stems(words: &str) -> Vec<Vec<String>> {
 }
 
 /// The lines shown already in a result's matches (their code).
-fn shown_lines(result: &Value) -> BTreeSet<u64> {
+fn shown_lines(matches: &[SymbolMatch]) -> BTreeSet<u64> {
     let mut shown = BTreeSet::new();
-    for m in result["matches"].as_array().into_iter().flatten() {
-        let Some(code) = m["code"].as_str() else { continue };
-        let spans = match m["code_lines"].as_str() {
+    for m in matches {
+        let Some(code) = m.code.as_deref() else { continue };
+        let spans = match m.code_lines.as_deref() {
             Some(s) => crate::render::spans(s),
-            None => m["lines"].as_str().and_then(crate::render::span).into_iter().collect(),
+            None => m.lines.as_deref().and_then(crate::render::span).into_iter().collect(),
         };
-        let skipped = m["code_skip"].as_str().and_then(crate::render::span).map_or(0, |(a, b)| b + 1 - a);
+        let skipped = m.code_skip.as_deref().and_then(crate::render::span).map_or(0, |(a, b)| b + 1 - a);
         let mut left = code.lines().count() as u64 + skipped;
         for (a, b) in spans {
             let upto = b.min(a + left.saturating_sub(1));
@@ -229,10 +229,11 @@ mod tests {
 
     #[test]
     fn lines_shown_in_a_match() {
-        let result = json!({ "matches": [
-            { "lines": "10-40", "code": "a\nb\nc" },
-            { "lines": "50-90", "code_lines": "50,60-61", "code": "x\ny\nz" },
-        ]});
-        assert_eq!(shown_lines(&result), BTreeSet::from([10, 11, 12, 50, 60, 61]));
+        let matches: Vec<SymbolMatch> = serde_json::from_value(serde_json::json!([
+            { "name": "a", "kind": "function", "signature": null, "lines": "10-40", "code": "a\nb\nc" },
+            { "name": "b", "kind": "function", "signature": null, "lines": "50-90", "code_lines": "50,60-61", "code": "x\ny\nz" },
+        ]))
+        .unwrap();
+        assert_eq!(shown_lines(&matches), BTreeSet::from([10, 11, 12, 50, 60, 61]));
     }
 }

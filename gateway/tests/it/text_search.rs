@@ -79,7 +79,7 @@ fn all(_: &str, _: &str, _: &Value) -> bool {
 }
 
 async fn search(gw: &Gateway, args: Value) -> Result<Value, ToolError> {
-    text::search(gw, &Args::from_json(args.as_object())).await
+    text::search(gw, &Args::from_json(args.as_object())).await.map(|a| vibe_gateway::answers::to_value(&a))
 }
 
 /// Every page, following `next_offset`; checks the paging fields on the way.

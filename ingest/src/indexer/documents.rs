@@ -1,12 +1,14 @@
 //! The documents written to OpenSearch, built from scanned files.
 
-use super::written::{AstDoc, ContentDoc, GroupedReferences, Shown, StoredAst, Symbol};
+use std::borrow::Cow;
 
 use vibe_common::document::ast::AstData;
+use vibe_common::document::shown::Shown;
 use vibe_common::text::identifier::{joined_pairs, spaced_words};
 use vibe_common::text::summary;
 
 use super::tags::deterministic_tags;
+use super::written::{AstDoc, ContentDoc, GroupedReferences, StoredAst, Symbol};
 use crate::scanner::{ScannedFile, SourceInfo};
 
 /// Enrichment from the LLM, when there is any.
@@ -174,15 +176,15 @@ fn shown<'a>(
         .map(|(line, lines)| summary::lines_excerpt(lines, line.start, line.end, CODE_LINES, CODE_BYTES));
     let (code, skipped) = excerpt.map_or((None, None), |x| (Some(x.code).filter(|c| !c.is_empty()), x.skipped));
     Shown {
-        name: &e.name,
+        name: Cow::Borrowed(&e.name),
         kind: e.kind,
-        owner: e.owner.as_deref(),
+        owner: e.owner.as_deref().map(Cow::Borrowed),
         lines: e.line.map(|l| if l.start == l.end { l.start.to_string() } else { format!("{}-{}", l.start, l.end) }),
         signature: summary::cut(&e.signature, summary::MAX_SIGNATURE_CHARS),
-        doc: Some(doc).filter(|d| !d.is_empty()),
+        doc: Some(doc).filter(|d| !d.is_empty()).map(Cow::Borrowed),
         code,
         code_skip: skipped.map(|(a, b)| format!("{a}-{b}")),
-        calls: lines.map(|lines| calls.of(e, lines)).unwrap_or_default(),
+        calls: lines.map(|lines| calls.of(e, lines)).unwrap_or_default().into_iter().map(Cow::Borrowed).collect(),
     }
 }
 

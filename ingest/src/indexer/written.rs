@@ -81,29 +81,6 @@ pub struct Symbol<'a> {
     pub body: Option<&'a str>,
 }
 
-/// What a search answer shows of a definition (`symbols.show`, before its
-/// base64).
-#[derive(Serialize)]
-pub struct Shown<'a> {
-    pub name: &'a str,
-    pub kind: ElementKind,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub owner: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub lines: Option<String>,
-    pub signature: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub doc: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub code: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub code_skip: Option<String>,
-    /// The functions and methods of the file a short function or method
-    /// calls (`indexer::delegates`): an answer shows the first after it.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub calls: Vec<&'a str>,
-}
-
 /// A file's references as the index keeps them: one entry per name, kind
 /// and enclosing definition, with every line that use is on, in the order
 /// of first use (`{name, kind, line: [3, 9], in?}`). Each entry is a

@@ -21,13 +21,14 @@
 //! candidates, so a page starts where the last one stopped.
 
 use regex::{Regex, RegexBuilder};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 mod glob;
 pub mod plan;
 
 pub use glob::*;
 
+use crate::answers::{FileResult, Line, LineHit, TextAnswer, TextFound, TextPage};
 use crate::gateway::Gateway;
 use crate::normalize::Args;
 use crate::target::Scope;
@@ -60,7 +61,7 @@ pub const RECOUNT_MAX: u32 = 200;
 /// query's grams but no matching line.
 pub const SPARE_CANDIDATES: u32 = 10;
 
-pub async fn search(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
+pub async fn search(gw: &Gateway, args: &Args) -> Result<TextAnswer, ToolError> {
     if args.query.is_empty() {
         return Err(ToolError::Invalid(
             "`query` is required: the text (or, with regex: true, the regular expression) to find".into(),
@@ -92,10 +93,10 @@ pub async fn search(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
     let mut answer = answer(args, &scope, check, start);
     if let (true, Some(g)) = (nothing && path_regexp.is_some(), glob.as_deref()) {
         if let Some(note) = unmatched_glob(gw, &index, g, language.as_deref()).await? {
-            crate::budget::add_note(&mut answer, &note);
+            answer.add_note(&note);
         }
     }
-    crate::tools::excerpt::enclosing(gw, &mut answer).await;
+    crate::tools::excerpt::enclosing(gw, &mut answer.results).await;
     Ok(answer)
 }
 
@@ -180,27 +181,20 @@ async fn check_candidates(
 
 /// The answer: the page, `total`, where to page on, and why the count may
 /// be partial.
-fn answer(args: &Args, scope: &Scope, check: Check, start: u32) -> Value {
+fn answer(args: &Args, scope: &Scope, check: Check, start: u32) -> TextAnswer {
     let Check {
         results, matched, after_page, page_end, exhausted, from, candidates, checked_bytes, window_end, ..
     } = check;
     // The page's first file among the matching ones (offset counts candidates).
     let shown = results.len() as u64;
     let first = (matched - after_page).saturating_sub(shown) + 1;
-    let mut answer = json!({ "query": args.query, "total": matched, "results": results });
-    if shown > 0 && start == 0 {
-        answer["first"] = json!(first);
-    }
     let next = match page_end {
         Some(end) => (after_page > 0 || !exhausted).then_some(end),
         None => (!exhausted && !window_end).then_some(from),
     };
-    let mut notes: Vec<String> = Vec::new();
-    if let Some(note) = scope.note() {
-        notes.push(note);
-    }
-    if !(exhausted && start == 0) {
-        answer["total_exact"] = json!(false);
+    let mut notes: Vec<String> = scope.note().into_iter().collect();
+    let total_exact = exhausted && start == 0;
+    if !total_exact {
         notes.push(if window_end {
             format!(
                 "only the first {MAX_WINDOW} of {candidates} candidate files can be checked; narrow with path, language or target"
@@ -217,14 +211,18 @@ fn answer(args: &Args, scope: &Scope, check: Check, start: u32) -> Value {
             format!("at least {matched} files match (counting stops there); page on with offset, or narrow with path or language")
         });
     }
-    answer["truncated"] = json!(next.is_some());
-    if let Some(n) = next {
-        answer["next_offset"] = json!(n);
+    TextAnswer {
+        query: args.query.clone(),
+        total: matched,
+        truncated: next.is_some(),
+        next_offset: next.map(u64::from),
+        note: (!notes.is_empty()).then(|| notes.join("; ")),
+        results,
+        more: TextPage {
+            total_exact: (!total_exact).then_some(false),
+            first: (shown > 0 && start == 0).then_some(Line(first)),
+        },
     }
-    if !notes.is_empty() {
-        answer["note"] = json!(notes.join("; "));
-    }
-    answer
 }
 
 /// Candidates checked so far, and the page they gave.
@@ -236,7 +234,7 @@ struct Check {
     context: usize,
     /// The next candidate's position.
     from: u32,
-    results: Vec<Value>,
+    results: Vec<FileResult<TextFound>>,
     /// Matching files among the candidates checked, and past the page.
     matched: u64,
     after_page: u64,
@@ -335,13 +333,19 @@ pub fn lines(content: &str) -> impl Iterator<Item = &str> {
 
 /// A file with its matching lines and `context` lines around each (marked
 /// `context: true`), or `None` when no line matches.
-fn file_result(hit: &Value, matcher: &Regex, context: usize) -> Option<Value> {
+fn file_result(hit: &Value, matcher: &Regex, context: usize) -> Option<FileResult<TextFound>> {
     let s = &hit["_source"];
     let content = s["content"].as_str()?;
     let all: Vec<&str> = lines(content).collect();
-    let mut shown: std::collections::BTreeMap<usize, Value> = std::collections::BTreeMap::new();
+    let mut shown: std::collections::BTreeMap<usize, LineHit> = std::collections::BTreeMap::new();
     let mut kept = 0usize;
     let mut count = 0usize;
+    let line_hit = |i: usize, text: String, context: Option<bool>| LineHit {
+        line: Line(i as u64 + 1),
+        text,
+        context,
+        within: None,
+    };
     for (i, line) in all.iter().enumerate() {
         let Some(m) = matcher.find(line) else { continue };
         count += 1;
@@ -349,23 +353,20 @@ fn file_result(hit: &Value, matcher: &Regex, context: usize) -> Option<Value> {
             continue;
         }
         kept += 1;
-        shown.insert(i, json!({ "line": i + 1, "text": excerpt(line, m.start(), m.end()) }));
+        shown.insert(i, line_hit(i, excerpt(line, m.start(), m.end()), None));
         let around = all.iter().enumerate().skip(i.saturating_sub(context)).take(2 * context + 1);
         for (j, near) in around {
-            shown.entry(j).or_insert_with(|| json!({ "line": j + 1, "text": excerpt(near, 0, 0), "context": true }));
+            shown.entry(j).or_insert_with(|| line_hit(j, excerpt(near, 0, 0), Some(true)));
         }
     }
     if count == 0 {
         return None;
     }
-    let matches: Vec<Value> = shown.into_values().collect();
-    let kept_lines = kept;
-    let mut out = crate::tools::stale_marks::file_header(s);
-    out.insert("matches".into(), json!(matches));
-    if count > kept_lines {
-        out.insert("more_matches".into(), json!(count - kept_lines));
-    }
-    Some(Value::Object(out))
+    let found = TextFound {
+        matches: shown.into_values().collect(),
+        more_matches: (count > kept).then(|| (count - kept) as u64),
+    };
+    Some(crate::tools::stale_marks::file_result(s, found))
 }
 
 /// The line (without a trailing `\r`), or about [`LINE_CHARS`] characters of

@@ -1,0 +1,173 @@
+"""Whether two builds answer alike: the same tool calls, in the same order,
+against a base server and a new one (each on its own index of the same
+trees), their answers compared: the structured answer (`structuredContent`,
+`indexed_at` left out: the two indexes were written at other times), the
+text a model reads, and whether each is an error.
+
+    python bench/same_answers.py --base URL --new URL [--names N] [--show N]
+
+The calls are drawn from the base server's own answers, so that both get
+the same list: every project's ranked map (`show_tree` with `symbols`)
+gives names of types and functions; each name is looked up by every
+symbol tool, its uses, callees, subtypes and supertypes, its text (literal
+and regex, with a path glob and context lines), its file's outline and
+lines; then the fixed first calls of bench/context (questions about code
+in words and about details), imports, documentation, trees of directories,
+the projects and the stats. Prints, per tool, the calls and how many
+differ; then the first differences (`--show`). Exit 1 when any differs.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import difflib
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH))
+from benchlib import McpSession  # noqa: E402
+
+SYMBOL_TOOLS = ["search_code_symbols", "search_by_code_functions", "search_by_code_classes", "search_by_code_variables"]
+
+
+def without_times(v):
+    """`v` without its `indexed_at` fields, at any depth."""
+    if isinstance(v, dict):
+        return {k: without_times(x) for k, x in v.items() if k != "indexed_at"}
+    if isinstance(v, list):
+        return [without_times(x) for x in v]
+    return v
+
+
+async def projects(mcp: McpSession) -> list[str]:
+    c = await mcp.call("show_projects", {"limit": 50}, parse=False)
+    return [p["name"] for p in (c.structured or {}).get("projects", [])]
+
+
+async def map_entries(mcp: McpSession, target: str, names: int) -> list[dict]:
+    """Files and definitions of a project's ranked map: {name, kind, path}."""
+    c = await mcp.call("show_tree", {"target": target, "symbols": True}, parse=False)
+    out = []
+    for r in (c.structured or {}).get("results") or []:
+        for m in r.get("matches", []):
+            out.append({"name": m["name"], "kind": m.get("kind", ""), "path": r["path"], "owner": m.get("owner")})
+    return out[:names]
+
+
+def calls_for(target: str, e: dict) -> list[tuple[str, dict]]:
+    name, path = e["name"], e["path"]
+    qualified = f"{e['owner']}.{name}" if e.get("owner") else name
+    directory = path.rsplit("/", 1)[0] if "/" in path else ""
+    glob = f"{directory}/**" if directory else "*"
+    calls = [(tool, {"query": name, "target": target}) for tool in SYMBOL_TOOLS]
+    calls += [
+        ("search_code_symbols", {"query": qualified, "target": target}),
+        ("search_code_symbols", {"query": name[:-1] if len(name) > 4 else name + "x", "target": target}),
+        ("search_code_symbols", {"query": f"{name} return value", "target": target}),
+        ("find_references", {"query": name, "target": target}),
+        ("find_references", {"query": qualified, "target": target, "direction": "callees"}),
+        ("find_references", {"query": name, "target": target, "kind": "call", "limit": 3}),
+        ("find_references", {"query": name, "target": target, "direction": "subtypes", "depth": 2}),
+        ("find_references", {"query": name, "target": target, "direction": "supertypes"}),
+        ("search_code_text", {"query": name, "target": target}),
+        ("search_code_text", {"query": name, "target": target, "path": glob, "context": 1}),
+        ("search_code_text", {"query": rf"\b{name}\s*\(", "regex": True, "target": target, "limit": 3}),
+        ("get_file_ast", {"path": path, "target": target}),
+        ("get_file_ast", {"path": path, "target": target, "symbol": name}),
+        ("get_file_content", {"path": path, "target": target, "start_line": 1, "end_line": 40}),
+        ("show_tree", {"target": target, "path": directory}),
+        ("show_tree", {"target": target, "path": directory, "symbols": True}),
+    ]
+    return calls
+
+
+def fixed_first_calls() -> list[tuple[str, dict]]:
+    out = []
+    for name in ["questions.jsonl", "details.jsonl"]:
+        for line in open(BENCH / "context" / name):
+            q = json.loads(line)
+            first = q.get("first_call")
+            if first:
+                out.append((first["tool"], first["arguments"]))
+            # The question itself, in words, to the search a model tries first.
+            out.append(("search_code_symbols", {"query": q["question"], "target": q["project"]}))
+    return out
+
+
+def general_calls(targets: list[str]) -> list[tuple[str, dict]]:
+    out = [("show_projects", {}), ("show_stats", {}), ("show_tree", {})]
+    for t in targets:
+        out += [
+            ("show_stats", {"target": t}),
+            ("show_tree", {"target": t}),
+            ("show_tree", {"target": t, "depth": 1}),
+            ("search_documentation", {"query": "install configuration", "target": t}),
+            ("search_documentation", {"query": "license"}),
+        ]
+    for module in ["os", "json", "fmt", "net/http", "react", "java.util.List", "sys", "path", "io", "util"]:
+        out.append(("search_by_code_imports", {"query": module}))
+    for text in ["TODO", "deprecated", "http://", "ValueError", "func main(", "import "]:
+        out.append(("search_code_text", {"query": text, "limit": 5}))
+        out.append(("search_code_text", {"query": text, "limit": 5, "offset": 5}))
+    for words in ["parse a date string", "retry with backoff", "open a file for reading", "hash table resize"]:
+        out.append(("search_code_symbols", {"query": words}))
+        out.append(("search_code_symbols", {"query": words, "offset": 10}))
+    return out
+
+
+async def answers(url: str, calls: list[tuple[str, dict]]) -> list[tuple[object, str, bool]]:
+    out = []
+    async with McpSession(url) as mcp:
+        for tool, args in calls:
+            c = await mcp.call(tool, args, error_chars=100_000, parse=False)
+            out.append((without_times(c.structured), c.text or c.error or "", c.error is not None))
+    return out
+
+
+async def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--base", required=True)
+    ap.add_argument("--new", required=True)
+    ap.add_argument("--names", type=int, default=12, help="names a project's map gives")
+    ap.add_argument("--show", type=int, default=5, help="differences printed")
+    a = ap.parse_args()
+
+    async with McpSession(a.base) as mcp:
+        targets = await projects(mcp)
+        calls: list[tuple[str, dict]] = []
+        for t in targets:
+            for e in await map_entries(mcp, t, a.names):
+                calls += calls_for(t, e)
+    calls += fixed_first_calls() + general_calls(targets)
+    base, new = await answers(a.base, calls), await answers(a.new, calls)
+
+    per_tool, differ = Counter(), Counter()
+    shown = 0
+    for (tool, args), b, n in zip(calls, base, new):
+        per_tool[tool] += 1
+        if b == n:
+            continue
+        differ[tool] += 1
+        if shown < a.show:
+            shown += 1
+            print(f"===== {tool} {json.dumps(args)}")
+            for label, x, y in [("structured", b[0], n[0]), ("text", b[1], n[1]), ("error", b[2], n[2])]:
+                if x != y:
+                    left = json.dumps(x, indent=1, sort_keys=True) if label == "structured" else str(x)
+                    right = json.dumps(y, indent=1, sort_keys=True) if label == "structured" else str(y)
+                    diff = difflib.unified_diff(left.splitlines(), right.splitlines(), "base", "new", lineterm="", n=1)
+                    print(f"--- {label}:\n" + "\n".join(list(diff)[:40]))
+    print(f"\n{'tool':26} {'calls':>6} {'differ':>6}")
+    for tool in sorted(per_tool):
+        print(f"{tool:26} {per_tool[tool]:>6} {differ[tool]:>6}")
+    total, changed = sum(per_tool.values()), sum(differ.values())
+    errors = sum(1 for b in base if b[2])
+    print(f"{'all':26} {total:>6} {changed:>6}   ({errors} base answers are errors; compared too)")
+    return 1 if changed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main()))
