@@ -1,8 +1,8 @@
 """Whether two builds answer alike: the same tool calls, in the same order,
 against a base server and a new one (each on its own index of the same
-trees), their answers compared: the structured answer (`structuredContent`,
-`indexed_at` left out: the two indexes were written at other times), the
-text a model reads, and whether each is an error.
+trees), their answers compared: the structured answer (`structuredContent`),
+the text a model reads, and whether each is an error; what tells the two
+indexes apart is left out (when each was written, the owner that wrote it).
 
     python bench/same_answers.py --base URL --new URL [--names N] [--show N]
 
@@ -22,6 +22,8 @@ import argparse
 import asyncio
 import difflib
 import json
+import logging
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -33,10 +35,16 @@ from benchlib import McpSession  # noqa: E402
 SYMBOL_TOOLS = ["search_code_symbols", "search_by_code_functions", "search_by_code_classes", "search_by_code_variables"]
 
 
+# What two indexes of the same trees tell apart: when each was written, and
+# the owner (the config dir's id) that wrote it.
+PER_INDEX = {"indexed_at", "owners", "last_sync"}
+PER_INDEX_TEXT = re.compile(r"\b(indexed_at|last_sync): [^,\n]+|\bowners: vm-[0-9a-f]+")
+
+
 def without_times(v):
-    """`v` without its `indexed_at` fields, at any depth."""
+    """`v` without the fields one index has and the other cannot (PER_INDEX), at any depth."""
     if isinstance(v, dict):
-        return {k: without_times(x) for k, x in v.items() if k != "indexed_at"}
+        return {k: without_times(x) for k, x in v.items() if k not in PER_INDEX}
     if isinstance(v, list):
         return [without_times(x) for x in v]
     return v
@@ -123,7 +131,8 @@ async def answers(url: str, calls: list[tuple[str, dict]]) -> list[tuple[object,
     async with McpSession(url) as mcp:
         for tool, args in calls:
             c = await mcp.call(tool, args, error_chars=100_000, parse=False)
-            out.append((without_times(c.structured), c.text or c.error or "", c.error is not None))
+            text = PER_INDEX_TEXT.sub(lambda m: m.group(0).split(":")[0] + ": …", c.text or c.error or "")
+            out.append((without_times(c.structured), text, c.error is not None))
     return out
 
 
@@ -132,8 +141,10 @@ async def main() -> int:
     ap.add_argument("--base", required=True)
     ap.add_argument("--new", required=True)
     ap.add_argument("--names", type=int, default=12, help="names a project's map gives")
-    ap.add_argument("--show", type=int, default=5, help="differences printed")
+    ap.add_argument("--show", type=int, default=2, help="differences printed per tool")
     a = ap.parse_args()
+    # The SDK warns of every call to a name the server resolves but does not list.
+    logging.disable(logging.WARNING)
 
     async with McpSession(a.base) as mcp:
         targets = await projects(mcp)
@@ -145,14 +156,12 @@ async def main() -> int:
     base, new = await answers(a.base, calls), await answers(a.new, calls)
 
     per_tool, differ = Counter(), Counter()
-    shown = 0
     for (tool, args), b, n in zip(calls, base, new):
         per_tool[tool] += 1
         if b == n:
             continue
         differ[tool] += 1
-        if shown < a.show:
-            shown += 1
+        if differ[tool] <= a.show:
             print(f"===== {tool} {json.dumps(args)}")
             for label, x, y in [("structured", b[0], n[0]), ("text", b[1], n[1]), ("error", b[2], n[2])]:
                 if x != y:

@@ -8,12 +8,12 @@
 #
 #   BASE_REV=<commit> bash bench/same_answers.sh [--names N] [--show N]
 #
-# Env: BASE_REV (default HEAD: the last commit against its working tree),
+# Env: BASE_REV (default HEAD: the last commit against the working tree),
 # VIBE_BIN / VIBE_BASE_BIN (built binaries: no build), SAME_PROJECTS
 # ("dir1 dir2 ...", default the python, go and javascript corpora of
-# bench/corpora.sh and the repo's fixtures: samples and knowledge). Needs OpenSearch (started or
-# reused); prefixes vibebench-same-base / -new, dropped on exit. Exit 1 when
-# an answer differs.
+# bench/corpora.sh and the repo's fixtures: samples and knowledge). Needs
+# OpenSearch (started or reused); prefixes vibebench-same-base / -new,
+# dropped on exit. Exit 1 when an answer differs.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 

@@ -10,7 +10,6 @@
 //! is cut at a word, and an answer that still does not fit is replaced by a
 //! note saying so. Nothing is cut inside a JSON value or a UTF-8 character.
 
-use serde_json::{json, Value};
 
 pub use vibe_common::config::DEFAULT_ANSWER_BUDGET;
 
@@ -76,89 +75,6 @@ pub fn first_sentence(text: &str, max: usize) -> String {
     shorten(&sentence.split_whitespace().collect::<Vec<_>>().join(" "), max)
 }
 
-/// Appends a sentence to the answer's `note`.
-pub fn add_note(answer: &mut Value, note: &str) {
-    let joined = match answer["note"].as_str() {
-        Some(old) if !old.is_empty() => format!("{old}; {note}"),
-        _ => note.to_string(),
-    };
-    answer["note"] = json!(joined);
-}
-
-/// Keeps the first results of `answer["results"]` that fit `budget`,
-/// dropping whole results from the end. `next_offset(kept)` is the offset of
-/// the first dropped result. A first result that alone is over the budget
-/// keeps the first elements of its lists (counted in `more_<list>`). Says
-/// whether anything was left out.
-pub fn fit_results(answer: &mut Value, budget: usize, next_offset: impl Fn(usize) -> u64) -> bool {
-    if json_len(answer) <= budget {
-        return false;
-    }
-    let Some(results) = answer.get_mut("results").and_then(Value::as_array_mut).map(std::mem::take) else {
-        return false;
-    };
-    let total = results.len();
-    let base = json_len(answer) + RESERVE;
-    let mut used = base;
-    let mut kept = Vec::with_capacity(total);
-    let mut trimmed = false;
-    for mut r in results {
-        let size = json_len(&r) + 1;
-        if used + size > budget {
-            if kept.is_empty() {
-                // One result over the budget: its first elements.
-                trim_lists(&mut r, budget.saturating_sub(base));
-                kept.push(r);
-                trimmed = true;
-            }
-            break;
-        }
-        used += size;
-        kept.push(r);
-    }
-    let n = kept.len();
-    answer["results"] = Value::Array(kept);
-    if n < total {
-        answer["truncated"] = json!(true);
-        let next = next_offset(n);
-        answer["next_offset"] = json!(next);
-        add_note(
-            answer,
-            &format!(
-                "{} more results on this page left out to keep within the answer budget ({budget} bytes): offset {next} goes on",
-                total - n
-            ),
-        );
-    }
-    if trimmed {
-        answer["truncated"] = json!(true);
-        add_note(answer, "the first result's lists are cut to the answer budget (their more_* fields count the rest)");
-    }
-    true
-}
-
-/// Drops elements from the end of a result's lists until it fits `room`,
-/// counting them in `more_<list>`.
-fn trim_lists(result: &mut Value, room: usize) {
-    const LISTS: &[(&str, &str)] = &[
-        ("matches", "more_matches"),
-        ("references", "more_references"),
-        ("calls", "more_calls"),
-        ("imports", "more_imports"),
-        ("sections", "more_sections"),
-    ];
-    for (list, more) in LISTS {
-        while json_len(result) > room {
-            let Some(items) = result.get_mut(*list).and_then(Value::as_array_mut) else { break };
-            if items.pop().is_none() {
-                break;
-            }
-            let n = result[*more].as_u64().unwrap_or(0) + 1;
-            result[*more] = json!(n);
-        }
-    }
-}
-
 /// An error message within the budget: cut at a word, saying so.
 pub fn fit_message(message: &str, budget: usize) -> String {
     if message.len() <= budget.saturating_sub(RESERVE) {
@@ -168,28 +84,4 @@ pub fn fit_message(message: &str, budget: usize) -> String {
     let end = head.len();
     let at = head.rfind([' ', ',', ';']).filter(|i| *i >= end / 2).unwrap_or(end);
     format!("{} … (message cut to the answer budget of {budget} bytes)", head[..at].trim_end())
-}
-
-/// The guard of every answer: within the budget as it is, or with whole
-/// results dropped from its end (`next_offset(kept)` gives the next page),
-/// or replaced by a note that says how large it was and how to narrow it.
-pub fn enforce(mut answer: Value, budget: usize, next_offset: Option<&dyn Fn(usize) -> u64>) -> Value {
-    if json_len(&answer) <= budget {
-        return answer;
-    }
-    if let Some(next) = next_offset {
-        fit_results(&mut answer, budget, next);
-        if json_len(&answer) <= budget {
-            return answer;
-        }
-    }
-    let size = json_len(&answer);
-    tracing::warn!(size, budget, "an answer over the budget was replaced by a note");
-    json!({
-        "truncated": true,
-        "note": format!(
-            "the answer ({size} bytes) is over the answer budget ({budget} bytes) and cannot be cut further; \
-             narrow the call: a smaller limit, a target project, a path"
-        ),
-    })
 }

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use serde_json::{json, Map, Value};
 
-use crate::answers::to_value;
+use crate::answers::{to_value, Answer};
 use crate::budget;
 use crate::gateway::Gateway;
 use crate::normalize::{self, Args, Resolution};
@@ -15,7 +15,7 @@ use crate::registry::{self, Run};
 use crate::render;
 use crate::target::Scope;
 use crate::tool_error::ToolError;
-use crate::tools::{admin, answer, code, docs, files, find_references, show, stale_marks, text, tree};
+use crate::tools::{admin, code, docs, files, find_references, show, stale_marks, text, tree};
 
 /// The outcome of one tool call, ready to be turned into an MCP result.
 #[derive(Debug, Clone)]
@@ -66,11 +66,12 @@ impl Gateway {
         let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
         let params = serde_json::to_string(&args).unwrap_or_default();
         let outcome = match result {
-            Ok(value) => {
-                let results = value["results"].as_array().map(|r| r.len());
+            Ok(answer) => {
+                let results = answer.results_len();
                 tracing::info!(tool = tool.unwrap_or(shown.as_str()), params = %params, latency_ms = format!("{elapsed_ms:.2}"), results, "tool call");
+                let value = to_value(&answer);
                 let text = render::fit(
-                    render::text(&value, self.answer_format(), args.target.is_some()),
+                    render::text(&answer, self.answer_format(), args.target.is_some()),
                     self.answer_budget(),
                 );
                 CallOutcome { tool, args, value, is_error: false, text }
@@ -102,20 +103,17 @@ impl Gateway {
     /// The answer of a resolved call: the tool's, its files compared with
     /// the disk ([`stale_marks::settle`]), the endpoint's note, within the
     /// answer budget.
-    async fn answer(&self, tool: &'static str, args: &Args, note: Option<&str>) -> Result<Value, ToolError> {
+    async fn answer(&self, tool: &'static str, args: &Args, note: Option<&str>) -> Result<Answer, ToolError> {
         let mut answer = run(self, tool, args).await?;
-        let merged = answer::merge_identical(&mut answer);
+        let merged = answer.merge_identical();
         if merged > 0 {
-            budget::add_note(
-                &mut answer,
-                &format!("{merged} files with identical content are listed under same_content"),
-            );
+            answer.add_note(&format!("{merged} files with identical content are listed under same_content"));
         }
         stale_marks::settle(&mut answer).await;
         if let Some(note) = note {
-            budget::add_note(&mut answer, note);
+            answer.add_note(note);
         }
-        Ok(keep_to_budget(answer, tool, args, self.answer_budget()))
+        Ok(answer.within(self.answer_budget(), args.offset))
     }
 
     /// On a project's endpoint (`/mcp/<project>`), a call that names no
@@ -174,33 +172,21 @@ fn resolve_call(requested: &str, raw_args: Option<&Map<String, Value>>) -> (Opti
 }
 
 /// Runs a canonical tool with normalized arguments: the code of its [`Run`].
-pub async fn run(gw: &Gateway, tool: &'static str, args: &Args) -> Result<Value, ToolError> {
+pub async fn run(gw: &Gateway, tool: &'static str, args: &Args) -> Result<Answer, ToolError> {
     let Some(spec) = registry::spec(tool) else {
         return Err(ToolError::UnknownTool(tool.to_string(), Resolution::Unknown));
     };
-    match spec.run {
-        Run::AdminSync => admin::sync(gw).await,
-        Run::FileContent => files::get(gw, files::Want::Content, args).await,
-        Run::FileAst => files::get(gw, files::Want::Ast, args).await,
-        Run::Projects => show::projects(gw, args).await,
-        Run::Stats => show::stats(gw, args).await,
-        Run::Tree => tree::tree(gw, args).await.map(|a| to_value(&a)),
-        Run::Imports => code::imports(gw, spec, args).await.map(|a| to_value(&a)),
-        Run::Symbols => code::symbols(gw, spec, args).await.map(|a| to_value(&a)),
-        Run::Documentation => docs::search(gw, args).await.map(|a| to_value(&a)),
-        Run::Text => text::search(gw, args).await.map(|a| to_value(&a)),
-        Run::References => find_references::find(gw, args).await.map(|a| to_value(&a)),
-    }
-}
-
-/// The budget guard ([`budget::enforce`]): a search whose pages count
-/// results (`offset` + kept) may lose whole results from its end; every
-/// other tool keeps to the budget itself, and an answer that still does not
-/// fit becomes a note.
-fn keep_to_budget(answer: Value, tool: &str, args: &Args, bytes: usize) -> Value {
-    let counts_results = registry::spec(tool)
-        .is_some_and(|s| matches!(s.run, Run::Imports | Run::Symbols | Run::Documentation | Run::References));
-    let offset = args.offset as u64;
-    let next = move |kept: usize| offset + kept as u64;
-    budget::enforce(answer, bytes, counts_results.then_some(&next as &dyn Fn(usize) -> u64))
+    Ok(match spec.run {
+        Run::AdminSync => Answer::Sync(admin::sync(gw).await?),
+        Run::FileContent => files::get(gw, files::Want::Content, args).await?,
+        Run::FileAst => files::get(gw, files::Want::Ast, args).await?,
+        Run::Projects => Answer::Projects(show::projects(gw, args).await?),
+        Run::Stats => Answer::Stats(show::stats(gw, args).await?),
+        Run::Tree => Answer::Tree(tree::tree(gw, args).await?),
+        Run::Imports => Answer::Imports(code::imports(gw, spec, args).await?),
+        Run::Symbols => Answer::Symbols(code::symbols(gw, spec, args).await?),
+        Run::Documentation => Answer::Documentation(docs::search(gw, args).await?),
+        Run::Text => Answer::Text(text::search(gw, args).await?),
+        Run::References => Answer::References(find_references::find(gw, args).await?),
+    })
 }

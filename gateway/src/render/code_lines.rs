@@ -5,19 +5,22 @@
 
 use std::fmt::Write;
 
-use serde_json::{Map, Value};
-
 use super::one_line;
 
 /// An element's `code` as numbered lines (over its `code_lines` spans, or
 /// on from its first line past `code_skip`), and a last `…` when more of
 /// the definition (whose lines the header gave) follows.
-pub(super) fn element_code(out: &mut String, code: &str, e: &Map<String, Value>) {
-    let get = |k: &str| e.get(k).and_then(Value::as_str);
-    let definition = get("lines").and_then(span);
-    let shown = get("code_lines").map(spans).filter(|s| !s.is_empty());
+pub(super) fn element_code(
+    out: &mut String,
+    code: &str,
+    lines: Option<&str>,
+    code_lines: Option<&str>,
+    code_skip: Option<&str>,
+) {
+    let definition = lines.and_then(span);
+    let shown = code_lines.map(spans).filter(|s| !s.is_empty());
     let start = shown.as_ref().map(|s| s[0].0).or(definition.map(|d| d.0)).unwrap_or(1);
-    let numbers = line_numbers(code, start, shown.as_deref(), get("code_skip").and_then(span));
+    let numbers = line_numbers(code, start, shown.as_deref(), code_skip.and_then(span));
     // Lines chosen for words (`code_lines`) are shown as they are.
     let whole = numbered_code(out, code, &numbers, shown.is_none());
     if definition.is_some_and(|d| whole.is_none_or(|w| w != d)) {

@@ -1,7 +1,46 @@
-//! The renderer's tests: answers as JSON in, the text a model reads out.
+//! The renderer's tests: answers written as their JSON in, the text a
+//! model reads out.
 
+use super::entries::{at_most_words, DOC_CHARS};
 use super::*;
-use serde_json::json;
+use crate::answers::{ReferencesAnswer, SymbolsAnswer, TextAnswer};
+use serde::de::DeserializeOwned;
+use serde_json::{json, Value};
+
+/// The typed answer of this JSON, with the page fields a test leaves out.
+fn typed<T: DeserializeOwned>(mut v: Value) -> T {
+    if v.get("results").is_some() {
+        for (key, default) in [("query", json!("")), ("truncated", json!(false))] {
+            v.as_object_mut().unwrap().entry(key).or_insert(default);
+        }
+    }
+    serde_json::from_value(v).expect("the answer's JSON")
+}
+
+fn symbols(v: &Value) -> Answer {
+    Answer::Symbols(typed::<SymbolsAnswer>(v.clone()))
+}
+
+fn lines(v: &Value) -> Answer {
+    Answer::Text(typed::<TextAnswer>(v.clone()))
+}
+
+fn uses(v: &Value) -> Answer {
+    Answer::References(typed::<ReferencesAnswer>(v.clone()))
+}
+
+fn any_text(v: &Value) -> String {
+    let mut out = String::new();
+    key_values::any_fields(&mut out, v);
+    out.trim_end().to_string()
+}
+
+fn file(v: &Value) -> Answer {
+    match v.get("content") {
+        Some(_) => Answer::Content(typed(v.clone())),
+        None => Answer::Outline(typed(v.clone())),
+    }
+}
 
 #[test]
 fn a_symbol_page_names_the_project_once_and_shows_code_as_numbered_lines() {
@@ -17,7 +56,7 @@ fn a_symbol_page_names_the_project_once_and_shows_code_as_numbered_lines() {
               "more_matches": 2 }
         ]
     });
-    let text = plain(&answer, false);
+    let text = plain(&symbols(&answer), false);
     assert_eq!(
         text,
         "project: /src/py\n\njson/scanner.py:65-80 scan_once\n  Scan one value.\n\
@@ -25,17 +64,19 @@ fn a_symbol_page_names_the_project_once_and_shows_code_as_numbered_lines() {
          json/decoder.py [changed on disk since indexed]\n  L12 variable JSONDecoder.scan_once\n  more_matches: 2"
     );
     assert!(!text.contains("0123456789ab") && !text.contains("2026-12-01"), "{text}");
-    assert_eq!(super::text(&answer, AnswerFormat::Json, false), answer.to_string());
+    let typed = symbols(&answer);
+    let json: Value = serde_json::from_str(&super::text(&typed, AnswerFormat::Json, false)).unwrap();
+    assert_eq!(json, crate::answers::to_value(&typed));
 }
 
 #[test]
 fn a_call_that_named_its_project_is_not_told_it_again() {
     let page = json!({ "total": 1, "results": [{ "project": "/src/py", "path": "a.py",
         "matches": [{ "line": 3, "text": "x = 1" }] }] });
-    assert_eq!(plain(&page, true), "a.py\n  3: x = 1");
-    assert!(plain(&page, false).contains("project: /src/py"));
-    let file = json!({ "root": "/p", "path": "a.py", "content": "x\n", "start_line": 1 });
-    assert_eq!(plain(&file, true), "a.py\n1\tx");
+    assert_eq!(plain(&lines(&page), true), "a.py\n  3: x = 1");
+    assert!(plain(&lines(&page), false).contains("project: /src/py"));
+    let one = json!({ "root": "/p", "path": "a.py", "content": "x\n", "start_line": 1 });
+    assert_eq!(plain(&file(&one), true), "a.py\n1\tx");
 }
 
 #[test]
@@ -45,12 +86,12 @@ fn code_in_spans_is_numbered_with_its_gaps_and_indentation_taken_off() {
         "code": "    def f(self, maxsize=128):\n        if maxsize < 0:\n            maxsize = 0\n        return g(maxsize)",
         "code_lines": "10,21-22,30" }] }] });
     assert!(
-        plain(&page, true).ends_with(
+        plain(&symbols(&page), true).ends_with(
             "f.py:10-40 f\n10\tdef f(self, maxsize=128):\n…\n21\t    if maxsize < 0:\n\
              22\t        maxsize = 0\n…\n30\t    return g(maxsize)\n…"
         ),
         "{}",
-        plain(&page, true)
+        plain(&symbols(&page), true)
     );
     assert_eq!(spans("10,21-22,30"), vec![(10, 10), (21, 22), (30, 30)]);
     assert_eq!(spans_text(&[(10, 10), (21, 22), (30, 30)], 2), "10,21");
@@ -63,9 +104,10 @@ fn a_run_of_comment_lines_in_code_is_one_line() {
     let page = json!({ "total": 1, "results": [{ "project": "/p", "path": "F.java", "matches": [{
         "name": "f", "kind": "method", "lines": "10-17", "signature": "int f(int n)", "code": code }] }] });
     assert!(
-        plain(&page, true).ends_with("10\tint f(int n) {\n11-14\t(comment)\n15\t  return n;\n16\t  // short\n17\t}"),
+        plain(&symbols(&page), true)
+            .ends_with("10\tint f(int n) {\n11-14\t(comment)\n15\t  return n;\n16\t  // short\n17\t}"),
         "{}",
-        plain(&page, true)
+        plain(&symbols(&page), true)
     );
     assert!(
         is_comment("  # note") && is_comment("/* x") && !is_comment("#[derive(Debug)]") && !is_comment("#include <x>")
@@ -78,7 +120,7 @@ fn a_signature_after_an_annotation_is_not_said_twice() {
     let page = json!({ "total": 1, "results": [{ "project": "/p", "path": "B.java", "matches": [{
         "name": "bits", "kind": "method", "lines": "531-534", "signature": "static long bits(long n, double p)",
         "code": code }] }] });
-    let text = plain(&page, true);
+    let text = plain(&symbols(&page), true);
     assert_eq!(text.matches("static long bits").count(), 1, "{text}");
     assert!(text.starts_with("B.java:531-534 bits\n531\t@VisibleForTesting"), "{text}");
 }
@@ -98,14 +140,14 @@ fn a_doc_block_left_out_of_the_code_is_one_line() {
         "name": "f", "kind": "function", "lines": "1-7", "signature": "def f(x)", "doc": "Doc.",
         "code": "def f(x):\n    y = x + 1\n    return y", "code_skip": "2-5" }] }] });
     assert!(
-        plain(&page, false).ends_with("1\tdef f(x):\n2-5\t(doc comment)\n6\t    y = x + 1\n7\t    return y"),
+        plain(&symbols(&page), false).ends_with("1\tdef f(x):\n2-5\t(doc comment)\n6\t    y = x + 1\n7\t    return y"),
         "{}",
-        plain(&page, false)
+        plain(&symbols(&page), false)
     );
     let one = json!({ "total": 1, "results": [{ "project": "/p", "path": "f.py", "matches": [{
         "name": "f", "kind": "function", "lines": "1-3", "signature": "def f()",
         "code": "def f():\n    return 1", "code_skip": "2-2" }] }] });
-    let text = plain(&one, false);
+    let text = plain(&symbols(&one), false);
     assert!(text.ends_with("1\tdef f():\n2\t(doc comment)\n3\t    return 1"), "{text}");
 }
 
@@ -113,18 +155,22 @@ fn a_doc_block_left_out_of_the_code_is_one_line() {
 fn pages_say_what_is_shown_and_how_to_go_on() {
     let r = json!({ "project": "/a", "path": "x.go", "matches": [{ "line": 3, "text": "foo()" }] });
     let page = json!({ "total": 9, "next_offset": 4, "results": [r.clone(), r.clone()], "note": "cut" });
-    assert!(plain(&page, false)
+    assert!(plain(&lines(&page), false)
         .starts_with("3-4 of 9 shown; offset=4 for more\nnote: cut\nproject: /a\n\nx.go\n  3: foo()"));
     let first = json!({ "total": 9, "next_offset": 2, "results": [r.clone(), r.clone()] });
-    assert!(plain(&first, true).starts_with("7 more results: offset=2\n\nx.go\n  3: foo()"), "{}", plain(&first, true));
+    assert!(
+        plain(&lines(&first), true).starts_with("7 more results: offset=2\n\nx.go\n  3: foo()"),
+        "{}",
+        plain(&lines(&first), true)
+    );
     let mixed = json!({ "total": 2, "results": [r, { "project": "/b", "path": "y.go", "matches": [] }] });
     assert!(
-        plain(&mixed, false).contains("x.go (project /a)\n  3: foo()\n\ny.go (project /b)"),
+        plain(&lines(&mixed), false).contains("x.go (project /a)\n  3: foo()\n\ny.go (project /b)"),
         "{}",
-        plain(&mixed, false)
+        plain(&lines(&mixed), false)
     );
     assert_eq!(
-        plain(&json!({ "total": 0, "results": [], "note": "no definition matches" }), false),
+        plain(&lines(&json!({ "total": 0, "results": [], "note": "no definition matches" })), false),
         "no results\nnote: no definition matches"
     );
 }
@@ -136,10 +182,10 @@ fn text_hits_show_context_and_their_definition_once() {
         { "line": 3, "text": "    raise E('boom')", "in": "f" },
         { "line": 4, "text": "    raise E('boom2')", "in": "f" }] }] });
     assert!(
-        plain(&page, false)
+        plain(&lines(&page), false)
             .ends_with("x.py\n  2- def f():\n  in f:\n    3:     raise E('boom')\n    4:     raise E('boom2')"),
         "{}",
-        plain(&page, false)
+        plain(&lines(&page), false)
     );
 }
 
@@ -149,7 +195,10 @@ fn uses_are_grouped_by_caller_and_say_their_kind_unless_a_call() {
         { "line": 5, "kind": "call", "in": "P.run", "text": "x = f(a)" },
         { "line": 9, "kind": "call", "in": "P.run", "text": "y = f(b)" },
         { "line": 20, "kind": "type", "in": "g", "text": "z: F" }] }] });
-    assert_eq!(plain(&page, true), "s.py\n  in P.run:\n    5: x = f(a)\n    9: y = f(b)\n  in g:\n    20 type: z: F");
+    assert_eq!(
+        plain(&uses(&page), true),
+        "s.py\n  in P.run:\n    5: x = f(a)\n    9: y = f(b)\n  in g:\n    20 type: z: F"
+    );
 }
 
 #[test]
@@ -158,7 +207,7 @@ fn a_use_without_its_text_names_its_caller_and_a_hit_in_no_definition_ends_the_r
         { "line": 5, "kind": "call", "in": "f", "text": "g()" },
         { "line": 9, "kind": "call", "text": "g()" },
         { "line": 20, "kind": "call", "in": "h" }] }] });
-    assert_eq!(plain(&page, true), "big.js\n  in f:\n    5: g()\n  9: g()\n  20 in h");
+    assert_eq!(plain(&uses(&page), true), "big.js\n  in f:\n    5: g()\n  9: g()\n  20 in h");
 }
 
 #[test]
@@ -166,7 +215,7 @@ fn a_file_answer_keeps_the_whole_doc() {
     let doc = "word ".repeat(40);
     let outline = json!({ "root": "/p", "path": "a.py", "symbol": "f",
         "elements": [{ "name": "f", "kind": "function", "lines": "1-3", "signature": "def f()", "doc": doc }] });
-    assert!(plain(&outline, true).contains(doc.trim()), "{}", plain(&outline, true));
+    assert!(plain(&file(&outline), true).contains(doc.trim()), "{}", plain(&file(&outline), true));
 }
 
 #[test]
@@ -177,7 +226,7 @@ fn an_overload_does_not_repeat_the_doc_and_blank_lines_are_left_out() {
     };
     let page = json!({ "total": 1, "results": [{ "project": "/a", "path": "H.java", "matches": [
         m("1-2", "int h(int x) {\n}"), m("4-7", "int h(long x) {\n  int y = 1;\n\n}")] }] });
-    let text = plain(&page, true);
+    let text = plain(&symbols(&page), true);
     assert_eq!(text.matches("Hashes x.").count(), 1, "{text}");
     assert!(text.ends_with("  L4-7 H.h\n4\tint h(long x) {\n5\t  int y = 1;\n7\t}"), "{text}");
 }
@@ -198,7 +247,7 @@ fn a_file_is_numbered_lines_under_its_path() {
     let answer = json!({ "root": "/p", "path": "a.py", "language": "python", "content": "x = 1\ny = 2\n",
                          "total_lines": 40, "start_line": 10, "end_line": 11, "truncated": true, "next_start_line": 12, "stale": false });
     assert_eq!(
-        plain(&answer, false),
+        plain(&file(&answer), false),
         "a.py (project /p)\nlines 10-11 of 40\nnext_start_line: 12\n10\tx = 1\n11\ty = 2"
     );
 }
@@ -208,7 +257,7 @@ fn anything_else_is_key_value_lines() {
     // One key per object: serde_json keeps insertion order only with its
     // `preserve_order` feature, which the workspace build has.
     let answer = json!({ "target": null, "languages": [{ "language": "go" }], "total": { "files": 3 } });
-    assert_eq!(plain(&answer, false), "languages:\n- language: go\ntotal:\n  files: 3");
+    assert_eq!(any_text(&answer), "languages:\n- language: go\ntotal:\n  files: 3");
 }
 
 #[test]
@@ -217,13 +266,17 @@ fn a_doc_the_shown_lines_hold_is_not_said_again() {
     let page = json!({ "total": 1, "results": [{ "project": "/p", "path": "c.py", "matches": [{
         "name": "h", "kind": "method", "lines": "518-522", "signature": "def h(self, request)",
         "doc": "Return the headers for the redirect request.", "code": code, "code_lines": "518-522" }] }] });
-    let text = plain(&page, true);
+    let text = plain(&symbols(&page), true);
     assert_eq!(text.matches("Return the headers").count(), 1, "{text}");
     // A doc block left out of the code keeps its summary.
     let folded = json!({ "total": 1, "results": [{ "project": "/p", "path": "f.py", "matches": [{
         "name": "f", "kind": "function", "lines": "1-7", "signature": "def f(x)", "doc": "Add one to x and return it.",
         "code": "def f(x):\n    return x + 1", "code_skip": "2-5" }] }] });
-    assert!(plain(&folded, true).contains("  Add one to x and return it.\n"), "{}", plain(&folded, true));
+    assert!(
+        plain(&symbols(&folded), true).contains("  Add one to x and return it.\n"),
+        "{}",
+        plain(&symbols(&folded), true)
+    );
 }
 
 #[test]
@@ -232,7 +285,7 @@ fn a_deleted_file_is_said_deleted_not_changed() {
         "path": "gone.py", "root": "/src/py", "language": "python", "stale": true, "deleted": true,
         "content": "x = 1", "start_line": 1, "end_line": 1, "total_lines": 1
     });
-    let text = plain(&answer, false);
+    let text = plain(&file(&answer), false);
     assert!(text.starts_with("gone.py (project /src/py) [deleted on disk since indexed]\n"), "{text}");
     assert!(!text.contains("deleted: true") && !text.contains("changed on disk"), "{text}");
 }

@@ -2,15 +2,13 @@
 //! under way: this server's own, or another run holding one of the config's
 //! projects (its lock names the command, pid, host and start).
 
-use serde_json::Value;
-
-use crate::answers::{to_value, SyncAnswer, SyncResult};
+use crate::answers::{SyncAnswer, SyncResult};
 use crate::gateway::Gateway;
 use crate::sync::SyncStart;
 use crate::tool_error::ToolError;
 
 /// Starts an index run, or tells the one under way.
-pub async fn sync(gw: &Gateway) -> Result<Value, ToolError> {
+pub async fn sync(gw: &Gateway) -> Result<SyncAnswer, ToolError> {
     let answer = match gw.start_sync().await {
         Ok(SyncStart::Started { .. }) => SyncAnswer {
             result: SyncResult::Started,
@@ -36,5 +34,5 @@ pub async fn sync(gw: &Gateway) -> Result<Value, ToolError> {
         },
         Err(e) => return Err(ToolError::Failed(format!("cannot start indexing: {e}"))),
     };
-    Ok(to_value(&answer))
+    Ok(answer)
 }

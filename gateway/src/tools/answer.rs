@@ -79,38 +79,6 @@ pub fn stored_file(gw: &Gateway, root: &str, path: &str) -> (String, String) {
     (index, path.to_string())
 }
 
-/// Files with identical content (the same hash) become one result, the
-/// first, which names the others' paths in `same_content`: a package's
-/// commonjs, esm and browser builds are one answer, not three. Says how
-/// many results were merged.
-pub fn merge_identical(answer: &mut Value) -> usize {
-    let Some(results) = answer.get_mut("results").and_then(Value::as_array_mut) else { return 0 };
-    let mut kept: Vec<Value> = Vec::with_capacity(results.len());
-    let mut merged = 0;
-    for r in results.drain(..) {
-        let same = r["hash"]
-            .as_str()
-            .filter(|h| !h.is_empty())
-            .and_then(|h| kept.iter_mut().find(|k| k["hash"].as_str() == Some(h) && k["path"] != r["path"]));
-        match same {
-            Some(first) => {
-                let mut path = r["path"].as_str().unwrap_or_default().to_string();
-                if first["project"] != r["project"] {
-                    path = format!("{} ({})", path, r["project"].as_str().unwrap_or_default());
-                }
-                match first.get_mut("same_content").and_then(Value::as_array_mut) {
-                    Some(list) => list.push(json!(path)),
-                    None => first["same_content"] = json!([path]),
-                }
-                merged += 1;
-            }
-            None => kept.push(r),
-        }
-    }
-    *results = kept;
-    merged
-}
-
 /// What an inner hit shows of its definition: `symbols.show`, read from
 /// doc values ([`vibe_common::document::shown`]); `None` when it is
 /// missing or unreadable.
@@ -131,15 +99,5 @@ mod tests {
             json!({ "path": "a.py", "root": "/p", "indexed_at": 1_700_000_000_000u64, "line": 12, "size": 40 })
         );
         assert_eq!(source(&json!({ "_source": { "path": "b" } })), json!({ "path": "b" }));
-    }
-
-    #[test]
-    fn identical_files_are_one_result() {
-        let r = |path: &str, hash: &str, project: &str| json!({ "project": project, "path": path, "hash": hash });
-        let mut answer = json!({ "results": [r("cjs/a.js", "h1", "/p"), r("b.js", "h2", "/p"), r("esm/a.js", "h1", "/p"), r("a.js", "h1", "/q")] });
-        assert_eq!(merge_identical(&mut answer), 2);
-        assert_eq!(answer["results"].as_array().unwrap().len(), 2);
-        assert_eq!(answer["results"][0]["same_content"], json!(["esm/a.js", "a.js (/q)"]));
-        assert!(answer["results"][1].get("same_content").is_none());
     }
 }

@@ -9,7 +9,7 @@
 
 use serde_json::Value;
 
-use crate::answers::{to_value, Content, FileAnswer, Line, NoMore};
+use crate::answers::{Content, FileAnswer, Line, NoMore};
 use crate::budget::{escaped_len, RESERVE};
 use crate::normalize::Args;
 use crate::tool_error::ToolError;
@@ -23,13 +23,13 @@ const OVERHEAD: usize = RESERVE + 200;
 /// The content answer, or an error for a line range that cannot be served.
 /// An empty file says why it is empty (binary, over the size limit, not
 /// UTF-8); a range reaching past the end says where the file ends.
-pub fn answer(s: &Value, args: &Args, budget: usize) -> Result<Value, ToolError> {
+pub fn answer(s: &Value, args: &Args, budget: usize) -> Result<FileAnswer<Content>, ToolError> {
     let content = s["content"].as_str().unwrap_or_default();
     let mut answer = FileAnswer::of(s, Content::default());
     if content.is_empty() {
         if let Some(why) = empty_reason(s) {
             answer.message = Some(why);
-            return Ok(to_value(&answer));
+            return Ok(answer);
         }
     }
     if let (Some(start), Some(end)) = (args.start_line, args.end_line) {
@@ -60,11 +60,11 @@ pub fn answer(s: &Value, args: &Args, budget: usize) -> Result<Value, ToolError>
     if total > 0 && (args.start_char.is_some() || over) {
         let goes_on = (!alone && start < end).then_some(start + 1);
         answer.message = part(&mut answer.body, first, start, args.start_char.unwrap_or(1), room, goes_on);
-        return Ok(to_value(&answer));
+        return Ok(answer);
     }
     let page = page(&lines, start, end, room, !alone);
     answer.message = lines_page(&mut answer.body, page, args, (start, end, total), budget);
-    Ok(to_value(&answer))
+    Ok(answer)
 }
 
 /// A page of whole lines in the answer; its message, if any: where the page
@@ -212,6 +212,11 @@ mod tests {
     use super::*;
     use crate::budget::DEFAULT_ANSWER_BUDGET;
     use serde_json::json;
+
+    /// The answer as its JSON.
+    fn answer(s: &Value, args: &Args, budget: usize) -> Result<Value, ToolError> {
+        super::answer(s, args, budget).map(|a| crate::answers::to_value(&a))
+    }
 
     fn at(s: &Value, start: Option<u64>, end: Option<u64>) -> Result<Value, ToolError> {
         answer(s, &Args { start_line: start, end_line: end, ..Args::default() }, DEFAULT_ANSWER_BUDGET)

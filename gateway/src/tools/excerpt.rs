@@ -9,13 +9,12 @@
 //! code holding the words for a name followed by words.
 
 use serde::Deserialize;
-use serde_json::{json, Value};
 use vibe_common::backend::naming::project_hash;
 use vibe_common::document::ast::AstData;
 use vibe_common::document::kinds::ElementKind;
 
-use super::answer::{hits, stored_at, stored_file};
-use crate::answers::{FileResult, Freshness, Line, SymbolsAnswer, TextFound, Uses};
+use super::answer::{hits, stored_file};
+use crate::answers::{FileAnswer, FileResult, Freshness, Line, Outline, SymbolsAnswer, TextFound, Uses};
 use crate::budget::{escaped_len, json_len, RESERVE};
 use crate::gateway::Gateway;
 use crate::template_params;
@@ -42,11 +41,6 @@ pub const WINDOW_LINES: u64 = 30;
 pub const MAX_READ_BYTES: u64 = 256 * 1024;
 
 /// Whether the file an answer or result names is small enough to read.
-pub(super) fn readable(file: &Value) -> bool {
-    super::stale_marks::indexed_size(file).is_some_and(|size| size <= MAX_READ_BYTES)
-}
-
-/// Whether a typed result's file is small enough to read ([`readable`]).
 pub(super) fn readable_file(freshness: &Freshness) -> bool {
     freshness.indexed_size().is_some_and(|size| size <= MAX_READ_BYTES)
 }
@@ -191,26 +185,16 @@ fn code_of(content: &str, (start, end): (u64, u64), shown: u64, room: usize) -> 
 
 /// Gives the element `get_file_ast` answers for `symbol` (the first of
 /// its `matches`) its code: its first lines ([`name_lines`]).
-pub async fn symbol_code(gw: &Gateway, answer: &mut Value) {
+pub async fn symbol_code(gw: &Gateway, answer: &mut FileAnswer<Outline>) {
     let room = room_for_code(gw, answer);
-    if !readable(answer) {
+    if !readable_file(&answer.freshness) {
         return;
     }
-    let file = stored_at(gw, answer);
-    let Some(m) = answer.get_mut("matches").and_then(|m| m.get_mut(0)) else { return };
-    let Some((start, end)) = m["lines"].as_str().and_then(crate::render::span) else { return };
+    let file = stored_file(gw, answer.root.as_deref().unwrap_or_default(), &answer.path);
+    let Some(m) = answer.body.matches.as_mut().and_then(|m| m.first_mut()) else { return };
+    let Some((start, end)) = m.lines.as_deref().and_then(crate::render::span) else { return };
     let Some(content) = file_text(gw, file).await else { return };
-    let shown = name_lines(m["kind"].as_str().unwrap_or_default());
-    let (code, skip) = code_of(&content, (start, end), shown, room);
-    m["code"] = json!(code);
-    match skip {
-        Some(skip) => m["code_skip"] = json!(skip),
-        None => {
-            if let Some(o) = m.as_object_mut() {
-                o.remove("code_skip");
-            }
-        }
-    }
+    (m.code, m.code_skip) = code_of(&content, (start, end), name_lines(&m.kind), room);
 }
 
 /// Bytes of code an answer can still take within the answer budget.

@@ -5,6 +5,7 @@
 use serde_json::Value;
 
 use super::answer::hits;
+use crate::answers::{Answer, FileAnswer};
 use crate::gateway::Gateway;
 use crate::normalize::Args;
 use crate::target::{Project, Scope};
@@ -17,7 +18,7 @@ pub enum Want {
     Ast,
 }
 
-pub async fn get(gw: &Gateway, want: Want, args: &Args) -> Result<Value, ToolError> {
+pub async fn get(gw: &Gateway, want: Want, args: &Args) -> Result<Answer, ToolError> {
     // A model that puts the file name in `query` (or sends the arguments as
     // one plain string) still means the path.
     let from_query = || Some(crate::normalize::normalize_path(&args.query)).filter(|p| !p.is_empty());
@@ -65,18 +66,18 @@ pub async fn get(gw: &Gateway, want: Want, args: &Args) -> Result<Value, ToolErr
     };
     let s = &best["_source"];
     let budget = gw.answer_budget();
-    let mut answer = match want {
-        Want::Content => super::content::answer(s, args, budget)?,
-        Want::Ast => super::outline::answer(s, args, budget)?,
-    };
-    if let Some(o) = answer.as_object_mut() {
-        // A file answer says `stale: false` too, when the disk can tell.
-        super::stale_marks::add(o, s, true);
-    }
-    if want == Want::Ast && args.symbol.is_some() {
-        super::excerpt::symbol_code(gw, &mut answer).await;
-    }
-    Ok(answer)
+    // A file answer says `stale: false` too, when the disk can tell.
+    let freshness = super::stale_marks::freshness(s, true);
+    Ok(match want {
+        Want::Content => Answer::Content(FileAnswer { freshness, ..super::content::answer(s, args, budget)? }),
+        Want::Ast => {
+            let mut answer = FileAnswer { freshness, ..super::outline::answer(s, args, budget)? };
+            if args.symbol.is_some() {
+                super::excerpt::symbol_code(gw, &mut answer).await;
+            }
+            Answer::Outline(answer)
+        }
+    })
 }
 
 /// The project a path names and the path in it, when that project is in scope.

@@ -11,7 +11,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use vibe_common::document::ast::{AstData, LineRange};
 
-use crate::answers::{to_value, FileAnswer, Frontmatter, ImportsShown, Outline, OutlineElement};
+use crate::answers::{FileAnswer, Frontmatter, ImportsShown, Outline, OutlineElement};
 use crate::budget::{first_sentence, json_len, shorten, RESERVE};
 use crate::normalize::Args;
 use crate::tool_error::ToolError;
@@ -38,14 +38,14 @@ struct Item {
     doc: String,
 }
 
-pub fn answer(s: &Value, args: &Args, budget: usize) -> Result<Value, ToolError> {
+pub fn answer(s: &Value, args: &Args, budget: usize) -> Result<FileAnswer<Outline>, ToolError> {
     // The stored AST document (`_source.ast`), read as the type the indexer writes.
     let ast = AstData::deserialize(&s["ast"]).unwrap_or_default();
     let mut answer = FileAnswer::of(s, Outline::default());
     let elements = elements(&ast);
     if let Some(symbol) = args.symbol.as_deref().filter(|q| !q.trim().is_empty()) {
         symbol_answer(&mut answer, &elements, symbol, args.offset as usize, budget)?;
-        return Ok(to_value(&answer));
+        return Ok(answer);
     }
     let outline = &mut answer.body;
     outline.license = ast.license.clone();
@@ -72,7 +72,7 @@ pub fn answer(s: &Value, args: &Args, budget: usize) -> Result<Value, ToolError>
             offset + 1
         ));
     }
-    Ok(to_value(&answer))
+    Ok(answer)
 }
 
 /// Every element of the AST in file order: code elements and Markdown

@@ -7,9 +7,7 @@ use vibe_common::document::project_meta::ProjectMeta;
 
 use super::answer::{hits, scope_index};
 use super::stale_marks::iso_time;
-use crate::answers::{
-    to_value, LanguageSize, ProjectShown, ProjectsAnswer, RunState, Sizes, StatsAnswer, SyncState, TotalSize,
-};
+use crate::answers::{LanguageSize, ProjectShown, ProjectsAnswer, RunState, Sizes, StatsAnswer, SyncState, TotalSize};
 use crate::budget::{first_sentence, json_len, RESERVE};
 use crate::gateway::Gateway;
 use crate::normalize::Args;
@@ -25,7 +23,7 @@ const SUMMARY_CHARS: usize = 120;
 /// The projects with when each was last indexed and, when this server ran a
 /// sync, its outcome for the project: `ok`, or the error line that names it
 /// (or the run's, when it failed before reaching the projects).
-pub async fn projects(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
+pub async fn projects(gw: &Gateway, args: &Args) -> Result<ProjectsAnswer, ToolError> {
     let b = gw.backend();
     let response = b.run("show_projects", &b.names().meta(), template_params::projects(MAX_PROJECTS)).await?;
     let status = gw.sync_runner().status().await;
@@ -67,7 +65,7 @@ pub async fn projects(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
     let mut answer =
         ProjectsAnswer { projects: Vec::new(), total, truncated: false, sync, next_offset: None, note: None };
     page(&mut answer, projects, args.offset as usize, gw.answer_budget());
-    Ok(to_value(&answer))
+    Ok(answer)
 }
 
 /// Puts the projects from `offset` that fit the budget in the answer, with
@@ -99,7 +97,7 @@ fn page(answer: &mut ProjectsAnswer, entries: Vec<ProjectShown>, offset: usize, 
 
 /// Files, lines, AST objects and size per language of a project or all,
 /// largest first; the smallest are counted, not listed, over the budget.
-pub async fn stats(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
+pub async fn stats(gw: &Gateway, args: &Args) -> Result<StatsAnswer, ToolError> {
     let scope = gw.resolve(args.target.as_deref()).await?;
     let index = scope_index(gw, &scope);
     let r = gw.backend().run("show_stats", &index, template_params::stats()).await?;
@@ -138,5 +136,5 @@ pub async fn stats(gw: &Gateway, args: &Args) -> Result<Value, ToolError> {
         answer.more_languages = Some(answer.more_languages.unwrap_or(0) + 1);
         answer.truncated = Some(true);
     }
-    Ok(to_value(&answer))
+    Ok(answer)
 }

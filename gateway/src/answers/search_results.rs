@@ -1,0 +1,218 @@
+//! The answers of the searches: pages of files with what matched in each.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use vibe_common::document::kinds::ReferenceKind;
+use vibe_common::document::shown::Shown;
+
+use super::{FileResult, Freshness, Line, Page};
+
+/// `search_by_code_imports`: each file's imports that match.
+pub type ImportsAnswer = Page<FileResult<ImportsFound>>;
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct ImportsFound {
+    pub imports: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub more_imports: Option<u64>,
+}
+
+/// The three symbol searches: each file's matching definitions.
+pub type SymbolsAnswer = Page<FileResult<SymbolsFound>>;
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct SymbolsFound {
+    pub matches: Vec<SymbolMatch>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub more_matches: Option<u64>,
+    // The best file's other lines holding a question's words.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub word_lines: Vec<LineHit>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct SymbolMatch {
+    pub name: String,
+    pub kind: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lines: Option<String>,
+    pub signature: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code_lines: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code_skip: Option<String>,
+    // A callee of the best match, shown after the match that calls it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub called_by: Option<String>,
+}
+
+/// A line of a file, with the definition it is in.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct LineHit {
+    pub line: Line,
+    pub text: String,
+    // A line shown around a hit, not a hit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context: Option<bool>,
+    #[serde(rename = "in", default, skip_serializing_if = "Option::is_none")]
+    pub within: Option<String>,
+}
+
+/// `search_documentation`: each document's sections that match (Markdown:
+/// no `language`).
+pub type DocumentationAnswer = Page<DocResult>;
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct DocResult {
+    pub project: String,
+    pub path: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    pub sections: Vec<DocSection>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub more_sections: Option<u64>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub other_headings: Vec<String>,
+    pub headings_total: u64,
+    #[serde(flatten)]
+    pub freshness: Freshness,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct DocSection {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub heading: Option<String>,
+    pub lines: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub passage: Option<String>,
+}
+
+/// `search_code_text`: each file's matching lines.
+pub type TextAnswer = Page<FileResult<TextFound>, TextPage>;
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct TextFound {
+    pub matches: Vec<LineHit>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub more_matches: Option<u64>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+pub struct TextPage {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total_exact: Option<bool>,
+    // The page's first file among the matching files, past the first page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first: Option<Line>,
+}
+
+/// `find_references` and its directions: each file's uses, calls or types.
+pub type ReferencesAnswer = Page<FileResult<Uses>, ReferencesPage>;
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+pub struct Uses {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub references: Option<Vec<Use>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub calls: Option<Vec<Call>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub types: Option<Vec<TypeLink>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub more_references: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub more_calls: Option<u64>,
+}
+
+/// A use of the name asked for.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct Use {
+    pub line: Line,
+    pub kind: ReferenceKind,
+    #[serde(rename = "in", default, skip_serializing_if = "Option::is_none")]
+    pub within: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+}
+
+/// A name the definition asked for uses, and where.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct Call {
+    pub name: String,
+    #[serde(flatten)]
+    pub at: Use,
+}
+
+/// A subtype or supertype.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct TypeLink {
+    pub name: String,
+    pub kind: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lines: Option<String>,
+    pub signature: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u64>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub extends: Vec<String>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+pub struct ReferencesPage {
+    // The way other than `callers` (the default, not written).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub direction: Option<AnswerDirection>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_indexed: Vec<String>,
+}
+
+/// The direction an answer of `find_references` went, when not `callers`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum AnswerDirection {
+    Callees,
+    Subtypes,
+    Supertypes,
+}
+
+impl From<&Shown<'_>> for SymbolMatch {
+    /// A definition as the index shows it, without its code.
+    fn from(s: &Shown<'_>) -> Self {
+        SymbolMatch {
+            name: s.name.to_string(),
+            kind: s.kind.name().to_string(),
+            owner: s.owner.as_deref().map(str::to_string),
+            lines: s.lines.clone(),
+            signature: Some(s.signature.clone()),
+            doc: s.doc.as_deref().map(str::to_string),
+            code: None,
+            code_lines: None,
+            code_skip: None,
+            called_by: None,
+        }
+    }
+}
+
+impl From<&Shown<'_>> for TypeLink {
+    /// A type as the index shows it, its depth and supertypes to come.
+    fn from(s: &Shown<'_>) -> Self {
+        TypeLink {
+            name: s.name.to_string(),
+            kind: s.kind.name().to_string(),
+            owner: s.owner.as_deref().map(str::to_string),
+            lines: s.lines.clone(),
+            signature: Some(s.signature.clone()),
+            depth: None,
+            extends: Vec::new(),
+        }
+    }
+}
