@@ -123,6 +123,21 @@ def general_calls(targets: list[str]) -> list[tuple[str, dict]]:
     for words in ["parse a date string", "retry with backoff", "open a file for reading", "hash table resize"]:
         out.append(("search_code_symbols", {"query": words}))
         out.append(("search_code_symbols", {"query": words, "offset": 10}))
+    # Pages the answer budget cuts.
+    for tool, args in [("search_code_symbols", {"query": "*", "limit": 100}), ("search_code_text", {"query": "e", "limit": 100}),
+                       ("find_references", {"query": "len", "limit": 100}), ("search_by_code_imports", {"query": "*", "limit": 100}),
+                       ("search_documentation", {"query": "the", "limit": 100})]:
+        out.append((tool, args))
+    return out
+
+
+async def document_calls(mcp: McpSession) -> list[tuple[str, dict]]:
+    """Each document the documentation search finds, as an outline and as lines."""
+    c = await mcp.call("search_documentation", {"query": "guide team legend", "limit": 10}, parse=False)
+    out = []
+    for r in (c.structured or {}).get("results") or []:
+        args = {"path": r["path"], "target": r["project"]}
+        out += [("get_file_ast", args), ("get_file_content", args), ("get_file_content", {**args, "start_line": 2, "end_line": 2})]
     return out
 
 
@@ -152,6 +167,7 @@ async def main() -> int:
         for t in targets:
             for e in await map_entries(mcp, t, a.names):
                 calls += calls_for(t, e)
+        calls += await document_calls(mcp)
     calls += fixed_first_calls() + general_calls(targets)
     base, new = await answers(a.base, calls), await answers(a.new, calls)
 

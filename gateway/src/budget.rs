@@ -10,7 +10,6 @@
 //! is cut at a word, and an answer that still does not fit is replaced by a
 //! note saying so. Nothing is cut inside a JSON value or a UTF-8 character.
 
-
 pub use vibe_common::config::DEFAULT_ANSWER_BUDGET;
 
 /// Bytes kept free for the fields a cut adds (`truncated`, `next_offset`, a note).

@@ -86,15 +86,12 @@ impl JsonSchema for Line {
 }
 
 /// How fresh a file in an answer is ([`crate::tools::stale_marks`]).
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 pub struct Freshness {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hash: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub indexed_at: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stale: Option<bool>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deleted: Option<bool>,
     // Other files with the same content ([`crate::tools::answer::merge_identical`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -133,14 +130,13 @@ pub struct FileResult<M> {
 
 /// A page of search results ([`crate::tools::answer::paged`]); `X`: the
 /// fields of one tool's page beside them.
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct Page<R, X = NoMore> {
     pub query: String,
     pub total: u64,
     pub truncated: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub next_offset: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
     pub results: Vec<R>,
     #[serde(flatten)]
@@ -148,20 +144,23 @@ pub struct Page<R, X = NoMore> {
 }
 
 /// No fields beside a page's own.
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 pub struct NoMore {}
 
 /// One file's header in `get_file_content` and `get_file_ast` (`root` and
 /// `language` are `null` when no file matched), and the answer's own fields.
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct FileAnswer<B> {
+    #[serialize_always]
     pub root: Option<String>,
     pub path: String,
+    #[serialize_always]
     pub language: Option<String>,
     #[serde(flatten)]
     pub freshness: Freshness,
     #[serde(flatten)]
     pub body: B,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
 }

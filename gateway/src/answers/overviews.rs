@@ -7,13 +7,12 @@ use serde::{Deserialize, Serialize};
 use super::FileResult;
 
 /// `admin_sync`: whether a run started.
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct SyncAnswer {
     pub result: SyncResult,
     pub message: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub running_secs: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub progress: Option<String>,
 }
 
@@ -24,46 +23,39 @@ pub enum SyncResult {
 }
 
 /// `show_projects`: the indexed projects, and the last `admin_sync`.
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct ProjectsAnswer {
     pub projects: Vec<ProjectShown>,
     pub total: u64,
     pub truncated: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sync: Option<SyncState>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub next_offset: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 pub struct ProjectShown {
     pub path: String,
     pub name: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub indexed_at: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub owners: Vec<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_sync: Option<String>,
 }
 
 /// The last or running `admin_sync`.
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct SyncState {
     pub state: RunState,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub running_secs: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub progress: Option<String>,
     // `null` when the run said nothing.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("x-nullable" = true))]
     pub outcome: Option<Option<String>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub finished_at: Option<String>,
 }
 
@@ -76,16 +68,15 @@ pub enum RunState {
 }
 
 /// `show_stats`: files, lines, AST objects and size per language.
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct StatsAnswer {
+    #[serialize_always]
     pub target: Option<String>,
     pub languages: Vec<LanguageSize>,
     pub total: TotalSize,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub more_languages: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub truncated: Option<bool>,
 }
 
@@ -104,35 +95,29 @@ pub struct LanguageSize {
     pub sizes: Sizes,
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct TotalSize {
     #[serde(flatten)]
     pub sizes: Sizes,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub projects: Option<u64>,
 }
 
 /// `show_tree`: the tree, or with `symbols` the ranked map (files with the
 /// definitions used by the most files, [`crate::tools::map`]).
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 pub struct TreeAnswer {
+    #[serialize_always]
     pub target: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub total_files: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub total_dirs: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tree: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub depth: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub total: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub results: Option<Vec<FileResult<MapMatches>>>,
     pub truncated: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
 }
 
@@ -142,14 +127,14 @@ pub struct MapMatches {
 }
 
 /// A definition of the ranked map, with how many files use it.
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct MapDefinition {
     pub name: String,
     pub kind: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub owner: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lines: Option<String>,
+    #[serialize_always]
     pub signature: Option<String>,
     pub used_in: u64,
 }

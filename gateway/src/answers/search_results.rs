@@ -10,55 +10,50 @@ use super::{FileResult, Freshness, Line, Page};
 /// `search_by_code_imports`: each file's imports that match.
 pub type ImportsAnswer = Page<FileResult<ImportsFound>>;
 
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct ImportsFound {
     pub imports: Vec<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub more_imports: Option<u64>,
 }
 
 /// The three symbol searches: each file's matching definitions.
 pub type SymbolsAnswer = Page<FileResult<SymbolsFound>>;
 
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct SymbolsFound {
     pub matches: Vec<SymbolMatch>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub more_matches: Option<u64>,
     // The best file's other lines holding a question's words.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub word_lines: Vec<LineHit>,
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct SymbolMatch {
     pub name: String,
     pub kind: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub owner: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lines: Option<String>,
+    #[serialize_always]
     pub signature: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub doc: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub code_lines: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub code_skip: Option<String>,
     // A callee of the best match, shown after the match that calls it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub called_by: Option<String>,
 }
 
 /// A line of a file, with the definition it is in.
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct LineHit {
     pub line: Line,
     pub text: String,
     // A line shown around a hit, not a hit.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub context: Option<bool>,
     #[serde(rename = "in", default, skip_serializing_if = "Option::is_none")]
     pub within: Option<String>,
@@ -68,16 +63,14 @@ pub struct LineHit {
 /// no `language`).
 pub type DocumentationAnswer = Page<DocResult>;
 
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct DocResult {
     pub project: String,
     pub path: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     pub sections: Vec<DocSection>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub more_sections: Option<u64>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub other_headings: Vec<String>,
@@ -86,59 +79,53 @@ pub struct DocResult {
     pub freshness: Freshness,
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct DocSection {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub heading: Option<String>,
     pub lines: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub passage: Option<String>,
 }
 
 /// `search_code_text`: each file's matching lines.
 pub type TextAnswer = Page<FileResult<TextFound>, TextPage>;
 
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct TextFound {
     pub matches: Vec<LineHit>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub more_matches: Option<u64>,
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 pub struct TextPage {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub total_exact: Option<bool>,
     // The page's first file among the matching files, past the first page.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first: Option<Line>,
 }
 
 /// `find_references` and its directions: each file's uses, calls or types.
 pub type ReferencesAnswer = Page<FileResult<Uses>, ReferencesPage>;
 
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 pub struct Uses {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub references: Option<Vec<Use>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub calls: Option<Vec<Call>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub types: Option<Vec<TypeLink>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub more_references: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub more_calls: Option<u64>,
 }
 
 /// A use of the name asked for.
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct Use {
     pub line: Line,
     pub kind: ReferenceKind,
     #[serde(rename = "in", default, skip_serializing_if = "Option::is_none")]
     pub within: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
 }
 
@@ -151,25 +138,24 @@ pub struct Call {
 }
 
 /// A subtype or supertype.
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct TypeLink {
     pub name: String,
     pub kind: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub owner: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lines: Option<String>,
+    #[serialize_always]
     pub signature: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub depth: Option<u64>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub extends: Vec<String>,
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 pub struct ReferencesPage {
     // The way other than `callers` (the default, not written).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub direction: Option<AnswerDirection>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub not_indexed: Vec<String>,
