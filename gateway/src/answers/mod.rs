@@ -14,6 +14,7 @@ use std::borrow::Cow;
 
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::{Deserialize, Serialize};
+use vibe_common::document::content_doc::ContentDoc;
 
 mod every_answer;
 mod file_views;
@@ -32,15 +33,59 @@ pub fn to_value<T: Serialize>(answer: &T) -> serde_json::Value {
     serde_json::to_value(answer).unwrap_or_default()
 }
 
-/// The header of a file answer: its project's root, path and language as
-/// the document has them (`_source`), freshness to come.
-impl<B> FileAnswer<B> {
-    pub fn of(source: &serde_json::Value, body: B) -> Self {
+/// What the index recorded of a file an answer names: where it is, its
+/// language, and what its freshness is told from (hash, size, modification
+/// time and when it was indexed, in epoch milliseconds).
+#[derive(Debug, Clone, Default)]
+pub struct IndexedFile {
+    pub root: Option<String>,
+    pub path: String,
+    pub language: Option<String>,
+    pub hash: Option<String>,
+    pub size: Option<u64>,
+    pub mtime: Option<u64>,
+    pub indexed_at: Option<u64>,
+}
+
+impl IndexedFile {
+    /// Of a document's `_source`, or of what a hit read from doc values
+    /// ([`crate::tools::answer::source`]).
+    pub fn of(source: &serde_json::Value) -> IndexedFile {
         let text = |key: &str| source[key].as_str().map(str::to_string);
-        FileAnswer {
+        IndexedFile {
             root: text("root"),
             path: text("path").unwrap_or_default(),
             language: text("language"),
+            hash: text("hash"),
+            size: source["size"].as_u64(),
+            mtime: source["mtime"].as_u64(),
+            indexed_at: source["indexed_at"].as_u64(),
+        }
+    }
+}
+
+impl From<&ContentDoc<'_>> for IndexedFile {
+    fn from(doc: &ContentDoc<'_>) -> IndexedFile {
+        IndexedFile {
+            root: Some(doc.root.to_string()),
+            path: doc.path.to_string(),
+            language: doc.language.as_deref().map(str::to_string),
+            hash: Some(doc.hash.to_string()),
+            size: Some(doc.size),
+            mtime: Some(doc.mtime),
+            indexed_at: Some(doc.indexed_at),
+        }
+    }
+}
+
+/// The header of a file answer: its project's root, path and language as
+/// the index has them, freshness to come.
+impl<B> FileAnswer<B> {
+    pub fn of(file: &IndexedFile, body: B) -> Self {
+        FileAnswer {
+            root: file.root.clone(),
+            path: file.path.clone(),
+            language: file.language.clone(),
             freshness: Freshness::default(),
             body,
             message: None,

@@ -5,7 +5,7 @@ use serde_json::{json, Value};
 
 use vibe_common::document::shown::Shown;
 
-use crate::answers::Page;
+use crate::answers::{IndexedFile, Page};
 use crate::gateway::Gateway;
 use crate::normalize::Args;
 use crate::target::Scope;
@@ -62,6 +62,11 @@ pub fn source(hit: &Value) -> Value {
         out.insert(name.to_string(), value);
     }
     Value::Object(out)
+}
+
+/// What the index recorded of a hit's file ([`source`]).
+pub fn indexed_file(hit: &Value) -> IndexedFile {
+    IndexedFile::of(&source(hit))
 }
 
 /// Where a hit's `_source` (its `root`) or a result's (its `project`, the

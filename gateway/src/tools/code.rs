@@ -357,7 +357,7 @@ fn symbol_result(hit: &Value, all: bool, with_code: bool) -> FileResult<SymbolsF
     let matches: Vec<SymbolMatch> = definitions.iter().map(|d| element(d, with_code && overload(d))).collect();
     let more_matches = (found > matches.len() as u64).then(|| found - matches.len() as u64);
     let found = SymbolsFound { matches, more_matches, word_lines: Vec::new() };
-    super::stale_marks::file_result(&super::answer::source(hit), found)
+    super::stale_marks::file_result(&super::answer::indexed_file(hit), found)
 }
 
 /// A definition as a match: what the index shows of it, its first lines
@@ -402,5 +402,5 @@ fn import_result(hit: &Value, all: bool) -> FileResult<ImportsFound> {
         _ => strings(&hit["_source"]["ast"]["imports"]),
     };
     let found = ImportsFound { imports, more_imports: None };
-    super::stale_marks::file_result(&super::answer::source(hit), found)
+    super::stale_marks::file_result(&super::answer::indexed_file(hit), found)
 }

@@ -7,9 +7,9 @@
 //! `next_start_char`). Following the `next_*` fields gives the file byte for
 //! byte.
 
-use serde_json::Value;
+use vibe_common::document::content_doc::ContentDoc;
 
-use crate::answers::{Content, FileAnswer, Line, NoMore};
+use crate::answers::{Content, FileAnswer, IndexedFile, Line, NoMore};
 use crate::budget::{escaped_len, RESERVE};
 use crate::normalize::Args;
 use crate::tool_error::ToolError;
@@ -23,11 +23,16 @@ const OVERHEAD: usize = RESERVE + 200;
 /// The content answer, or an error for a line range that cannot be served.
 /// An empty file says why it is empty (binary, over the size limit, not
 /// UTF-8); a range reaching past the end says where the file ends.
-pub fn answer(s: &Value, args: &Args, budget: usize) -> Result<FileAnswer<Content>, ToolError> {
-    let content = s["content"].as_str().unwrap_or_default();
-    let mut answer = FileAnswer::of(s, Content::default());
+pub fn answer(
+    doc: &ContentDoc,
+    file: &IndexedFile,
+    args: &Args,
+    budget: usize,
+) -> Result<FileAnswer<Content>, ToolError> {
+    let content = doc.content.as_deref().unwrap_or_default();
+    let mut answer = FileAnswer::of(file, Content::default());
     if content.is_empty() {
-        if let Some(why) = empty_reason(s) {
+        if let Some(why) = empty_reason(doc) {
             answer.message = Some(why);
             return Ok(answer);
         }
@@ -50,7 +55,7 @@ pub fn answer(s: &Value, args: &Args, budget: usize) -> Result<FileAnswer<Conten
     }
     let end = args.end_line.unwrap_or(total).min(total);
     // The header's bytes: the content goes in the room left.
-    let header = crate::budget::json_len(&FileAnswer::of(s, NoMore {}));
+    let header = crate::budget::json_len(&FileAnswer::of(file, NoMore {}));
     let room = budget.saturating_sub(header + OVERHEAD);
     answer.body.total_lines = Some(total);
     let alone = args.start_line.is_some() && args.start_line == args.end_line;
@@ -195,9 +200,9 @@ fn part(body: &mut Content, line: &str, n: u64, from: u64, room: usize, goes_on:
 }
 
 /// Why a file's content is not in the index, from what the indexer recorded.
-fn empty_reason(s: &Value) -> Option<String> {
-    let size = s["size"].as_u64().map(vibe_common::text::units::human_size).unwrap_or_else(|| "?".into());
-    match s["skipped"].as_str()? {
+fn empty_reason(doc: &ContentDoc) -> Option<String> {
+    let size = vibe_common::text::units::human_size(doc.size);
+    match doc.skipped.as_deref()? {
         "binary" => Some(format!("binary file ({size}): its content is not indexed")),
         "too_large" => {
             Some(format!("file too large ({size}, over the indexer's size limit): its content is not indexed"))
@@ -211,11 +216,13 @@ fn empty_reason(s: &Value) -> Option<String> {
 mod tests {
     use super::*;
     use crate::budget::DEFAULT_ANSWER_BUDGET;
-    use serde_json::json;
+    use serde::Deserialize;
+    use serde_json::{json, Value};
 
-    /// The answer as its JSON.
+    /// The answer to the content document `s`, as its JSON.
     fn answer(s: &Value, args: &Args, budget: usize) -> Result<Value, ToolError> {
-        super::answer(s, args, budget).map(|a| crate::answers::to_value(&a))
+        let doc = ContentDoc::deserialize(s).unwrap();
+        super::answer(&doc, &IndexedFile::from(&doc), args, budget).map(|a| crate::answers::to_value(&a))
     }
 
     fn at(s: &Value, start: Option<u64>, end: Option<u64>) -> Result<Value, ToolError> {

@@ -73,7 +73,7 @@ fn result(s: &Value, text: Option<&str>, terms: &[String]) -> DocResult {
             .map(|(_, x)| x.title.clone())
             .collect(),
         headings_total: all.iter().filter(|x| x.level > 0).count() as u64,
-        freshness: super::stale_marks::freshness(s, false),
+        freshness: super::stale_marks::freshness(&crate::answers::IndexedFile::of(s), false),
     }
 }
 

@@ -5,7 +5,10 @@
 use serde_json::Value;
 
 use super::answer::hits;
-use crate::answers::{Answer, FileAnswer};
+use serde::Deserialize;
+use vibe_common::document::content_doc::ContentDoc;
+
+use crate::answers::{Answer, FileAnswer, IndexedFile};
 use crate::gateway::Gateway;
 use crate::normalize::Args;
 use crate::target::{Project, Scope};
@@ -67,11 +70,20 @@ pub async fn get(gw: &Gateway, want: Want, args: &Args) -> Result<Answer, ToolEr
     let s = &best["_source"];
     let budget = gw.answer_budget();
     // A file answer says `stale: false` too, when the disk can tell.
-    let freshness = super::stale_marks::freshness(s, true);
+    let fresh = |file: &IndexedFile| super::stale_marks::freshness(file, true);
     Ok(match want {
-        Want::Content => Answer::Content(FileAnswer { freshness, ..super::content::answer(s, args, budget)? }),
+        Want::Content => {
+            let doc = ContentDoc::deserialize(s)
+                .map_err(|e| ToolError::Failed(format!("the stored content of {path:?} cannot be read: {e}")))?;
+            let file = IndexedFile::from(&doc);
+            Answer::Content(FileAnswer {
+                freshness: fresh(&file),
+                ..super::content::answer(&doc, &file, args, budget)?
+            })
+        }
         Want::Ast => {
-            let mut answer = FileAnswer { freshness, ..super::outline::answer(s, args, budget)? };
+            let file = IndexedFile::of(s);
+            let mut answer = FileAnswer { freshness: fresh(&file), ..super::outline::answer(s, &file, args, budget)? };
             if args.symbol.is_some() {
                 super::excerpt::symbol_code(gw, &mut answer).await;
             }

@@ -134,7 +134,7 @@ fn file_result(hit: &Value, direction: Direction, query: &str, shown: usize) -> 
         Direction::Callees => Uses { calls: Some(uses), more_references, ..Uses::default() },
         _ => Uses { references: Some(uses.into_iter().map(|u| u.at).collect()), more_references, ..Uses::default() },
     };
-    super::stale_marks::file_result(&super::answer::source(hit), found)
+    super::stale_marks::file_result(&super::answer::indexed_file(hit), found)
 }
 
 /// The uses of one `references` entry, one per line, each with the name

@@ -156,7 +156,7 @@ async fn level(gw: &Gateway, index: &str, way: Way, sought: &[Sought], depth: u3
     let files = response["hits"]["total"]["value"].as_u64().unwrap_or(0);
     let mut out = Vec::new();
     for hit in hits(&response) {
-        let file = super::stale_marks::file_result(&super::answer::source(&hit), NoMore {});
+        let file = super::stale_marks::file_result(&super::answer::indexed_file(&hit), NoMore {});
         let family = family(file.language.as_deref().unwrap_or_default());
         for inner in hit["inner_hits"]["symbols"]["hits"]["hits"].as_array().into_iter().flatten() {
             let Some(mut entry) = super::answer::shown(inner).as_ref().map(TypeLink::from) else {

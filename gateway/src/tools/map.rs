@@ -130,7 +130,7 @@ fn first_ranking(uses: &Value, definitions: &HashMap<String, u64>, all_names: bo
 fn entries(found: &Value, first: &HashMap<String, f64>) -> Vec<Entry> {
     let mut out = Vec::new();
     for hit in hits(found) {
-        let file = super::stale_marks::file_result(&super::answer::source(&hit), NoMore {});
+        let file = super::stale_marks::file_result(&super::answer::indexed_file(&hit), NoMore {});
         for inner in hit["inner_hits"]["symbols"]["hits"]["hits"].as_array().into_iter().flatten() {
             let Some(shown) = super::answer::shown(inner).as_ref().map(TypeLink::from) else {
                 continue;

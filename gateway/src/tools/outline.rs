@@ -11,7 +11,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use vibe_common::document::ast::{AstData, LineRange};
 
-use crate::answers::{FileAnswer, Frontmatter, ImportsShown, Outline, OutlineElement};
+use crate::answers::{FileAnswer, Frontmatter, ImportsShown, IndexedFile, Outline, OutlineElement};
 use crate::budget::{first_sentence, json_len, shorten, RESERVE};
 use crate::normalize::Args;
 use crate::tool_error::ToolError;
@@ -38,10 +38,10 @@ struct Item {
     doc: String,
 }
 
-pub fn answer(s: &Value, args: &Args, budget: usize) -> Result<FileAnswer<Outline>, ToolError> {
+pub fn answer(s: &Value, file: &IndexedFile, args: &Args, budget: usize) -> Result<FileAnswer<Outline>, ToolError> {
     // The stored AST document (`_source.ast`), read as the type the indexer writes.
     let ast = AstData::deserialize(&s["ast"]).unwrap_or_default();
-    let mut answer = FileAnswer::of(s, Outline::default());
+    let mut answer = FileAnswer::of(file, Outline::default());
     let elements = elements(&ast);
     if let Some(symbol) = args.symbol.as_deref().filter(|q| !q.trim().is_empty()) {
         symbol_answer(&mut answer, &elements, symbol, args.offset as usize, budget)?;

@@ -9,10 +9,9 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use serde_json::Value;
 use vibe_common::files::freshness::{changed, Indexed};
 
-use crate::answers::{Answer, DiskMark, FileResult, Freshness};
+use crate::answers::{Answer, DiskMark, FileResult, Freshness, IndexedFile};
 
 /// Hex digits of the indexed hash shown in answers: enough to tell two
 /// versions of a file apart, short enough for a small model's budget.
@@ -20,13 +19,12 @@ pub const HASH_CHARS: usize = 12;
 
 /// A search result: the indexed file (`project`, `path`, `language`, its
 /// freshness) and what was `found` in it.
-pub fn file_result<M>(source: &Value, found: M) -> FileResult<M> {
-    let text = |key: &str| source[key].as_str().map(str::to_string);
+pub fn file_result<M>(file: &IndexedFile, found: M) -> FileResult<M> {
     FileResult {
-        project: text("root").unwrap_or_default(),
-        path: text("path").unwrap_or_default(),
-        language: text("language"),
-        freshness: freshness(source, false),
+        project: file.root.clone().unwrap_or_default(),
+        path: file.path.clone(),
+        language: file.language.clone(),
+        freshness: freshness(file, false),
         found,
     }
 }
@@ -35,24 +33,24 @@ pub fn file_result<M>(source: &Value, found: M) -> FileResult<M> {
 /// mark [`settle`] turns into `stale: true` when the file changed on disk
 /// (and `stale: false` when it did not, with `say_fresh`: a file answer
 /// says so).
-pub fn freshness(source: &Value, say_fresh: bool) -> Freshness {
-    let hash = source["hash"].as_str().unwrap_or_default();
-    let (root, path) = (source["root"].as_str().unwrap_or_default(), source["path"].as_str().unwrap_or_default());
+pub fn freshness(file: &IndexedFile, say_fresh: bool) -> Freshness {
+    let hash = file.hash.as_deref().unwrap_or_default();
+    let (root, path) = (file.root.as_deref().unwrap_or_default(), file.path.as_str());
     let plain = Path::new(path).components().all(|c| matches!(c, Component::Normal(_)));
-    let disk_mark = match (source["size"].as_u64(), plain && !path.is_empty(), Path::new(root).is_absolute()) {
+    let disk_mark = match (file.size, plain && !path.is_empty(), Path::new(root).is_absolute()) {
         (Some(size), true, true) => Some(DiskMark {
             root: root.to_string(),
             path: path.to_string(),
             size,
-            mtime: source["mtime"].as_u64().unwrap_or(0),
-            indexed_at: source["indexed_at"].as_u64().unwrap_or(0),
+            mtime: file.mtime.unwrap_or(0),
+            indexed_at: file.indexed_at.unwrap_or(0),
             say_fresh,
         }),
         _ => None,
     };
     Freshness {
         hash: (!hash.is_empty()).then(|| hash[..hash.len().min(HASH_CHARS)].to_string()),
-        indexed_at: source["indexed_at"].as_u64().map(iso_time),
+        indexed_at: file.indexed_at.map(iso_time),
         disk_mark,
         ..Freshness::default()
     }
@@ -133,8 +131,14 @@ mod tests {
     use crate::answers::{FileAnswer, Page, TextAnswer, TextFound, TextPage};
     use serde_json::json;
 
+    fn file(source: serde_json::Value) -> IndexedFile {
+        IndexedFile::of(&source)
+    }
+
     fn answer_for(root: &str, path: &str, size: u64, mtime: u64, say_fresh: bool) -> Answer {
-        let source = json!({ "root": root, "path": path, "hash": "0123456789abcdef", "indexed_at": 0, "size": size, "mtime": mtime });
+        let source = file(
+            json!({ "root": root, "path": path, "hash": "0123456789abcdef", "indexed_at": 0, "size": size, "mtime": mtime }),
+        );
         if say_fresh {
             let mut file = FileAnswer::of(&source, crate::answers::Content::default());
             file.freshness = freshness(&source, true);
@@ -161,7 +165,8 @@ mod tests {
 
     #[test]
     fn the_mark_is_what_the_index_recorded() {
-        let source = json!({ "root": "/r", "path": "a.py", "hash": "0123456789abcdef", "indexed_at": 5, "size": 3 });
+        let source =
+            file(json!({ "root": "/r", "path": "a.py", "hash": "0123456789abcdef", "indexed_at": 5, "size": 3 }));
         let fresh = freshness(&source, false);
         let mark =
             DiskMark { root: "/r".into(), path: "a.py".into(), size: 3, mtime: 0, indexed_at: 5, say_fresh: false };

@@ -3,12 +3,13 @@
 use std::borrow::Cow;
 
 use vibe_common::document::ast::AstData;
+use vibe_common::document::content_doc::ContentDoc;
 use vibe_common::document::shown::Shown;
 use vibe_common::text::identifier::{joined_pairs, spaced_words};
 use vibe_common::text::summary;
 
 use super::tags::deterministic_tags;
-use super::written::{AstDoc, ContentDoc, GroupedReferences, StoredAst, Symbol};
+use super::written::{AstDoc, GroupedReferences, StoredAst, Symbol};
 use crate::scanner::{ScannedFile, SourceInfo};
 
 /// Enrichment from the LLM, when there is any.
@@ -198,18 +199,18 @@ fn now_ms() -> u64 {
 pub fn content_doc<'a>(source: &'a SourceInfo, file: &'a ScannedFile) -> ContentDoc<'a> {
     ContentDoc {
         root: source.root.to_string_lossy(),
-        project: &source.name,
-        path: &file.rel_path,
-        language: file.language,
-        hash: &file.hash,
+        project: Cow::Borrowed(&source.name),
+        path: Cow::Borrowed(&file.rel_path),
+        language: file.language.map(Cow::Borrowed),
+        hash: Cow::Borrowed(&file.hash),
         indexed_at: now_ms(),
         lines: file.lines,
         size: file.size,
         mtime: file.mtime,
         // Why `content` is empty: binary, too_large or invalid_utf8 (get_file_content says so).
-        skipped: file.skipped.filter(|s| s.explains_empty_content()).map(|s| s.as_str()),
-        content: file.content.as_deref(),
-        grams: file.grams.as_deref(),
+        skipped: file.skipped.filter(|s| s.explains_empty_content()).map(|s| Cow::Borrowed(s.as_str())),
+        content: file.content.as_deref().map(Cow::Borrowed),
+        grams: file.grams.as_deref().map(Cow::Borrowed),
     }
 }
 

@@ -47,23 +47,6 @@ pub struct AstDoc<'a> {
     pub ast: Option<StoredAst<'a>>,
 }
 
-/// The content document of a file (`content_doc`).
-#[derive(Serialize)]
-pub struct ContentDoc<'a> {
-    pub root: Cow<'a, str>,
-    pub project: &'a str,
-    pub path: &'a str,
-    pub language: Option<&'static str>,
-    pub hash: &'a str,
-    pub indexed_at: u64,
-    pub lines: u64,
-    pub size: u64,
-    pub mtime: u64,
-    pub skipped: Option<&'static str>,
-    pub content: Option<&'a str>,
-    pub grams: Option<&'a str>,
-}
-
 /// One entry of `symbols`.
 #[derive(Serialize)]
 pub struct Symbol<'a> {

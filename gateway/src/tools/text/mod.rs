@@ -28,7 +28,10 @@ pub mod plan;
 
 pub use glob::*;
 
-use crate::answers::{FileResult, Line, LineHit, TextAnswer, TextFound, TextPage};
+use serde::Deserialize;
+use vibe_common::document::content_doc::ContentDoc;
+
+use crate::answers::{FileResult, IndexedFile, Line, LineHit, TextAnswer, TextFound, TextPage};
 use crate::gateway::Gateway;
 use crate::normalize::Args;
 use crate::target::Scope;
@@ -334,8 +337,8 @@ pub fn lines(content: &str) -> impl Iterator<Item = &str> {
 /// A file with its matching lines and `context` lines around each (marked
 /// `context: true`), or `None` when no line matches.
 fn file_result(hit: &Value, matcher: &Regex, context: usize) -> Option<FileResult<TextFound>> {
-    let s = &hit["_source"];
-    let content = s["content"].as_str()?;
+    let doc = ContentDoc::deserialize(&hit["_source"]).ok()?;
+    let content = doc.content.as_deref()?;
     let all: Vec<&str> = lines(content).collect();
     let mut shown: std::collections::BTreeMap<usize, LineHit> = std::collections::BTreeMap::new();
     let mut kept = 0usize;
@@ -366,7 +369,7 @@ fn file_result(hit: &Value, matcher: &Regex, context: usize) -> Option<FileResul
         matches: shown.into_values().collect(),
         more_matches: (count > kept).then(|| (count - kept) as u64),
     };
-    Some(crate::tools::stale_marks::file_result(s, found))
+    Some(crate::tools::stale_marks::file_result(&IndexedFile::from(&doc), found))
 }
 
 /// The line (without a trailing `\r`), or about [`LINE_CHARS`] characters of
