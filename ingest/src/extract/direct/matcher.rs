@@ -2,7 +2,7 @@
 //! looking at a node's children, compiled into a matcher with tree-sitter's
 //! semantics for that subset (the subset and the fallbacks: `README.md`).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::num::NonZeroU16 as FieldId;
 
 use tree_sitter::{Language as Grammar, Node, Query, TreeCursor};
@@ -29,7 +29,7 @@ pub(crate) struct Scratch<'t> {
     kids: Vec<Kid<'t>>,
     /// ... by node id: (start, end) in `kids` (a map: a start node with
     /// 100,000 children looks each one up).
-    scanned: HashMap<usize, (usize, usize)>,
+    scanned: FxHashMap<usize, (usize, usize)>,
     /// The matches at the current start node: (pattern, start, end) in `matched`.
     matches: Vec<(usize, usize, usize)>,
     matched: Vec<(u32, Node<'t>)>,
@@ -54,7 +54,7 @@ impl<'t> Scratch<'t> {
             captures: Vec::new(),
             found: Vec::new(),
             kids: Vec::new(),
-            scanned: HashMap::new(),
+            scanned: FxHashMap::default(),
             matches: Vec::new(),
             matched: Vec::new(),
             ambiguous: false,
@@ -129,7 +129,7 @@ impl DirectPatterns {
         // Clearing a map costs its capacity: one that grew for a node with
         // many children is dropped, or every start node after it pays that.
         if st.scanned.capacity() > SCANNED_KEPT {
-            st.scanned = HashMap::new();
+            st.scanned = FxHashMap::default();
         } else {
             st.scanned.clear();
         }
