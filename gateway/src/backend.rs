@@ -10,6 +10,8 @@ use vibe_common::backend::naming::IndexNames;
 use vibe_common::backend::search::{Search, SearchError};
 use vibe_common::backend::templates;
 
+use crate::search_hits::Response;
+
 /// A failed backend request, as the tool result tells it.
 #[derive(Debug, thiserror::Error)]
 #[error("search backend unavailable: {0}")]
@@ -92,9 +94,15 @@ impl Backend {
         Ok((text, outline))
     }
 
-    /// Runs the stored template `template` against `index` with `params`.
-    /// Missing indices give empty hits, not an error.
-    pub async fn run(&self, template: &str, index: &str, params: Value) -> Result<Value, BackendError> {
+    /// Runs the stored template `template` against `index` with `params`:
+    /// its hits and aggregations. Missing indices give empty hits, not an error.
+    pub async fn run(&self, template: &str, index: &str, params: Value) -> Result<Response, BackendError> {
+        Ok(Response::of(self.run_json(template, index, params).await?))
+    }
+
+    /// [`Backend::run`]'s answer as OpenSearch sent it (for a reader that
+    /// takes the JSON, as the project list's).
+    pub async fn run_json(&self, template: &str, index: &str, params: Value) -> Result<Value, BackendError> {
         let path = search_path(index, &params);
         let body = json!({ "id": self.template_id(template), "params": params });
         tracing::trace!(path, body = %body, "search template request");

@@ -31,6 +31,7 @@ pub mod jsonrpc;
 pub mod normalize;
 pub mod registry;
 pub mod render;
+pub mod search_hits;
 pub mod server;
 pub mod symbol_pass;
 pub mod sync;

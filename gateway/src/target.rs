@@ -83,7 +83,7 @@ impl Catalog {
             }
         }
         let response =
-            backend.run("show_projects", &backend.names().meta(), template_params::projects(MAX_PROJECTS)).await?;
+            backend.run_json("show_projects", &backend.names().meta(), template_params::projects(MAX_PROJECTS)).await?;
         let list = Arc::new(projects_of(&response));
         *self.cache.write().await = Some((Instant::now(), list.clone()));
         Ok(list)

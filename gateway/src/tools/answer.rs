@@ -8,6 +8,7 @@ use vibe_common::document::shown::Shown;
 use crate::answers::{IndexedFile, Page};
 use crate::gateway::Gateway;
 use crate::normalize::Args;
+use crate::search_hits::{Hit, Response};
 use crate::target::Scope;
 
 /// The index expression a scope searches (AST documents).
@@ -19,15 +20,10 @@ pub fn scope_index(gw: &Gateway, scope: &Scope) -> String {
     }
 }
 
-/// The hits of a search response.
-pub fn hits(response: &Value) -> Vec<Value> {
-    response["hits"]["hits"].as_array().cloned().unwrap_or_default()
-}
-
 /// A search answer: the results of one page, how many there are in all
 /// (`total`), and whether more follow (`truncated`, with the `next_offset`).
-pub fn paged<R, X: Default>(query: &str, results: Vec<R>, response: &Value, args: &Args) -> Page<R, X> {
-    let total = response["hits"]["total"]["value"].as_u64().unwrap_or(results.len() as u64);
+pub fn paged<R, X: Default>(query: &str, results: Vec<R>, response: &Response, args: &Args) -> Page<R, X> {
+    let total = response.total().unwrap_or(results.len() as u64);
     let end = args.offset as u64 + results.len() as u64;
     Page {
         query: query.to_string(),
@@ -45,12 +41,12 @@ pub fn paged<R, X: Default>(query: &str, results: Vec<R>, response: &Value, args
 /// first value; `indexed_at` as epoch milliseconds), by their last name
 /// (`references.line` is `line`). The searches that answer many files read
 /// doc values only and never load a file's `_source`.
-pub fn source(hit: &Value) -> Value {
-    let mut out = match &hit["_source"] {
+pub fn source(hit: &Hit) -> Value {
+    let mut out = match &hit.source {
         Value::Object(o) => o.clone(),
         _ => serde_json::Map::new(),
     };
-    for (key, values) in hit["fields"].as_object().into_iter().flatten() {
+    for (key, values) in &hit.fields {
         let Some(first) = values.get(0) else { continue };
         let name = key.rsplit('.').next().unwrap_or(key);
         let value = match (name, first) {
@@ -65,7 +61,7 @@ pub fn source(hit: &Value) -> Value {
 }
 
 /// What the index recorded of a hit's file ([`source`]).
-pub fn indexed_file(hit: &Value) -> IndexedFile {
+pub fn indexed_file(hit: &Hit) -> IndexedFile {
     IndexedFile::of(&source(hit))
 }
 
@@ -87,8 +83,8 @@ pub fn stored_file(gw: &Gateway, root: &str, path: &str) -> (String, String) {
 /// What an inner hit shows of its definition: `symbols.show`, read from
 /// doc values ([`vibe_common::document::shown`]); `None` when it is
 /// missing or unreadable.
-pub(crate) fn shown(inner: &Value) -> Option<Shown<'static>> {
-    vibe_common::document::shown::read(&inner["fields"]["symbols.show"][0])
+pub(crate) fn shown(inner: &Hit) -> Option<Shown<'static>> {
+    vibe_common::document::shown::read(inner.values("symbols.show").first()?)
 }
 
 #[cfg(test)]
@@ -97,12 +93,14 @@ mod tests {
 
     #[test]
     fn a_hit_reads_its_source_and_its_doc_values_alike() {
-        let hit = json!({ "_source": { "path": "a.py" }, "fields": {
-            "root": ["/p"], "indexed_at": ["1700000000000"], "references.line": [12], "size": [40] } });
+        let hit: Hit = serde_json::from_value(json!({ "_source": { "path": "a.py" }, "fields": {
+            "root": ["/p"], "indexed_at": ["1700000000000"], "references.line": [12], "size": [40] } }))
+        .unwrap();
         assert_eq!(
             source(&hit),
             json!({ "path": "a.py", "root": "/p", "indexed_at": 1_700_000_000_000u64, "line": 12, "size": 40 })
         );
-        assert_eq!(source(&json!({ "_source": { "path": "b" } })), json!({ "path": "b" }));
+        let bare: Hit = serde_json::from_value(json!({ "_source": { "path": "b" } })).unwrap();
+        assert_eq!(source(&bare), json!({ "path": "b" }));
     }
 }

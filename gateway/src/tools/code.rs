@@ -10,12 +10,13 @@
 use serde_json::Value;
 use vibe_common::document::shown::Shown;
 
-use super::answer::{hits, paged, scope_index};
+use super::answer::{paged, scope_index};
 use super::excerpt::Show;
 use crate::answers::{FileResult, ImportsAnswer, ImportsFound, SymbolMatch, SymbolsAnswer, SymbolsFound};
 use crate::gateway::Gateway;
 use crate::normalize::Args;
 use crate::registry::ToolSpec;
+use crate::search_hits::{Hit, Response};
 use crate::target::Scope;
 use crate::template_params::{self, Listing, Pass, SYMBOL_MATCHES_PER_FILE};
 use crate::tool_error::ToolError;
@@ -40,7 +41,7 @@ pub async fn imports(gw: &Gateway, spec: &'static ToolSpec, args: &Args) -> Resu
     let p = template_params::imports(&args.query, args.limit, args.offset);
     let all = p["all"].as_bool().unwrap_or(false);
     let response = gw.backend().run(spec.name, &scope_index(gw, &scope), p).await?;
-    let results = hits(&response).iter().map(|hit| import_result(hit, all)).collect();
+    let results = response.hits().iter().map(|hit| import_result(hit, all)).collect();
     let mut answer: ImportsAnswer = paged(&args.query, results, &response, args);
     if let Some(note) = scope.note() {
         answer.note = Some(note);
@@ -66,13 +67,13 @@ fn name_tier() -> f64 {
 /// A hit's score: its first sort value when the template sorts by `_score`
 /// then path (names), its `_score` when by `_score` alone (questions, whose
 /// hits then carry no `sort`).
-fn score_of(hit: &Value) -> f64 {
-    hit["sort"][0].as_f64().or(hit["_score"].as_f64()).unwrap_or(0.0)
+fn score_of(hit: &Hit) -> f64 {
+    hit.sort.first().and_then(Value::as_f64).or(hit.score).unwrap_or(0.0)
 }
 
 /// The score of the first hit.
-fn top_score(response: &Value) -> f64 {
-    hits(response).first().map_or(0.0, score_of)
+fn top_score(response: &Response) -> f64 {
+    response.hits().first().map_or(0.0, score_of)
 }
 
 /// One token, no spaces: a name rather than a question in words.
@@ -105,7 +106,7 @@ async fn ranked(
     tool: &str,
     index: &str,
     args: &Args,
-    exact: Option<Value>,
+    exact: Option<Response>,
     show: Show<'_>,
 ) -> Result<SymbolsAnswer, ToolError> {
     let run = |pass: Pass| {
@@ -121,7 +122,7 @@ async fn ranked(
     let first_page = args.offset == 0;
     // A name's search scores elements of other kinds below every element
     // of the tool's kinds: a best match there means only they have it.
-    let matched = response["hits"]["total"]["value"].as_u64().unwrap_or(0) > 0;
+    let matched = response.total().unwrap_or(0) > 0;
     if pass == Pass::Exact && matched && looks_like_a_name(&args.query) && top_score(&response) < name_tier() {
         pass = Pass::AnyKind;
     }
@@ -135,7 +136,7 @@ async fn ranked(
     let top = top_score(&response);
     let by_words = matches!(pass, Pass::Exact | Pass::Words) && top < name_tier();
     let floor = relevance_floor(pass, top);
-    let mut found = hits(&response);
+    let mut found = std::mem::take(&mut response.hits.hits);
     let before = found.len();
     found.retain(|h| score_of(h) >= floor);
     let cut = found.len() < before;
@@ -244,10 +245,10 @@ fn stop_where_relevance_falls(answer: &mut SymbolsAnswer, offset: u32, below: Op
 /// ranks close names above matches by words; a plain word for a concept
 /// ranked by its words, then for a typo, each pass run when the one
 /// before found nothing.
-async fn fallback<F, Fut>(query: &str, run: F) -> Result<(Pass, Value), ToolError>
+async fn fallback<F, Fut>(query: &str, run: F) -> Result<(Pass, Response), ToolError>
 where
     F: Fn(Pass) -> Fut,
-    Fut: std::future::Future<Output = Result<Value, crate::backend::BackendError>>,
+    Fut: std::future::Future<Output = Result<Response, crate::backend::BackendError>>,
 {
     let question = template_params::is_question(query);
     if template_params::looks_like_an_identifier(query) && !question {
@@ -255,13 +256,13 @@ where
         let pass = if top_score(&response) >= template_params::TYPO_FLOOR { Pass::Fuzzy } else { Pass::Words };
         return Ok((pass, response));
     }
-    let mut last = (Pass::Fuzzy, Value::Null);
+    let mut last = (Pass::Fuzzy, Response::default());
     for pass in [Pass::Words, Pass::Fuzzy] {
         if question && pass == Pass::Words {
             continue; // the exact pass ranked a question's words already
         }
         let response = run(pass).await?;
-        if !hits(&response).is_empty() {
+        if !response.hits().is_empty() {
             return Ok((pass, response));
         }
         last = (pass, response);
@@ -326,24 +327,17 @@ const INNER_SCORE_CUTOFF: f64 = 0.9;
 /// A file with its best matching elements:
 /// `{name, kind, owner?, lines, signature, doc?, code?}`; `code` (the
 /// definition's first lines) on the first element when `with_code`.
-fn symbol_result(hit: &Value, all: bool, with_code: bool) -> FileResult<SymbolsFound> {
+fn symbol_result(hit: &Hit, all: bool, with_code: bool) -> FileResult<SymbolsFound> {
     // A file found by its description or words alone: its first elements
     // of the tool's kinds (`elements`) stand for it.
-    let matched = &hit["inner_hits"]["symbols"]["hits"];
-    let source = if matched["hits"].as_array().is_some_and(|h| !h.is_empty()) {
-        matched
-    } else {
-        &hit["inner_hits"]["elements"]["hits"]
-    };
-    let inner = source["hits"].as_array().map(Vec::as_slice).unwrap_or_default();
-    let found = source["total"]["value"].as_u64().unwrap_or(inner.len() as u64);
-    let best = inner.iter().filter_map(|h| h["_score"].as_f64()).fold(0.0_f64, f64::max);
+    let list = if hit.inner("symbols").is_empty() { "elements" } else { "symbols" };
+    let inner = hit.inner(list);
+    let found = hit.inner_total(list).unwrap_or(inner.len() as u64);
+    let best = inner.iter().filter_map(|h| h.score).fold(0.0_f64, f64::max);
     let keep = if all { inner.len() } else { SYMBOL_MATCHES_PER_FILE };
     let same = |a: &Shown, b: &Shown| a.name == b.name && a.owner == b.owner;
     let mut definitions: Vec<Shown> = Vec::new();
-    let strong = inner
-        .iter()
-        .filter(|h| all || best <= 0.0 || h["_score"].as_f64().unwrap_or(best) >= best * INNER_SCORE_CUTOFF);
+    let strong = inner.iter().filter(|h| all || best <= 0.0 || h.score.unwrap_or(best) >= best * INNER_SCORE_CUTOFF);
     for d in strong.filter_map(super::answer::shown) {
         // The best match's overloads (the same name and owner) are all shown
         // (as many as were fetched), and their first lines too: the first one
@@ -393,13 +387,13 @@ fn value_lines(s: &Shown) -> Option<String> {
 }
 
 /// A file with the imports that matched (highlighted values), or all of them when listing.
-fn import_result(hit: &Value, all: bool) -> FileResult<ImportsFound> {
-    let strings = |v: &Value| -> Vec<String> {
-        v.as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_string).collect()
+fn import_result(hit: &Hit, all: bool) -> FileResult<ImportsFound> {
+    let strings = |v: Option<&Value>| -> Vec<String> {
+        v.and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).map(str::to_string).collect()
     };
-    let imports = match strings(&hit["highlight"]["ast.imports"]) {
+    let imports = match strings(hit.highlight.get("ast.imports")) {
         highlighted if !highlighted.is_empty() && !all => highlighted,
-        _ => strings(&hit["_source"]["ast"]["imports"]),
+        _ => strings(Some(&hit.source["ast"]["imports"])),
     };
     let found = ImportsFound { imports, more_imports: None };
     super::stale_marks::file_result(&super::answer::indexed_file(hit), found)

@@ -10,7 +10,6 @@
 //! else the lines a question's words point to, or its first and last lines
 //! for a name. A best match that calls none costs no search.
 
-use serde_json::Value;
 use vibe_common::backend::naming::project_hash;
 use vibe_common::document::shown::Shown;
 
@@ -18,6 +17,7 @@ use super::answer::stored_file;
 use super::excerpt::{self, Show};
 use crate::answers::{FileResult, SymbolMatch, SymbolsAnswer, SymbolsFound};
 use crate::gateway::Gateway;
+use crate::search_hits::Hit;
 
 /// A callee of at most this many lines is shown whole.
 pub const CALLEE_WHOLE_LINES: u64 = 25;
@@ -28,10 +28,8 @@ const CALLEE_TAIL_LINES: u64 = 6;
 
 /// What a hit's definitions call, as the scanner recorded it: (the caller's
 /// `lines`, a callee's name), in order.
-pub fn calls_in(hit: &Value) -> Vec<(String, String)> {
-    let inner = ["symbols", "elements"]
-        .iter()
-        .flat_map(|name| hit["inner_hits"][name]["hits"]["hits"].as_array().into_iter().flatten());
+pub fn calls_in(hit: &Hit) -> Vec<(String, String)> {
+    let inner = ["symbols", "elements"].iter().flat_map(|name| hit.inner(name));
     let mut out: Vec<(String, String)> = Vec::new();
     for shown in inner.filter_map(super::answer::shown) {
         let lines = shown.lines.unwrap_or_default();
@@ -77,8 +75,8 @@ async fn definitions(gw: &Gateway, result: &FileResult<SymbolsFound>, names: &[&
     let index = gw.backend().names().ast_alias(&project_hash(std::path::Path::new(&result.project)));
     let params = crate::template_params::definitions(&result.path, names, DEFINITIONS_FETCHED);
     let Ok(response) = gw.backend().run(DEFINITIONS_TEMPLATE, &index, params).await else { return vec![] };
-    let inner = &response["hits"]["hits"][0]["inner_hits"]["symbols"]["hits"]["hits"];
-    inner.as_array().into_iter().flatten().filter_map(super::answer::shown).collect()
+    let inner = response.hits().first().map_or(&[][..], |h| h.inner("symbols"));
+    inner.iter().filter_map(super::answer::shown).collect()
 }
 
 /// Definitions fetched for the names a short match calls.

@@ -8,7 +8,7 @@
 
 use serde_json::Value;
 
-use super::answer::{hits, paged, scope_index, stored_at};
+use super::answer::{paged, scope_index, stored_at};
 use super::passages::{self, Section};
 use crate::answers::{DocResult, DocSection, DocumentationAnswer};
 use crate::gateway::Gateway;
@@ -27,10 +27,10 @@ pub async fn search(gw: &Gateway, args: &Args) -> Result<DocumentationAnswer, To
     let p = template_params::documentation(&args.query, args.limit, args.offset);
     let response = gw.backend().run("search_documentation", &index, p).await?;
     let terms = passages::terms(&args.query);
-    let found = hits(&response);
-    let files: Vec<(String, String)> = found.iter().map(|h| stored_at(gw, &h["_source"])).collect();
+    let found = response.hits();
+    let files: Vec<(String, String)> = found.iter().map(|h| stored_at(gw, &h.source)).collect();
     let texts = gw.backend().contents(&files).await?;
-    let results = found.iter().zip(&texts).map(|(h, text)| result(&h["_source"], text.as_deref(), &terms)).collect();
+    let results = found.iter().zip(&texts).map(|(h, text)| result(&h.source, text.as_deref(), &terms)).collect();
     let mut answer: DocumentationAnswer = paged(&args.query, results, &response, args);
     answer.note = scope.note();
     Ok(answer)

@@ -13,7 +13,7 @@ use vibe_common::backend::naming::project_hash;
 use vibe_common::document::ast::AstData;
 use vibe_common::document::kinds::ElementKind;
 
-use super::answer::{hits, stored_file};
+use super::answer::stored_file;
 use crate::answers::{FileAnswer, FileResult, Freshness, Line, Outline, SymbolsAnswer, TextFound, Uses};
 use crate::budget::{escaped_len, json_len, RESERVE};
 use crate::gateway::Gateway;
@@ -278,8 +278,8 @@ pub(super) async fn text_and_outline(gw: &Gateway, root: &str, path: &str) -> (O
 pub(super) async fn outline(gw: &Gateway, root: &str, path: &str) -> Option<AstData> {
     let index = gw.backend().names().ast_alias(&project_hash(std::path::Path::new(root)));
     let response = gw.backend().run("get_file_ast", &index, template_params::file(path, false, None)).await.ok()?;
-    let ast = hits(&response).into_iter().find(|h| h["_source"]["path"].as_str() == Some(path))?;
-    AstData::deserialize(&ast["_source"]["ast"]).ok()
+    let ast = response.hits().iter().find(|h| h.source_text("path") == Some(path))?;
+    AstData::deserialize(&ast.source["ast"]).ok()
 }
 
 /// The innermost function, class or other definition (not a variable)

@@ -2,15 +2,13 @@
 //! absolute path. Reads only from the index, so nothing outside the indexed
 //! projects can be read.
 
-use serde_json::Value;
-
-use super::answer::hits;
 use serde::Deserialize;
 use vibe_common::document::content_doc::ContentDoc;
 
 use crate::answers::{Answer, FileAnswer, IndexedFile};
 use crate::gateway::Gateway;
 use crate::normalize::Args;
+use crate::search_hits::{Hit, Response};
 use crate::target::{Project, Scope};
 use crate::template_params;
 use crate::tool_error::ToolError;
@@ -42,7 +40,7 @@ pub async fn get(gw: &Gateway, want: Want, args: &Args) -> Result<Answer, ToolEr
         }
     }
     let mut response = lookup(gw, want, &scope, &path).await?;
-    if hits(&response).is_empty() && !split_done && !path.starts_with('/') {
+    if response.hits().is_empty() && !split_done && !path.starts_with('/') {
         if let Some((project, rel)) = split_in_scope(gw, &scope, &path).await? {
             (scope, path) = (Scope::One(project), rel);
             response = lookup(gw, want, &scope, &path).await?;
@@ -54,20 +52,19 @@ pub async fn get(gw: &Gateway, want: Want, args: &Args) -> Result<Answer, ToolEr
         let symbol = args.symbol.as_deref().map(symbol_name).filter(|n| want == Want::Ast && !n.is_empty());
         let Some(name) = symbol else { return Err(ToolError::Ambiguous(ambiguous)) };
         response = lookup_with(gw, want, &scope, &path, Some(&name)).await?;
-        if hits(&response).is_empty() {
+        if response.hits().is_empty() {
             return Err(ToolError::Ambiguous(ambiguous));
         }
         if let Some(still) = ambiguity(&response, &path, &requested) {
             return Err(ToolError::Ambiguous(format!("{still} (of those defining {name:?})")));
         }
     }
-    let found = hits(&response);
-    let Some(best) = found.first() else {
+    let Some(best) = response.hits().first() else {
         return Err(ToolError::Failed(format!(
             "no indexed file matches {requested:?}; search_code_text (path: a glob) or show_tree finds a file's path"
         )));
     };
-    let s = &best["_source"];
+    let s = &best.source;
     let budget = gw.answer_budget();
     // A file answer says `stale: false` too, when the disk can tell.
     let fresh = |file: &IndexedFile| super::stale_marks::freshness(file, true);
@@ -100,19 +97,19 @@ async fn split_in_scope(gw: &Gateway, scope: &Scope, path: &str) -> Result<Optio
 
 /// What is wrong with a lookup whose best two files match the path equally
 /// well: a few of them named, and how to choose.
-fn ambiguity(response: &Value, path: &str, requested: &str) -> Option<String> {
-    let found = hits(response);
-    let level = |h: &Value| match_level(h["_source"]["path"].as_str().unwrap_or_default(), path);
+fn ambiguity(response: &Response, path: &str, requested: &str) -> Option<String> {
+    let found = response.hits();
+    let level = |h: &Hit| match_level(h.source_text("path").unwrap_or_default(), path);
     let (best, second) = (found.first()?, found.get(1)?);
     if level(second) != level(best) {
         return None;
     }
-    let total = response["hits"]["total"]["value"].as_u64().unwrap_or(2);
+    let total = response.total().unwrap_or(2);
     let candidates: Vec<String> = found
         .iter()
         .map(|h| {
-            let (path, project) = (&h["_source"]["path"], &h["_source"]["project"]);
-            format!("{} ({})", path.as_str().unwrap_or_default(), project.as_str().unwrap_or_default())
+            let (path, project) = (h.source_text("path"), h.source_text("project"));
+            format!("{} ({})", path.unwrap_or_default(), project.unwrap_or_default())
         })
         .collect();
     Some(format!(
@@ -130,7 +127,7 @@ fn symbol_name(symbol: &str) -> String {
 
 /// One file lookup through the stored template of what is wanted: the
 /// path as it is (or but for case), else as a suffix or substring.
-async fn lookup(gw: &Gateway, want: Want, scope: &Scope, path: &str) -> Result<Value, ToolError> {
+async fn lookup(gw: &Gateway, want: Want, scope: &Scope, path: &str) -> Result<Response, ToolError> {
     lookup_with(gw, want, scope, path, None).await
 }
 
@@ -142,7 +139,7 @@ async fn lookup_with(
     scope: &Scope,
     path: &str,
     symbol_name: Option<&str>,
-) -> Result<Value, ToolError> {
+) -> Result<Response, ToolError> {
     let names = gw.backend().names();
     let (template, index) = match (want, scope.project()) {
         (Want::Content, Some(p)) => ("get_file_content", names.files_alias(&p.hash)),
@@ -152,7 +149,7 @@ async fn lookup_with(
     };
     let path = path.trim_start_matches('/');
     let exact = gw.backend().run(template, &index, template_params::file(path, false, symbol_name)).await?;
-    if !hits(&exact).is_empty() {
+    if !exact.hits().is_empty() {
         return Ok(exact);
     }
     Ok(gw.backend().run(template, &index, template_params::file(path, true, symbol_name)).await?)

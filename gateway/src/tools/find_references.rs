@@ -7,11 +7,12 @@
 use serde_json::Value;
 use vibe_common::document::kinds::ReferenceKind;
 
-use super::answer::{hits, paged, scope_index};
+use super::answer::{paged, scope_index};
 use super::hierarchy::Way;
 use crate::answers::{AnswerDirection, Call, FileResult, Line, ReferencesAnswer, Use, Uses};
 use crate::gateway::Gateway;
 use crate::normalize::Args;
+use crate::search_hits::Hit;
 use crate::template_params;
 use crate::tool_error::ToolError;
 
@@ -104,7 +105,7 @@ pub async fn find(gw: &Gateway, args: &Args) -> Result<ReferencesAnswer, ToolErr
     };
     let shown = p["inner_limit"].as_u64().unwrap_or(template_params::REFERENCES_PER_FILE as u64) as usize;
     let response = gw.backend().run(template, &index, p).await?;
-    let results = hits(&response).iter().map(|h| file_result(h, direction, &args.query, shown)).collect();
+    let results = response.hits().iter().map(|h| file_result(h, direction, &args.query, shown)).collect();
     let mut answer: ReferencesAnswer = paged(&args.query, results, &response, args);
     super::excerpt::use_lines(gw, &mut answer.results).await;
     if direction == Direction::Callees {
@@ -121,12 +122,11 @@ pub async fn find(gw: &Gateway, args: &Args) -> Result<ReferencesAnswer, ToolErr
 /// and `more_references` counts the rest: exactly when every entry came
 /// back, else at least (each entry left out holds a use or more). Files
 /// still rank by their uses (the template sums the entries' `uses`).
-fn file_result(hit: &Value, direction: Direction, query: &str, shown: usize) -> FileResult<Uses> {
-    let inner = &hit["inner_hits"]["references"]["hits"];
-    let entries = inner["hits"].as_array().map(Vec::as_slice).unwrap_or_default();
+fn file_result(hit: &Hit, direction: Direction, query: &str, shown: usize) -> FileResult<Uses> {
+    let entries = hit.inner("references");
     let mut uses: Vec<Call> = entries.iter().flat_map(|e| uses_of(e, direction, query)).collect();
     uses.sort_by_key(|u| u.at.line.0);
-    let entries_left_out = inner["total"]["value"].as_u64().unwrap_or(0).saturating_sub(entries.len() as u64);
+    let entries_left_out = hit.inner_total("references").unwrap_or(0).saturating_sub(entries.len() as u64);
     let more = uses.len().saturating_sub(shown) as u64 + entries_left_out;
     uses.truncate(shown);
     let more_references = (more > 0).then_some(more);
@@ -139,10 +139,10 @@ fn file_result(hit: &Value, direction: Direction, query: &str, shown: usize) -> 
 
 /// The uses of one `references` entry, one per line, each with the name
 /// used (which only callees show).
-fn uses_of(entry: &Value, direction: Direction, query: &str) -> Vec<Call> {
+fn uses_of(entry: &Hit, direction: Direction, query: &str) -> Vec<Call> {
     let r = super::answer::source(entry);
     let Some(kind) = r["kind"].as_str().and_then(ReferenceKind::parse) else { return Vec::new() };
-    let lines = entry["fields"]["references.line"].as_array().map(Vec::as_slice).unwrap_or_default();
+    let lines = entry.values("references.line");
     let line_number = |v: &Value| v.as_u64().or_else(|| v.as_str()?.parse().ok());
     let within = r["in"].as_str().filter(|i| !i.is_empty());
     let within = match direction {
@@ -171,9 +171,12 @@ mod tests {
             json!({ "fields": { "references.name": [name], "references.kind": ["call"],
                 "references.line": lines, "references.in": [within] } })
         };
-        let hit = json!({ "fields": { "root": ["/p"], "path": ["a.py"] }, "inner_hits": { "references": { "hits": {
+        let hit: Hit = serde_json::from_value(
+            json!({ "fields": { "root": ["/p"], "path": ["a.py"] }, "inner_hits": { "references": { "hits": {
             "total": { "value": 3 },
-            "hits": [entry("f", json!([3, 9, 12]), "A.g"), entry("f", json!(["5"]), "A.h")] } } } });
+            "hits": [entry("f", json!([3, 9, 12]), "A.g"), entry("f", json!(["5"]), "A.h")] } } } }),
+        )
+        .unwrap();
         let r = crate::answers::to_value(&file_result(&hit, Direction::Callers, "f", 3));
         let lines: Vec<&Value> = r["references"].as_array().unwrap().iter().map(|u| &u["line"]).collect();
         assert_eq!(lines, [&json!(3), &json!(5), &json!(9)]);

@@ -9,7 +9,6 @@ use std::collections::{BTreeMap, HashSet};
 
 use serde_json::json;
 
-use super::answer::hits;
 use crate::answers::{AnswerDirection, FileResult, NoMore, ReferencesAnswer, ReferencesPage, TypeLink, Uses};
 use crate::gateway::Gateway;
 use crate::normalize::Args;
@@ -153,21 +152,17 @@ async fn level(gw: &Gateway, index: &str, way: Way, sought: &[Sought], depth: u3
         "inner_limit": TYPES_PER_FILE,
     });
     let response = gw.backend().run(CALLERS_TEMPLATE, index, params).await?;
-    let files = response["hits"]["total"]["value"].as_u64().unwrap_or(0);
+    let files = response.total().unwrap_or(0);
     let mut out = Vec::new();
-    for hit in hits(&response) {
-        let file = super::stale_marks::file_result(&super::answer::indexed_file(&hit), NoMore {});
+    for hit in response.hits() {
+        let file = super::stale_marks::file_result(&super::answer::indexed_file(hit), NoMore {});
         let family = family(file.language.as_deref().unwrap_or_default());
-        for inner in hit["inner_hits"]["symbols"]["hits"]["hits"].as_array().into_iter().flatten() {
+        for inner in hit.inner("symbols") {
             let Some(mut entry) = super::answer::shown(inner).as_ref().map(TypeLink::from) else {
                 continue;
             };
-            let supertypes: Vec<String> = inner["fields"]["symbols.supertypes"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(|v| v.as_str().map(str::to_string))
-                .collect();
+            let supertypes: Vec<String> =
+                inner.values("symbols.supertypes").iter().filter_map(|v| v.as_str().map(str::to_string)).collect();
             let reached: Vec<String> =
                 supertypes.iter().filter(|s| sought.iter().any(|q| q.reaches(s, family))).cloned().collect();
             let wanted = match way {

@@ -17,10 +17,10 @@ use std::collections::HashMap;
 
 use serde_json::{json, Value};
 
-use super::answer::hits;
 use crate::answers::{FileResult, MapDefinition, MapMatches, NoMore, TreeAnswer, TypeLink};
 use crate::budget::{escaped_len, RESERVE};
 use crate::gateway::Gateway;
+use crate::search_hits::Response;
 use crate::tool_error::ToolError;
 
 /// Names defined under the path that are ranked; past this many, the
@@ -61,7 +61,7 @@ pub async fn map(gw: &Gateway, index: &str, target: Option<String>, dir: &str) -
         gw.backend().run("show_tree", index, p)
     };
     let defined = run("defined", json!({ "size": CANDIDATES + 1 })).await?;
-    let definitions = counts(&defined, "/aggregations/symbols/kept/names/buckets");
+    let definitions = counts(&defined.aggregations, "/symbols/kept/names/buckets");
     let all_names = definitions.len() > CANDIDATES;
     let names: Vec<&String> = if all_names { Vec::new() } else { definitions.keys().collect() };
     let uses = run(
@@ -69,18 +69,18 @@ pub async fn map(gw: &Gateway, index: &str, target: Option<String>, dir: &str) -
         json!({ "size": USED_NAMES, "names": names, "all_names": all_names, "names_size": names.len().max(1) }),
     )
     .await?;
-    let first = first_ranking(&uses, &definitions, all_names);
+    let first = first_ranking(&uses.aggregations, &definitions, all_names);
     let pool: Vec<&String> = first.keys().collect();
     let (mut entries, copies) = if pool.is_empty() {
         (Vec::new(), HashMap::new())
     } else {
         let found = run("definitions", json!({ "size": 300, "names": pool })).await?;
-        (entries(&found, &first), counts(&found, "/aggregations/everywhere/symbols/kept/names/buckets"))
+        (entries(&found, &first), counts(&found.aggregations, "/everywhere/symbols/kept/names/buckets"))
     };
     if !entries.is_empty() {
         let counted = run("reach", json!({ "candidates": reach_params(&entries) })).await?;
         for (i, e) in entries.iter_mut().enumerate() {
-            let files = counted.pointer(&format!("/aggregations/reach/buckets/{i}/doc_count")).and_then(Value::as_u64);
+            let files = counted.aggregations.pointer(&format!("/reach/buckets/{i}/doc_count")).and_then(Value::as_u64);
             e.used_in = files.unwrap_or(0) as f64 / copies.get(&e.name).copied().unwrap_or(1).max(1) as f64;
         }
     }
@@ -96,7 +96,8 @@ fn buckets(r: &Value, path: &str) -> Vec<Value> {
     r.pointer(path).and_then(Value::as_array).cloned().unwrap_or_default()
 }
 
-/// A terms aggregation's buckets as key -> document count.
+/// A terms aggregation's buckets (at `path` in the aggregations) as key ->
+/// document count.
 fn counts(r: &Value, path: &str) -> HashMap<String, u64> {
     buckets(r, path).iter().filter_map(|b| Some((b["key"].as_str()?.to_string(), b["doc_count"].as_u64()?))).collect()
 }
@@ -106,8 +107,8 @@ fn counts(r: &Value, path: &str) -> HashMap<String, u64> {
 /// scope (methods too). The [`POOL`] best by that share and the [`POOL`]
 /// best by files alone.
 fn first_ranking(uses: &Value, definitions: &HashMap<String, u64>, all_names: bool) -> HashMap<String, f64> {
-    let everywhere = counts(uses, "/aggregations/symbols/named/names/buckets");
-    let mut ranked: Vec<(String, u64, f64)> = buckets(uses, "/aggregations/references/named/names/buckets")
+    let everywhere = counts(uses, "/symbols/named/names/buckets");
+    let mut ranked: Vec<(String, u64, f64)> = buckets(uses, "/references/named/names/buckets")
         .iter()
         .filter_map(|b| {
             let name = b["key"].as_str()?.to_string();
@@ -127,11 +128,11 @@ fn first_ranking(uses: &Value, definitions: &HashMap<String, u64>, all_names: bo
 
 /// Each candidate definition found under the path: its file and what a map
 /// shows of it (no code or doc).
-fn entries(found: &Value, first: &HashMap<String, f64>) -> Vec<Entry> {
+fn entries(found: &Response, first: &HashMap<String, f64>) -> Vec<Entry> {
     let mut out = Vec::new();
-    for hit in hits(found) {
-        let file = super::stale_marks::file_result(&super::answer::indexed_file(&hit), NoMore {});
-        for inner in hit["inner_hits"]["symbols"]["hits"]["hits"].as_array().into_iter().flatten() {
+    for hit in found.hits() {
+        let file = super::stale_marks::file_result(&super::answer::indexed_file(hit), NoMore {});
+        for inner in hit.inner("symbols") {
             let Some(shown) = super::answer::shown(inner).as_ref().map(TypeLink::from) else {
                 continue;
             };

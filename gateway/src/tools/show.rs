@@ -5,7 +5,7 @@
 use serde_json::Value;
 use vibe_common::document::project_meta::ProjectMeta;
 
-use super::answer::{hits, scope_index};
+use super::answer::scope_index;
 use super::stale_marks::iso_time;
 use crate::answers::{LanguageSize, ProjectShown, ProjectsAnswer, RunState, Sizes, StatsAnswer, SyncState, TotalSize};
 use crate::budget::{first_sentence, json_len, RESERVE};
@@ -27,7 +27,7 @@ pub async fn projects(gw: &Gateway, args: &Args) -> Result<ProjectsAnswer, ToolE
     let b = gw.backend();
     let response = b.run("show_projects", &b.names().meta(), template_params::projects(MAX_PROJECTS)).await?;
     let status = gw.sync_runner().status().await;
-    let metas: Vec<ProjectMeta> = hits(&response).iter().map(|h| ProjectMeta::from_source(&h["_source"])).collect();
+    let metas: Vec<ProjectMeta> = response.hits().iter().map(|h| ProjectMeta::from_source(&h.source)).collect();
     let roots: Vec<&str> = metas.iter().map(|m| m.root.as_str()).collect();
     let projects: Vec<ProjectShown> = metas
         .iter()
@@ -44,7 +44,7 @@ pub async fn projects(gw: &Gateway, args: &Args) -> Result<ProjectsAnswer, ToolE
             }
         })
         .collect();
-    let total = response["hits"]["total"]["value"].as_u64().unwrap_or(projects.len() as u64);
+    let total = response.total().unwrap_or(projects.len() as u64);
     let sync = match (status.running_secs, &status.last) {
         (Some(secs), _) => Some(SyncState {
             state: RunState::Running,
@@ -101,7 +101,7 @@ pub async fn stats(gw: &Gateway, args: &Args) -> Result<StatsAnswer, ToolError> 
     let scope = gw.resolve(args.target.as_deref()).await?;
     let index = scope_index(gw, &scope);
     let r = gw.backend().run("show_stats", &index, template_params::stats()).await?;
-    let aggs = &r["aggregations"];
+    let aggs = &r.aggregations;
     let num = |v: &Value| v["value"].as_f64().unwrap_or(0.0).round() as u64;
     let sizes = |files: u64, v: &Value| Sizes {
         files,
@@ -118,7 +118,7 @@ pub async fn stats(gw: &Gateway, args: &Args) -> Result<StatsAnswer, ToolError> 
             sizes: sizes(b["doc_count"].as_u64().unwrap_or(0), b),
         })
         .collect();
-    let files = r["hits"]["total"]["value"].as_u64().unwrap_or(0);
+    let files = r.total().unwrap_or(0);
     let mut answer = StatsAnswer {
         target: scope.project().map(|p| p.name.clone()),
         languages,

@@ -4,13 +4,12 @@
 //! With `symbols: true`, the ranked map of what is defined there instead
 //! ([`super::map`]).
 
-use serde_json::Value;
-
-use super::answer::{hits, scope_index};
+use super::answer::scope_index;
 use crate::answers::TreeAnswer;
 use crate::budget::{escaped_len, RESERVE};
 use crate::gateway::Gateway;
 use crate::normalize::Args;
+use crate::search_hits::{Hit, Response};
 use crate::target::Scope;
 use crate::template_params;
 use crate::tool_error::ToolError;
@@ -58,7 +57,7 @@ pub async fn tree(gw: &Gateway, args: &Args) -> Result<TreeAnswer, ToolError> {
     }
     let mut response = fetch(gw, &scope, &dir).await?;
     // `{"path": "samples"}`: a project's name, when it is no directory.
-    if !dir.is_empty() && hits(&response).is_empty() && args.target.is_none() && !dir.contains('/') {
+    if !dir.is_empty() && response.hits().is_empty() && args.target.is_none() && !dir.contains('/') {
         if let Scope::One(p) = gw.resolve(Some(&dir)).await? {
             (scope, dir) = (Scope::One(p), String::new());
             response = fetch(gw, &scope, &dir).await?;
@@ -66,7 +65,7 @@ pub async fn tree(gw: &Gateway, args: &Args) -> Result<TreeAnswer, ToolError> {
     }
     let blocks = blocks(&response, &dir);
     let fetched: usize = blocks.iter().map(|b| b.paths.len()).sum();
-    let total = response["hits"]["total"]["value"].as_u64().unwrap_or(fetched as u64);
+    let total = response.total().unwrap_or(fetched as u64);
     let all_paths: Vec<String> = blocks.iter().flat_map(|b| b.paths.iter().cloned()).collect();
     let mut answer = TreeAnswer {
         target: scope.project().map(|p| p.name.clone()),
@@ -121,7 +120,7 @@ async fn ranked_map(gw: &Gateway, scope: &Scope, dir: &str) -> Result<TreeAnswer
     Ok(answer)
 }
 
-async fn fetch(gw: &Gateway, scope: &Scope, dir: &str) -> Result<Value, ToolError> {
+async fn fetch(gw: &Gateway, scope: &Scope, dir: &str) -> Result<Response, ToolError> {
     let index = scope_index(gw, scope);
     let prefix = (!dir.is_empty()).then(|| format!("{dir}/"));
     Ok(gw
@@ -133,19 +132,19 @@ async fn fetch(gw: &Gateway, scope: &Scope, dir: &str) -> Result<Value, ToolErro
 /// The hits grouped by project (the template sorts by project, then path),
 /// paths made relative to `dir`; projects whose files were not fetched
 /// (past the first [`MAX_TREE_FILES`]) come with their count only.
-fn blocks(r: &Value, dir: &str) -> Vec<Block> {
-    let field = |h: &Value, f: &str| h["fields"][f][0].as_str().unwrap_or_default().to_string();
+fn blocks(r: &Response, dir: &str) -> Vec<Block> {
+    let field = |h: &Hit, f: &str| h.text(f).unwrap_or_default().to_string();
     let strip = if dir.is_empty() { 0 } else { dir.len() + 1 };
     let mut out: Vec<Block> = Vec::new();
-    for h in hits(r) {
-        let (name, root, path) = (field(&h, "project"), field(&h, "root"), field(&h, "path"));
+    for h in r.hits() {
+        let (name, root, path) = (field(h, "project"), field(h, "root"), field(h, "path"));
         let rel = path.get(strip..).unwrap_or_default().to_string();
         match out.last_mut() {
             Some(b) if b.root == root => b.paths.push(rel),
             _ => out.push(Block { name, root, paths: vec![rel], files: 0 }),
         }
     }
-    for bucket in r["aggregations"]["roots"]["buckets"].as_array().into_iter().flatten() {
+    for bucket in r.aggregations["roots"]["buckets"].as_array().into_iter().flatten() {
         let (root, n) = (bucket["key"].as_str().unwrap_or_default(), bucket["doc_count"].as_u64().unwrap_or(0));
         match out.iter_mut().find(|b| b.root == root) {
             Some(b) => b.files = n,

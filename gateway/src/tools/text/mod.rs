@@ -21,7 +21,6 @@
 //! candidates, so a page starts where the last one stopped.
 
 use regex::{Regex, RegexBuilder};
-use serde_json::Value;
 
 mod glob;
 pub mod plan;
@@ -34,10 +33,10 @@ use vibe_common::document::content_doc::ContentDoc;
 use crate::answers::{FileResult, IndexedFile, Line, LineHit, TextAnswer, TextFound, TextPage};
 use crate::gateway::Gateway;
 use crate::normalize::Args;
+use crate::search_hits::Hit;
 use crate::target::Scope;
 use crate::template_params;
 use crate::tool_error::ToolError;
-use crate::tools::answer::hits;
 
 /// The stored template.
 pub const TEMPLATE: &str = "search_code_text";
@@ -116,7 +115,7 @@ async fn unmatched_glob(
         let Ok(regexp) = glob_regexp(&g) else { return Ok(false) };
         let response =
             gw.backend().run(TEMPLATE, index, template_params::text(&[], Some(&regexp), language, 1, 0)).await?;
-        Ok::<bool, ToolError>(response["hits"]["total"]["value"].as_u64().unwrap_or(0) > 0)
+        Ok::<bool, ToolError>(response.total().unwrap_or(0) > 0)
     };
     if matches_a_file(glob.to_string()).await? {
         return Ok(None);
@@ -158,9 +157,9 @@ async fn check_candidates(
     loop {
         let p = template_params::text(&pattern.clauses, path_regexp, language, size, check.from);
         let response = gw.backend().run(TEMPLATE, index, p).await?;
-        check.candidates = response["hits"]["total"]["value"].as_u64().unwrap_or(0);
-        let found = hits(&response);
-        if !check.batch(&found, &pattern.matcher) {
+        check.candidates = response.total().unwrap_or(0);
+        let found = response.hits();
+        if !check.batch(found, &pattern.matcher) {
             return Ok(());
         }
         if (found.len() as u32) < size || check.from as u64 >= check.candidates {
@@ -252,12 +251,12 @@ struct Check {
 
 impl Check {
     /// Checks a batch of candidates; false once enough files are counted.
-    fn batch(&mut self, found: &[Value], matcher: &Regex) -> bool {
+    fn batch(&mut self, found: &[Hit], matcher: &Regex) -> bool {
         for hit in found {
             let position = self.from;
             self.from += 1;
             if position >= self.offset {
-                self.checked_bytes += hit["_source"]["content"].as_str().map_or(0, str::len);
+                self.checked_bytes += hit.source_text("content").map_or(0, str::len);
             }
             let Some(result) = file_result(hit, matcher, self.context) else { continue };
             self.matched += 1;
@@ -336,8 +335,8 @@ pub fn lines(content: &str) -> impl Iterator<Item = &str> {
 
 /// A file with its matching lines and `context` lines around each (marked
 /// `context: true`), or `None` when no line matches.
-fn file_result(hit: &Value, matcher: &Regex, context: usize) -> Option<FileResult<TextFound>> {
-    let doc = ContentDoc::deserialize(&hit["_source"]).ok()?;
+fn file_result(hit: &Hit, matcher: &Regex, context: usize) -> Option<FileResult<TextFound>> {
+    let doc = ContentDoc::deserialize(&hit.source).ok()?;
     let content = doc.content.as_deref()?;
     let all: Vec<&str> = lines(content).collect();
     let mut shown: std::collections::BTreeMap<usize, LineHit> = std::collections::BTreeMap::new();
