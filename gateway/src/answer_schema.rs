@@ -7,7 +7,7 @@
 //! that may be left out is not `null` as well. Besides its own shape, every
 //! answer may be one of two others, and the schema says so (`anyOf` over
 //! the required fields): the budget guard's note (`{truncated: true, note}`,
-//! [`crate::budget::enforce`]) and an error (`{error}`, sent with
+//! [`Answer::within`]) and an error (`{error}`, sent with
 //! `isError`). Objects stay open (no `additionalProperties: false`), so that
 //! a client checking answers does not fail on a field added later; the tests
 //! check against a closed copy.

@@ -4,7 +4,7 @@
 //! Each tool shapes its answer to the budget itself (whole lines of a file,
 //! an outline's elements, a tree's depth, whole results of a search) and
 //! says how to get the rest (`next_start_line`, `next_offset`, a narrower
-//! call). Below them, [`enforce`] is the guard every answer passes in
+//! call). Below them, [`Answer::within`](crate::answers::Answer::within) is the guard every answer passes in
 //! [`crate::dispatch`]: a list of results over the budget loses whole
 //! results from its end (`truncated: true`, `next_offset`), an error message
 //! is cut at a word, and an answer that still does not fit is replaced by a

@@ -14,11 +14,13 @@
 //! messages, JSON-RPC errors); [`server`] (MCP handler) over [`dispatch`]
 //! (one tool call) over [`tools`] (the answers) over [`gateway`] (shared
 //! state) over [`target`] (project resolution), [`sync`] (`admin_sync`
-//! runs), [`backend`] (stored templates) and [`error`]; [`budget`] (the
-//! answer budget, which every answer keeps to); [`params`]
-//! (template parameters), [`tree`] (file tree rendering), [`normalize`]
-//! (tool names and arguments) over [`registry`] (the tools declared) and
-//! [`answer_schema`] (the shape of their answers).
+//! runs), [`backend`] (stored templates; what a search answers in
+//! [`search_hits`]) and [`tool_error`]; [`render`] (an answer's text) and
+//! [`budget`] (the answer budget, which every answer keeps to);
+//! [`template_params`] (template parameters), [`tree_at_depth`] (file tree
+//! rendering), [`normalize`] (tool names and arguments) over [`registry`]
+//! (the tools declared) and [`answer_schema`] (the shape of their answers)
+//! over [`answers`] (the answer types).
 
 pub mod answer_schema;
 pub mod answers;

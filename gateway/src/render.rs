@@ -9,7 +9,7 @@
 //! The renderer works from the answer's type ([`Answer`]): a page of
 //! results (each a file with its matches, lines, uses, types, imports or
 //! sections), one file's lines or outline, and the answers about the whole
-//! index as `key: value` lines ([`key_values`]).
+//! index as `key: value` lines (`key_values`).
 
 use std::fmt::Write;
 

@@ -159,7 +159,7 @@ impl Answer {
 
     /// The budget guard: an answer within `budget` bytes as it is; a page
     /// that counts its results from `offset` with whole results dropped
-    /// from its end ([`fit_results`]); any other answer, or
+    /// from its end (`fit_results`); any other answer, or
     /// one still over, replaced by a note that says how large it was and
     /// how to narrow it.
     pub fn within(mut self, budget: usize, offset: u32) -> Answer {

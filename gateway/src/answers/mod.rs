@@ -1,4 +1,4 @@
-//! The shape of every tool's answer, as Rust types: each [`Run`] (the code
+//! The shape of every tool's answer, as Rust types: each [`Run`](crate::registry::Run) (the code
 //! that shapes an answer, see [`crate::registry`]) answers one of them, and
 //! the tools that share code share a type (the three symbol searches,
 //! `search_documentation` and its alias). They serialize to the answers'
@@ -138,7 +138,7 @@ pub struct Freshness {
     pub indexed_at: Option<String>,
     pub stale: Option<bool>,
     pub deleted: Option<bool>,
-    // Other files with the same content ([`crate::tools::answer::merge_identical`]).
+    // Other files with the same content ([`Answer::merge_identical`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub same_content: Vec<String>,
     // What the index recorded of the file, for `stale_marks::settle` to

@@ -5,7 +5,7 @@
 //! files index by id (one `_mget`, for the best match only): the first [`NAME_LINES`] of a function ([`TYPE_LINES`] of a type) for a name, the
 //! [`WINDOW_LINES`] where the question's words are densest for a question in
 //! words (trimmed to a few lines around those holding them; in a long
-//! window, only the lines holding the most of them, [`thinned`]), the lines of
+//! window, only the lines holding the most of them, `thinned`), the lines of
 //! code holding the words for a name followed by words.
 
 use serde::Deserialize;
@@ -184,7 +184,7 @@ fn code_of(content: &str, (start, end): (u64, u64), shown: u64, room: usize) -> 
 }
 
 /// Gives the element `get_file_ast` answers for `symbol` (the first of
-/// its `matches`) its code: its first lines ([`name_lines`]).
+/// its `matches`) its code: its first lines (`name_lines`).
 pub async fn symbol_code(gw: &Gateway, answer: &mut FileAnswer<Outline>) {
     let room = room_for_code(gw, answer);
     if !readable_file(&answer.freshness) {
@@ -328,7 +328,7 @@ fn densest(lines: &[&str], start: u64, end: u64, stems: &[String]) -> (u64, u64)
     (start + from as u64, start + to as u64)
 }
 
-/// Most lines a question in words shows of a long window ([`thinned`]).
+/// Most lines a question in words shows of a long window (`thinned`).
 pub const THIN_LINES: usize = 12;
 /// Longest window shown whole: a definition of up to this many lines is
 /// read at a glance, and its answer may hold none of the words.

@@ -1,7 +1,7 @@
 //! The tools: the code that shapes each tool's answer (the tools are
 //! declared in [`crate::registry`], run by [`crate::dispatch`]). A tool uses
 //! the shared state ([`crate::gateway::Gateway`]) and the helpers below it
-//! ([`answer`], [`freshness`]), never another tool.
+//! ([`answer`], [`stale_marks`]), never another tool.
 
 pub mod admin;
 pub mod answer;
