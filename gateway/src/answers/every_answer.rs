@@ -44,35 +44,28 @@ pub trait Listed {
     fn freshness_mut(&mut self) -> &mut Freshness;
 }
 
-impl<M> Listed for FileResult<M> {
-    fn project(&self) -> &str {
-        &self.project
-    }
-    fn path(&self) -> &str {
-        &self.path
-    }
-    fn freshness(&self) -> &Freshness {
-        &self.freshness
-    }
-    fn freshness_mut(&mut self) -> &mut Freshness {
-        &mut self.freshness
-    }
+/// [`Listed`] of a type with `project`, `path` and `freshness` fields.
+macro_rules! listed {
+    ($type:ty $(, $generic:ident)?) => {
+        impl$(<$generic>)? Listed for $type {
+            fn project(&self) -> &str {
+                &self.project
+            }
+            fn path(&self) -> &str {
+                &self.path
+            }
+            fn freshness(&self) -> &Freshness {
+                &self.freshness
+            }
+            fn freshness_mut(&mut self) -> &mut Freshness {
+                &mut self.freshness
+            }
+        }
+    };
 }
 
-impl Listed for DocResult {
-    fn project(&self) -> &str {
-        &self.project
-    }
-    fn path(&self) -> &str {
-        &self.path
-    }
-    fn freshness(&self) -> &Freshness {
-        &self.freshness
-    }
-    fn freshness_mut(&mut self) -> &mut Freshness {
-        &mut self.freshness
-    }
-}
+listed!(FileResult<M>, M);
+listed!(DocResult);
 
 /// Appends a sentence to a note.
 pub fn join_note(slot: &mut Option<String>, note: &str) {
