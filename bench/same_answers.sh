@@ -4,7 +4,9 @@
 # prefix and serves them, and bench/same_answers.py makes the same calls to
 # both (names from the ranked maps, through every tool; the fixed first
 # calls of bench/context; imports, documentation, trees, projects, stats)
-# and compares the structured answers, the texts and the errors.
+# and compares the structured answers, the texts and the errors; then the
+# cl100k tokens each tool's answers cost on each side, as the text and as a
+# structured-first client hands them (the compact JSON of structuredContent).
 #
 #   BASE_REV=<commit> bash bench/same_answers.sh [--names N] [--show N]
 #
@@ -31,6 +33,7 @@ BIN_new="$BIN"
 base_binary "$BASE_REV" "$HOME/.cache/vibe-bench/throughput"
 start_opensearch
 mcp_venv
+cl100k_venv
 
 declare -A URL
 for side in base new; do

@@ -24,10 +24,28 @@ pub struct CallOutcome {
     pub tool: Option<&'static str>,
     pub args: Args,
     /// The answer (success) or `{ "error": message }`.
-    pub value: Value,
+    pub structured: Structured,
     pub is_error: bool,
     /// The text content: the answer rendered ([`render::text`]), or the error message.
     pub text: String,
+}
+
+/// What a call's `structuredContent` is made of, made only for a client
+/// that gets it ([`Structured::into_value`]).
+#[derive(Debug, Clone)]
+pub enum Structured {
+    Answer(Box<Answer>),
+    Error(Value),
+}
+
+impl Structured {
+    /// The structured content's JSON.
+    pub fn into_value(self) -> Value {
+        match self {
+            Structured::Answer(answer) => to_value(&answer),
+            Structured::Error(value) => value,
+        }
+    }
 }
 
 impl Gateway {
@@ -69,12 +87,11 @@ impl Gateway {
             Ok(answer) => {
                 let results = answer.results_len();
                 tracing::info!(tool = tool.unwrap_or(shown.as_str()), params = %params, latency_ms = format!("{elapsed_ms:.2}"), results, "tool call");
-                let value = to_value(&answer);
                 let text = render::fit(
                     render::text(&answer, self.answer_format(), args.target.is_some()),
                     self.answer_budget(),
                 );
-                CallOutcome { tool, args, value, is_error: false, text }
+                CallOutcome { tool, args, structured: Structured::Answer(Box::new(answer)), is_error: false, text }
             }
             Err(e) => {
                 let (message, value) = match &e {
@@ -92,7 +109,7 @@ impl Gateway {
                 } else {
                     tracing::info!(tool = tool.unwrap_or(shown.as_str()), params = %params, latency_ms = format!("{elapsed_ms:.2}"), error = %message, "tool call rejected");
                 }
-                CallOutcome { tool, args, value, is_error: true, text: message }
+                CallOutcome { tool, args, structured: Structured::Error(value), is_error: true, text: message }
             }
         };
         outcome

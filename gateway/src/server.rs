@@ -114,7 +114,7 @@ impl ServerHandler for VibeServer {
             CallToolResult::success(vec![ContentBlock::text(outcome.text)])
         };
         if self.typed_output(&context) {
-            result.structured_content = Some(outcome.value);
+            result.structured_content = Some(outcome.structured.into_value());
         }
         Ok(result.into())
     }

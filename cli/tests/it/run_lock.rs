@@ -255,15 +255,15 @@ async fn admin_sync_during_a_run_names_the_run() {
     // A sync command that would fail loudly if it were started.
     let runner = vibe_gateway::SyncRunner::new(vec!["false".into()], None);
     let gateway = vibe_gateway::Gateway::new(&config, runner).unwrap();
-    let answer = gateway.call("admin_sync", None, None).await;
-    assert_eq!(answer.value["result"], json!("AlreadyRunning"), "{}", answer.value);
-    let message = answer.value["message"].as_str().unwrap();
+    let answer = gateway.call("admin_sync", None, None).await.structured.into_value();
+    assert_eq!(answer["result"], json!("AlreadyRunning"), "{answer}");
+    let message = answer["message"].as_str().unwrap();
     assert!(message.contains(&format!("`scan index` (pid {} on ", first.id())), "{message}");
     assert!(message.contains(&root.display().to_string()), "{message}");
     assert!(!gateway.sync_runner().is_running().await && gateway.sync_runner().status().await.last.is_none());
     assert_eq!(finish(first).0, 0);
     // Once the run ended, admin_sync starts one.
-    let answer: Value = gateway.call("admin_sync", None, None).await.value;
+    let answer: Value = gateway.call("admin_sync", None, None).await.structured.into_value();
     assert_eq!(answer["result"], json!("Started"), "{answer}");
 }
 
