@@ -116,8 +116,8 @@ impl<'t> Starts<'t> {
         let mut nodes: Vec<(Node<'t>, Option<(u32, u32)>)> = Vec::new();
         let mut kids: Vec<Kid<'t>> = Vec::new();
         // For each ancestor of the cursor's node, whether (and as which start
-        // node) its children are listed.
-        let mut listed: Vec<Option<u32>> = Vec::new();
+        // node) its children are listed, and whether with their fields.
+        let mut listed: Vec<Option<(u32, bool)>> = Vec::new();
         // The children so far of each listed ancestor, innermost last, and
         // emptied buffers to reuse.
         let mut open: Vec<Vec<Kid<'t>>> = Vec::new();
@@ -125,15 +125,15 @@ impl<'t> Starts<'t> {
         let mut cursor = root.walk();
         loop {
             let node = cursor.node();
-            if let (Some(Some(_)), Some(buffer)) = (listed.last(), open.last_mut()) {
-                buffer.push(Kid { node, field: cursor.field_id() });
-            }
             let kind = node.kind_id();
+            if let (Some(&Some((_, with_fields))), Some(buffer)) = (listed.last(), open.last_mut()) {
+                buffer.push(Kid { node, field: if with_fields { cursor.field_id() } else { None }, kind });
+            }
             let mut lists = None;
             if visit.get(kind as usize).copied().unwrap_or(false) {
                 let direct_start = direct.starts_at(kind);
                 if direct_start {
-                    lists = Some(nodes.len() as u32);
+                    lists = Some((nodes.len() as u32, direct.reads_fields_at(kind)));
                 }
                 // A listed node without children keeps the empty range.
                 nodes.push((node, direct_start.then_some((0, 0))));
@@ -152,7 +152,7 @@ impl<'t> Starts<'t> {
                 if !cursor.goto_parent() {
                     return Starts { nodes, kids };
                 }
-                if let Some(Some(start_node)) = listed.pop() {
+                if let Some(Some((start_node, _))) = listed.pop() {
                     let mut buffer = open.pop().unwrap_or_default();
                     let start = kids.len() as u32;
                     kids.extend_from_slice(&buffer);
