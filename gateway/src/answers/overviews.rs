@@ -4,7 +4,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::FileResult;
+use super::{DefinitionHead, FileResult};
 
 /// `admin_sync`: whether a run started.
 #[serde_with::skip_serializing_none]
@@ -130,11 +130,7 @@ pub struct MapMatches {
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct MapDefinition {
-    pub name: String,
-    pub kind: String,
-    pub owner: Option<String>,
-    pub lines: Option<String>,
-    #[serialize_always]
-    pub signature: Option<String>,
+    #[serde(flatten)]
+    pub head: DefinitionHead,
     pub used_in: u64,
 }

@@ -30,15 +30,24 @@ pub struct SymbolsFound {
     pub word_lines: Vec<LineHit>,
 }
 
+/// What an answer shows first of a definition, wherever it lists one: a
+/// search's match, a subtype or supertype, an entry of the ranked map.
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
-pub struct SymbolMatch {
+pub struct DefinitionHead {
     pub name: String,
     pub kind: String,
     pub owner: Option<String>,
     pub lines: Option<String>,
     #[serialize_always]
     pub signature: Option<String>,
+}
+
+#[serde_with::skip_serializing_none]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct SymbolMatch {
+    #[serde(flatten)]
+    pub head: DefinitionHead,
     pub doc: Option<String>,
     pub code: Option<String>,
     pub code_lines: Option<String>,
@@ -141,12 +150,8 @@ pub struct Call {
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct TypeLink {
-    pub name: String,
-    pub kind: String,
-    pub owner: Option<String>,
-    pub lines: Option<String>,
-    #[serialize_always]
-    pub signature: Option<String>,
+    #[serde(flatten)]
+    pub head: DefinitionHead,
     pub depth: Option<u64>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub extends: Vec<String>,
@@ -170,15 +175,24 @@ pub enum AnswerDirection {
     Supertypes,
 }
 
-impl From<&Shown<'_>> for SymbolMatch {
-    /// A definition as the index shows it, without its code.
+impl From<&Shown<'_>> for DefinitionHead {
+    /// A definition's head as the index shows it.
     fn from(s: &Shown<'_>) -> Self {
-        SymbolMatch {
+        DefinitionHead {
             name: s.name.to_string(),
             kind: s.kind.name().to_string(),
             owner: s.owner.as_deref().map(str::to_string),
             lines: s.lines.clone(),
             signature: Some(s.signature.clone()),
+        }
+    }
+}
+
+impl From<&Shown<'_>> for SymbolMatch {
+    /// A definition as the index shows it, without its code.
+    fn from(s: &Shown<'_>) -> Self {
+        SymbolMatch {
+            head: DefinitionHead::from(s),
             doc: s.doc.as_deref().map(str::to_string),
             code: None,
             code_lines: None,
@@ -191,14 +205,6 @@ impl From<&Shown<'_>> for SymbolMatch {
 impl From<&Shown<'_>> for TypeLink {
     /// A type as the index shows it, its depth and supertypes to come.
     fn from(s: &Shown<'_>) -> Self {
-        TypeLink {
-            name: s.name.to_string(),
-            kind: s.kind.name().to_string(),
-            owner: s.owner.as_deref().map(str::to_string),
-            lines: s.lines.clone(),
-            signature: Some(s.signature.clone()),
-            depth: None,
-            extends: Vec::new(),
-        }
+        TypeLink { head: DefinitionHead::from(s), depth: None, extends: Vec::new() }
     }
 }

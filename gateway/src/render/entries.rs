@@ -9,7 +9,9 @@ use vibe_common::document::kinds::ElementKind;
 
 use super::code_lines::{self, element_code, shows_signature};
 use super::one_line;
-use crate::answers::{Call, DocSection, LineHit, MapDefinition, OutlineElement, SymbolMatch, TypeLink, Use};
+use crate::answers::{
+    Call, DefinitionHead, DocSection, LineHit, MapDefinition, OutlineElement, SymbolMatch, TypeLink, Use,
+};
 
 /// An entry of a result's or a file's lists.
 #[derive(Clone, Copy)]
@@ -33,6 +35,16 @@ pub(super) enum Item<'a> {
 }
 
 impl<'a> Item<'a> {
+    /// The head of a definition a search, a hierarchy or the map lists.
+    fn head(self) -> Option<&'a DefinitionHead> {
+        match self {
+            Item::Definition(d) => Some(&d.head),
+            Item::Type(t) => Some(&t.head),
+            Item::Mapped(m) => Some(&m.head),
+            _ => None,
+        }
+    }
+
     fn line(self) -> Option<u64> {
         match self {
             Item::Line(l) => Some(l.line.0),
@@ -44,33 +56,25 @@ impl<'a> Item<'a> {
 
     fn name(self) -> Option<&'a str> {
         match self {
-            Item::Definition(d) => Some(&d.name),
+            _ if self.head().is_some() => self.head().map(|h| h.name.as_str()),
             Item::Call(c) => Some(&c.name),
-            Item::Type(t) => Some(&t.name),
-            Item::Mapped(m) => Some(&m.name),
             Item::Element(e) => Some(&e.name),
-            Item::Line(_) | Item::Use(_) | Item::Section(_) => None,
+            _ => None,
         }
     }
 
     fn owner(self) -> Option<&'a str> {
         match self {
-            Item::Definition(d) => d.owner.as_deref(),
-            Item::Type(t) => t.owner.as_deref(),
-            Item::Mapped(m) => m.owner.as_deref(),
             Item::Element(e) => e.owner.as_deref(),
-            _ => None,
+            _ => self.head()?.owner.as_deref(),
         }
     }
 
     fn lines(self) -> Option<&'a str> {
         match self {
-            Item::Definition(d) => d.lines.as_deref(),
-            Item::Type(t) => t.lines.as_deref(),
-            Item::Mapped(m) => m.lines.as_deref(),
             Item::Section(s) => Some(&s.lines),
             Item::Element(e) => e.lines.as_deref(),
-            _ => None,
+            _ => self.head()?.lines.as_deref(),
         }
     }
 
@@ -85,13 +89,10 @@ impl<'a> Item<'a> {
 
     fn kind(self) -> Option<&'a str> {
         match self {
-            Item::Definition(d) => Some(&d.kind),
             Item::Use(u) => Some(u.kind.name()),
             Item::Call(c) => Some(c.at.kind.name()),
-            Item::Type(t) => Some(&t.kind),
-            Item::Mapped(m) => Some(&m.kind),
             Item::Element(e) => Some(&e.kind),
-            Item::Line(_) | Item::Section(_) => None,
+            _ => self.head().map(|h| h.kind.as_str()),
         }
     }
 
@@ -112,11 +113,8 @@ impl<'a> Item<'a> {
 
     fn signature(self) -> Option<&'a str> {
         match self {
-            Item::Definition(d) => d.signature.as_deref(),
-            Item::Type(t) => t.signature.as_deref(),
-            Item::Mapped(m) => m.signature.as_deref(),
             Item::Element(e) => e.signature.as_deref(),
-            _ => None,
+            _ => self.head()?.signature.as_deref(),
         }
     }
 

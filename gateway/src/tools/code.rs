@@ -295,7 +295,7 @@ fn weak_match(query: &str, result: &FileResult<SymbolsFound>) -> bool {
     let element = result.found.matches.first();
     let text = element
         .into_iter()
-        .flat_map(|e| [Some(&e.name), e.owner.as_ref(), e.signature.as_ref(), e.doc.as_ref()])
+        .flat_map(|e| [Some(&e.head.name), e.head.owner.as_ref(), e.head.signature.as_ref(), e.doc.as_ref()])
         .flatten()
         .map(String::as_str)
         .chain([result.path.as_str()])

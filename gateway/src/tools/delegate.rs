@@ -55,7 +55,7 @@ pub async fn follow(gw: &Gateway, answer: &mut SymbolsAnswer, calls: &[(String, 
     }
     let names: Vec<&str> = called.iter().map(|(_, n)| n.as_str()).collect();
     let defined = definitions(gw, result, &names).await;
-    let shown: Vec<&str> = result.found.matches.iter().filter_map(|m| m.lines.as_deref()).collect();
+    let shown: Vec<&str> = result.found.matches.iter().filter_map(|m| m.head.lines.as_deref()).collect();
     let first = called.iter().find_map(|(i, name)| {
         let new = |d: &&Shown| d.lines.as_deref().is_some_and(|l| !shown.contains(&l));
         let d = defined.iter().filter(new).find(|d| d.name == name.as_str())?;
@@ -64,7 +64,7 @@ pub async fn follow(gw: &Gateway, answer: &mut SymbolsAnswer, calls: &[(String, 
     let Some((caller, callee)) = first else { return };
     let file = stored_file(gw, &result.project, &result.path);
     let Some(mut m) = callee_match(gw, file, callee, show, room).await else { return };
-    m.called_by = Some(result.found.matches[caller].name.clone());
+    m.called_by = Some(result.found.matches[caller].head.name.clone());
     result.found.matches.insert(caller + 1, m);
 }
 
@@ -87,7 +87,7 @@ const DEFINITIONS_FETCHED: u32 = 10;
 fn callers_shown(matches: &[SymbolMatch], calls: &[(String, String)]) -> Vec<(usize, String)> {
     let mut called: Vec<(usize, String)> = Vec::new();
     for (lines, name) in calls {
-        let caller = matches.iter().position(|m| m.lines.as_ref() == Some(lines) && m.code.is_some());
+        let caller = matches.iter().position(|m| m.head.lines.as_ref() == Some(lines) && m.code.is_some());
         if let Some(i) = caller.filter(|_| !called.iter().any(|(_, n)| n == name)) {
             called.push((i, name.clone()));
         }

@@ -68,7 +68,7 @@ pub async fn complete(gw: &Gateway, answer: &mut SymbolsAnswer, show: Show<'_>) 
     let Some(result) = answer.results.first_mut().filter(|r| readable_file(&r.freshness)) else { return };
     let file = stored_file(gw, &result.project, &result.path);
     let Some(m) = result.found.matches.first_mut() else { return };
-    let Some((start, end)) = m.lines.as_deref().and_then(crate::render::span) else { return };
+    let Some((start, end)) = m.head.lines.as_deref().and_then(crate::render::span) else { return };
     let shown = m.code.as_deref().map_or(0, |c| c.lines().count() as u64);
     let doc = m.code_skip.as_deref().and_then(crate::render::span);
     let skipped = doc.map_or(0, |(a, b)| b - a + 1);
@@ -90,10 +90,10 @@ pub async fn complete(gw: &Gateway, answer: &mut SymbolsAnswer, show: Show<'_>) 
     if spans.is_empty() {
         // Words that are not in it: its start, shorter, and a note.
         let missing = match show {
-            Show::Lines(words) => Some(format!("no line of {} holds {words:?}; its first lines follow", m.name)),
+            Show::Lines(words) => Some(format!("no line of {} holds {words:?}; its first lines follow", m.head.name)),
             _ => None,
         };
-        let shown = if missing.is_some() { MISSING_WORDS_LINES } else { name_lines(&m.kind) };
+        let shown = if missing.is_some() { MISSING_WORDS_LINES } else { name_lines(&m.head.kind) };
         (m.code, m.code_skip) = code_of(&content, (start, end), shown, room + stored);
         if let Some(note) = missing {
             answer.add_note(&note);

@@ -122,7 +122,7 @@ pub async fn find(
             cut_at.get_or_insert(d);
         }
         if way == Way::Supertypes {
-            let defined: HashSet<&str> = this.iter().map(|f| f.entry.name.as_str()).collect();
+            let defined: HashSet<&str> = this.iter().map(|f| f.entry.head.name.as_str()).collect();
             not_indexed.extend(names.iter().filter(|n| !defined.contains(n.name.as_str())).map(|n| n.name.clone()));
         }
         names = next_names(way, &this, &mut seen);
@@ -167,7 +167,7 @@ async fn level(gw: &Gateway, index: &str, way: Way, sought: &[Sought], depth: u3
                 supertypes.iter().filter(|s| sought.iter().any(|q| q.reaches(s, family))).cloned().collect();
             let wanted = match way {
                 Way::Subtypes => !reached.is_empty(),
-                Way::Supertypes => sought.iter().any(|q| q.reaches(&entry.name, family)),
+                Way::Supertypes => sought.iter().any(|q| q.reaches(&entry.head.name, family)),
             };
             if !wanted {
                 continue;
@@ -192,7 +192,7 @@ struct Level {
 
 /// Whether an entry is the `owner`'s type (`Outer.Inner`: owner `Outer`).
 fn owner_matches(entry: &TypeLink, owner: Option<&str>) -> bool {
-    owner.is_none_or(|o| entry.owner.as_deref().is_some_and(|e| e == o || e.ends_with(&format!(".{o}"))))
+    owner.is_none_or(|o| entry.head.owner.as_deref().is_some_and(|e| e == o || e.ends_with(&format!(".{o}"))))
 }
 
 /// The names the next level looks for: the names of the types found
@@ -202,7 +202,7 @@ fn next_names(way: Way, found: &[Found], seen: &mut HashSet<Sought>) -> Vec<Soug
     let mut names = Vec::new();
     for f in found {
         let candidates: Vec<&str> = match way {
-            Way::Subtypes => vec![f.entry.name.as_str()],
+            Way::Subtypes => vec![f.entry.head.name.as_str()],
             Way::Supertypes => f.supertypes.iter().map(String::as_str).collect(),
         };
         for c in candidates {

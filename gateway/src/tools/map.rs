@@ -136,8 +136,8 @@ fn entries(found: &Response, first: &HashMap<String, f64>) -> Vec<Entry> {
             let Some(shown) = super::answer::shown(inner).as_ref().map(TypeLink::from) else {
                 continue;
             };
-            let Some(&score) = first.get(&shown.name) else { continue };
-            let (name, path) = (shown.name.clone(), file.path.clone());
+            let Some(&score) = first.get(&shown.head.name) else { continue };
+            let (name, path) = (shown.head.name.clone(), file.path.clone());
             out.push(Entry { name, path, file: file.clone(), shown, first: score, used_in: 0.0 });
         }
     }
@@ -234,8 +234,8 @@ fn fit(gw: &Gateway, results: &mut Vec<FileResult<MapMatches>>) -> usize {
 fn grouped(entries: Vec<Entry>) -> Vec<FileResult<MapMatches>> {
     let mut files: Vec<FileResult<MapMatches>> = Vec::new();
     for Entry { path, file, shown, used_in, .. } in entries {
-        let TypeLink { name, kind, owner, lines, signature, .. } = shown;
-        let definition = MapDefinition { name, kind, owner, lines, signature, used_in: used_in.round() as u64 };
+        let TypeLink { head, .. } = shown;
+        let definition = MapDefinition { head, used_in: used_in.round() as u64 };
         match files.iter_mut().find(|f| f.path == path) {
             Some(f) => f.found.matches.push(definition),
             None => files.push(file.with(MapMatches { matches: vec![definition] })),

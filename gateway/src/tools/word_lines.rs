@@ -51,7 +51,8 @@ pub async fn add(gw: &Gateway, answer: &mut SymbolsAnswer, words: &str, beside_a
     let Some(result) = answer.results.first_mut().filter(|r| excerpt::readable_file(&r.freshness)) else { return };
     let mut shown = shown_lines(&result.found.matches);
     let most = if beside_a_name {
-        let definition = result.found.matches.first().and_then(|m| m.lines.as_deref()).and_then(crate::render::span);
+        let definition =
+            result.found.matches.first().and_then(|m| m.head.lines.as_deref()).and_then(crate::render::span);
         if let Some((a, b)) = definition {
             shown.extend(a..=b);
         }
@@ -109,7 +110,7 @@ fn shown_lines(matches: &[SymbolMatch]) -> BTreeSet<u64> {
         let Some(code) = m.code.as_deref() else { continue };
         let spans = match m.code_lines.as_deref() {
             Some(s) => crate::render::spans(s),
-            None => m.lines.as_deref().and_then(crate::render::span).into_iter().collect(),
+            None => m.head.lines.as_deref().and_then(crate::render::span).into_iter().collect(),
         };
         let skipped = m.code_skip.as_deref().and_then(crate::render::span).map_or(0, |(a, b)| b + 1 - a);
         let mut left = code.lines().count() as u64 + skipped;
