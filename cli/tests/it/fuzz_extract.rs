@@ -79,15 +79,7 @@ fn mutated_sources_never_panic_and_keep_invariants() {
             let ast = extract::extract(lang, &input)
                 .unwrap_or_else(|e| panic!("{} round {round}: extraction error {e}", path.display()));
             let lines = input.lines().count() as u32 + 1;
-            for e in ast
-                .functions
-                .iter()
-                .chain(&ast.classes)
-                .chain(&ast.structs)
-                .chain(&ast.enums)
-                .chain(&ast.interfaces)
-                .chain(&ast.variables)
-            {
+            for e in ast.elements() {
                 assert!(
                     !e.signature.is_empty() && !e.signature.contains('\n'),
                     "{}: bad signature {:?}",

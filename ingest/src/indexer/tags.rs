@@ -86,16 +86,8 @@ pub fn deterministic_tags(path: &str, ast: Option<&AstData>) -> Vec<String> {
         for t in &ast.tags {
             push(t.clone(), &mut tags);
         }
-        let elements = ast
-            .functions
-            .iter()
-            .chain(&ast.classes)
-            .chain(&ast.structs)
-            .chain(&ast.enums)
-            .chain(&ast.interfaces)
-            .chain(&ast.variables);
         let mut comment_words: Vec<&str> = Vec::new();
-        for e in elements {
+        for e in ast.elements() {
             if tags.len() >= MAX_DERIVED_TAGS {
                 return tags; // full: nothing more would be kept (a big file has thousands of signatures)
             }
