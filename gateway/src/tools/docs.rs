@@ -6,7 +6,9 @@
 //! ([`super::passages`], read from the stored text), and a few other
 //! headings as context.
 
+use serde::Deserialize;
 use serde_json::Value;
+use vibe_common::document::ast::{AstData, AstHeading};
 
 use super::answer::{paged, scope_index, stored_at};
 use super::passages::{self, Section};
@@ -36,17 +38,29 @@ pub async fn search(gw: &Gateway, args: &Args) -> Result<DocumentationAnswer, To
     Ok(answer)
 }
 
+/// What the template fetches of a document: its place and its AST (the
+/// type the indexer writes; headings and frontmatter are read here).
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct DocumentSource {
+    root: String,
+    path: String,
+    ast: AstData,
+}
+
 /// One document: its title and description, the sections that hold the
 /// query's words with their passages, a few other headings, its freshness.
 fn result(s: &Value, text: Option<&str>, terms: &[String]) -> DocResult {
-    let ast = &s["ast"];
+    let doc = DocumentSource::deserialize(s).unwrap_or_else(|e| {
+        tracing::warn!("a document's stored AST does not read as the indexer's type: {e}");
+        DocumentSource::default()
+    });
     let all = match text {
         Some(t) if !t.is_empty() => passages::sections(t),
-        _ => from_headings(&ast["headings"]),
+        _ => doc.ast.headings.iter().map(from_heading).collect(),
     };
-    let fm = &ast["frontmatter"];
-    let title =
-        fm["title"].as_str().map(str::to_string).or_else(|| all.iter().find(|x| x.level > 0).map(|x| x.title.clone()));
+    let front = |key: &str| doc.ast.frontmatter.as_ref().and_then(|fm| fm.get(key));
+    let title = front("title").cloned().or_else(|| all.iter().find(|x| x.level > 0).map(|x| x.title.clone()));
     // The best sections, reported in document order.
     let mut ranked: Vec<(usize, usize)> =
         all.iter().enumerate().map(|(i, x)| (passages::score(x, terms), i)).filter(|(sc, _)| *sc > 0).collect();
@@ -57,12 +71,9 @@ fn result(s: &Value, text: Option<&str>, terms: &[String]) -> DocResult {
         chosen.extend(all.iter().position(|x| !x.text.is_empty()));
     }
     chosen.sort_unstable();
-    let text = |key: &str| s[key].as_str().unwrap_or_default().to_string();
     DocResult {
-        project: text("root"),
-        path: text("path"),
         title: title.filter(|t| !t.is_empty()).map(|t| crate::budget::shorten(&t, 200)),
-        description: fm["description"].as_str().filter(|d| !d.is_empty()).map(|d| crate::budget::shorten(d, 300)),
+        description: front("description").filter(|d| !d.is_empty()).map(|d| crate::budget::shorten(d, 300)),
         sections: chosen.iter().map(|i| section(&all[*i], terms)).collect(),
         more_sections: None,
         other_headings: all
@@ -74,6 +85,8 @@ fn result(s: &Value, text: Option<&str>, terms: &[String]) -> DocResult {
             .collect(),
         headings_total: all.iter().filter(|x| x.level > 0).count() as u64,
         freshness: super::stale_marks::freshness(&crate::answers::IndexedFile::of(s), false),
+        project: doc.root,
+        path: doc.path,
     }
 }
 
@@ -88,22 +101,14 @@ fn section(x: &Section, terms: &[String]) -> DocSection {
     }
 }
 
-/// Sections from the indexed headings and their previews (a document whose
+/// A section from an indexed heading and its preview (a document whose
 /// text is not stored).
-fn from_headings(v: &Value) -> Vec<Section> {
-    v.as_array()
-        .into_iter()
-        .flatten()
-        .map(|h| {
-            let line = h["line"]["start"].as_u64().unwrap_or(0) as usize;
-            let preview = h["preview"].as_str().unwrap_or_default();
-            Section {
-                level: h["level"].as_u64().unwrap_or(1).clamp(1, 6) as u8,
-                title: h["title"].as_str().unwrap_or_default().to_string(),
-                start: line,
-                end: h["line"]["end"].as_u64().unwrap_or(0) as usize,
-                text: if preview.is_empty() { Vec::new() } else { vec![preview.to_string()] },
-            }
-        })
-        .collect()
+fn from_heading(h: &AstHeading) -> Section {
+    Section {
+        level: h.level.clamp(1, 6),
+        title: h.title.clone(),
+        start: h.line.map_or(0, |l| l.start as usize),
+        end: h.line.map_or(0, |l| l.end as usize),
+        text: if h.preview.is_empty() { Vec::new() } else { vec![h.preview.clone()] },
+    }
 }
