@@ -20,7 +20,7 @@ mod key_values;
 use code_lines::{common_indent, numbered};
 pub use code_lines::{is_comment, span, spans, spans_text};
 use entries::{entry, Doc, Item};
-use key_values::{write_fields, Field};
+use key_values::{write_fields, Field, KeyValues};
 use vibe_common::config::AnswerFormat;
 
 use crate::answers::{
@@ -72,9 +72,11 @@ pub fn plain(answer: &Answer, project_named: bool) -> String {
         }
         Answer::Content(f) => content(out_, f, project_named),
         Answer::Outline(f) => outline(out_, f, project_named),
-        Answer::Sync(_) | Answer::Projects(_) | Answer::Stats(_) | Answer::Tree(_) | Answer::OverBudget(_) => {
-            key_values::any_fields(out_, answer)
-        }
+        Answer::Sync(a) => write_fields(out_, "", &a.fields()),
+        Answer::Projects(a) => write_fields(out_, "", &a.fields()),
+        Answer::Stats(a) => write_fields(out_, "", &a.fields()),
+        Answer::Tree(a) => write_fields(out_, "", &a.fields()),
+        Answer::OverBudget(a) => write_fields(out_, "", &a.fields()),
     }
     out.truncate(out.trim_end().len());
     out

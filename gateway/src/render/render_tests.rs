@@ -3,7 +3,10 @@
 
 use super::entries::{at_most_words, DOC_CHARS};
 use super::*;
-use crate::answers::{ReferencesAnswer, SymbolsAnswer, TextAnswer};
+use crate::answers::{
+    LanguageSize, ProjectShown, ProjectsAnswer, ReferencesAnswer, RunState, Sizes, StatsAnswer, SymbolsAnswer,
+    SyncState, TextAnswer, TotalSize,
+};
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 
@@ -27,12 +30,6 @@ fn lines(v: &Value) -> Answer {
 
 fn uses(v: &Value) -> Answer {
     Answer::References(typed::<ReferencesAnswer>(v.clone()))
-}
-
-fn any_text(v: &Value) -> String {
-    let mut out = String::new();
-    key_values::any_fields(&mut out, v);
-    out.trim_end().to_string()
 }
 
 fn file(v: &Value) -> Answer {
@@ -253,11 +250,49 @@ fn a_file_is_numbered_lines_under_its_path() {
 }
 
 #[test]
-fn anything_else_is_key_value_lines() {
-    // One key per object: serde_json keeps insertion order only with its
-    // `preserve_order` feature, which the workspace build has.
-    let answer = json!({ "target": null, "languages": [{ "language": "go" }], "total": { "files": 3 } });
-    assert_eq!(any_text(&answer), "languages:\n- language: go\ntotal:\n  files: 3");
+fn answers_about_the_index_are_their_fields_as_key_value_lines() {
+    let sizes = Sizes { files: 3, lines: 40, ast_objects: 7, size_human: "1.2 KB".into() };
+    let stats = StatsAnswer {
+        target: None,
+        languages: vec![LanguageSize { language: "go".into(), sizes: sizes.clone() }],
+        total: TotalSize { sizes, projects: Some(1) },
+        note: None,
+        more_languages: None,
+        truncated: Some(false),
+    };
+    assert_eq!(
+        plain(&Answer::Stats(stats), false),
+        "languages:\n- language: go, files: 3, lines: 40, ast_objects: 7, size_human: 1.2 KB\n\
+         total:\n  files: 3\n  lines: 40\n  ast_objects: 7\n  size_human: 1.2 KB\n  projects: 1"
+    );
+    let running = SyncState {
+        state: RunState::Running,
+        running_secs: Some(4),
+        progress: None,
+        outcome: Some(None),
+        finished_at: None,
+    };
+    let shown = ProjectShown {
+        path: "/src/py".into(),
+        name: "py".into(),
+        summary: Some("Python's library.\nWith tests.".into()),
+        owners: vec!["a".into(), "b".into()],
+        ..ProjectShown::default()
+    };
+    let projects = |list: Vec<ProjectShown>| ProjectsAnswer {
+        total: list.len() as u64,
+        projects: list,
+        truncated: false,
+        sync: Some(running.clone()),
+        next_offset: None,
+        note: Some("One run is going on.".into()),
+    };
+    assert_eq!(
+        plain(&Answer::Projects(projects(vec![shown])), false),
+        "projects:\n- path: /src/py, name: py, summary: Python's library.\nWith tests., owners: a, b\n\
+         total: 1\nsync:\n  state: running\n  running_secs: 4\nnote: One run is going on."
+    );
+    assert!(plain(&Answer::Projects(projects(vec![])), false).starts_with("projects: \ntotal: 0\n"));
 }
 
 #[test]
