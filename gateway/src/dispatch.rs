@@ -5,9 +5,9 @@
 
 use std::time::Instant;
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
-use crate::answers::{to_value, Answer};
+use crate::answers::{to_value, Answer, ErrorAnswer};
 use crate::budget;
 use crate::gateway::Gateway;
 use crate::normalize::{self, Args, Resolution};
@@ -35,7 +35,7 @@ pub struct CallOutcome {
 #[derive(Debug, Clone)]
 pub enum Structured {
     Answer(Box<Answer>),
-    Error(Value),
+    Error(ErrorAnswer),
 }
 
 impl Structured {
@@ -43,7 +43,7 @@ impl Structured {
     pub fn into_value(self) -> Value {
         match self {
             Structured::Answer(answer) => to_value(&answer),
-            Structured::Error(value) => value,
+            Structured::Error(error) => to_value(&error),
         }
     }
 }
@@ -94,22 +94,19 @@ impl Gateway {
                 CallOutcome { tool, args, structured: Structured::Answer(Box::new(answer)), is_error: false, text }
             }
             Err(e) => {
-                let (message, value) = match &e {
+                let mut error = match &e {
                     ToolError::UnknownTool(name, Resolution::Ambiguous(a, b)) => normalize::ambiguous_tool(name, a, b),
                     ToolError::UnknownTool(name, _) => normalize::unknown_tool(name),
-                    other => {
-                        let message = budget::fit_message(&other.to_string(), self.answer_budget());
-                        let value = json!({ "error": message });
-                        (message, value)
-                    }
+                    other => ErrorAnswer::of(budget::fit_message(&other.to_string(), self.answer_budget())),
                 };
-                let message = budget::fit_message(&message, self.answer_budget());
+                let message = budget::fit_message(&error.error, self.answer_budget());
                 if matches!(e, ToolError::Backend(_)) {
                     tracing::warn!(tool = tool.unwrap_or(shown.as_str()), params = %params, latency_ms = format!("{elapsed_ms:.2}"), error = %message, "tool call failed");
                 } else {
                     tracing::info!(tool = tool.unwrap_or(shown.as_str()), params = %params, latency_ms = format!("{elapsed_ms:.2}"), error = %message, "tool call rejected");
                 }
-                CallOutcome { tool, args, structured: Structured::Error(value), is_error: true, text: message }
+                error.error.clone_from(&message);
+                CallOutcome { tool, args, structured: Structured::Error(error), is_error: true, text: message }
             }
         };
         outcome

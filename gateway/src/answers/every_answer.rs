@@ -29,6 +29,25 @@ pub enum Answer {
     OverBudget(OverBudget),
 }
 
+/// The structured answer of a failed call (sent with `isError`): the
+/// message, and for a tool name that names no tool the valid ones.
+#[serde_with::skip_serializing_none]
+#[derive(Debug, Clone, Serialize)]
+pub struct ErrorAnswer {
+    pub error: String,
+    /// The two tools a name fits equally well.
+    pub candidates: Option<[String; 2]>,
+    pub valid_tools: Option<&'static [&'static str]>,
+    /// The nearest tool name to one that names none (`null`: none is near).
+    pub closest_match: Option<Option<&'static str>>,
+}
+
+impl ErrorAnswer {
+    pub fn of(message: String) -> Self {
+        ErrorAnswer { error: message, candidates: None, valid_tools: None, closest_match: None }
+    }
+}
+
 /// What is left of an answer the budget guard could not cut.
 #[derive(Debug, Clone, Serialize)]
 pub struct OverBudget {

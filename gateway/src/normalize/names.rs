@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 use super::keys;
 use super::meaning::{self, Meaning};
 use super::spelling::{mcp_server, normalize_keeping_namespace, normalize_name, snake};
+use crate::answers::ErrorAnswer;
 use crate::registry::TOOL_NAMES;
 
 /// The alias table: one `alias<TAB>tool` a line, `#` comments. For names the
@@ -343,7 +344,7 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 /// The message (and structured answer) for a tool name that did not resolve.
-pub fn unknown_tool(requested: &str) -> (String, Value) {
+pub fn unknown_tool(requested: &str) -> ErrorAnswer {
     let shown: String = requested.chars().take(100).collect();
     let valid = TOOL_NAMES.join(", ");
     let form = normalize_name(&shown);
@@ -361,20 +362,18 @@ pub fn unknown_tool(requested: &str) -> (String, Value) {
             None => format!("unknown tool {shown:?}. Valid tools: {valid}."),
         }
     };
-    let value = serde_json::json!({
-        "error": message,
-        "valid_tools": TOOL_NAMES,
-        "closest_match": suggestion,
-    });
-    (message, value)
+    ErrorAnswer { valid_tools: Some(&TOOL_NAMES), closest_match: Some(suggestion), ..ErrorAnswer::of(message) }
 }
 
 /// The message (and structured answer) for a name two tools fit equally well.
-pub fn ambiguous_tool(requested: &str, a: &str, b: &str) -> (String, Value) {
+pub fn ambiguous_tool(requested: &str, a: &str, b: &str) -> ErrorAnswer {
     let shown: String = requested.chars().take(100).collect();
     let message = format!("tool name {shown:?} fits both {a:?} and {b:?}: call one of them by its exact name.");
-    let value = serde_json::json!({ "error": message, "candidates": [a, b], "valid_tools": TOOL_NAMES });
-    (message, value)
+    ErrorAnswer {
+        candidates: Some([a.to_string(), b.to_string()]),
+        valid_tools: Some(&TOOL_NAMES),
+        ..ErrorAnswer::of(message)
+    }
 }
 
 #[cfg(test)]
@@ -452,14 +451,17 @@ mod tests {
 
     #[test]
     fn unknown_tool_messages() {
-        let (message, value) = unknown_tool("serch_docs");
+        let answer = unknown_tool("serch_docs");
+        let message = &answer.error;
         assert!(message.contains("Valid tools: admin_sync, get_file_content"), "{message}");
         assert!(message.contains("Closest match: \"search_documentation\""), "{message}");
-        assert_eq!(value["closest_match"], "search_documentation");
-        assert_eq!(value["valid_tools"].as_array().unwrap().len(), TOOL_NAMES.len());
-        let (message, value) = unknown_tool("delete_project");
+        assert_eq!(answer.closest_match, Some(Some("search_documentation")));
+        assert_eq!(answer.valid_tools.map(<[_]>::len), Some(TOOL_NAMES.len()));
+        let answer = unknown_tool("delete_project");
+        let message = &answer.error;
         assert!(message.contains("nothing can be deleted") && message.contains("Valid tools:"), "{message}");
-        assert!(value["closest_match"].is_null());
+        // Said as `null`: no tool is near.
+        assert_eq!(serde_json::to_value(&answer).unwrap()["closest_match"], serde_json::Value::Null);
     }
 
     #[test]
