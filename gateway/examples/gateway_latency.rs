@@ -149,12 +149,12 @@ async fn main() -> Result<()> {
         }
         let (template, p) = match tool {
             "search_knowledge" | "search_documentation" => {
-                ("search_documentation", template_params::documentation(query, 3, 0))
+                ("search_documentation", serde_json::to_value(template_params::documentation(query, 3, 0))?)
             }
-            "search_by_code_imports" => (tool, template_params::imports(query, 3, 0)),
+            "search_by_code_imports" => (tool, serde_json::to_value(template_params::imports(query, 3, 0))?),
             _ => (
                 vibe_gateway::tools::code::SYMBOLS_TEMPLATE,
-                template_params::code(tool, query, 3, 0, template_params::Pass::Exact),
+                serde_json::to_value(template_params::code(tool, query, 3, 0, template_params::Pass::Exact))?,
             ),
         };
         let body = json!({ "id": templates::search_template_id(&names, template), "params": p }).to_string();

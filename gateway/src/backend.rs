@@ -4,6 +4,7 @@
 //! When a stored template is missing (a fresh cluster, or templates deleted),
 //! the shipped templates are installed and the request is retried once.
 
+use serde::Serialize;
 use serde_json::{json, Value};
 use tokio::sync::Mutex;
 use vibe_common::backend::naming::IndexNames;
@@ -94,15 +95,18 @@ impl Backend {
         Ok((text, outline))
     }
 
-    /// Runs the stored template `template` against `index` with `params`:
-    /// its hits and aggregations. Missing indices give empty hits, not an error.
-    pub async fn run(&self, template: &str, index: &str, params: Value) -> Result<Response, BackendError> {
+    /// Runs the stored template `template` against `index` with `params`
+    /// (the template's params, typed in [`crate::template_params`]): its
+    /// hits and aggregations. Missing indices give empty hits, not an error.
+    pub async fn run(&self, template: &str, index: &str, params: impl Serialize) -> Result<Response, BackendError> {
         Ok(Response::of(self.run_json(template, index, params).await?))
     }
 
     /// [`Backend::run`]'s answer as OpenSearch sent it (for a reader that
-    /// takes the JSON, as the project list's).
-    pub async fn run_json(&self, template: &str, index: &str, params: Value) -> Result<Value, BackendError> {
+    /// takes the JSON, as the project list's). The params are serialized
+    /// here, once, into the request body.
+    pub async fn run_json(&self, template: &str, index: &str, params: impl Serialize) -> Result<Value, BackendError> {
+        let params = serde_json::to_value(params).map_err(|e| BackendError(format!("template params: {e}")))?;
         let path = search_path(index, &params);
         let body = json!({ "id": self.template_id(template), "params": params });
         tracing::trace!(path, body = %body, "search template request");

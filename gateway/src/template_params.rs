@@ -4,14 +4,14 @@
 //! value that reaches a template is either a JSON string (escaped by mustache)
 //! or a number validated here.
 
-use serde_json::{json, Value};
+use serde::Serialize;
 
 use vibe_common::document::ast::CATEGORY_TAGS;
 use vibe_common::document::kinds::{ElementKind, ReferenceKind};
 
 use crate::normalize::MAX_LIMIT;
 use crate::registry::ListingWords;
-pub use crate::symbol_pass::{Pass, NAME_SCORES, OTHER_KIND_WEIGHT, OWNER_PATH_BOOST, TYPO_FLOOR};
+pub use crate::symbol_pass::{NameScores, Pass, NAME_SCORES, OTHER_KIND_WEIGHT, OWNER_PATH_BOOST, TYPO_FLOOR};
 use crate::symbol_pass::{FUZZY_SCORES, TYPO_SCORES};
 
 /// Matching elements fetched per file by a code search (the answer keeps
@@ -121,10 +121,13 @@ const QUESTION_STOP_WORDS: &[&str] = &[
 ];
 
 /// One search word (Latin or Cyrillic, longer than 2 characters), lower case.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The documentation template reads it as it is: `{word, prefix}`, without
+/// `prefix` for a short word.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Word {
     pub word: String,
     /// Prefix for the wildcard form of long words (inflected forms: `Бакобуре` → `бакобу*`).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub prefix: Option<String>,
 }
 
@@ -168,27 +171,33 @@ pub fn analyze(query: &str) -> QueryWords {
     QueryWords { scripts, words, text }
 }
 
+/// Params of `search_documentation`: the query, its words and the scripts
+/// found in it (each script found gets its clauses).
+#[derive(Debug, Serialize)]
+pub struct DocumentationParams<'a> {
+    pub query: &'a str,
+    pub text: String,
+    pub words: Vec<Word>,
+    pub latin: bool,
+    pub cyrillic: bool,
+    pub cjk: bool,
+    pub limit: u32,
+    pub offset: u32,
+}
+
 /// Params of `search_documentation`.
-pub fn documentation(query: &str, limit: u32, offset: u32) -> Value {
-    let a = analyze(query);
-    let words: Vec<Value> = a
-        .words
-        .iter()
-        .map(|w| match &w.prefix {
-            Some(p) => json!({ "word": w.word, "prefix": p }),
-            None => json!({ "word": w.word }),
-        })
-        .collect();
-    json!({
-        "query": query,
-        "text": a.text,
-        "words": words,
-        "latin": a.scripts.latin,
-        "cyrillic": a.scripts.cyrillic,
-        "cjk": a.scripts.cjk,
-        "limit": clamp_limit(limit),
-        "offset": offset,
-    })
+pub fn documentation(query: &str, limit: u32, offset: u32) -> DocumentationParams<'_> {
+    let QueryWords { scripts, words, text } = analyze(query);
+    DocumentationParams {
+        query,
+        text,
+        words,
+        latin: scripts.latin,
+        cyrillic: scripts.cyrillic,
+        cjk: scripts.cjk,
+        limit: clamp_limit(limit),
+        offset,
+    }
 }
 
 /// Whether a code query asks for a listing instead of a match.
@@ -278,83 +287,151 @@ pub fn name_then_words(query: &str) -> Option<(&str, &str)> {
     (name_like && (looks_like_an_identifier(name) || short)).then_some((name, words))
 }
 
+/// Params of the symbol searches (see [`code`]), named as the template names
+/// them. `owner` is sent as `null` for an unqualified name (its `{{#owner}}`
+/// section is then skipped).
+#[derive(Debug, Serialize)]
+pub struct CodeParams<'a> {
+    pub query: &'a str,
+    pub name: &'a str,
+    pub lower: String,
+    pub owner: Option<String>,
+    pub words: &'a str,
+    pub kinds: &'static [ElementKind],
+    pub all: bool,
+    pub fuzzy: bool,
+    pub typos: bool,
+    pub typo_boost: u32,
+    pub typo_words_boost: u32,
+    pub one_edit_boost: u32,
+    pub names_only: bool,
+    pub other_kinds: bool,
+    pub other_kind_weight: f64,
+    pub owner_path_boost: f64,
+    pub scores: NameScores,
+    pub question: bool,
+    pub limit: u32,
+    pub offset: u32,
+    pub inner_limit: u32,
+}
+
 /// Params of the symbol searches (functions, classes, variables). The
 /// template ranks: exact name, `Owner.name`, case-insensitive name, name
 /// prefix, name words, then mentions; `fuzzy` switches to the typo-tolerant
 /// fallback, run only when the exact pass finds nothing.
-pub fn code(tool: &str, query: &str, limit: u32, offset: u32, pass: Pass) -> Value {
+pub fn code<'a>(tool: &str, query: &'a str, limit: u32, offset: u32, pass: Pass) -> CodeParams<'a> {
     let all = pass == Pass::All;
     let (owner, name) = split_qualified(query);
     let name_pass = pass == Pass::Exact && !is_question(query);
-    let typo_scores = if pass == Pass::TyposOrWords { TYPO_SCORES } else { FUZZY_SCORES };
-    json!({
-        "query": query,
-        "name": name,
-        "lower": name.to_lowercase(),
-        "owner": owner.map(str::to_lowercase),
-        "words": query,
-        "kinds": code_kinds(tool),
-        "all": all,
-        "fuzzy": pass == Pass::Fuzzy,
-        "typos": matches!(pass, Pass::Fuzzy | Pass::TyposOrWords),
-        "typo_boost": typo_scores.0,
-        "typo_words_boost": typo_scores.1,
-        "one_edit_boost": typo_scores.2,
+    let (typo_boost, typo_words_boost, one_edit_boost) =
+        if pass == Pass::TyposOrWords { TYPO_SCORES } else { FUZZY_SCORES };
+    CodeParams {
+        query,
+        name,
+        lower: name.to_lowercase(),
+        owner: owner.map(str::to_lowercase),
+        words: query,
+        kinds: code_kinds(tool),
+        all,
+        fuzzy: pass == Pass::Fuzzy,
+        typos: matches!(pass, Pass::Fuzzy | Pass::TyposOrWords),
+        typo_boost,
+        typo_words_boost,
+        one_edit_boost,
         // A name is looked up as a name: no word scoring unless it is a
         // question in words or the name matched nothing; elements of other
         // kinds answer in the same search, ranked below the tool's kinds.
-        "names_only": name_pass,
-        "other_kinds": name_pass,
-        "other_kind_weight": OTHER_KIND_WEIGHT,
-        "owner_path_boost": OWNER_PATH_BOOST,
-        "scores": NAME_SCORES,
-        "question": matches!(pass, Pass::Exact | Pass::Words) && is_question(query),
-        "limit": clamp_limit(limit),
-        "offset": offset,
-        "inner_limit": if all { INNER_LIMIT_ALL } else { INNER_LIMIT },
-    })
+        names_only: name_pass,
+        other_kinds: name_pass,
+        other_kind_weight: OTHER_KIND_WEIGHT,
+        owner_path_boost: OWNER_PATH_BOOST,
+        scores: NAME_SCORES,
+        question: matches!(pass, Pass::Exact | Pass::Words) && is_question(query),
+        limit: clamp_limit(limit),
+        offset,
+        inner_limit: if all { INNER_LIMIT_ALL } else { INNER_LIMIT },
+    }
+}
+
+/// Params of the import search; `all` lists every import.
+#[derive(Debug, Serialize)]
+pub struct ImportsParams<'a> {
+    pub query: &'a str,
+    pub all: bool,
+    pub limit: u32,
+    pub offset: u32,
 }
 
 /// Params of the import search.
-pub fn imports(query: &str, limit: u32, offset: u32) -> Value {
-    json!({
-        "query": query,
-        "all": listing("search_by_code_imports", query) != Listing::No,
-        "limit": clamp_limit(limit),
-        "offset": offset,
-    })
+pub fn imports(query: &str, limit: u32, offset: u32) -> ImportsParams<'_> {
+    ImportsParams {
+        query,
+        all: listing("search_by_code_imports", query) != Listing::No,
+        limit: clamp_limit(limit),
+        offset,
+    }
 }
 
 /// Uses fetched per file by `find_references`.
 pub const REFERENCES_PER_FILE: u32 = 20;
 
+/// Params of `find_references` (see [`references`]); `owner` is `null`
+/// for a bare name. `inner_limit` is also the uses the answer shows per file.
+#[derive(Debug, Serialize)]
+pub struct ReferencesParams<'a> {
+    pub name: &'a str,
+    pub lower: String,
+    pub owner: Option<String>,
+    pub kinds: &'a [ReferenceKind],
+    pub limit: u32,
+    pub offset: u32,
+    pub inner_limit: u32,
+}
+
 /// Params of `find_references`: the bare name (exact, and lower case for
 /// names that match in any case), the kinds, and the owner of `Owner.name`
 /// (files that mention the owner rank first).
-pub fn references(name: &str, owner: Option<&str>, kinds: &[ReferenceKind], limit: u32, offset: u32) -> Value {
-    json!({
-        "name": name,
-        "lower": name.to_lowercase(),
-        "owner": owner.map(str::to_lowercase),
-        "kinds": kinds,
-        "limit": clamp_limit(limit),
-        "offset": offset,
-        "inner_limit": REFERENCES_PER_FILE,
-    })
+pub fn references<'a>(
+    name: &'a str,
+    owner: Option<&str>,
+    kinds: &'a [ReferenceKind],
+    limit: u32,
+    offset: u32,
+) -> ReferencesParams<'a> {
+    ReferencesParams {
+        name,
+        lower: name.to_lowercase(),
+        owner: owner.map(str::to_lowercase),
+        kinds,
+        limit: clamp_limit(limit),
+        offset,
+        inner_limit: REFERENCES_PER_FILE,
+    }
+}
+
+/// Params of `find_callees` (see [`callees`]): `in` is the wildcard-escaped
+/// `Owner.name`. `inner_limit` is also the uses the answer shows per file.
+#[derive(Debug, Serialize)]
+pub struct CalleesParams<'a> {
+    pub r#in: String,
+    pub kinds: &'a [ReferenceKind],
+    pub limit: u32,
+    pub offset: u32,
+    pub inner_limit: u32,
 }
 
 /// Params of `find_callees`: the references inside the definition named
 /// `query` (`name` or `Owner.name`, matched as the references' `in`).
-pub fn callees(query: &str, kinds: &[ReferenceKind], limit: u32, offset: u32) -> Value {
+pub fn callees<'a>(query: &str, kinds: &'a [ReferenceKind], limit: u32, offset: u32) -> CalleesParams<'a> {
     let q = query.trim().trim_end_matches("()");
     let qualified = ["::", "->", "#"].iter().fold(q.to_string(), |s, sep| s.replace(sep, "."));
-    json!({
-        "in": wildcard_escape(&qualified),
-        "kinds": kinds,
-        "limit": clamp_limit(limit),
-        "offset": offset,
-        "inner_limit": REFERENCES_PER_FILE * 5,
-    })
+    CalleesParams {
+        r#in: wildcard_escape(&qualified),
+        kinds,
+        limit: clamp_limit(limit),
+        offset,
+        inner_limit: REFERENCES_PER_FILE * 5,
+    }
 }
 
 /// Escapes `*`, `?` and `\` for a wildcard query.
@@ -369,38 +446,67 @@ pub fn wildcard_escape(s: &str) -> String {
     out
 }
 
+/// Params of `get_file_content` / `get_file_ast` (see [`file()`]); without a
+/// symbol name the key is not sent at all.
+#[derive(Debug, Serialize)]
+pub struct FileParams<'a> {
+    pub path: &'a str,
+    pub path_glob: String,
+    pub loose: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub symbol_name: Option<&'a str>,
+}
+
 /// Params of `get_file_content` / `get_file_ast`: the path exactly and but
 /// for case (`path.lower`), and with `loose` also as a path suffix or a
 /// substring. Those are leading wildcards, 2-8 ms of OpenSearch CPU each
 /// on a project's paths, so they are a second pass, for a path that
 /// matched nothing exactly.
-pub fn file(path: &str, loose: bool, symbol_name: Option<&str>) -> Value {
-    let mut p = json!({ "path": path, "path_glob": wildcard_escape(path), "loose": loose });
-    if let Some(name) = symbol_name {
-        p["symbol_name"] = json!(name);
-    }
-    p
+pub fn file<'a>(path: &'a str, loose: bool, symbol_name: Option<&'a str>) -> FileParams<'a> {
+    FileParams { path, path_glob: wildcard_escape(path), loose, symbol_name }
+}
+
+/// Params of `show_projects`: at most `limit` projects.
+#[derive(Debug, Serialize)]
+pub struct ProjectsParams {
+    pub limit: u32,
 }
 
 /// Params of `show_projects`.
-pub fn projects(limit: u32) -> Value {
-    json!({ "limit": limit.clamp(1, 10_000) })
+pub fn projects(limit: u32) -> ProjectsParams {
+    ProjectsParams { limit: limit.clamp(1, 10_000) }
+}
+
+/// Params of `show_stats`: at most `languages_limit` languages.
+#[derive(Debug, Serialize)]
+pub struct StatsParams {
+    pub languages_limit: u32,
 }
 
 /// Params of `show_stats`.
-pub fn stats() -> Value {
-    json!({ "languages_limit": 200 })
+pub fn stats() -> StatsParams {
+    StatsParams { languages_limit: 200 }
+}
+
+/// Params of `show_tree` (see [`tree`]); without a directory `prefix` the
+/// key is not sent at all.
+#[derive(Debug, Serialize)]
+pub struct TreeParams<'a> {
+    pub limit: u32,
+    pub roots: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prefix: Option<&'a str>,
 }
 
 /// Params of `show_tree`: the first `max_files` paths (under the directory
 /// `prefix`, `a/b/`, when given) and the number of files of each project
 /// root (up to `roots` of them).
-pub fn tree(max_files: u32, prefix: Option<&str>, roots: u32) -> Value {
-    let mut p = json!({ "limit": max_files.clamp(1, 10_000), "roots": roots.clamp(1, 10_000) });
-    if let Some(prefix) = prefix.filter(|p| !p.is_empty()) {
-        p["prefix"] = json!(prefix);
+pub fn tree(max_files: u32, prefix: Option<&str>, roots: u32) -> TreeParams<'_> {
+    TreeParams {
+        limit: max_files.clamp(1, 10_000),
+        roots: roots.clamp(1, 10_000),
+        prefix: prefix.filter(|p| !p.is_empty()),
     }
-    p
 }
 
 fn clamp_limit(limit: u32) -> u32 {
@@ -415,178 +521,64 @@ fn clamp_limit(limit: u32) -> u32 {
 /// `path_regexp` is a Lucene regexp over the whole relative path (built from
 /// the glob and escaped by the caller), `language` a language name (matched
 /// case-insensitively).
-pub fn text(
+pub fn text<'a>(
     clauses: &[Vec<Vec<Vec<String>>>],
-    path_regexp: Option<&str>,
-    language: Option<&str>,
+    path_regexp: Option<&'a str>,
+    language: Option<&'a str>,
     size: u32,
     offset: u32,
-) -> Value {
-    let clauses: Vec<Value> = clauses
-        .iter()
-        .map(|c| {
-            let alternatives: Vec<Value> = c
-                .iter()
-                .map(|groups| json!({ "groups": groups.iter().map(|g| g.join("\n")).collect::<Vec<_>>() }))
-                .collect();
-            json!({ "alternatives": alternatives })
-        })
-        .collect();
-    json!({
-        "clauses": clauses,
-        "path_regexp": path_regexp,
-        "language": language.filter(|l| !l.is_empty()),
-        "limit": size.clamp(1, TEXT_MAX_SIZE),
-        "offset": offset,
-    })
+) -> TextParams<'a> {
+    let alternative =
+        |groups: &Vec<Vec<String>>| TextAlternative { groups: groups.iter().map(|g| g.join("\n")).collect() };
+    TextParams {
+        clauses: clauses.iter().map(|c| TextClause { alternatives: c.iter().map(alternative).collect() }).collect(),
+        path_regexp,
+        language: language.filter(|l| !l.is_empty()),
+        limit: size.clamp(1, TEXT_MAX_SIZE),
+        offset,
+    }
+}
+
+/// Params of `search_code_text` (see [`text()`]). A missing `path_regexp` or
+/// `language` is sent as `null` (the template's section for it is skipped).
+#[derive(Debug, Serialize)]
+pub struct TextParams<'a> {
+    pub clauses: Vec<TextClause>,
+    pub path_regexp: Option<&'a str>,
+    pub language: Option<&'a str>,
+    pub limit: u32,
+    pub offset: u32,
+}
+
+/// One clause of a text search: a file matches one of its alternatives.
+#[derive(Debug, Serialize)]
+pub struct TextClause {
+    pub alternatives: Vec<TextAlternative>,
+}
+
+/// One alternative of a clause: a file holds one gram of every group (a
+/// group's grams joined by line breaks).
+#[derive(Debug, Serialize)]
+pub struct TextAlternative {
+    pub groups: Vec<String>,
+}
+
+/// Params of `find_definitions` (see [`definitions`]).
+#[derive(Debug, Serialize)]
+pub struct DefinitionsParams<'a> {
+    pub path: &'a str,
+    pub names: &'a [&'a str],
+    pub limit: u32,
 }
 
 /// Params of `find_definitions`: the functions and methods named `names`
 /// that the file at `path` defines, at most `limit` of them.
-pub fn definitions(path: &str, names: &[&str], limit: u32) -> Value {
-    json!({ "path": path, "names": names, "limit": limit.clamp(1, INNER_LIMIT_ALL) })
+pub fn definitions<'a>(path: &'a str, names: &'a [&'a str], limit: u32) -> DefinitionsParams<'a> {
+    DefinitionsParams { path, names, limit: limit.clamp(1, INNER_LIMIT_ALL) }
 }
 
 /// Most candidate files one `search_code_text` request fetches.
 pub const TEXT_MAX_SIZE: u32 = 500;
 
 #[cfg(test)]
-mod text_tests {
-    use super::*;
-
-    #[test]
-    fn text_params() {
-        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
-        let clauses = vec![vec![vec![s(&["abc"]), s(&["b c"])]], vec![vec![s(&["xyz", "XYZ"])], vec![s(&["q\"r"])]]];
-        let p = text(&clauses, Some("(.*/)?[^/]*\\.py"), Some("python"), 3, 7);
-        assert_eq!(
-            p["clauses"],
-            json!([
-                { "alternatives": [{ "groups": ["abc", "b c"] }] },
-                { "alternatives": [{ "groups": ["xyz\nXYZ"] }, { "groups": ["q\"r"] }] }
-            ])
-        );
-        assert_eq!((p["limit"].clone(), p["offset"].clone()), (json!(3), json!(7)));
-        assert_eq!(p["path_regexp"], "(.*/)?[^/]*\\.py");
-        assert_eq!(p["language"], "python");
-        let p = text(&[], None, Some(""), 5000, 0);
-        assert_eq!(
-            (p["clauses"].clone(), p["language"].clone(), p["limit"].clone()),
-            (json!([]), Value::Null, json!(TEXT_MAX_SIZE))
-        );
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_name_then_words_is_told_from_a_question() {
-        assert_eq!(name_then_words("lru_cache maxsize"), Some(("lru_cache", "maxsize")));
-        assert_eq!(name_then_words("Strings.repeat  arraycopy"), Some(("Strings.repeat", "arraycopy")));
-        assert_eq!(name_then_words("debounce maxWait"), Some(("debounce", "maxWait")));
-        assert_eq!(name_then_words("py_scanstring surrogate pair"), Some(("py_scanstring", "surrogate pair")));
-        // Plain words, or a plain first word in a longer question: a question.
-        assert_eq!(name_then_words("parse range header"), None);
-        assert_eq!(name_then_words("check if the response is fresh using ETag"), None);
-        assert_eq!(name_then_words("lru_cache"), None);
-        assert_eq!(name_then_words("what's lru_cache for"), None);
-        // An acronym opening a question is a word, not a name.
-        assert_eq!(name_then_words("JSON decoder error when a property name is not quoted"), None);
-    }
-
-    #[test]
-    fn scripts_are_detected() {
-        assert_eq!(scripts("who is Kirikur"), Scripts { latin: true, ..Default::default() });
-        assert_eq!(scripts("Кто такой Бакобур?"), Scripts { cyrillic: true, ..Default::default() });
-        assert_eq!(scripts("基里库尔是谁"), Scripts { cjk: true, ..Default::default() });
-        assert_eq!(scripts("Kirikur и 基里库尔"), Scripts { latin: true, cyrillic: true, cjk: true });
-        assert_eq!(scripts("123 ?!"), Scripts::default());
-        assert_eq!(scripts("Ünïcödé café"), Scripts { latin: true, ..Default::default() });
-        assert_eq!(scripts("Ёжик в тумане"), Scripts { cyrillic: true, ..Default::default() });
-        assert_eq!(scripts("カタカナ ひらがな"), Scripts { cjk: true, ..Default::default() });
-        assert_eq!(scripts("한국어"), Scripts { cjk: true, ..Default::default() });
-        assert_eq!(scripts("😀 \u{202E} \u{0}"), Scripts::default());
-        assert_eq!(scripts("Бакобур Kirikur"), Scripts { latin: true, cyrillic: true, cjk: false });
-        assert_eq!(scripts("兹兹科什 Zizikosh"), Scripts { latin: true, cyrillic: false, cjk: true });
-        // Every script found gets its clauses in the documentation template.
-        let p = documentation("Бакобур 兹兹科什 Kirikur", 3, 0);
-        assert_eq!(
-            (p["latin"].clone(), p["cyrillic"].clone(), p["cjk"].clone()),
-            (json!(true), json!(true), json!(true))
-        );
-    }
-
-    #[test]
-    fn words_and_prefixes() {
-        let a = analyze("Расскажи о Бакобуре и его носках");
-        let words: Vec<_> = a.words.iter().map(|w| (w.word.as_str(), w.prefix.as_deref())).collect();
-        assert_eq!(words, vec![("бакобуре", Some("бакобу")), ("носках", Some("носк"))]);
-        assert_eq!(a.text, "Бакобуре носках");
-        let a = analyze("Who is Kirikur?");
-        assert_eq!(a.words.len(), 1);
-        assert_eq!(a.words[0].prefix.as_deref(), Some("kirik"));
-        assert_eq!(analyze("who").text, "who");
-        assert!(analyze("基里库尔是谁").words.is_empty());
-    }
-
-    #[test]
-    fn everything_queries() {
-        assert_eq!(imports("*", 3, 0)["all"], true);
-        assert_eq!(imports("", 3, 0)["all"], true);
-        assert_eq!(code("search_by_code_functions", "add", 3, 0, Pass::Exact)["all"], false);
-        // Several words are a question (ranked by score alone); a name keeps its path tie-break.
-        assert_eq!(
-            code("search_by_code_functions", "where is the delay computed", 3, 0, Pass::Exact)["question"],
-            true
-        );
-        assert_eq!(code("search_by_code_functions", " add ", 3, 0, Pass::Exact)["question"], false);
-        assert_eq!(code("search_by_code_functions", "a b", 3, 0, Pass::Fuzzy)["question"], false);
-        assert_eq!(listing("search_by_code_functions", "*"), Listing::Yes);
-        assert_eq!(listing("search_by_code_functions", "функции"), Listing::Yes);
-        assert_eq!(listing("search_by_code_functions", "function"), Listing::IfNoMatch);
-        assert_eq!(listing("search_by_code_functions", "parse"), Listing::No);
-        assert_eq!(listing("search_by_code_classes", "структуры"), Listing::Yes);
-        assert_eq!(listing("search_by_code_variables", "enums"), Listing::IfNoMatch);
-        assert_eq!(listing("search_by_code_imports", "导入"), Listing::Yes);
-        assert_eq!(listing("search_by_code_imports", "функции"), Listing::No);
-        assert_eq!(code("search_by_code_functions", "add", 99, 0, Pass::Exact)["limit"], 10);
-    }
-
-    #[test]
-    fn qualified_names_are_split() {
-        assert_eq!(split_qualified("Writer.write"), (Some("Writer"), "write"));
-        assert_eq!(split_qualified("std::io::Read::read"), (Some("std::io::Read"), "read"));
-        assert_eq!(split_qualified("List#add()"), (Some("List"), "add"));
-        assert_eq!(split_qualified("readLine"), (None, "readLine"));
-        assert_eq!(split_qualified(".hidden"), (None, ".hidden"));
-        let question = "maximum number of headers in http.client";
-        assert_eq!(split_qualified(question), (None, question));
-        let p = code("search_by_code_functions", "Outer.Inner.run", 3, 0, Pass::Exact);
-        assert_eq!(
-            (p["name"].clone(), p["lower"].clone(), p["owner"].clone()),
-            (json!("run"), json!("run"), json!("outer.inner"))
-        );
-        assert_eq!(code("search_by_code_classes", "Writer", 3, 0, Pass::Exact)["owner"], Value::Null);
-    }
-
-    #[test]
-    fn a_name_is_also_looked_up_among_other_kinds_and_typos_above_words() {
-        let name = code("search_by_code_variables", "x", 3, 0, Pass::Exact);
-        assert_eq!((name["other_kinds"].clone(), name["names_only"].clone()), (json!(true), json!(true)));
-        assert_eq!(code("search_by_code_variables", "x y", 3, 0, Pass::Exact)["other_kinds"], false);
-        assert_eq!(code("search_by_code_variables", "x", 3, 0, Pass::Words)["other_kinds"], false);
-        let typos = code("search_by_code_functions", "parseConfg", 3, 0, Pass::TyposOrWords);
-        assert_eq!((typos["typos"].clone(), typos["fuzzy"].clone()), (json!(true), json!(false)));
-        assert!(typos["typo_words_boost"].as_f64().unwrap() >= TYPO_FLOOR);
-        let fuzzy = code("search_by_code_functions", "multipy", 3, 0, Pass::Fuzzy);
-        assert_eq!((fuzzy["typos"].clone(), fuzzy["fuzzy"].clone()), (json!(true), json!(true)));
-        assert!(fuzzy["typo_boost"].as_f64().unwrap() < 1_000.0);
-    }
-
-    #[test]
-    fn wildcard_is_escaped() {
-        assert_eq!(wildcard_escape(r"a*b?c\d"), r"a\*b\?c\\d");
-    }
-}
+mod tests;

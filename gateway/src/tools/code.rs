@@ -39,8 +39,8 @@ async fn scope_of(gw: &Gateway, args: &Args) -> Result<Scope, ToolError> {
 pub async fn imports(gw: &Gateway, spec: &'static ToolSpec, args: &Args) -> Result<ImportsAnswer, ToolError> {
     let scope = scope_of(gw, args).await?;
     let p = template_params::imports(&args.query, args.limit, args.offset);
-    let all = p["all"].as_bool().unwrap_or(false);
-    let response = gw.backend().run(spec.name, &scope_index(gw, &scope), p).await?;
+    let response = gw.backend().run(spec.name, &scope_index(gw, &scope), &p).await?;
+    let all = p.all;
     let results = response.hits().iter().map(|hit| import_result(hit, all)).collect();
     let mut answer: ImportsAnswer = paged(&args.query, results, &response, args);
     if let Some(note) = scope.note() {

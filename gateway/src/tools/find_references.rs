@@ -97,14 +97,18 @@ pub async fn find(gw: &Gateway, args: &Args) -> Result<ReferencesAnswer, ToolErr
         }
         return Ok(answer);
     }
-    let (template, p) = match direction {
+    // The uses shown per file are those fetched per file.
+    let (shown, response) = match direction {
         Direction::Callees => {
-            (CALLEES_TEMPLATE, template_params::callees(&args.query, &kinds, args.limit, args.offset))
+            let p = template_params::callees(&args.query, &kinds, args.limit, args.offset);
+            (p.inner_limit, gw.backend().run(CALLEES_TEMPLATE, &index, &p).await?)
         }
-        _ => (CALLERS_TEMPLATE, template_params::references(name, owner, &kinds, args.limit, args.offset)),
+        _ => {
+            let p = template_params::references(name, owner, &kinds, args.limit, args.offset);
+            (p.inner_limit, gw.backend().run(CALLERS_TEMPLATE, &index, &p).await?)
+        }
     };
-    let shown = p["inner_limit"].as_u64().unwrap_or(template_params::REFERENCES_PER_FILE as u64) as usize;
-    let response = gw.backend().run(template, &index, p).await?;
+    let shown = shown as usize;
     let results = response.hits().iter().map(|h| file_result(h, direction, &args.query, shown)).collect();
     let mut answer: ReferencesAnswer = paged(&args.query, results, &response, args);
     super::excerpt::use_lines(gw, &mut answer.results).await;

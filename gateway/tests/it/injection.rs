@@ -46,22 +46,31 @@ fn strings(v: &Value, out: &mut Vec<String>) {
     }
 }
 
+/// The params each template gets, as the gateway sends them (its typed
+/// params serialized).
 fn params_for(template: &str, text: &str) -> Value {
-    match template {
-        "search_documentation" => template_params::documentation(text, 3, 0),
-        "search_by_code_imports" => template_params::imports(text, 3, 0),
-        "get_file_content" | "get_file_ast" => template_params::file(text, true, Some(text)),
-        "show_projects" => template_params::projects(10),
-        "show_stats" => template_params::stats(),
-        "show_tree" => template_params::tree(100, Some(text), 10),
-        "find_references" => template_params::references(text, None, &ReferenceKind::ALL, 3, 0),
-        "find_callees" => template_params::callees(text, &ReferenceKind::ALL, 3, 0),
-        "find_definitions" => template_params::definitions(text, &[text, "plain"], 3),
-        "search_code_text" => {
-            template_params::text(&[vec![vec![vec![text.to_string(), text.to_string()]]]], Some(text), Some(text), 3, 0)
-        }
-        _ => template_params::code("search_by_code_functions", text, 3, 0, template_params::Pass::Exact),
-    }
+    let names = [text, "plain"];
+    let clauses = [vec![vec![vec![text.to_string(), text.to_string()]]]];
+    let params = match template {
+        "search_documentation" => serde_json::to_value(template_params::documentation(text, 3, 0)),
+        "search_by_code_imports" => serde_json::to_value(template_params::imports(text, 3, 0)),
+        "get_file_content" | "get_file_ast" => serde_json::to_value(template_params::file(text, true, Some(text))),
+        "show_projects" => serde_json::to_value(template_params::projects(10)),
+        "show_stats" => serde_json::to_value(template_params::stats()),
+        "show_tree" => serde_json::to_value(template_params::tree(100, Some(text), 10)),
+        "find_references" => serde_json::to_value(template_params::references(text, None, &ReferenceKind::ALL, 3, 0)),
+        "find_callees" => serde_json::to_value(template_params::callees(text, &ReferenceKind::ALL, 3, 0)),
+        "find_definitions" => serde_json::to_value(template_params::definitions(text, &names, 3)),
+        "search_code_text" => serde_json::to_value(template_params::text(&clauses, Some(text), Some(text), 3, 0)),
+        _ => serde_json::to_value(template_params::code(
+            "search_by_code_functions",
+            text,
+            3,
+            0,
+            template_params::Pass::Exact,
+        )),
+    };
+    params.expect("template params serialize")
 }
 
 async fn render(search: &Search, id: &str, params: &Value) -> anyhow::Result<Value> {

@@ -1,0 +1,163 @@
+//! The template parameters' tests: what each query becomes, read from the
+//! typed params, and the JSON a symbol search sends, pinned as a literal.
+
+use serde_json::json;
+
+use super::*;
+
+#[test]
+fn text_params() {
+    let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    let clauses = vec![vec![vec![s(&["abc"]), s(&["b c"])]], vec![vec![s(&["xyz", "XYZ"])], vec![s(&["q\"r"])]]];
+    let p = text(&clauses, Some("(.*/)?[^/]*\\.py"), Some("python"), 3, 7);
+    assert_eq!(
+        serde_json::to_value(&p).unwrap()["clauses"],
+        json!([
+            { "alternatives": [{ "groups": ["abc", "b c"] }] },
+            { "alternatives": [{ "groups": ["xyz\nXYZ"] }, { "groups": ["q\"r"] }] }
+        ])
+    );
+    assert_eq!((p.limit, p.offset), (3, 7));
+    assert_eq!(p.path_regexp, Some("(.*/)?[^/]*\\.py"));
+    assert_eq!(p.language, Some("python"));
+    let p = text(&[], None, Some(""), 5000, 0);
+    assert_eq!((p.clauses.len(), p.language, p.limit), (0, None, TEXT_MAX_SIZE));
+    // No path pattern and no language are sent as nulls, as the template tests them.
+    let sent = serde_json::to_value(&p).unwrap();
+    assert_eq!((&sent["path_regexp"], &sent["language"]), (&json!(null), &json!(null)));
+}
+
+#[test]
+fn a_name_then_words_is_told_from_a_question() {
+    assert_eq!(name_then_words("lru_cache maxsize"), Some(("lru_cache", "maxsize")));
+    assert_eq!(name_then_words("Strings.repeat  arraycopy"), Some(("Strings.repeat", "arraycopy")));
+    assert_eq!(name_then_words("debounce maxWait"), Some(("debounce", "maxWait")));
+    assert_eq!(name_then_words("py_scanstring surrogate pair"), Some(("py_scanstring", "surrogate pair")));
+    // Plain words, or a plain first word in a longer question: a question.
+    assert_eq!(name_then_words("parse range header"), None);
+    assert_eq!(name_then_words("check if the response is fresh using ETag"), None);
+    assert_eq!(name_then_words("lru_cache"), None);
+    assert_eq!(name_then_words("what's lru_cache for"), None);
+    // An acronym opening a question is a word, not a name.
+    assert_eq!(name_then_words("JSON decoder error when a property name is not quoted"), None);
+}
+
+#[test]
+fn scripts_are_detected() {
+    assert_eq!(scripts("who is Kirikur"), Scripts { latin: true, ..Default::default() });
+    assert_eq!(scripts("Кто такой Бакобур?"), Scripts { cyrillic: true, ..Default::default() });
+    assert_eq!(scripts("基里库尔是谁"), Scripts { cjk: true, ..Default::default() });
+    assert_eq!(scripts("Kirikur и 基里库尔"), Scripts { latin: true, cyrillic: true, cjk: true });
+    assert_eq!(scripts("123 ?!"), Scripts::default());
+    assert_eq!(scripts("Ünïcödé café"), Scripts { latin: true, ..Default::default() });
+    assert_eq!(scripts("Ёжик в тумане"), Scripts { cyrillic: true, ..Default::default() });
+    assert_eq!(scripts("カタカナ ひらがな"), Scripts { cjk: true, ..Default::default() });
+    assert_eq!(scripts("한국어"), Scripts { cjk: true, ..Default::default() });
+    assert_eq!(scripts("😀 \u{202E} \u{0}"), Scripts::default());
+    assert_eq!(scripts("Бакобур Kirikur"), Scripts { latin: true, cyrillic: true, cjk: false });
+    assert_eq!(scripts("兹兹科什 Zizikosh"), Scripts { latin: true, cyrillic: false, cjk: true });
+    // Every script found gets its clauses in the documentation template.
+    let p = documentation("Бакобур 兹兹科什 Kirikur", 3, 0);
+    assert_eq!((p.latin, p.cyrillic, p.cjk), (true, true, true));
+}
+
+#[test]
+fn words_and_prefixes() {
+    let a = analyze("Расскажи о Бакобуре и его носках");
+    let words: Vec<_> = a.words.iter().map(|w| (w.word.as_str(), w.prefix.as_deref())).collect();
+    assert_eq!(words, vec![("бакобуре", Some("бакобу")), ("носках", Some("носк"))]);
+    assert_eq!(a.text, "Бакобуре носках");
+    let a = analyze("Who is Kirikur?");
+    assert_eq!(a.words.len(), 1);
+    assert_eq!(a.words[0].prefix.as_deref(), Some("kirik"));
+    assert_eq!(analyze("who").text, "who");
+    assert!(analyze("基里库尔是谁").words.is_empty());
+    // A short word is sent without a prefix key, a long one with it.
+    let sent = serde_json::to_value(documentation("the cat Kirikur", 3, 0)).unwrap();
+    assert_eq!(sent["words"], json!([{ "word": "cat" }, { "word": "kirikur", "prefix": "kirik" }]));
+}
+
+#[test]
+fn everything_queries() {
+    assert!(imports("*", 3, 0).all);
+    assert!(imports("", 3, 0).all);
+    assert!(!code("search_by_code_functions", "add", 3, 0, Pass::Exact).all);
+    // Several words are a question (ranked by score alone); a name keeps its path tie-break.
+    assert!(code("search_by_code_functions", "where is the delay computed", 3, 0, Pass::Exact).question);
+    assert!(!code("search_by_code_functions", " add ", 3, 0, Pass::Exact).question);
+    assert!(!code("search_by_code_functions", "a b", 3, 0, Pass::Fuzzy).question);
+    assert_eq!(listing("search_by_code_functions", "*"), Listing::Yes);
+    assert_eq!(listing("search_by_code_functions", "функции"), Listing::Yes);
+    assert_eq!(listing("search_by_code_functions", "function"), Listing::IfNoMatch);
+    assert_eq!(listing("search_by_code_functions", "parse"), Listing::No);
+    assert_eq!(listing("search_by_code_classes", "структуры"), Listing::Yes);
+    assert_eq!(listing("search_by_code_variables", "enums"), Listing::IfNoMatch);
+    assert_eq!(listing("search_by_code_imports", "导入"), Listing::Yes);
+    assert_eq!(listing("search_by_code_imports", "функции"), Listing::No);
+    assert_eq!(code("search_by_code_functions", "add", 99, 0, Pass::Exact).limit, 10);
+}
+
+#[test]
+fn qualified_names_are_split() {
+    assert_eq!(split_qualified("Writer.write"), (Some("Writer"), "write"));
+    assert_eq!(split_qualified("std::io::Read::read"), (Some("std::io::Read"), "read"));
+    assert_eq!(split_qualified("List#add()"), (Some("List"), "add"));
+    assert_eq!(split_qualified("readLine"), (None, "readLine"));
+    assert_eq!(split_qualified(".hidden"), (None, ".hidden"));
+    let question = "maximum number of headers in http.client";
+    assert_eq!(split_qualified(question), (None, question));
+    let p = code("search_by_code_functions", "Outer.Inner.run", 3, 0, Pass::Exact);
+    assert_eq!((p.name, p.lower.as_str(), p.owner.as_deref()), ("run", "run", Some("outer.inner")));
+    let unqualified = code("search_by_code_classes", "Writer", 3, 0, Pass::Exact);
+    assert_eq!(unqualified.owner, None);
+    // An unqualified name still sends `owner`, as null.
+    assert_eq!(serde_json::to_value(&unqualified).unwrap()["owner"], json!(null));
+}
+
+#[test]
+fn a_name_is_also_looked_up_among_other_kinds_and_typos_above_words() {
+    let name = code("search_by_code_variables", "x", 3, 0, Pass::Exact);
+    assert_eq!((name.other_kinds, name.names_only), (true, true));
+    assert!(!code("search_by_code_variables", "x y", 3, 0, Pass::Exact).other_kinds);
+    assert!(!code("search_by_code_variables", "x", 3, 0, Pass::Words).other_kinds);
+    let typos = code("search_by_code_functions", "parseConfg", 3, 0, Pass::TyposOrWords);
+    assert_eq!((typos.typos, typos.fuzzy), (true, false));
+    assert!(f64::from(typos.typo_words_boost) >= TYPO_FLOOR);
+    let fuzzy = code("search_by_code_functions", "multipy", 3, 0, Pass::Fuzzy);
+    assert_eq!((fuzzy.typos, fuzzy.fuzzy), (true, true));
+    assert!(f64::from(fuzzy.typo_boost) < 1_000.0);
+}
+
+#[test]
+fn a_symbol_search_sends_this_json() {
+    // The params of a qualified name's exact pass, as the `json!` that built
+    // them before they were typed wrote them.
+    let sent = serde_json::to_value(code("search_by_code_functions", "Outer.Inner.run", 3, 7, Pass::Exact)).unwrap();
+    let expected = json!({
+        "all": false, "fuzzy": false, "inner_limit": 5, "kinds": ["function", "method"], "limit": 3,
+        "lower": "run", "name": "run", "names_only": true, "offset": 7, "one_edit_boost": 1,
+        "other_kind_weight": 0.025, "other_kinds": true, "owner": "outer.inner", "owner_path_boost": 500.0,
+        "query": "Outer.Inner.run", "question": false,
+        "scores": { "exact": 100000, "lower": 80000, "owner": 120000, "prefix": 40000, "words": 20000 },
+        "typo_boost": 10, "typo_words_boost": 5, "typos": false, "words": "Outer.Inner.run"
+    });
+    assert_eq!(sent, expected);
+}
+
+#[test]
+fn keys_absent_when_unset_are_not_sent() {
+    let sent = serde_json::to_value(file("a/b.rs", false, None)).unwrap();
+    assert_eq!(sent, json!({ "path": "a/b.rs", "path_glob": "a/b.rs", "loose": false }));
+    let sent = serde_json::to_value(file("a*.rs", true, Some("run"))).unwrap();
+    assert_eq!(sent, json!({ "path": "a*.rs", "path_glob": "a\\*.rs", "loose": true, "symbol_name": "run" }));
+    assert_eq!(serde_json::to_value(tree(5, Some(""), 3)).unwrap(), json!({ "limit": 5, "roots": 3 }));
+    let sent = serde_json::to_value(tree(0, Some("a/"), 20_000)).unwrap();
+    assert_eq!(sent, json!({ "limit": 1, "roots": 10_000, "prefix": "a/" }));
+    let sent = serde_json::to_value(callees("A::b()", &[], 3, 0)).unwrap();
+    assert_eq!(sent, json!({ "in": "A.b", "kinds": [], "limit": 3, "offset": 0, "inner_limit": 100 }));
+}
+
+#[test]
+fn wildcard_is_escaped() {
+    assert_eq!(wildcard_escape(r"a*b?c\d"), r"a\*b\?c\\d");
+}
