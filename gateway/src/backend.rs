@@ -4,7 +4,6 @@
 //! When a stored template is missing (a fresh cluster, or templates deleted),
 //! the shipped templates are installed and the request is retried once.
 
-use serde::Serialize;
 use serde_json::{json, Value};
 use tokio::sync::Mutex;
 use vibe_common::backend::naming::IndexNames;
@@ -12,6 +11,7 @@ use vibe_common::backend::search::{Search, SearchError};
 use vibe_common::backend::templates;
 
 use crate::search_hits::Response;
+use crate::template_params::TemplateParams;
 
 /// A failed backend request, as the tool result tells it.
 #[derive(Debug, thiserror::Error)]
@@ -98,16 +98,26 @@ impl Backend {
     /// Runs the stored template `template` against `index` with `params`
     /// (the template's params, typed in [`crate::template_params`]): its
     /// hits and aggregations. Missing indices give empty hits, not an error.
-    pub async fn run(&self, template: &str, index: &str, params: impl Serialize) -> Result<Response, BackendError> {
+    pub async fn run(
+        &self,
+        template: &str,
+        index: &str,
+        params: impl TemplateParams,
+    ) -> Result<Response, BackendError> {
         Ok(Response::of(self.run_json(template, index, params).await?))
     }
 
     /// [`Backend::run`]'s answer as OpenSearch sent it (for a reader that
     /// takes the JSON, as the project list's). The params are serialized
     /// here, once, into the request body.
-    pub async fn run_json(&self, template: &str, index: &str, params: impl Serialize) -> Result<Value, BackendError> {
+    pub async fn run_json(
+        &self,
+        template: &str,
+        index: &str,
+        params: impl TemplateParams,
+    ) -> Result<Value, BackendError> {
+        let path = search_path(index, params.scored_across_indices());
         let params = serde_json::to_value(params).map_err(|e| BackendError(format!("template params: {e}")))?;
-        let path = search_path(index, &params);
         let body = json!({ "id": self.template_id(template), "params": params });
         tracing::trace!(path, body = %body, "search template request");
         match self.search.post(&path, &body).await {
@@ -136,8 +146,8 @@ impl Backend {
 /// project's own: over several projects their scores compare only on
 /// statistics gathered from all of them first (`dfs_query_then_fetch`;
 /// OpenSearch skips that phase when one shard answers).
-fn search_path(index: &str, params: &Value) -> String {
-    let dfs = if params["question"] == Value::Bool(true) { "&search_type=dfs_query_then_fetch" } else { "" };
+fn search_path(index: &str, scored_across_indices: bool) -> String {
+    let dfs = if scored_across_indices { "&search_type=dfs_query_then_fetch" } else { "" };
     format!("/{index}/_search/template?ignore_unavailable=true&allow_no_indices=true{dfs}")
 }
 
@@ -158,10 +168,13 @@ mod tests {
 
     #[test]
     fn questions_in_words_rank_on_every_projects_statistics() {
-        let q = search_path("p_ast_*", &json!({ "question": true }));
+        use crate::template_params::{code, Pass};
+        let question = code("search_by_code_functions", "parse a range header", 3, 0, Pass::Exact);
+        let q = search_path("p_ast_*", question.scored_across_indices());
         assert!(q.ends_with("&search_type=dfs_query_then_fetch"), "{q}");
-        for params in [json!({ "question": false }), json!({ "query": "x" })] {
-            assert!(!search_path("p_ast_*", &params).contains("search_type"), "{params}");
-        }
+        let name = code("search_by_code_functions", "parse_range", 3, 0, Pass::Exact);
+        assert!(!search_path("p_ast_*", name.scored_across_indices()).contains("search_type"));
+        let imports = crate::template_params::imports("parse a range header", 3, 0);
+        assert!(!imports.scored_across_indices());
     }
 }

@@ -580,5 +580,8 @@ pub fn definitions<'a>(path: &'a str, names: &'a [&'a str], limit: u32) -> Defin
 /// Most candidate files one `search_code_text` request fetches.
 pub const TEXT_MAX_SIZE: u32 = 500;
 
+mod run_as;
+pub use run_as::TemplateParams;
+
 #[cfg(test)]
 mod tests;

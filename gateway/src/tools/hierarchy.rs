@@ -7,11 +7,12 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use serde_json::json;
+use serde::Serialize;
 
 use crate::answers::{AnswerDirection, FileResult, NoMore, ReferencesAnswer, ReferencesPage, TypeLink, Uses};
 use crate::gateway::Gateway;
 use crate::normalize::Args;
+use crate::template_params::TemplateParams;
 use crate::tool_error::ToolError;
 
 /// The stored template of `find_references`: uses of a name, and (its
@@ -139,6 +140,24 @@ pub async fn find(
     Ok(out)
 }
 
+/// The params of one level's search (the `hierarchy` section of the stored
+/// template `find_references`).
+#[derive(Serialize)]
+struct LevelParams<'a> {
+    hierarchy: HierarchyStep<'a>,
+    limit: u32,
+    inner_limit: u32,
+}
+
+#[derive(Serialize)]
+struct HierarchyStep<'a> {
+    /// Types that extend `names` (else: types named so).
+    subtypes: bool,
+    names: Vec<&'a str>,
+}
+
+impl TemplateParams for LevelParams<'_> {}
+
 /// The types of one level: those extending `sought` (subtypes) or named so
 /// (supertypes) in the family each name was reached in, each entry saying
 /// what it extends when that is not the queried type.
@@ -146,11 +165,11 @@ async fn level(gw: &Gateway, index: &str, way: Way, sought: &[Sought], depth: u3
     let mut names: Vec<&str> = sought.iter().map(|s| s.name.as_str()).collect();
     names.sort_unstable();
     names.dedup();
-    let params = json!({
-        "hierarchy": { "subtypes": way == Way::Subtypes, "names": names },
-        "limit": FILES_PER_LEVEL,
-        "inner_limit": TYPES_PER_FILE,
-    });
+    let params = LevelParams {
+        hierarchy: HierarchyStep { subtypes: way == Way::Subtypes, names },
+        limit: FILES_PER_LEVEL,
+        inner_limit: TYPES_PER_FILE,
+    };
     let response = gw.backend().run(CALLERS_TEMPLATE, index, params).await?;
     let files = response.total().unwrap_or(0);
     let mut out = Vec::new();

@@ -13,14 +13,16 @@
 //! definitions; and the files that use each candidate (a `filters`
 //! aggregation, one filter per definition).
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::Value;
 
 use crate::answers::{FileResult, MapDefinition, MapMatches, NoMore, TreeAnswer, TypeLink};
 use crate::budget::{escaped_len, RESERVE};
 use crate::gateway::Gateway;
 use crate::search_hits::Response;
+use crate::template_params::TemplateParams;
 use crate::tool_error::ToolError;
 
 /// Names defined under the path that are ranked; past this many, the
@@ -50,35 +52,74 @@ struct Entry {
     used_in: f64,
 }
 
+/// The params of one of the map's four searches: the section of the stored
+/// template `show_tree` (`map.defined`, `map.uses`, `map.definitions`,
+/// `map.reach`), the directory, and the section's own.
+#[derive(Serialize)]
+struct MapSearch<'a> {
+    map: BTreeMap<&'static str, bool>,
+    prefix: Option<&'a str>,
+    #[serde(flatten)]
+    params: MapParams<'a>,
+}
+
+impl TemplateParams for MapSearch<'_> {}
+
+/// A section's own params (each section reads some of them).
+#[derive(Serialize, Default)]
+struct MapParams<'a> {
+    #[serde(skip_serializing_if = "is_zero")]
+    size: usize,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    names: Vec<&'a String>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    all_names: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    names_size: Option<usize>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    candidates: Vec<ReachCandidate<'a>>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// One definition whose users `map.reach` counts: files whose references
+/// name it and that share its directory or import its module or package.
+#[derive(Serialize)]
+struct ReachCandidate<'a> {
+    key: String,
+    name: &'a str,
+    path: &'a str,
+    same_dir: String,
+    module: Option<&'a str>,
+    package: Option<String>,
+}
+
 /// The ranked map of the definitions under `dir` (`""`: the whole scope).
 pub async fn map(gw: &Gateway, index: &str, target: Option<String>, dir: &str) -> Result<TreeAnswer, ToolError> {
     let prefix = (!dir.is_empty()).then(|| format!("{dir}/"));
-    let run = |section: &str, extra: Value| {
-        let mut p = json!({ "map": { section: true }, "prefix": prefix });
-        if let (Value::Object(p), Value::Object(extra)) = (&mut p, extra) {
-            p.extend(extra);
-        }
-        gw.backend().run("show_tree", index, p)
+    let run = |section: &'static str, params| {
+        let map = BTreeMap::from([(section, true)]);
+        gw.backend().run("show_tree", index, MapSearch { map, prefix: prefix.as_deref(), params })
     };
-    let defined = run("defined", json!({ "size": CANDIDATES + 1 })).await?;
+    let defined = run("defined", MapParams { size: CANDIDATES + 1, ..MapParams::default() }).await?;
     let definitions = counts(&defined.aggregations, "/symbols/kept/names/buckets");
     let all_names = definitions.len() > CANDIDATES;
     let names: Vec<&String> = if all_names { Vec::new() } else { definitions.keys().collect() };
-    let uses = run(
-        "uses",
-        json!({ "size": USED_NAMES, "names": names, "all_names": all_names, "names_size": names.len().max(1) }),
-    )
-    .await?;
+    let uses_params =
+        MapParams { size: USED_NAMES, names_size: Some(names.len().max(1)), all_names, names, ..MapParams::default() };
+    let uses = run("uses", uses_params).await?;
     let first = first_ranking(&uses.aggregations, &definitions, all_names);
     let pool: Vec<&String> = first.keys().collect();
     let (mut entries, copies) = if pool.is_empty() {
         (Vec::new(), HashMap::new())
     } else {
-        let found = run("definitions", json!({ "size": 300, "names": pool })).await?;
+        let found = run("definitions", MapParams { size: 300, names: pool, ..MapParams::default() }).await?;
         (entries(&found, &first), counts(&found.aggregations, "/everywhere/symbols/kept/names/buckets"))
     };
     if !entries.is_empty() {
-        let counted = run("reach", json!({ "candidates": reach_params(&entries) })).await?;
+        let counted = run("reach", MapParams { candidates: reach_params(&entries), ..MapParams::default() }).await?;
         for (i, e) in entries.iter_mut().enumerate() {
             let files = counted.aggregations.pointer(&format!("/reach/buckets/{i}/doc_count")).and_then(Value::as_u64);
             e.used_in = files.unwrap_or(0) as f64 / copies.get(&e.name).copied().unwrap_or(1).max(1) as f64;
@@ -148,7 +189,7 @@ fn entries(found: &Response, first: &HashMap<String, f64>) -> Vec<Entry> {
 /// whose references name it and that share its directory or import its
 /// module (the file's stem, or its directory's for `__init__`, `index`,
 /// `mod`) or its package (the last two directories of its path).
-fn reach_params(entries: &[Entry]) -> Vec<Value> {
+fn reach_params(entries: &[Entry]) -> Vec<ReachCandidate<'_>> {
     entries
         .iter()
         .enumerate()
@@ -162,14 +203,14 @@ fn reach_params(entries: &[Entry]) -> Vec<Value> {
             };
             let package = dirs[dirs.len().saturating_sub(2)..].join(" ");
             let same_dir = if dir.is_empty() { "[^/]*".to_string() } else { format!("{}/[^/]*", regexp_literal(dir)) };
-            json!({
-                "key": i.to_string(),
-                "name": e.name,
-                "path": e.path,
-                "same_dir": same_dir,
-                "module": (!module.is_empty()).then_some(module),
-                "package": (!package.is_empty()).then_some(package),
-            })
+            ReachCandidate {
+                key: i.to_string(),
+                name: &e.name,
+                path: &e.path,
+                same_dir,
+                module: (!module.is_empty()).then_some(module),
+                package: (!package.is_empty()).then(|| package.clone()),
+            }
         })
         .collect()
 }
