@@ -16,7 +16,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 LOAD0="$(loadavg)"
-need /usr/bin/time time
+
 build
 SIZES=(12500 25000 50000 100000 200000)
 SHAPES=(py-assign:py py-one-name:py js-object:js java-enum:java go-const:go ts-const:ts rust-const:rs)
