@@ -67,6 +67,11 @@ pub(super) fn write_fields(out: &mut String, indent: &str, fields: &[(&'static s
     }
 }
 
+/// The fields that are there, in order.
+fn present<const N: usize>(fields: [Option<(&'static str, Field)>; N]) -> Vec<(&'static str, Field)> {
+    fields.into_iter().flatten().collect()
+}
+
 /// An answer about the whole index, written as its fields.
 pub(super) trait KeyValues {
     fn fields(&self) -> Vec<(&'static str, Field)>;
@@ -89,47 +94,38 @@ impl KeyValues for SyncAnswer {
             SyncResult::Started => "Started",
             SyncResult::AlreadyRunning => "AlreadyRunning",
         };
-        [
+        present([
             Some(("result", Field::Text(result.into()))),
             Some(("message", Field::Text(self.message.clone()))),
             Field::count("running_secs", self.running_secs),
             Field::text("progress", self.progress.as_deref()),
-        ]
-        .into_iter()
-        .flatten()
-        .collect()
+        ])
     }
 }
 
 impl KeyValues for ProjectsAnswer {
     fn fields(&self) -> Vec<(&'static str, Field)> {
-        [
+        present([
             Some(("projects", Field::Items(self.projects.iter().map(|p| inline(&p.fields())).collect()))),
             Some(("total", Field::Number(self.total))),
             Field::flag("truncated", self.truncated),
             self.sync.as_ref().map(|s| ("sync", Field::Object(s.fields()))),
             Field::count("next_offset", self.next_offset),
             Field::text("note", self.note.as_deref()),
-        ]
-        .into_iter()
-        .flatten()
-        .collect()
+        ])
     }
 }
 
 impl KeyValues for ProjectShown {
     fn fields(&self) -> Vec<(&'static str, Field)> {
-        [
+        present([
             Some(("path", Field::Text(self.path.clone()))),
             Some(("name", Field::Text(self.name.clone()))),
             Field::text("summary", self.summary.as_deref()),
             Field::text("indexed_at", self.indexed_at.as_deref()),
             (!self.owners.is_empty()).then(|| ("owners", Field::List(self.owners.clone()))),
             Field::text("last_sync", self.last_sync.as_deref()),
-        ]
-        .into_iter()
-        .flatten()
-        .collect()
+        ])
     }
 }
 
@@ -140,16 +136,13 @@ impl KeyValues for SyncState {
             RunState::Ok => "ok",
             RunState::Failed => "failed",
         };
-        [
+        present([
             Some(("state", Field::Text(state.into()))),
             Field::count("running_secs", self.running_secs),
             Field::text("progress", self.progress.as_deref()),
             Field::text("outcome", self.outcome.as_ref().and_then(Option::as_deref)),
             Field::text("finished_at", self.finished_at.as_deref()),
-        ]
-        .into_iter()
-        .flatten()
-        .collect()
+        ])
     }
 }
 
@@ -162,17 +155,14 @@ impl KeyValues for StatsAnswer {
         };
         let mut total = sizes(&self.total.sizes);
         total.extend(Field::count("projects", self.total.projects));
-        [
+        present([
             Field::text("target", self.target.as_deref()),
             Some(("languages", Field::Items(self.languages.iter().map(language).collect()))),
             Some(("total", Field::Object(total))),
             Field::text("note", self.note.as_deref()),
             Field::count("more_languages", self.more_languages),
             Field::flag("truncated", self.truncated == Some(true)),
-        ]
-        .into_iter()
-        .flatten()
-        .collect()
+        ])
     }
 }
 
@@ -188,7 +178,7 @@ fn sizes(s: &Sizes) -> Vec<(&'static str, Field)> {
 impl KeyValues for TreeAnswer {
     /// The tree (the ranked map is a page of results).
     fn fields(&self) -> Vec<(&'static str, Field)> {
-        [
+        present([
             Field::text("target", self.target.as_deref()),
             Field::text("path", self.path.as_deref()),
             Field::count("total_files", self.total_files),
@@ -198,10 +188,7 @@ impl KeyValues for TreeAnswer {
             Field::count("total", self.total),
             Field::flag("truncated", self.truncated),
             Field::text("note", self.note.as_deref()),
-        ]
-        .into_iter()
-        .flatten()
-        .collect()
+        ])
     }
 }
 
