@@ -2,7 +2,7 @@
 //! summaries are cut to their first sentence and a long list pages with
 //! `offset`; a long list of languages keeps the largest.
 
-use serde_json::Value;
+use serde::Deserialize;
 use vibe_common::document::project_meta::ProjectMeta;
 
 use super::answer::scope_index;
@@ -101,30 +101,23 @@ pub async fn stats(gw: &Gateway, args: &Args) -> Result<StatsAnswer, ToolError> 
     let scope = gw.resolve(args.target.as_deref()).await?;
     let index = scope_index(gw, &scope);
     let r = gw.backend().run("show_stats", &index, template_params::stats()).await?;
-    let aggs = &r.aggregations;
-    let num = |v: &Value| v["value"].as_f64().unwrap_or(0.0).round() as u64;
-    let sizes = |files: u64, v: &Value| Sizes {
-        files,
-        lines: num(&v["lines"]),
-        ast_objects: num(&v["ast_objects"]),
-        size_human: size_human(num(&v["size"])),
-    };
-    let languages: Vec<LanguageSize> = aggs["languages"]["buckets"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|b| LanguageSize {
-            language: b["key"].as_str().unwrap_or_default().to_string(),
-            sizes: sizes(b["doc_count"].as_u64().unwrap_or(0), b),
-        })
+    let aggs = StatsAggregations::deserialize(&r.aggregations).unwrap_or_else(|e| {
+        tracing::warn!("show_stats: the aggregations do not read as the template's: {e}");
+        StatsAggregations::default()
+    });
+    let languages: Vec<LanguageSize> = aggs
+        .languages
+        .buckets
+        .iter()
+        .map(|b| LanguageSize { language: b.key.clone(), sizes: b.sums.sizes(b.doc_count) })
         .collect();
     let files = r.total().unwrap_or(0);
     let mut answer = StatsAnswer {
         target: scope.project().map(|p| p.name.clone()),
         languages,
         total: TotalSize {
-            sizes: sizes(files, aggs),
-            projects: scope.project().is_none().then(|| num(&aggs["projects"])),
+            sizes: aggs.sums.sizes(files),
+            projects: scope.project().is_none().then(|| aggs.projects.rounded()),
         },
         note: scope.note(),
         more_languages: None,
@@ -137,4 +130,62 @@ pub async fn stats(gw: &Gateway, args: &Args) -> Result<StatsAnswer, ToolError> 
         answer.truncated = Some(true);
     }
     Ok(answer)
+}
+
+/// What `show_stats`'s template aggregates: the sums per language (largest
+/// first) and over all files, and the number of projects.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct StatsAggregations {
+    languages: Buckets,
+    #[serde(flatten)]
+    sums: Sums,
+    projects: Metric,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Buckets {
+    buckets: Vec<LanguageBucket>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct LanguageBucket {
+    key: String,
+    doc_count: u64,
+    #[serde(flatten)]
+    sums: Sums,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Sums {
+    lines: Metric,
+    ast_objects: Metric,
+    size: Metric,
+}
+
+impl Sums {
+    fn sizes(&self, files: u64) -> Sizes {
+        Sizes {
+            files,
+            lines: self.lines.rounded(),
+            ast_objects: self.ast_objects.rounded(),
+            size_human: size_human(self.size.rounded()),
+        }
+    }
+}
+
+/// A metric aggregation's value (`null` over no documents).
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Metric {
+    value: Option<f64>,
+}
+
+impl Metric {
+    fn rounded(&self) -> u64 {
+        self.value.unwrap_or(0.0).round() as u64
+    }
 }
