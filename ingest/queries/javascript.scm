@@ -39,74 +39,24 @@
 ; from the program down rather than every declarator (the engine would
 ; gather every local before dropping it).
 
-; Header: the comments at the very top of the file (the engine keeps the
-; leading run only).
-(program (comment) @header)
+; What JavaScript shares with TypeScript (the header, docs, imports, local
+; scopes, classes, functions, methods, most references) is in
+; ecmascript.scm; this file adds JavaScript's own patterns.
+; inherits: ecmascript
 
-((comment) @doc (#match? @doc "^/\\*\\*"))
-(decorator) @attribute
-
-; Imports: the module of `import … from "m"`, `import "m"`,
-; `export … from "m"`, `require("m")`, `import("m")`.
-(import_statement source: (string) @import)
-(export_statement source: (string) @import)
-((call_expression
-   . function: (identifier) @_require
-   arguments: (arguments . (string) @import))
- (#eq? @_require "require"))
-(call_expression
-  . function: (import)
-  arguments: (arguments . (string) @import))
-
-; Function bodies that are not definitions hold locals: callbacks, IIFEs,
-; UMD wrappers, static blocks.
-(function_expression) @local.scope
-(arrow_function) @local.scope
-(generator_function) @local.scope
-(class_static_block) @local.scope
-
-; Object literals own their methods and properties, under the name of what
-; holds them: a declarator, an assigned name or member, a property.
+; An object literal held by a declarator owns its methods and properties.
 (variable_declarator name: (identifier) @name value: (object)) @scope
-(assignment_expression left: [(identifier) (member_expression)] @name right: (object)) @scope
-(pair key: (_) @name value: (object)) @scope
-
-; Classes: declarations, and class expressions held by a declarator (the
-; value patterns capture an anonymous one too: the engine makes the node the
-; class, whatever the order of the matches, its signature cut at the class
-; body: `Point = class`, `Foo = class extends Bar`).
-(class_declaration name: (_) @name body: (_) @body) @definition.class
-(variable_declarator name: (identifier) @name value: (class body: (_) @body)) @definition.class
-
-; A named class expression assigned to a name, a member or a subscript
-; (`module.exports = class CIMap extends Map {}`, `SessionCache = class
-; SimpleSessionCache {}` in an `if` block, `exports.Foo = class Foo {}`,
-; `this.x = class Y {}`): the assignment is the class, under the class's own
-; name, and owns its methods. (An anonymous one assigned stays a value
-; holding a class: rare, and the pattern would cost much to compile.)
-(assignment_expression right: (class name: (_) @name body: (_) @body)) @definition.class
 
 ; Supertypes: the class a class extends, a name or a member (`extends
 ; a.B` is `B`), not an expression (`extends mixin(B)`), for each shape of
-; class above (and the returned class below). The declarator's pattern
-; names the body too: a value pattern may have given it the whole class.
+; class (ecmascript.scm). The declarator's pattern names the body too: a
+; value pattern may have given it the whole class.
 (class_declaration (class_heritage [(identifier) (member_expression)] @supertype)) @definition.class
 (variable_declarator
   name: (identifier)
   value: (class (class_heritage [(identifier) (member_expression)] @supertype) body: (_) @body)) @definition.class
 (assignment_expression right: (class name: (_) (class_heritage [(identifier) (member_expression)] @supertype))) @definition.class
 (return_statement (class name: (_) (class_heritage [(identifier) (member_expression)] @supertype)) @definition.class)
-
-; Functions and generators declared anywhere.
-(function_declaration name: (identifier) @name body: (_) @body) @definition.function
-(generator_function_declaration name: (identifier) @name body: (_) @body) @definition.function
-
-; Functions held by a declarator.
-(variable_declarator
-  name: (identifier) @name
-  value: [(arrow_function body: (_) @body)
-          (function_expression body: (_) @body)
-          (generator_function body: (_) @body)]) @definition.function
 
 ; The compiled ES5 class: an IIFE held by C that declares the function C
 ; (Babel's `var C = /*#__PURE__*/function (_B) {…}(_B)`, tsc's
@@ -129,8 +79,8 @@
 ; `Hash.prototype.has = hashHas`, or another prototype member:
 ; `Negotiator.prototype.preferredCharset = Negotiator.prototype.charset`) or
 ; to the `_proto` alias of compiled classes (owned by the class around it).
-; The method patterns end where the function pattern does and come first, so
-; they set the kind.
+; The method patterns end where the function pattern (ecmascript.scm) does:
+; the engine makes what both capture a method, whatever the order.
 ((assignment_expression
    left: (member_expression
            object: (member_expression object: (_) @owner property: (property_identifier) @_prototype)
@@ -142,21 +92,11 @@
    left: (member_expression property: (property_identifier) @name) @_left
    right: [(arrow_function body: (_) @body) (function_expression body: (_) @body) (identifier)]) @definition.method
  (#match? @_left "^_proto\\."))
-(assignment_expression
-  left: [(identifier) @name (member_expression property: (property_identifier) @name)]
-  right: [(arrow_function body: (_) @body) (function_expression body: (_) @body)]) @definition.function
 
-; Methods of classes and object literals (constructors and accessors too),
-; function-valued class fields and object properties (not the `get`, `set`
-; and `value` of property descriptors).
-(method_definition name: (_) @name body: (_) @body) @definition.method
+; Function-valued class fields are methods.
 (field_definition
   property: (_) @name
   value: [(arrow_function) (function_expression)] @_fn) @definition.method
-((pair
-   key: (_) @name
-   value: [(arrow_function body: (_) @body) (function_expression body: (_) @body)]) @definition.method
- (#not-any-of? @name "get" "set" "value"))
 
 ; Class fields (static or not, `#private` too).
 (field_definition property: (_) @name value: (_)? @body) @definition.field
@@ -231,28 +171,9 @@
         name: (identifier) @_as
         value: (function_expression name: (identifier) @name body: (_) @body) @definition.function))])
  (#not-eq? @name @_as))
-(return_statement (function_expression name: (identifier) @name body: (_) @body) @definition.function)
-(return_statement (class name: (_) @name body: (_) @body) @definition.class)
 
-; References (the tags.scm `@reference.*` convention; the engine keeps one
-; per name, kind and line, with the function or class around it as `in`):
-; - calls by the called name: `f(…)` and `a.b.f(…)` are `f`; constructors
-;   (`new Map()`, `new util.Record()`); decorators (`@sealed`, the call of
-;   `@Component({…})` is a call already); JSX components (`<Button>`, not
-;   the lower-case intrinsic elements);
-; - types: the class a class extends, and the class of a call on a
-;   capitalized receiver (`Object.keys(…)`; not all-caps `JSON`);
-; - imports: each module (`fs/promises`, the `require("m")` of CommonJS)
-;   and each imported name (`readFile` of `import { readFile as rf }`).
-(call_expression
-  function: [(identifier) @name
-             (member_expression property: [(property_identifier) (private_property_identifier)] @name)]) @reference.call
-(new_expression
-  constructor: [(identifier) @name
-                (member_expression property: (property_identifier) @name)]) @reference.call
-(decorator [(identifier) @name (member_expression property: (property_identifier) @name)]) @reference.call
-((call_expression function: (member_expression object: (identifier) @name)) @reference.type
-  (#match? @name "^[A-Z][A-Za-z0-9_$]*[a-z]"))
+; References JavaScript adds: JSX components are calls (`<Button>`, not the
+; lower-case intrinsic elements); the class a class extends is a type.
 ((jsx_opening_element name: [(identifier) @name (member_expression property: (property_identifier) @name)]) @reference.call
   (#match? @name "^[A-Z]"))
 ((jsx_self_closing_element name: [(identifier) @name (member_expression property: (property_identifier) @name)]) @reference.call
@@ -260,10 +181,3 @@
 (class_heritage
   [(identifier) @name
    (member_expression property: (property_identifier) @name)]) @reference.type
-(import_statement source: (string (string_fragment) @name)) @reference.import
-(export_statement source: (string (string_fragment) @name)) @reference.import
-(import_specifier name: (identifier) @name) @reference.import
-((call_expression
-   . function: (identifier) @_require
-   arguments: (arguments . (string (string_fragment) @name))) @reference.import
- (#eq? @_require "require"))

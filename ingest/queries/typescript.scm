@@ -35,68 +35,34 @@
 ; from the program down rather than every declarator (the engine would
 ; gather every local before dropping it).
 
-; Header: the comments at the very top of the file (the engine keeps the
-; leading run only).
-(program (comment) @header)
+; What TypeScript shares with JavaScript (the header, docs, imports, local
+; scopes, classes, functions, methods, most references) is in
+; ecmascript.scm; this file adds TypeScript's own patterns.
+; inherits: ecmascript
 
-((comment) @doc (#match? @doc "^/\\*\\*"))
-(decorator) @attribute
-
-; Imports: the module of `import … from "m"`, `import "m"`,
-; `import x = require("m")`, `export … from "m"`, `require("m")`, `import("m")`.
-(import_statement source: (string) @import)
+; Imports TypeScript adds: the module of `import x = require("m")`.
 (import_require_clause source: (string) @import)
-(export_statement source: (string) @import)
-((call_expression
-   . function: (identifier) @_require
-   arguments: (arguments . (string) @import))
- (#eq? @_require "require"))
-(call_expression
-  . function: (import)
-  arguments: (arguments . (string) @import))
 
 ; Namespaces and modules own what they declare.
 (internal_module name: (_) @name) @scope
 (module name: [(identifier) (nested_identifier)] @name) @scope
 (module name: (string (string_fragment) @name)) @scope
 
-; Function bodies that are not definitions hold locals: callbacks, IIFEs,
-; UMD wrappers, static blocks.
-(function_expression) @local.scope
-(arrow_function) @local.scope
-(generator_function) @local.scope
-(class_static_block) @local.scope
-
-; Object literals own their methods and properties, under the name of what
-; holds them: a declarator, an assigned name or member, a property.
+; An object literal held by a declarator, also `{…} as const` and `{…}
+; satisfies T`, owns its methods and properties.
 (variable_declarator name: (identifier) @name value: [(object) (as_expression (object)) (satisfies_expression (object))]) @scope
-(assignment_expression left: [(identifier) (member_expression)] @name right: (object)) @scope
-(pair key: (_) @name value: (object)) @scope
 
-; Classes: declarations, and class expressions held by a declarator (the
-; value patterns capture an anonymous one too: the engine makes the node the
-; class, whatever the order of the matches, its signature cut at the class
-; body: `Point = class`, `Foo = class extends Bar`).
-(class_declaration name: (_) @name body: (_) @body) @definition.class
+; Abstract classes (the other shapes of class: ecmascript.scm).
 (abstract_class_declaration name: (_) @name body: (_) @body) @definition.class
 
 ; Interfaces, type aliases, enums.
 (interface_declaration name: (_) @name body: (_) @body) @definition.interface
 (type_alias_declaration name: (_) @name value: (_) @body) @definition.type
 (enum_declaration name: (_) @name body: (_) @body) @definition.enum
-(variable_declarator name: (identifier) @name value: (class body: (_) @body)) @definition.class
-
-; A named class expression assigned to a name, a member or a subscript
-; (`module.exports = class CIMap extends Map {}`, `SessionCache = class
-; SimpleSessionCache {}` in an `if` block, `exports.Foo = class Foo {}`,
-; `this.x = class Y {}`): the assignment is the class, under the class's own
-; name, and owns its members. (An anonymous one assigned stays a value
-; holding a class: rare, and the pattern would cost much to compile.)
-(assignment_expression right: (class name: (_) @name body: (_) @body)) @definition.class
 
 ; Supertypes: the class a class extends (a name or a member, not an
 ; expression: `extends mixin(B)`) and the interfaces it implements, for each
-; shape of class above (and the returned class below); the interfaces an
+; shape of class (here and in ecmascript.scm); the interfaces an
 ; interface extends. The engine drops generic arguments and qualifiers. The
 ; declarator's pattern names the body too: a value pattern may have given it
 ; the whole class.
@@ -130,39 +96,17 @@
 (interface_declaration
   (extends_type_clause type: [(type_identifier) (nested_type_identifier) (generic_type)] @supertype)) @definition.interface
 
-; Functions and generators declared anywhere, and function signatures
-; (overloads, `declare function`).
-(function_declaration name: (identifier) @name body: (_) @body) @definition.function
-(generator_function_declaration name: (identifier) @name body: (_) @body) @definition.function
+; Function signatures (overloads, `declare function`).
 (function_signature name: (identifier) @name) @definition.function
 
-; Functions held by a declarator.
-(variable_declarator
-  name: (identifier) @name
-  value: [(arrow_function body: (_) @body)
-          (function_expression body: (_) @body)
-          (generator_function body: (_) @body)]) @definition.function
-
-; Functions assigned to a name or a member (`exports.f = function`).
-(assignment_expression
-  left: [(identifier) @name (member_expression property: (property_identifier) @name)]
-  right: [(arrow_function body: (_) @body) (function_expression body: (_) @body)]) @definition.function
-
-; Methods of classes and object literals (constructors and accessors too),
-; overload and abstract signatures, methods of interfaces and of object types
-; aliased, function-valued class fields and object properties (not the
-; `get`, `set` and `value` of property descriptors).
-(method_definition name: (_) @name body: (_) @body) @definition.method
+; Methods TypeScript adds: overload and abstract signatures, methods of
+; interfaces and of object types aliased, function-valued class fields.
 (class_body [(method_signature name: (_) @name) (abstract_method_signature name: (_) @name)] @definition.method)
 (interface_body (method_signature name: (_) @name) @definition.method)
 (type_alias_declaration value: (object_type (method_signature name: (_) @name) @definition.method))
 (public_field_definition
   name: (_) @name
   value: [(arrow_function) (function_expression)] @_fn) @definition.method
-((pair
-   key: (_) @name
-   value: [(arrow_function body: (_) @body) (function_expression body: (_) @body)]) @definition.method
- (#not-any-of? @name "get" "set" "value"))
 
 ; Fields: of classes (static or not, `#private`, `declare` and abstract ones
 ; too), interface properties, the properties of an object type aliased
@@ -252,12 +196,6 @@
    (expression_statement (assignment_expression right: (object (pair key: (_) @name value: (_) @body) @definition.field)))
    (export_statement declaration: (lexical_declaration (variable_declarator value: (object (pair key: (_) @name value: (_) @body) @definition.field))))])
 
-; A named function expression or class returned is defined under its own
-; name (`return function wrapped() {…}`, a mixin's `return class Mixed
-; extends Base {…}`).
-(return_statement (function_expression name: (identifier) @name body: (_) @body) @definition.function)
-(return_statement (class name: (_) @name body: (_) @body) @definition.class)
-
 ; Values declared in a namespace or module (its fields: the engine makes a
 ; value directly in a scope a field).
 (internal_module
@@ -284,37 +222,14 @@
     name: [(property_identifier) @name (string (string_fragment) @name)]
     value: (_) @body) @definition.constant)
 
-; References (the tags.scm `@reference.*` convention; the engine keeps one
-; per name, kind and line, with the function or class around it as `in`):
-; - calls by the called name: `f(…)` and `a.b.f(…)` are `f`; constructors
-;   (`new Map<K, V>()`, `new util.Record()`); decorators (`@sealed`, the
-;   call of `@Component({…})` is a call already);
+; References TypeScript adds (the others: ecmascript.scm):
 ; - types: every type name (annotations, generic arguments, `implements`,
 ;   interface `extends`, `util.Named` is `Named`; also a type parameter's
 ;   own name, `T` of `<T extends R>`, which the grammar spells the same),
-;   the class a class extends (an expression in this grammar), and the
-;   class of a call on a capitalized receiver (`Object.keys(…)`; not
-;   all-caps `JSON`);
-; - imports: each module (`rxjs`, the `require("m")` of CommonJS) and each
-;   imported name (`Observable` of `import { Observable as O }`).
-(call_expression
-  function: [(identifier) @name
-             (member_expression property: [(property_identifier) (private_property_identifier)] @name)]) @reference.call
-(new_expression
-  constructor: [(identifier) @name
-                (member_expression property: (property_identifier) @name)]) @reference.call
-(decorator [(identifier) @name (member_expression property: (property_identifier) @name)]) @reference.call
-((call_expression function: (member_expression object: (identifier) @name)) @reference.type
-  (#match? @name "^[A-Z][A-Za-z0-9_$]*[a-z]"))
+;   and the class a class extends (an expression in this grammar);
+; - imports: the module of `import x = require("m")`.
 (type_identifier) @name @reference.type
 (extends_clause
   value: [(identifier) @name
           (member_expression property: (property_identifier) @name)]) @reference.type
-(import_statement source: (string (string_fragment) @name)) @reference.import
 (import_require_clause source: (string (string_fragment) @name)) @reference.import
-(export_statement source: (string (string_fragment) @name)) @reference.import
-(import_specifier name: (identifier) @name) @reference.import
-((call_expression
-   . function: (identifier) @_require
-   arguments: (arguments . (string (string_fragment) @name))) @reference.import
- (#eq? @_require "require"))

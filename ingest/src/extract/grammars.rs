@@ -224,26 +224,41 @@ pub static LANGUAGES: &[Language] = &[
     },
 ];
 
+/// Query parts that are no language of their own, each inherited by
+/// several languages (`; inherits: ecmascript`: what JavaScript and
+/// TypeScript share, as nvim-treesitter's `ecma`).
+const SHARED_PARTS: &[(&str, &str)] = &[("ecmascript", include_str!("../../queries/ecmascript.scm"))];
+
 /// The full query text of a language: its own file, preceded by the files it
-/// names in `; inherits: <id>[, <id>]` lines (as in Helix's runtime queries).
-/// An unknown id is an error.
+/// names in `; inherits: <id>[, <id>]` lines (as in Helix's runtime queries):
+/// another language's query, or a shared part ([`SHARED_PARTS`]). An
+/// unknown id is an error.
 ///
 /// `VIBE_QUERY_DIR` (for query authors) reads `<dir>/<id>.scm` from disk
 /// instead of the embedded file, so a query can be tried without a rebuild.
 pub fn query_source(lang: &Language) -> Result<String, String> {
+    with_inherited(lang.id, lang.query)
+}
+
+/// The query file `id` (embedded as `embedded`), preceded by what it inherits.
+fn with_inherited(id: &str, embedded: &str) -> Result<String, String> {
     let own = match std::env::var_os("VIBE_QUERY_DIR") {
         Some(dir) => {
-            let path = std::path::Path::new(&dir).join(format!("{}.scm", lang.id));
+            let path = std::path::Path::new(&dir).join(format!("{id}.scm"));
             std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?
         }
-        None => lang.query.to_string(),
+        None => embedded.to_string(),
     };
     let mut out = String::new();
     for line in own.lines() {
         if let Some(ids) = line.trim().strip_prefix("; inherits:") {
             for id in ids.split(',').map(str::trim).filter(|i| !i.is_empty()) {
-                let base = by_id(id).ok_or_else(|| format!("inherits unknown language {id:?}"))?;
-                out.push_str(&query_source(base)?);
+                let base = match (by_id(id), SHARED_PARTS.iter().find(|(part, _)| *part == id)) {
+                    (Some(lang), _) => query_source(lang)?,
+                    (None, Some((part, text))) => with_inherited(part, text)?,
+                    (None, None) => return Err(format!("inherits unknown language {id:?}")),
+                };
+                out.push_str(&base);
                 out.push('\n');
             }
         }
