@@ -96,7 +96,7 @@ impl Param {
                 return json!({
                     "type": "string",
                     "description": "Default: callers",
-                    "enum": ["callers", "callees", "subtypes", "supertypes"]
+                    "enum": crate::answers::Direction::ALL.map(crate::answers::Direction::name)
                 })
             }
             Param::Symbol => ("string", "One element, e.g. Map.put"),

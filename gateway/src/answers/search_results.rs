@@ -166,6 +166,35 @@ pub struct ReferencesPage {
     pub not_indexed: Vec<String>,
 }
 
+/// Which way `find_references` goes (`direction`; its input schema lists
+/// [`Direction::ALL`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    /// Where the symbol is used (default).
+    Callers,
+    /// What the symbol's body uses.
+    Callees,
+    /// The types that extend or implement it ([`super::hierarchy`]).
+    Subtypes,
+    /// The types it extends or implements, up the chain.
+    Supertypes,
+}
+
+impl Direction {
+    pub const ALL: [Direction; 4] =
+        [Direction::Callers, Direction::Callees, Direction::Subtypes, Direction::Supertypes];
+
+    /// The name a call gives it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Direction::Callers => "callers",
+            Direction::Callees => "callees",
+            Direction::Subtypes => "subtypes",
+            Direction::Supertypes => "supertypes",
+        }
+    }
+}
+
 /// The direction an answer of `find_references` went, when not `callers`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]

@@ -9,7 +9,7 @@ use vibe_common::document::kinds::ReferenceKind;
 
 use super::answer::{paged, scope_index};
 use super::hierarchy::Way;
-use crate::answers::{AnswerDirection, Call, FileResult, Line, ReferencesAnswer, Use, Uses};
+use crate::answers::{AnswerDirection, Call, Direction, FileResult, Line, ReferencesAnswer, Use, Uses};
 use crate::gateway::Gateway;
 use crate::normalize::Args;
 use crate::search_hits::Hit;
@@ -19,19 +19,6 @@ use crate::tool_error::ToolError;
 /// The stored templates.
 pub use super::hierarchy::CALLERS_TEMPLATE;
 pub const CALLEES_TEMPLATE: &str = "find_callees";
-
-/// Which way the references go.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Direction {
-    /// Where the symbol is used (default).
-    Callers,
-    /// What the symbol's body uses.
-    Callees,
-    /// The types that extend or implement it ([`super::hierarchy`]).
-    Subtypes,
-    /// The types it extends or implements, up the chain.
-    Supertypes,
-}
 
 /// `direction` as sent: `callers`/`incoming`/`uses`, `callees`/`outgoing`/`calls`.
 pub fn direction(raw: Option<&str>) -> Result<Direction, ToolError> {
@@ -49,9 +36,12 @@ pub fn direction(raw: Option<&str>) -> Result<Direction, ToolError> {
             "supertypes" | "supertype" | "superclasses" | "superclass" | "parents" | "bases" | "base" | "ancestors"
             | "extends" | "implements",
         ) => Ok(Direction::Supertypes),
-        Some(other) => Err(ToolError::Invalid(format!(
-            "direction {other:?}: use \"callers\" (default), \"callees\", \"subtypes\" or \"supertypes\""
-        ))),
+        Some(other) => {
+            let [callers, callees, subtypes, supertypes] = Direction::ALL.map(Direction::name);
+            Err(ToolError::Invalid(format!(
+                "direction {other:?}: use {callers:?} (default), {callees:?}, {subtypes:?} or {supertypes:?}"
+            )))
+        }
     }
 }
 
