@@ -171,11 +171,11 @@ pub fn analyze(query: &str) -> QueryWords {
     QueryWords { scripts, words, text }
 }
 
-/// Params of `search_documentation`: the query, its words and the scripts
-/// found in it (each script found gets its clauses).
+/// Params of `search_documentation`: the query's text (without question
+/// words), its words and the scripts found in it (each script found gets its
+/// clauses).
 #[derive(Debug, Serialize)]
-pub struct DocumentationParams<'a> {
-    pub query: &'a str,
+pub struct DocumentationParams {
     pub text: String,
     pub words: Vec<Word>,
     pub latin: bool,
@@ -186,10 +186,9 @@ pub struct DocumentationParams<'a> {
 }
 
 /// Params of `search_documentation`.
-pub fn documentation(query: &str, limit: u32, offset: u32) -> DocumentationParams<'_> {
+pub fn documentation(query: &str, limit: u32, offset: u32) -> DocumentationParams {
     let QueryWords { scripts, words, text } = analyze(query);
     DocumentationParams {
-        query,
         text,
         words,
         latin: scripts.latin,
@@ -292,7 +291,6 @@ pub fn name_then_words(query: &str) -> Option<(&str, &str)> {
 /// section is then skipped).
 #[derive(Debug, Serialize)]
 pub struct CodeParams<'a> {
-    pub query: &'a str,
     pub name: &'a str,
     pub lower: String,
     pub owner: Option<String>,
@@ -326,7 +324,6 @@ pub fn code<'a>(tool: &str, query: &'a str, limit: u32, offset: u32, pass: Pass)
     let (typo_boost, typo_words_boost, one_edit_boost) =
         if pass == Pass::TyposOrWords { TYPO_SCORES } else { FUZZY_SCORES };
     CodeParams {
-        query,
         name,
         lower: name.to_lowercase(),
         owner: owner.map(str::to_lowercase),
@@ -584,4 +581,4 @@ mod run_as;
 pub use run_as::TemplateParams;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

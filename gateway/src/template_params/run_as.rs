@@ -27,7 +27,7 @@ impl TemplateParams for CodeParams<'_> {
     }
 }
 
-impl TemplateParams for DocumentationParams<'_> {}
+impl TemplateParams for DocumentationParams {}
 impl TemplateParams for ImportsParams<'_> {}
 impl TemplateParams for ReferencesParams<'_> {}
 impl TemplateParams for CalleesParams<'_> {}

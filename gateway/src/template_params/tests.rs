@@ -1,9 +1,79 @@
 //! The template parameters' tests: what each query becomes, read from the
 //! typed params, and the JSON a symbol search sends, pinned as a literal.
 
-use serde_json::json;
+use std::collections::BTreeSet;
+
+use serde_json::{json, Value};
+use vibe_common::backend::templates::search_template_source;
 
 use super::*;
+
+/// The names a stored template reads (each segment of `{{a.b}}`, `{{#a}}`,
+/// `{{^a}}`, and what `{{#toJson}}a{{/toJson}}` names).
+fn names_read(template: &str) -> BTreeSet<String> {
+    let source = search_template_source(template).unwrap_or_else(|| panic!("no template {template}"));
+    let tags = regex::Regex::new(
+        r"\{\{[#^/&]?\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}(?:([A-Za-z_][A-Za-z0-9_.]*)\{\{/toJson\}\})?",
+    )
+    .unwrap();
+    let mut read = BTreeSet::new();
+    for c in tags.captures_iter(&source) {
+        for name in c.iter().skip(1).flatten() {
+            read.extend(name.as_str().split('.').map(str::to_string));
+        }
+    }
+    read
+}
+
+/// The keys of the params sent to `template` that it never reads, at any
+/// depth (a key renamed on one side only is sent and silently ignored).
+pub(crate) fn unread_params(template: &str, params: &impl Serialize) -> Vec<String> {
+    fn keys(v: &Value, out: &mut BTreeSet<String>) {
+        match v {
+            Value::Object(map) => map.iter().for_each(|(k, v)| {
+                out.insert(k.clone());
+                keys(v, out);
+            }),
+            Value::Array(items) => items.iter().for_each(|v| keys(v, out)),
+            _ => {}
+        }
+    }
+    let mut sent = BTreeSet::new();
+    keys(&serde_json::to_value(params).unwrap(), &mut sent);
+    sent.difference(&names_read(template)).cloned().collect()
+}
+
+#[test]
+fn every_param_sent_is_read_by_its_template() {
+    let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    let clauses = vec![vec![vec![s(&["abc"])]]];
+    let kinds = ReferenceKind::ALL;
+    let names = ["f"];
+    let unread: Vec<(&str, Vec<String>)> = vec![
+        (
+            "search_code_symbols",
+            unread_params("search_code_symbols", &code("search_by_code_functions", "A.run", 3, 0, Pass::Exact)),
+        ),
+        (
+            "search_code_symbols",
+            unread_params("search_code_symbols", &code("search_by_code_functions", "why run", 3, 0, Pass::Fuzzy)),
+        ),
+        ("search_documentation", unread_params("search_documentation", &documentation("Бакобур retries", 3, 0))),
+        ("search_by_code_imports", unread_params("search_by_code_imports", &imports("os", 3, 0))),
+        ("find_references", unread_params("find_references", &references("run", Some("A"), &kinds, 3, 0))),
+        ("find_callees", unread_params("find_callees", &callees("A.run", &kinds, 3, 0))),
+        ("get_file_content", unread_params("get_file_content", &file("a.py", true, None))),
+        ("get_file_ast", unread_params("get_file_ast", &file("a.py", true, Some("run")))),
+        ("show_projects", unread_params("show_projects", &projects(10))),
+        ("show_stats", unread_params("show_stats", &stats())),
+        ("show_tree", unread_params("show_tree", &tree(100, Some("src"), 10))),
+        ("search_code_text", unread_params("search_code_text", &text(&clauses, Some(".*"), Some("python"), 3, 0))),
+        ("find_definitions", unread_params("find_definitions", &definitions("a.py", &names, 3))),
+    ];
+    for (template, keys) in unread {
+        assert!(keys.is_empty(), "{template} is sent {keys:?}, which it never reads");
+    }
+}
 
 #[test]
 fn text_params() {
@@ -131,13 +201,14 @@ fn a_name_is_also_looked_up_among_other_kinds_and_typos_above_words() {
 #[test]
 fn a_symbol_search_sends_this_json() {
     // The params of a qualified name's exact pass, as the `json!` that built
-    // them before they were typed wrote them.
+    // them before they were typed wrote them, but `query`: the template reads
+    // the query as `words`.
     let sent = serde_json::to_value(code("search_by_code_functions", "Outer.Inner.run", 3, 7, Pass::Exact)).unwrap();
     let expected = json!({
         "all": false, "fuzzy": false, "inner_limit": 5, "kinds": ["function", "method"], "limit": 3,
         "lower": "run", "name": "run", "names_only": true, "offset": 7, "one_edit_boost": 1,
         "other_kind_weight": 0.025, "other_kinds": true, "owner": "outer.inner", "owner_path_boost": 500.0,
-        "query": "Outer.Inner.run", "question": false,
+        "question": false,
         "scores": { "exact": 100000, "lower": 80000, "owner": 120000, "prefix": 40000, "words": 20000 },
         "typo_boost": 10, "typo_words_boost": 5, "typos": false, "words": "Outer.Inner.run"
     });

@@ -275,3 +275,19 @@ fn answer(way: Way, name: &str, found: Vec<Found>, args: &Args, note: String) ->
         more: ReferencesPage { direction: Some(way.direction()), not_indexed: Vec::new() },
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::template_params::tests::unread_params;
+
+    #[test]
+    fn every_param_of_a_level_is_read_by_its_template() {
+        let params = LevelParams {
+            hierarchy: HierarchyStep { subtypes: true, names: vec!["Base"] },
+            limit: FILES_PER_LEVEL,
+            inner_limit: TYPES_PER_FILE,
+        };
+        assert_eq!(unread_params(CALLERS_TEMPLATE, &params), Vec::<String>::new());
+    }
+}

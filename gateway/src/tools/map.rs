@@ -284,3 +284,41 @@ fn grouped(entries: Vec<Entry>) -> Vec<FileResult<MapMatches>> {
     }
     files
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::template_params::tests::unread_params;
+
+    #[test]
+    fn every_param_of_the_four_searches_is_read_by_show_tree() {
+        let (name, path) = ("Parser".to_string(), "src/parse.py".to_string());
+        let candidate = ReachCandidate {
+            key: "0".into(),
+            name: &name,
+            path: &path,
+            same_dir: "src/[^/]*".into(),
+            module: Some("parse"),
+            package: Some("src".into()),
+        };
+        let sections = [
+            ("defined", MapParams { size: 10, ..MapParams::default() }),
+            (
+                "uses",
+                MapParams {
+                    size: 10,
+                    names: vec![&name],
+                    all_names: true,
+                    names_size: Some(1),
+                    ..MapParams::default()
+                },
+            ),
+            ("definitions", MapParams { size: 10, names: vec![&name], ..MapParams::default() }),
+            ("reach", MapParams { candidates: vec![candidate], ..MapParams::default() }),
+        ];
+        for (section, params) in sections {
+            let search = MapSearch { map: BTreeMap::from([(section, true)]), prefix: Some("src/"), params };
+            assert_eq!(unread_params("show_tree", &search), Vec::<String>::new(), "{section}");
+        }
+    }
+}

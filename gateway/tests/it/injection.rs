@@ -123,10 +123,11 @@ async fn hostile_parameters_do_not_change_the_query_structure() -> anyhow::Resul
                     assert_eq!(shape(&rendered), shape(&baseline), "{template} with {text:?}");
                 }
                 // The hostile text arrives intact, as one string value.
-                if p.get("query").is_some() && template != "show_projects" {
+                if p.get("query").or(p.get("words")).is_some() && template != "show_projects" {
                     let mut leaves = Vec::new();
                     strings(&rendered, &mut leaves);
-                    let expected = p.get("text").or(p.get("query")).and_then(Value::as_str).unwrap().to_string();
+                    let sent = p.get("text").or(p.get("query")).or(p.get("words"));
+                    let expected = sent.and_then(Value::as_str).unwrap().to_string();
                     if p["all"] != json!(true) {
                         assert!(leaves.contains(&expected), "{template}: {expected:?} not a string leaf of {rendered}");
                     }
