@@ -8,7 +8,9 @@
 
 use serde::Deserialize;
 use serde_json::Value;
-use vibe_common::document::ast::{AstData, AstHeading};
+use std::collections::BTreeMap;
+
+use vibe_common::document::ast::AstHeading;
 
 use super::answer::{paged, scope_index, stored_at};
 use super::passages::{self, Section};
@@ -38,14 +40,23 @@ pub async fn search(gw: &Gateway, args: &Args) -> Result<DocumentationAnswer, To
     Ok(answer)
 }
 
-/// What the template fetches of a document: its place and its AST (the
-/// type the indexer writes; headings and frontmatter are read here).
+/// What this reads of a document the template fetches: its place, and of
+/// its AST (the indexer's `AstData`) the headings and frontmatter, as their
+/// types (its links and code blocks are not copied).
 #[derive(Deserialize, Default)]
 #[serde(default)]
 struct DocumentSource {
     root: String,
     path: String,
-    ast: AstData,
+    ast: DocumentAst,
+}
+
+/// The fields of [`vibe_common::document::ast::AstData`] an answer shows.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct DocumentAst {
+    frontmatter: Option<BTreeMap<String, String>>,
+    headings: Vec<AstHeading>,
 }
 
 /// One document: its title and description, the sections that hold the
