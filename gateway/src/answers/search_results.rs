@@ -174,7 +174,7 @@ pub enum Direction {
     Callers,
     /// What the symbol's body uses.
     Callees,
-    /// The types that extend or implement it ([`super::hierarchy`]).
+    /// The types that extend or implement it ([`crate::tools::hierarchy`]).
     Subtypes,
     /// The types it extends or implements, up the chain.
     Supertypes,
