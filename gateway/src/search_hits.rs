@@ -1,11 +1,15 @@
 //! What a stored template's search answers, as the tools read it: how many
 //! documents matched, the hits (each one's `_source`, doc values, inner
-//! hits, sort values and highlights) and the aggregations. The parts whose
-//! shape is a template's own (`_source`, doc values, aggregations) stay
-//! JSON; [`crate::tools::answer::source`] reads a hit's file from them.
+//! hits, sort values and highlights) and the aggregations.
+//!
+//! This is where the JSON OpenSearch sends ends: the parts whose shape is a
+//! template's own (`_source`, doc values, aggregations) are kept as it came
+//! and read here, into the type a tool names ([`Hit::read`],
+//! [`Hit::source_as`], [`Response::buckets`]) or as text and numbers.
 
 use std::collections::HashMap;
 
+use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
@@ -50,6 +54,23 @@ pub struct Hit {
     pub highlight: Map<String, Value>,
 }
 
+/// One bucket of an aggregation: its key (none for a `filters` bucket),
+/// how many documents fell in it, and the count of its `files`
+/// sub-aggregation when it has one.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct Bucket {
+    pub key: String,
+    pub doc_count: u64,
+    pub files: Option<Count>,
+}
+
+/// A sub-aggregation that only counts documents.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Deserialize)]
+pub struct Count {
+    pub doc_count: u64,
+}
+
 /// A hit's inner hits of one name.
 #[derive(Debug, Clone, Default, Deserialize)]
 pub struct InnerHits {
@@ -71,6 +92,20 @@ impl Response {
 
     pub fn hits(&self) -> &[Hit] {
         &self.hits.hits
+    }
+
+    /// The buckets of the aggregation at `path` (`roots`, `symbols/kept/names`),
+    /// in order; a keyed one's (named `filters`) each with its name as its
+    /// key. A bucket of another shape is left out, a missing aggregation has none.
+    pub fn buckets(&self, path: &str) -> Vec<Bucket> {
+        match self.aggregations.pointer(&format!("/{path}/buckets")) {
+            Some(Value::Array(listed)) => listed.iter().filter_map(|b| Bucket::deserialize(b).ok()).collect(),
+            Some(Value::Object(keyed)) => keyed
+                .iter()
+                .filter_map(|(key, b)| Some(Bucket { key: key.clone(), ..Bucket::deserialize(b).ok()? }))
+                .collect(),
+            _ => Vec::new(),
+        }
     }
 }
 
@@ -95,10 +130,61 @@ impl Hit {
         self.values(field).first()?.as_str()
     }
 
+    /// The doc values of `field` that are whole numbers (as numbers or
+    /// numeric strings, as OpenSearch sends a date or a long).
+    pub fn numbers(&self, field: &str) -> Vec<u64> {
+        self.values(field).iter().filter_map(whole_number).collect()
+    }
+
     /// A `_source` field as text.
     pub fn source_text(&self, field: &str) -> Option<&str> {
         self.source[field].as_str()
     }
+
+    /// The `_source` as `T`, which may borrow from it.
+    pub fn source_as<'a, T: Deserialize<'a>>(&'a self) -> Result<T, serde_json::Error> {
+        T::deserialize(&self.source)
+    }
+
+    /// What the hit holds of its document, as `T`: its `_source` and the
+    /// fields the template read from doc values instead, by their last name
+    /// (`references.line` is `line`; a list each: its first value; a date
+    /// or a long as a number). The searches that answer many files read
+    /// doc values only and never load a file's `_source`.
+    pub fn read<T: DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
+        T::deserialize(&self.document())
+    }
+
+    fn document(&self) -> Value {
+        let mut out = self.source.as_object().cloned().unwrap_or_default();
+        for (key, values) in &self.fields {
+            let Some(first) = values.get(0) else { continue };
+            let name = key.rsplit('.').next().unwrap_or(key);
+            let value = match (name, first) {
+                ("indexed_at" | "size" | "mtime" | "line", Value::String(_)) => {
+                    whole_number(first).map_or(first.clone(), Value::from)
+                }
+                _ => first.clone(),
+            };
+            out.insert(name.to_string(), value);
+        }
+        Value::Object(out)
+    }
+
+    /// The first sort value, when it is a number (a score).
+    pub fn first_sort_number(&self) -> Option<f64> {
+        self.sort.first().and_then(Value::as_f64)
+    }
+
+    /// The highlighted values of `field`.
+    pub fn highlights(&self, field: &str) -> Vec<String> {
+        let found = self.highlight.get(field).and_then(Value::as_array);
+        found.into_iter().flatten().filter_map(Value::as_str).map(str::to_string).collect()
+    }
+}
+
+fn whole_number(v: &Value) -> Option<u64> {
+    v.as_u64().or_else(|| v.as_str()?.parse().ok())
 }
 
 #[cfg(test)]
@@ -121,5 +207,29 @@ mod tests {
         // No total when the search did not count; no hits from an error's shape.
         assert_eq!(Response::of(json!({ "hits": { "hits": [] } })).total(), None);
         assert!(Response::of(json!({ "error": "x" })).hits().is_empty());
+    }
+
+    #[test]
+    fn buckets_read_listed_and_keyed_and_skip_other_shapes() {
+        let r = Response::of(json!({ "aggregations": {
+            "roots": { "buckets": [{ "key": "/a", "doc_count": 3 }, { "key": 7, "doc_count": 1 }, { "key": "/b", "doc_count": 2, "files": { "doc_count": 1 } }] },
+            "reach": { "buckets": { "0": { "doc_count": 4 }, "_": { "doc_count": 0 } } } } }));
+        let roots: Vec<(String, u64, Option<u64>)> =
+            r.buckets("roots").into_iter().map(|b| (b.key, b.doc_count, b.files.map(|f| f.doc_count))).collect();
+        assert_eq!(roots, [("/a".to_string(), 3, None), ("/b".to_string(), 2, Some(1))]);
+        let reach: Vec<(String, u64)> = r.buckets("reach").into_iter().map(|b| (b.key, b.doc_count)).collect();
+        assert_eq!(reach, [("0".to_string(), 4), ("_".to_string(), 0)]);
+        assert!(r.buckets("names").is_empty());
+    }
+
+    #[test]
+    fn a_hit_reads_numbers_highlights_and_its_first_sort_value() {
+        let hit: Hit =
+            serde_json::from_value(json!({ "sort": [2.5, "a.py"], "highlight": { "ast.imports": ["os", 3] },
+            "fields": { "references.line": [3, "9", "x", -1] } }))
+            .unwrap();
+        assert_eq!((hit.numbers("references.line"), hit.first_sort_number()), (vec![3, 9], Some(2.5)));
+        assert_eq!(hit.highlights("ast.imports"), ["os"]);
+        assert_eq!((Hit::default().first_sort_number(), Hit::default().highlights("x").len()), (None, 0));
     }
 }

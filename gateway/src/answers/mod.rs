@@ -35,33 +35,36 @@ pub fn to_value<T: Serialize>(answer: &T) -> serde_json::Value {
 
 /// What the index recorded of a file an answer names: where it is, its
 /// language, and what its freshness is told from (hash, size, modification
-/// time and when it was indexed, in epoch milliseconds).
-#[derive(Debug, Clone, Default)]
+/// time and when it was indexed, in epoch milliseconds). Read from a
+/// document's `_source` or its doc values ([`crate::search_hits::Hit::read`]);
+/// a number of another shape reads as missing.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
 pub struct IndexedFile {
     pub root: Option<String>,
     pub path: String,
     pub language: Option<String>,
     pub hash: Option<String>,
+    #[serde(deserialize_with = "number_or_missing")]
     pub size: Option<u64>,
+    #[serde(deserialize_with = "number_or_missing")]
     pub mtime: Option<u64>,
+    #[serde(deserialize_with = "number_or_missing")]
     pub indexed_at: Option<u64>,
 }
 
-impl IndexedFile {
-    /// Of a document's `_source`, or of what a hit read from doc values
-    /// ([`crate::tools::answer::source`]).
-    pub fn of(source: &serde_json::Value) -> IndexedFile {
-        let text = |key: &str| source[key].as_str().map(str::to_string);
-        IndexedFile {
-            root: text("root"),
-            path: text("path").unwrap_or_default(),
-            language: text("language"),
-            hash: text("hash"),
-            size: source["size"].as_u64(),
-            mtime: source["mtime"].as_u64(),
-            indexed_at: source["indexed_at"].as_u64(),
-        }
+/// A whole number, or `None` for anything else.
+fn number_or_missing<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Sent {
+        Number(u64),
+        Other(serde::de::IgnoredAny),
     }
+    Ok(match Sent::deserialize(d)? {
+        Sent::Number(n) => Some(n),
+        Sent::Other(_) => None,
+    })
 }
 
 impl From<&ContentDoc<'_>> for IndexedFile {

@@ -1,8 +1,6 @@
 //! What every search tool's answer is made of: the index a scope searches,
 //! the hits of a response, and a page of results. Uses no tool.
 
-use serde_json::{json, Value};
-
 use vibe_common::document::shown::Shown;
 
 use crate::answers::{IndexedFile, Page};
@@ -36,41 +34,10 @@ pub fn paged<R, X: Default>(query: &str, results: Vec<R>, response: &Response, a
     }
 }
 
-/// What a hit holds of its document: its `_source`, and the fields a
-/// template reads from doc values instead (`fields`, a list each: the
-/// first value; `indexed_at` as epoch milliseconds), by their last name
-/// (`references.line` is `line`). The searches that answer many files read
-/// doc values only and never load a file's `_source`.
-pub fn source(hit: &Hit) -> Value {
-    let mut out = match &hit.source {
-        Value::Object(o) => o.clone(),
-        _ => serde_json::Map::new(),
-    };
-    for (key, values) in &hit.fields {
-        let Some(first) = values.get(0) else { continue };
-        let name = key.rsplit('.').next().unwrap_or(key);
-        let value = match (name, first) {
-            ("indexed_at" | "size" | "mtime" | "line", Value::String(s)) => {
-                s.parse::<u64>().map_or(first.clone(), |n| json!(n))
-            }
-            _ => first.clone(),
-        };
-        out.insert(name.to_string(), value);
-    }
-    Value::Object(out)
-}
-
-/// What the index recorded of a hit's file ([`source`]).
+/// What the index recorded of a hit's file ([`Hit::read`]); nothing but
+/// the defaults when it does not read as one.
 pub fn indexed_file(hit: &Hit) -> IndexedFile {
-    IndexedFile::of(&source(hit))
-}
-
-/// Where a hit's `_source` (its `root`) or a result's (its `project`, the
-/// root) file text is stored: the project's files alias and the path, the
-/// document id. A `_source`'s `project` is the project's name: `root` first.
-pub fn stored_at(gw: &Gateway, result: &Value) -> (String, String) {
-    let root = result["root"].as_str().or(result["project"].as_str()).unwrap_or_default();
-    stored_file(gw, root, result["path"].as_str().unwrap_or_default())
+    hit.read().unwrap_or_default()
 }
 
 /// Where the text of the file `path` of the project at `root` is stored.
@@ -90,17 +57,20 @@ pub(crate) fn shown(inner: &Hit) -> Option<Shown<'static>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn a_hit_reads_its_source_and_its_doc_values_alike() {
-        let hit: Hit = serde_json::from_value(json!({ "_source": { "path": "a.py" }, "fields": {
-            "root": ["/p"], "indexed_at": ["1700000000000"], "references.line": [12], "size": [40] } }))
+        let hit: Hit = serde_json::from_value(json!({ "_source": { "path": "a.py", "language": "python" },
+            "fields": { "root": ["/p"], "indexed_at": ["1700000000000"], "size": [40], "mtime": ["x"] } }))
         .unwrap();
+        let file = indexed_file(&hit);
         assert_eq!(
-            source(&hit),
-            json!({ "path": "a.py", "root": "/p", "indexed_at": 1_700_000_000_000u64, "line": 12, "size": 40 })
+            (file.path.as_str(), file.root.as_deref(), file.language.as_deref()),
+            ("a.py", Some("/p"), Some("python"))
         );
-        let bare: Hit = serde_json::from_value(json!({ "_source": { "path": "b" } })).unwrap();
-        assert_eq!(source(&bare), json!({ "path": "b" }));
+        assert_eq!((file.indexed_at, file.size, file.hash), (Some(1_700_000_000_000), Some(40), None));
+        // A field of another shape reads as missing, not as a file without a path.
+        assert_eq!((file.mtime, indexed_file(&Hit::default()).path.as_str()), (None, ""));
     }
 }

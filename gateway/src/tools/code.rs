@@ -7,7 +7,7 @@
 //! `search_by_code_imports`. Each file in the answer carries only its best
 //! matching elements.
 
-use serde_json::Value;
+use serde::Deserialize;
 use vibe_common::document::shown::Shown;
 
 use super::answer::{paged, scope_index};
@@ -68,7 +68,7 @@ fn name_tier() -> f64 {
 /// then path (names), its `_score` when by `_score` alone (questions, whose
 /// hits then carry no `sort`).
 fn score_of(hit: &Hit) -> f64 {
-    hit.sort.first().and_then(Value::as_f64).or(hit.score).unwrap_or(0.0)
+    hit.first_sort_number().or(hit.score).unwrap_or(0.0)
 }
 
 /// The score of the first hit.
@@ -386,14 +386,24 @@ fn value_lines(s: &Shown) -> Option<String> {
     Some(lines.join("\n"))
 }
 
+/// What an import search reads of a file's `_source`: the imports of its AST.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct ImportsSource {
+    ast: ImportsOfAst,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct ImportsOfAst {
+    imports: Vec<String>,
+}
+
 /// A file with the imports that matched (highlighted values), or all of them when listing.
 fn import_result(hit: &Hit, all: bool) -> FileResult<ImportsFound> {
-    let strings = |v: Option<&Value>| -> Vec<String> {
-        v.and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).map(str::to_string).collect()
-    };
-    let imports = match strings(hit.highlight.get("ast.imports")) {
+    let imports = match hit.highlights("ast.imports") {
         highlighted if !highlighted.is_empty() && !all => highlighted,
-        _ => strings(Some(&hit.source["ast"]["imports"])),
+        _ => hit.source_as::<ImportsSource>().unwrap_or_default().ast.imports,
     };
     let found = ImportsFound { imports, more_imports: None };
     super::stale_marks::file_result(&super::answer::indexed_file(hit), found)

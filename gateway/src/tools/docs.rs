@@ -7,16 +7,16 @@
 //! headings as context.
 
 use serde::Deserialize;
-use serde_json::Value;
 use std::collections::BTreeMap;
 
 use vibe_common::document::ast::AstHeading;
 
-use super::answer::{paged, scope_index, stored_at};
+use super::answer::{paged, scope_index, stored_file};
 use super::passages::{self, Section};
-use crate::answers::{DocResult, DocSection, DocumentationAnswer};
+use crate::answers::{DocResult, DocSection, DocumentationAnswer, IndexedFile};
 use crate::gateway::Gateway;
 use crate::normalize::Args;
+use crate::search_hits::Hit;
 use crate::template_params;
 use crate::tool_error::ToolError;
 
@@ -32,23 +32,32 @@ pub async fn search(gw: &Gateway, args: &Args) -> Result<DocumentationAnswer, To
     let response = gw.backend().run("search_documentation", &index, p).await?;
     let terms = passages::terms(&args.query);
     let found = response.hits();
-    let files: Vec<(String, String)> = found.iter().map(|h| stored_at(gw, &h.source)).collect();
+    let docs: Vec<DocumentSource> = found.iter().map(document).collect();
+    let files: Vec<(String, String)> =
+        docs.iter().map(|d| stored_file(gw, d.file.root.as_deref().unwrap_or_default(), &d.file.path)).collect();
     let texts = gw.backend().contents(&files).await?;
-    let results = found.iter().zip(&texts).map(|(h, text)| result(&h.source, text.as_deref(), &terms)).collect();
+    let results = docs.into_iter().zip(&texts).map(|(d, text)| result(d, text.as_deref(), &terms)).collect();
     let mut answer: DocumentationAnswer = paged(&args.query, results, &response, args);
     answer.note = scope.note();
     Ok(answer)
 }
 
-/// What this reads of a document the template fetches: its place, and of
+/// What this reads of a document the template fetches: its file, and of
 /// its AST (the indexer's `AstData`) the headings and frontmatter, as their
 /// types (its links and code blocks are not copied).
 #[derive(Deserialize, Default)]
 #[serde(default)]
 struct DocumentSource {
-    root: String,
-    path: String,
+    #[serde(flatten)]
+    file: IndexedFile,
     ast: DocumentAst,
+}
+
+fn document(hit: &Hit) -> DocumentSource {
+    hit.source_as().unwrap_or_else(|e| {
+        tracing::warn!("a document's stored AST does not read as the indexer's type: {e}");
+        DocumentSource::default()
+    })
 }
 
 /// The fields of [`vibe_common::document::ast::AstData`] an answer shows.
@@ -61,11 +70,7 @@ struct DocumentAst {
 
 /// One document: its title and description, the sections that hold the
 /// query's words with their passages, a few other headings, its freshness.
-fn result(s: &Value, text: Option<&str>, terms: &[String]) -> DocResult {
-    let doc = DocumentSource::deserialize(s).unwrap_or_else(|e| {
-        tracing::warn!("a document's stored AST does not read as the indexer's type: {e}");
-        DocumentSource::default()
-    });
+fn result(doc: DocumentSource, text: Option<&str>, terms: &[String]) -> DocResult {
     let all = match text {
         Some(t) if !t.is_empty() => passages::sections(t),
         _ => doc.ast.headings.iter().map(from_heading).collect(),
@@ -95,9 +100,9 @@ fn result(s: &Value, text: Option<&str>, terms: &[String]) -> DocResult {
             .map(|(_, x)| x.title.clone())
             .collect(),
         headings_total: all.iter().filter(|x| x.level > 0).count() as u64,
-        freshness: super::stale_marks::freshness(&crate::answers::IndexedFile::of(s), false),
-        project: doc.root,
-        path: doc.path,
+        freshness: super::stale_marks::freshness(&doc.file, false),
+        project: doc.file.root.unwrap_or_default(),
+        path: doc.file.path,
     }
 }
 

@@ -2,7 +2,6 @@
 //! absolute path. Reads only from the index, so nothing outside the indexed
 //! projects can be read.
 
-use serde::Deserialize;
 use vibe_common::document::content_doc::ContentDoc;
 
 use crate::answers::{Answer, FileAnswer, IndexedFile};
@@ -64,13 +63,13 @@ pub async fn get(gw: &Gateway, want: Want, args: &Args) -> Result<Answer, ToolEr
             "no indexed file matches {requested:?}; search_code_text (path: a glob) or show_tree finds a file's path"
         )));
     };
-    let s = &best.source;
     let budget = gw.answer_budget();
     // A file answer says `stale: false` too, when the disk can tell.
     let fresh = |file: &IndexedFile| super::stale_marks::freshness(file, true);
     Ok(match want {
         Want::Content => {
-            let doc = ContentDoc::deserialize(s)
+            let doc = best
+                .source_as::<ContentDoc>()
                 .map_err(|e| ToolError::Failed(format!("the stored content of {path:?} cannot be read: {e}")))?;
             let file = IndexedFile::from(&doc);
             Answer::Content(FileAnswer {
@@ -79,8 +78,10 @@ pub async fn get(gw: &Gateway, want: Want, args: &Args) -> Result<Answer, ToolEr
             })
         }
         Want::Ast => {
-            let file = IndexedFile::of(s);
-            let mut answer = FileAnswer { freshness: fresh(&file), ..super::outline::answer(s, &file, args, budget)? };
+            let file = super::answer::indexed_file(best);
+            let ast = best.source_as::<super::outline::AstSource>().unwrap_or_default().ast;
+            let mut answer =
+                FileAnswer { freshness: fresh(&file), ..super::outline::answer(&ast, &file, args, budget)? };
             if args.symbol.is_some() {
                 super::excerpt::symbol_code(gw, &mut answer).await;
             }

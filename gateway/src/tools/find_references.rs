@@ -4,7 +4,7 @@
 //! template `find_references`; with `direction: "callees"`, what the
 //! symbol's own body uses, through `find_callees`.
 
-use serde_json::Value;
+use serde::Deserialize;
 use vibe_common::document::kinds::ReferenceKind;
 
 use super::answer::{paged, scope_index};
@@ -131,24 +131,31 @@ fn file_result(hit: &Hit, direction: Direction, query: &str, shown: usize) -> Fi
     super::stale_marks::file_result(&super::answer::indexed_file(hit), found)
 }
 
+/// What a use's entry holds (its doc values `references.name`, `.kind`, `.in`).
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct ReferenceEntry {
+    name: String,
+    kind: String,
+    #[serde(rename = "in")]
+    within: Option<String>,
+}
+
 /// The uses of one `references` entry, one per line, each with the name
 /// used (which only callees show).
 fn uses_of(entry: &Hit, direction: Direction, query: &str) -> Vec<Call> {
-    let r = super::answer::source(entry);
-    let Some(kind) = r["kind"].as_str().and_then(ReferenceKind::parse) else { return Vec::new() };
-    let lines = entry.values("references.line");
-    let line_number = |v: &Value| v.as_u64().or_else(|| v.as_str()?.parse().ok());
-    let within = r["in"].as_str().filter(|i| !i.is_empty());
+    let r: ReferenceEntry = entry.read().unwrap_or_default();
+    let Some(kind) = ReferenceKind::parse(&r.kind) else { return Vec::new() };
+    let within = r.within.as_deref().filter(|i| !i.is_empty());
     let within = match direction {
         Direction::Callees => within.filter(|i| !i.eq_ignore_ascii_case(query)),
         _ => within,
     };
-    let name = r["name"].as_str().unwrap_or_default();
-    lines
-        .iter()
-        .filter_map(line_number)
+    entry
+        .numbers("references.line")
+        .into_iter()
         .map(|line| Call {
-            name: name.to_string(),
+            name: r.name.clone(),
             at: Use { line: Line(line), kind, within: within.map(str::to_string), text: None },
         })
         .collect()
@@ -157,7 +164,7 @@ fn uses_of(entry: &Hit, direction: Direction, query: &str) -> Vec<Call> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{json, Value};
 
     #[test]
     fn each_entrys_lines_are_uses_by_line_and_the_rest_are_counted() {

@@ -16,7 +16,6 @@
 use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
-use serde_json::Value;
 
 use crate::answers::{FileResult, MapDefinition, MapMatches, NoMore, TreeAnswer, TypeLink};
 use crate::budget::{escaped_len, RESERVE};
@@ -104,25 +103,26 @@ pub async fn map(gw: &Gateway, index: &str, target: Option<String>, dir: &str) -
         gw.backend().run("show_tree", index, MapSearch { map, prefix: prefix.as_deref(), params })
     };
     let defined = run("defined", MapParams { size: CANDIDATES + 1, ..MapParams::default() }).await?;
-    let definitions = counts(&defined.aggregations, "/symbols/kept/names/buckets");
+    let definitions = counts(&defined, "symbols/kept/names");
     let all_names = definitions.len() > CANDIDATES;
     let names: Vec<&String> = if all_names { Vec::new() } else { definitions.keys().collect() };
     let uses_params =
         MapParams { size: USED_NAMES, names_size: Some(names.len().max(1)), all_names, names, ..MapParams::default() };
     let uses = run("uses", uses_params).await?;
-    let first = first_ranking(&uses.aggregations, &definitions, all_names);
+    let first = first_ranking(&uses, &definitions, all_names);
     let pool: Vec<&String> = first.keys().collect();
     let (mut entries, copies) = if pool.is_empty() {
         (Vec::new(), HashMap::new())
     } else {
         let found = run("definitions", MapParams { size: 300, names: pool, ..MapParams::default() }).await?;
-        (entries(&found, &first), counts(&found.aggregations, "/everywhere/symbols/kept/names/buckets"))
+        (entries(&found, &first), counts(&found, "everywhere/symbols/kept/names"))
     };
     if !entries.is_empty() {
         let counted = run("reach", MapParams { candidates: reach_params(&entries), ..MapParams::default() }).await?;
+        let reach = counts(&counted, "reach");
         for (i, e) in entries.iter_mut().enumerate() {
-            let files = counted.aggregations.pointer(&format!("/reach/buckets/{i}/doc_count")).and_then(Value::as_u64);
-            e.used_in = files.unwrap_or(0) as f64 / copies.get(&e.name).copied().unwrap_or(1).max(1) as f64;
+            let files = reach.get(&i.to_string()).copied().unwrap_or(0);
+            e.used_in = files as f64 / copies.get(&e.name).copied().unwrap_or(1).max(1) as f64;
         }
     }
     entries.retain(|e| e.used_in >= 0.5);
@@ -133,27 +133,24 @@ pub async fn map(gw: &Gateway, index: &str, target: Option<String>, dir: &str) -
     Ok(answer(target, dir, results, dropped))
 }
 
-fn buckets(r: &Value, path: &str) -> Vec<Value> {
-    r.pointer(path).and_then(Value::as_array).cloned().unwrap_or_default()
-}
-
 /// A terms aggregation's buckets (at `path` in the aggregations) as key ->
 /// document count.
-fn counts(r: &Value, path: &str) -> HashMap<String, u64> {
-    buckets(r, path).iter().filter_map(|b| Some((b["key"].as_str()?.to_string(), b["doc_count"].as_u64()?))).collect()
+fn counts(r: &Response, path: &str) -> HashMap<String, u64> {
+    r.buckets(path).into_iter().map(|b| (b.key, b.doc_count)).collect()
 }
 
 /// The candidates of the first ranking, by name, with their score there:
 /// files that name them, shared among all definitions of the name in the
 /// scope (methods too). The [`POOL`] best by that share and the [`POOL`]
 /// best by files alone.
-fn first_ranking(uses: &Value, definitions: &HashMap<String, u64>, all_names: bool) -> HashMap<String, f64> {
-    let everywhere = counts(uses, "/symbols/named/names/buckets");
-    let mut ranked: Vec<(String, u64, f64)> = buckets(uses, "/references/named/names/buckets")
-        .iter()
+fn first_ranking(uses: &Response, definitions: &HashMap<String, u64>, all_names: bool) -> HashMap<String, f64> {
+    let everywhere = counts(uses, "symbols/named/names");
+    let mut ranked: Vec<(String, u64, f64)> = uses
+        .buckets("references/named/names")
+        .into_iter()
         .filter_map(|b| {
-            let name = b["key"].as_str()?.to_string();
-            let files = b["files"]["doc_count"].as_u64().unwrap_or(0);
+            let name = b.key;
+            let files = b.files.map_or(0, |f| f.doc_count);
             let here = definitions.get(&name).copied().or(all_names.then_some(1))?;
             let defs = everywhere.get(&name).copied().unwrap_or(here);
             Some((name, files, files as f64 / defs.max(1) as f64))

@@ -8,7 +8,6 @@
 //! full (signature, whole doc comment) with their members' outline.
 
 use serde::Deserialize;
-use serde_json::Value;
 use vibe_common::document::ast::{AstData, LineRange};
 
 use crate::answers::{FileAnswer, Frontmatter, ImportsShown, IndexedFile, Outline, OutlineElement};
@@ -38,11 +37,17 @@ struct Item {
     doc: String,
 }
 
-pub fn answer(s: &Value, file: &IndexedFile, args: &Args, budget: usize) -> Result<FileAnswer<Outline>, ToolError> {
-    // The stored AST document (`_source.ast`), read as the type the indexer writes.
-    let ast = AstData::deserialize(&s["ast"]).unwrap_or_default();
+/// What an outline reads of an AST document's `_source`: its `ast`, as the
+/// type the indexer writes (empty when it does not read as one).
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct AstSource {
+    pub ast: AstData,
+}
+
+pub fn answer(ast: &AstData, file: &IndexedFile, args: &Args, budget: usize) -> Result<FileAnswer<Outline>, ToolError> {
     let mut answer = FileAnswer::of(file, Outline::default());
-    let elements = elements(&ast);
+    let elements = elements(ast);
     if let Some(symbol) = args.symbol.as_deref().filter(|q| !q.trim().is_empty()) {
         symbol_answer(&mut answer, &elements, symbol, args.offset as usize, budget)?;
         return Ok(answer);

@@ -132,7 +132,7 @@ mod tests {
     use serde_json::json;
 
     fn file(source: serde_json::Value) -> IndexedFile {
-        IndexedFile::of(&source)
+        serde_json::from_value(source).unwrap()
     }
 
     fn answer_for(root: &str, path: &str, size: u64, mtime: u64, say_fresh: bool) -> Answer {

@@ -144,8 +144,8 @@ fn blocks(r: &Response, dir: &str) -> Vec<Block> {
             _ => out.push(Block { name, root, paths: vec![rel], files: 0 }),
         }
     }
-    for bucket in r.aggregations["roots"]["buckets"].as_array().into_iter().flatten() {
-        let (root, n) = (bucket["key"].as_str().unwrap_or_default(), bucket["doc_count"].as_u64().unwrap_or(0));
+    for bucket in r.buckets("roots") {
+        let (root, n) = (bucket.key.as_str(), bucket.doc_count);
         match out.iter_mut().find(|b| b.root == root) {
             Some(b) => b.files = n,
             None => out.push(Block {
