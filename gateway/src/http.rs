@@ -153,7 +153,7 @@ async fn require_token(State(expected): State<Arc<blake3::Hash>>, request: Reque
             );
             let mut response = jsonrpc::error_response(
                 StatusCode::UNAUTHORIZED,
-                serde_json::Value::Null,
+                None,
                 UNAUTHORIZED,
                 "Unauthorized: send the header `Authorization: Bearer <token>` (mcp.token)",
             );
