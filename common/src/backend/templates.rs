@@ -21,10 +21,10 @@ use crate::backend::search::{Search, SearchError};
 /// Version of every shipped template. Bump it when any template file changes:
 /// the test `template_version_follows_content` fails until
 /// [`TEMPLATES_FINGERPRINT`] is set to the new content's fingerprint.
-pub const TEMPLATE_VERSION: u64 = 35;
+pub const TEMPLATE_VERSION: u64 = 36;
 
 /// [`templates_fingerprint`] of the templates [`TEMPLATE_VERSION`] was set for.
-pub const TEMPLATES_FINGERPRINT: &str = "348c9be63c9a8759";
+pub const TEMPLATES_FINGERPRINT: &str = "881befcc3d8312cf";
 
 #[derive(RustEmbed)]
 #[folder = "../opensearch-templates"]
