@@ -224,6 +224,23 @@ pub enum Shape {
     Other,
 }
 
+/// How a key names its role: by the role's own name, or by the `n`-th
+/// alias of [`ARG_ALIASES`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Naming {
+    Canonical,
+    Alias(usize),
+}
+
+/// The role a normalized key names by its canonical name or an alias (not
+/// by its words: [`key_role`]).
+pub(super) fn named_role(key: &str) -> Option<(&'static str, Naming)> {
+    let canonical = ROLES.iter().find(|r| **r == key).map(|r| (*r, Naming::Canonical));
+    canonical.or_else(|| {
+        ARG_ALIASES.iter().position(|(alias, _)| *alias == key).map(|n| (ARG_ALIASES[n].1, Naming::Alias(n)))
+    })
+}
+
 /// See [`Shape`].
 pub fn shape(raw: &Map<String, Value>) -> Shape {
     let mut kind = None;
@@ -241,12 +258,7 @@ pub fn shape(raw: &Map<String, Value>) -> Shape {
             if words.iter().any(|w| matches!(*w, "kind" | "type")) && !text.is_empty() && text.len() < 20 {
                 kind = Some(normalize_name(text));
             }
-            let role = ROLES
-                .iter()
-                .find(|r| **r == key)
-                .copied()
-                .or_else(|| ARG_ALIASES.iter().find(|(a, _)| *a == key).map(|(_, c)| *c))
-                .or_else(|| key_role(&key));
+            let role = named_role(&key).map(|(role, _)| role).or_else(|| key_role(&key));
             // An absolute path whose last part has no extension names a directory.
             if role == Some("path")
                 && text.starts_with('/')

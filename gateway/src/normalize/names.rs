@@ -244,11 +244,7 @@ pub fn relayed_call(
     let args = args?;
     let field = |keys: &[&str]| args.iter().find(|(k, _)| keys.contains(&normalize_name(k).as_str())).map(|(_, v)| v);
     let name = field(&["tool_name", "tool", "name", "function", "function_name"])?.as_str()?.to_string();
-    let inner = match field(&["arguments", "args", "params", "parameters", "input"]) {
-        Some(Value::Object(o)) => Some(o.clone()),
-        Some(Value::String(s)) => serde_json::from_str::<Map<String, Value>>(s).ok(),
-        _ => None,
-    };
+    let inner = field(&["arguments", "args", "params", "parameters", "input"]).and_then(super::values::object_in);
     Some((name, inner))
 }
 

@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use super::keys::{is_reference_kind, key_role, ARG_ALIASES, ROLES};
+use super::keys::{is_reference_kind, key_role, named_role, Naming, ARG_ALIASES};
 use super::spelling::normalize_name;
 use crate::registry::{Param, ToolSpec};
 
@@ -73,10 +73,10 @@ impl<'a> Sent<'a> {
 /// The role and rank of the `i`-th key sent: its canonical name, an alias,
 /// or what its words name.
 fn role_of(key: &str, i: usize, value: &Value, tool: Option<&ToolSpec>) -> Option<(&'static str, usize)> {
-    let role =
-        ROLES.iter().find(|r| **r == key).map(|r| (*r, CANONICAL_RANK)).or_else(|| {
-            ARG_ALIASES.iter().position(|(alias, _)| *alias == key).map(|n| (ARG_ALIASES[n].1, alias_rank(n)))
-        });
+    let role = named_role(key).map(|(role, naming)| match naming {
+        Naming::Canonical => (role, CANONICAL_RANK),
+        Naming::Alias(n) => (role, alias_rank(n)),
+    });
     // `{"type": "import"}` to a tool that takes a reference kind is that kind.
     let kind_key = tool.is_some_and(|t| t.takes("kind"))
         && key.split('_').any(|w| matches!(w, "kind" | "type"))

@@ -16,12 +16,15 @@ pub(super) fn unwrap_once(raw: &Map<String, Value>) -> Option<Map<String, Value>
     if present.next().is_some() || !WRAPPER_KEYS.contains(&normalize_name(key).as_str()) {
         return None;
     }
+    object_in(value)
+}
+
+/// The arguments a value holds: an object, or a JSON string of one (as some
+/// clients send them).
+pub(super) fn object_in(value: &Value) -> Option<Map<String, Value>> {
     match value {
         Value::Object(inner) => Some(inner.clone()),
-        Value::String(s) => match serde_json::from_str::<Value>(s) {
-            Ok(Value::Object(inner)) => Some(inner),
-            _ => None,
-        },
+        Value::String(s) => serde_json::from_str(s).ok(),
         _ => None,
     }
 }
