@@ -5,7 +5,7 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::keys::{key_role, line_range_of, looks_like_regex, nested_path, strip_file_uri};
+use super::keys::{line_range_of, looks_like_regex, nested_path, role_named_by, strip_file_uri};
 use super::sent::{takes, takes_glob, Sent};
 use super::spelling::normalize_name;
 use super::values::{
@@ -337,14 +337,8 @@ const NAME_WORDS: &[(&str, &str)] =
 impl Args {
     /// Applies the words of a (normalized) tool name (`NAME_WORDS`) to a tool's arguments.
     pub fn apply_name(&mut self, tool: &ToolSpec, normalized_name: &str, raw: Option<&Map<String, Value>>) {
-        let sent = |param: &str| {
-            raw.is_some_and(|r| {
-                r.keys().any(|k| {
-                    let k = normalize_name(k);
-                    k == param || key_role(&k) == Some(param)
-                })
-            })
-        };
+        let sent =
+            |param: &str| raw.is_some_and(|r| r.keys().any(|k| role_named_by(&normalize_name(k)) == Some(param)));
         // A name of its own with no query (`list_imports`, `get_dependencies`)
         // asks for the listing; the tool's own name needs its `query`.
         if self.query.is_empty() && tool.listing.is_some() {

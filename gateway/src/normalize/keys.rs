@@ -241,6 +241,11 @@ pub(super) fn named_role(key: &str) -> Option<(&'static str, Naming)> {
     })
 }
 
+/// The role a normalized key names: by name, by alias, or by its words.
+pub(super) fn role_named_by(key: &str) -> Option<&'static str> {
+    named_role(key).map(|(role, _)| role).or_else(|| key_role(key))
+}
+
 /// See [`Shape`].
 pub fn shape(raw: &Map<String, Value>) -> Shape {
     let mut kind = None;
@@ -258,7 +263,7 @@ pub fn shape(raw: &Map<String, Value>) -> Shape {
             if words.iter().any(|w| matches!(*w, "kind" | "type")) && !text.is_empty() && text.len() < 20 {
                 kind = Some(normalize_name(text));
             }
-            let role = named_role(&key).map(|(role, _)| role).or_else(|| key_role(&key));
+            let role = role_named_by(&key);
             // An absolute path whose last part has no extension names a directory.
             if role == Some("path")
                 && text.starts_with('/')
