@@ -399,4 +399,4 @@ pub async fn guard(request: Request, next: Next) -> Response {
 }
 
 #[cfg(test)]
-mod tests;
+mod guard_tests;
