@@ -48,16 +48,17 @@ pub const MAX_BODY_BYTES: usize = 1024 * 1024;
 pub const UNAUTHORIZED: ErrorCode = ErrorCode(-32001);
 
 /// A request id, as it goes back into the error response: a string or an
-/// integer (a fraction, an object, `null`... is refused).
+/// integer that fits an `i64`, as rmcp reads ids (a larger one, a fraction,
+/// an object, `null`... is refused here, where rmcp would answer 415).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Id {
-    /// An integer from 0 to `u64::MAX` (serde_json reads each as a `u64`).
-    Unsigned(u64),
-    /// A negative integer, down to `i64::MIN`.
-    Negative(i64),
+    Number(i64),
     Text(String),
 }
+
+/// What an id must be.
+const ID_RULE: &str = "`id` must be a string or an integer from -2^63 to 2^63-1";
 
 /// What to do with one incoming message.
 #[derive(Debug, PartialEq)]
@@ -252,7 +253,7 @@ fn check_message(body: &[u8]) -> Result<Verdict, Verdict> {
 /// to a server request passes (`Err(Verdict::Pass)`).
 fn envelope(message: &Envelope) -> Result<(Option<Id>, String), Verdict> {
     let id = match message.id {
-        Some(id) => Some(parse::<Id>(id).map_err(|_| invalid_request(None, "`id` must be a string or an integer"))?),
+        Some(id) => Some(parse::<Id>(id).map_err(|_| invalid_request(None, ID_RULE))?),
         None => None,
     };
     if message.jsonrpc.is_none_or(|version| parse::<Version>(version).is_err()) {

@@ -65,6 +65,23 @@ async fn malformed_json_rpc_gets_clean_errors() -> anyhow::Result<()> {
         (br#"{"id":5,"method":"tools/list"}"#.to_vec(), 400, -32600, json!(5)),
         (br#"{"jsonrpc":"2.0","id":{"a":1},"method":"tools/list"}"#.to_vec(), 400, -32600, Value::Null),
         (br#"{"jsonrpc":"2.0","id":[1],"method":"tools/list"}"#.to_vec(), 400, -32600, Value::Null),
+        // An id rmcp cannot hold (over i64::MAX) is refused here, not with rmcp's bare 415.
+        (br#"{"jsonrpc":"2.0","id":9223372036854775808,"method":"ping"}"#.to_vec(), 400, -32600, Value::Null),
+        (
+            br#"{"jsonrpc":"2.0","id":9223372036854775807,"method":"no/such/method"}"#.to_vec(),
+            200,
+            -32601,
+            json!(i64::MAX),
+        ),
+        // A member given twice (rmcp would answer 415, or read the call as another method).
+        (br#"{"jsonrpc":"2.0","id":5,"id":6,"method":"tools/list"}"#.to_vec(), 400, -32600, Value::Null),
+        (
+            br#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"a","name":"search_documentation"}}"#
+                .to_vec(),
+            200,
+            -32602,
+            json!(5),
+        ),
         (br#"{"jsonrpc":"2.0","id":5,"method":["tools/list"]}"#.to_vec(), 400, -32600, json!(5)),
         (br#"{"jsonrpc":"2.0","id":5,"method":"no/such/method"}"#.to_vec(), 200, -32601, json!(5)),
         (br#"{"jsonrpc":"2.0","id":5,"method":"tools/call"}"#.to_vec(), 200, -32602, json!(5)),
