@@ -9,8 +9,8 @@
 //! * a member the guard reads (`jsonrpc`, `id`, `method`, `params`, `result`,
 //!   `error`) given twice → HTTP 400, `-32600` (rmcp would answer 415);
 //! * `tools/call` without an object `params` or a string `name`, with
-//!   `arguments` that are not an object, or with `name` or `arguments` given
-//!   twice → `-32602` for that request id;
+//!   `arguments` that are not an object, or with `name`, `arguments` or
+//!   `_meta` given twice → `-32602` for that request id;
 //! * too large → HTTP 413, `-32600`.
 //!
 //! One mangling is repaired instead: `arguments` sent as a JSON string
@@ -205,13 +205,17 @@ struct ToolCall<'a> {
 }
 
 /// `params` of a `tools/call` (known to be an object by then): the tool's
-/// `name` and its `arguments`, as raw JSON (`null` reads as absent).
+/// `name` and its `arguments`, as raw JSON (`null` reads as absent). `_meta`
+/// is read only so that one given twice is refused here (rmcp would answer
+/// 415).
 #[derive(Deserialize)]
 struct ToolCallParams<'a> {
     #[serde(borrow)]
     name: Option<&'a RawValue>,
     #[serde(borrow)]
     arguments: Option<&'a RawValue>,
+    #[serde(rename = "_meta", default)]
+    _meta: Option<IgnoredAny>,
 }
 
 /// `{"query": <the string>}`: `arguments` sent as plain text.

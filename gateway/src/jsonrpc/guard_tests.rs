@@ -277,7 +277,11 @@ fn duplicate_members() {
     let (id, message) = id_and_message(check(br#"{"jsonrpc":"2.0","id":1,"id":2,"method":"tools/list"}"#));
     assert_eq!((id, message.as_str()), (None, "Invalid Request: duplicate field `id` at line 1 column 28"));
     // `name` or `arguments` of a tools/call given twice: -32602 for the id.
-    for params in [r#"{"name":"x","arguments":{},"arguments":5}"#, r#"{"name":"x","name":"y"}"#] {
+    for params in [
+        r#"{"name":"x","arguments":{},"arguments":5}"#,
+        r#"{"name":"x","name":"y"}"#,
+        r#"{"name":"x","_meta":{},"_meta":{}}"#,
+    ] {
         let body = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{params}}}"#);
         let verdict = check(body.as_bytes());
         assert_eq!(code(&verdict), Some((200, ErrorCode::INVALID_PARAMS)), "{params}");
@@ -290,7 +294,6 @@ fn duplicate_members() {
         br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","x":1,"x":2}"#.as_slice(),
         br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"name":"x","name":"y"}}"#,
         br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"q":1,"q":2}}}"#,
-        br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","_meta":{},"_meta":{}}}"#,
     ] {
         assert_eq!(check(body), Verdict::Pass, "{}", String::from_utf8_lossy(body));
     }

@@ -76,6 +76,13 @@ async fn malformed_json_rpc_gets_clean_errors() -> anyhow::Result<()> {
         // A member given twice (rmcp would answer 415, or read the call as another method).
         (br#"{"jsonrpc":"2.0","id":5,"id":6,"method":"tools/list"}"#.to_vec(), 400, -32600, Value::Null),
         (
+            br#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"show_stats","_meta":{},"_meta":{}}}"#
+                .to_vec(),
+            200,
+            -32602,
+            json!(5),
+        ),
+        (
             br#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"a","name":"search_documentation"}}"#
                 .to_vec(),
             200,
