@@ -6,6 +6,7 @@
 #
 #   bash bench/corpora.sh [LANG...]        # default: all languages
 #   CORPORA_REBUILD=1 bash bench/corpora.sh python   # rebuild one
+#   bash bench/corpora.sh markdown         # Markdown, for the documentation search (not in the default)
 #
 # Idempotent: a finished corpus (marked by <lang>.origin beside it) is kept.
 # Each corpus holds only files of its language's extensions, taken in a fixed
@@ -132,6 +133,14 @@ fetch_npm() {
 GOSRC="$(go env GOROOT 2>/dev/null || echo /usr/local/go)/src"
 SYSTEM_ROOTS=(/usr /etc "$HOME/.pyenv" "$HOME/.cargo/registry/src" "$NM")
 
+# The newest version of each crate in the cargo registry, by name; windows*
+# crates are generated bindings and skipped.
+newest_crates() {
+    ls -d "$HOME"/.cargo/registry/src/*/*/ | xargs -n1 basename | LC_ALL=C sort -V \
+        | awk '{ n = $0; sub(/-[0-9][^-]*(-[^-]*)?$/, "", n); last[n] = $0 } END { for (n in last) print last[n] }' \
+        | LC_ALL=C sort | grep -v '^windows'
+}
+
 build_corpus() {
     local lang="$1"
     case "$lang" in
@@ -147,15 +156,22 @@ build_corpus() {
             | fill go "$(go version | cut -d' ' -f3) src (sorted packages, no cmd/, vendor, tests, testdata)"
         ;;
     rust)
-        # Newest version of each crate in the cargo registry, src/ only, by
-        # name; windows* crates are generated bindings and skipped.
+        # Newest version of each crate in the cargo registry (newest_crates), src/ only.
         local c d
-        for c in $(ls -d "$HOME"/.cargo/registry/src/*/*/ | xargs -n1 basename | LC_ALL=C sort -V \
-                | awk '{ n = $0; sub(/-[0-9][^-]*(-[^-]*)?$/, "", n); last[n] = $0 } END { for (n in last) print last[n] }' \
-                | LC_ALL=C sort | grep -v '^windows'); do
+        for c in $(newest_crates); do
             d="$(ls -d "$HOME"/.cargo/registry/src/*/"$c" | head -n1)"
             if [ -d "$d/src" ]; then under "$d/src" "$c" -name '*.rs'; else under "$d" "$c" -maxdepth 1 -name '*.rs'; fi
         done | fill rust "crates.io crates in ~/.cargo/registry (newest version each, src/ only or the top-level .rs files, sorted)"
+        ;;
+    markdown)
+        # The Markdown of the newest version of each crate in the cargo
+        # registry (READMEs, changelogs, guides): for the documentation
+        # search, not in ALL (no ctags oracle).
+        local c d
+        for c in $(newest_crates); do
+            d="$(ls -d "$HOME"/.cargo/registry/src/*/"$c" | head -n1)"
+            under "$d" "$c" -name '*.md'
+        done | fill markdown "Markdown of crates.io crates in ~/.cargo/registry (newest version each, sorted)"
         ;;
     java)
         fetch_jars "${JAVA_JARS[@]}"

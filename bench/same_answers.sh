@@ -12,8 +12,8 @@
 #
 # Env: BASE_REV (default HEAD: the last commit against the working tree),
 # VIBE_BIN / VIBE_BASE_BIN (built binaries: no build), SAME_PROJECTS
-# ("dir1 dir2 ...", default the python, go and javascript corpora of
-# bench/corpora.sh and the repo's fixtures: samples and knowledge). Needs
+# ("dir1 dir2 ...", default the python, go, javascript and markdown corpora
+# of bench/corpora.sh and the repo's fixtures: samples and knowledge). Needs
 # OpenSearch (started or reused); prefixes vibebench-same-base / -new,
 # dropped on exit. Exit 1 when an answer differs.
 set -euo pipefail
@@ -24,8 +24,9 @@ CORPORA="${VIBE_CORPORA:-$HOME/.cache/vibe-bench/corpora}"
 if [ -n "${SAME_PROJECTS:-}" ]; then
     read -r -a PROJECTS <<<"$SAME_PROJECTS"
 else
-    [ -d "$CORPORA/python" ] || bash "$ROOT/bench/corpora.sh" python go javascript >&2
-    PROJECTS=("$CORPORA/python" "$CORPORA/go" "$CORPORA/javascript" "$ROOT/tests/fixtures/samples" "$ROOT/tests/fixtures/knowledge")
+    bash "$ROOT/bench/corpora.sh" python go javascript markdown >&2
+    PROJECTS=("$CORPORA/python" "$CORPORA/go" "$CORPORA/javascript" "$CORPORA/markdown"
+        "$ROOT/tests/fixtures/samples" "$ROOT/tests/fixtures/knowledge")
 fi
 
 private_binary
