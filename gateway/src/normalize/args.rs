@@ -132,7 +132,7 @@ impl Args {
     /// `input`, …) holding an object, or a JSON string of one, is unwrapped.
     /// Each key fills one argument: its canonical name first, then an alias of
     /// [`ARG_ALIASES`](super::ARG_ALIASES) (earlier rows first), then what its words name
-    /// ([`key_role`]). When `query` is still missing and exactly one string
+    /// ([`key_role`](super::key_role)). When `query` is still missing and exactly one string
     /// argument is left over, it is the query. A `path` sent to a tool that
     /// reads no file is its target (a project directory).
     pub fn for_tool(raw: Option<&Map<String, Value>>, tool: Option<&ToolSpec>) -> Args {
