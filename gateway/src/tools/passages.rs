@@ -75,7 +75,7 @@ pub fn sections(content: &str) -> Vec<Section> {
         } else if !trimmed.is_empty() {
             let item = starts_item(trimmed);
             push_text(&mut out, line, in_paragraph && !item);
-            prose = !trimmed.starts_with('|');
+            prose = !trimmed.starts_with('|') && !is_link_definition(line);
         }
         in_paragraph = prose;
         if let Some(last) = out.last_mut() {
@@ -150,8 +150,13 @@ fn setext(line: &str, next: &str) -> Option<u8> {
     }
 }
 
-/// A line without list and quote marks, emphasis, code marks or link targets.
+/// A line without list and quote marks, emphasis, code marks or link
+/// targets and labels (`[text](url)`, `[text][label]`, `[text]`, `![alt](src)`
+/// are their text); a link reference definition (`[label]: url`) is no text.
 fn plain(line: &str) -> String {
+    if is_link_definition(line) {
+        return String::new();
+    }
     let mut t = line.trim_start_matches(['>', ' ']);
     for marker in ["- ", "* ", "+ "] {
         if let Some(rest) = t.strip_prefix(marker) {
@@ -168,18 +173,43 @@ fn plain(line: &str) -> String {
         match c {
             '*' | '`' => {}
             '_' if !out.ends_with(char::is_alphanumeric) => {}
-            ']' if chars.peek() == Some(&'(') => {
-                for d in chars.by_ref() {
-                    if d == ')' {
-                        break;
-                    }
-                }
-            }
+            '!' if chars.peek() == Some(&'[') => {}
+            ']' => match chars.peek() {
+                Some(&'(') => skip_past(&mut chars, '(', ')'),
+                Some(&'[') => skip_past(&mut chars, '[', ']'),
+                _ => {}
+            },
             '[' => {}
             _ => out.push(c),
         }
     }
     out.trim().to_string()
+}
+
+/// Skips a bracketed part that starts at the next character (`(url)`,
+/// `[label]`), the brackets nested in it included.
+fn skip_past(chars: &mut impl Iterator<Item = char>, open: char, close: char) {
+    let mut depth = 0;
+    for c in chars.by_ref() {
+        if c == open {
+            depth += 1;
+        } else if c == close {
+            depth -= 1;
+            if depth == 0 {
+                break;
+            }
+        }
+    }
+}
+
+/// `[label]: destination`, indented at most three spaces (CommonMark's link
+/// reference definition); a footnote (`[^1]: text`) is text.
+fn is_link_definition(line: &str) -> bool {
+    let t = line.trim_start_matches(' ');
+    if line.len() - t.len() > 3 || !t.starts_with('[') || t.starts_with("[^") {
+        return false;
+    }
+    t.find("]:").is_some_and(|end| end > 1 && !t[1..end].contains(['[', ']']))
 }
 
 /// How many of the terms a text holds.
@@ -272,6 +302,26 @@ mod tests {
         assert_eq!(titles, [("Release process", 1, 5, 8), ("Versioning", 2, 9, 16), ("Steps", 2, 17, 21)]);
         assert_eq!(s[2].text, ["Tag the commit.", "Publish the package."]);
         assert!(s[1].text.iter().any(|t| t == "# not a heading"));
+    }
+
+    #[test]
+    fn links_of_every_form_read_as_their_text_and_definitions_as_nothing() {
+        let doc = "# Serde\n\nImplements [`serde::Deserialize`] and [Serialize][ser] for [SystemTime][].\n\
+                   See ![the logo](logo.png) and the [guide](https://x.org/a_(b)).\n\
+                   Read [^1] and a[0].\n\n[ser]: https://docs.rs/serde\n  [MSRV]: #msrv \"title\"\n\
+                   [^1]: A footnote is text.\n";
+        let s = sections(doc);
+        assert_eq!(
+            s[0].text,
+            [
+                "Implements serde::Deserialize and Serialize for SystemTime. See the logo and the guide. Read ^1 and a0.",
+                "^1: A footnote is text."
+            ]
+        );
+        assert!(is_link_definition("[Rust 1.65]: https://blog.rust-lang.org/"));
+        assert!(!is_link_definition("    [x]: indented four: code"));
+        assert!(!is_link_definition("[dependencies]"));
+        assert!(!is_link_definition("[]: empty label"));
     }
 
     #[test]
