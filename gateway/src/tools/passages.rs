@@ -55,6 +55,8 @@ pub fn sections(content: &str) -> Vec<Section> {
     let mut fence: Option<&str> = None;
     // The previous line was prose that the next one may continue.
     let mut in_paragraph = false;
+    // A link's destination runs on from the previous line (`[text](` then the URL).
+    let mut open_destination = false;
     while i < lines.len() {
         let line = lines[i];
         let trimmed = line.trim_start();
@@ -63,7 +65,7 @@ pub fn sections(content: &str) -> Vec<Section> {
             if trimmed.starts_with(f) {
                 fence = None;
             } else {
-                push_text(&mut out, line, false);
+                push_text(&mut out, line, false, &mut false);
             }
         } else if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
             fence = Some(&trimmed[..3]);
@@ -74,10 +76,11 @@ pub fn sections(content: &str) -> Vec<Section> {
             i += 1;
         } else if !trimmed.is_empty() {
             let item = starts_item(trimmed);
-            push_text(&mut out, line, in_paragraph && !item);
+            push_text(&mut out, line, in_paragraph && !item, &mut open_destination);
             prose = !trimmed.starts_with('|') && !is_link_definition(line);
         }
         in_paragraph = prose;
+        open_destination &= prose;
         if let Some(last) = out.last_mut() {
             last.end = i + 1;
         }
@@ -95,8 +98,8 @@ fn starts_item(t: &str) -> bool {
         || (digits > 0 && (t[digits..].starts_with(". ") || t[digits..].starts_with(") ")))
 }
 
-fn push_text(out: &mut [Section], line: &str, continues: bool) {
-    let text = plain(line.trim());
+fn push_text(out: &mut [Section], line: &str, continues: bool, open_destination: &mut bool) {
+    let text = plain_line(line.trim(), open_destination);
     let Some(last) = out.last_mut() else { return };
     if text.is_empty() {
         return;
@@ -154,6 +157,19 @@ fn setext(line: &str, next: &str) -> Option<u8> {
 /// targets and labels (`[text](url)`, `[text][label]`, `[text]`, `![alt](src)`
 /// are their text); a link reference definition (`[label]: url`) is no text.
 fn plain(line: &str) -> String {
+    plain_line(line, &mut false)
+}
+
+/// [`plain`] of a line of prose, where a link's destination may have been
+/// opened on the line before (`[text](` then the URL): `open_destination`
+/// says so on the way in and whether this line leaves one open on the way out.
+fn plain_line(line: &str, open_destination: &mut bool) -> String {
+    let mut line = line;
+    if *open_destination {
+        let (closed, rest) = after_close(line, 1);
+        *open_destination = !closed;
+        line = rest;
+    }
     if is_link_definition(line) {
         return String::new();
     }
@@ -168,38 +184,48 @@ fn plain(line: &str) -> String {
         t = &t[digits + 2..];
     }
     let mut out = String::with_capacity(t.len());
-    let mut chars = t.chars().peekable();
-    while let Some(c) = chars.next() {
+    let mut rest = t;
+    while let Some(c) = rest.chars().next() {
+        rest = &rest[c.len_utf8()..];
         match c {
             '*' | '`' => {}
             '_' if !out.ends_with(char::is_alphanumeric) => {}
-            '!' if chars.peek() == Some(&'[') => {}
-            ']' => match chars.peek() {
-                Some(&'(') => skip_past(&mut chars, '(', ')'),
-                Some(&'[') => skip_past(&mut chars, '[', ']'),
-                _ => {}
-            },
-            '[' => {}
+            '!' if rest.starts_with('[') => {}
+            ']' if rest.starts_with('(') => {
+                let (closed, after) = after_close(rest, 0);
+                *open_destination = !closed;
+                rest = after;
+            }
+            ']' if rest.starts_with('[') => rest = after_close_of(rest, '[', ']', 0).1,
+            ']' | '[' => {}
             _ => out.push(c),
         }
     }
     out.trim().to_string()
 }
 
-/// Skips a bracketed part that starts at the next character (`(url)`,
-/// `[label]`), the brackets nested in it included.
-fn skip_past(chars: &mut impl Iterator<Item = char>, open: char, close: char) {
-    let mut depth = 0;
-    for c in chars.by_ref() {
+/// What follows the `)` that closes a link destination (`depth` of them
+/// already open before `text`), and whether it closed in `text`.
+fn after_close(text: &str, depth: usize) -> (bool, &str) {
+    after_close_of(text, '(', ')', depth)
+}
+
+/// What follows the `close` that ends a bracketed part (`(url)`, `[label]`,
+/// nested brackets included; `depth` of them open before `text`), and
+/// whether it ended in `text`.
+fn after_close_of(text: &str, open: char, close: char, depth: usize) -> (bool, &str) {
+    let mut depth = depth;
+    for (i, c) in text.char_indices() {
         if c == open {
             depth += 1;
         } else if c == close {
-            depth -= 1;
+            depth = depth.saturating_sub(1);
             if depth == 0 {
-                break;
+                return (true, &text[i + c.len_utf8()..]);
             }
         }
     }
+    (false, "")
 }
 
 /// `[label]: destination`, indented at most three spaces (CommonMark's link
@@ -318,6 +344,9 @@ mod tests {
                 "^1: A footnote is text."
             ]
         );
+        // A badge whose link destination runs on to the next line.
+        let badges = "# x\n\n[![Build](https://a/b%20c/badge.svg)](\nhttps://a/actions)\n[![Docs](https://d/badge.svg)](\nhttps://d) and text.\n";
+        assert_eq!(sections(badges)[0].text, ["Build Docs and text."]);
         assert!(is_link_definition("[Rust 1.65]: https://blog.rust-lang.org/"));
         assert!(!is_link_definition("    [x]: indented four: code"));
         assert!(!is_link_definition("[dependencies]"));
