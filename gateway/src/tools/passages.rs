@@ -198,10 +198,59 @@ fn plain_line(line: &str, open_destination: &mut bool) -> String {
             }
             ']' if rest.starts_with('[') => rest = after_close_of(rest, '[', ']', 0).1,
             ']' | '[' => {}
+            '<' => match markup(rest) {
+                Some(Markup::Tag(len)) => {
+                    rest = &rest[len..];
+                    // A tag between two words (`a<br>b`) keeps them apart.
+                    if out.ends_with(char::is_alphanumeric) && rest.starts_with(char::is_alphanumeric) {
+                        out.push(' ');
+                    }
+                }
+                Some(Markup::Autolink(url, len)) => {
+                    out.push_str(url);
+                    rest = &rest[len..];
+                }
+                None => out.push(c),
+            },
             _ => out.push(c),
         }
     }
     out.trim().to_string()
+}
+
+/// HTML elements a README writes (badges, centred logos, footnote marks).
+const HTML_TAGS: &[&str] = &[
+    "a", "abbr", "b", "br", "center", "code", "dd", "details", "div", "dl", "dt", "em", "h1", "h2", "h3", "h4", "h5",
+    "h6", "hr", "i", "img", "kbd", "li", "ol", "p", "picture", "pre", "source", "span", "strong", "sub", "summary",
+    "sup", "table", "tbody", "td", "th", "thead", "tr", "u", "ul",
+];
+
+/// What follows a `<` in prose.
+enum Markup<'a> {
+    /// An HTML tag or comment of this many bytes after the `<` (to the end
+    /// of the line when it does not close there): no text.
+    Tag(usize),
+    /// `<https://…>`: the URL, and the bytes after the `<` up to its `>`.
+    Autolink(&'a str, usize),
+}
+
+/// The markup that starts after a `<` (`rest`), if it is one: a comment, a
+/// tag of [`HTML_TAGS`] (`Vec<T>` and `Option<u8>` are no tags) or an autolink.
+fn markup(rest: &str) -> Option<Markup<'_>> {
+    let to_end = |from: usize, end: &str| rest[from..].find(end).map_or(rest.len(), |i| from + i + end.len());
+    if rest.starts_with("!--") {
+        return Some(Markup::Tag(to_end(3, "-->")));
+    }
+    let name_at = usize::from(rest.starts_with('/'));
+    let name_len = rest[name_at..].find(|c: char| !c.is_ascii_alphanumeric()).unwrap_or(rest.len() - name_at);
+    let after = rest[name_at + name_len..].chars().next();
+    if HTML_TAGS.contains(&&rest[name_at..name_at + name_len]) && after.is_none_or(|c| matches!(c, ' ' | '>' | '/')) {
+        return Some(Markup::Tag(to_end(name_at + name_len, ">")));
+    }
+    let close = rest.find('>')?;
+    let url = &rest[..close];
+    let scheme = ["https://", "http://", "mailto:"].iter().any(|s| url.starts_with(s));
+    (scheme && !url.contains([' ', '<'])).then_some(Markup::Autolink(url, close + 1))
 }
 
 /// What follows the `)` that closes a link destination (`depth` of them
@@ -344,6 +393,10 @@ mod tests {
                 "^1: A footnote is text."
             ]
         );
+        // HTML reads as its text; generics are no tags; an autolink is its URL.
+        let html = "# x\n\n<p align=\"center\"><img src=\"logo.svg\" width=\"50%\"/></p>\n<!-- cargo-rdme start -->\n\
+                    Use <b>Vec<T></b> or Option<u8>, see <https://docs.rs/x> and a<br>b <i>c</i>.\n";
+        assert_eq!(sections(html)[0].text, ["Use Vec<T> or Option<u8>, see https://docs.rs/x and a b c."]);
         // A badge whose link destination runs on to the next line.
         let badges = "# x\n\n[![Build](https://a/b%20c/badge.svg)](\nhttps://a/actions)\n[![Docs](https://d/badge.svg)](\nhttps://d) and text.\n";
         assert_eq!(sections(badges)[0].text, ["Build Docs and text."]);
