@@ -7,7 +7,6 @@
 //! `search_by_code_imports`. Each file in the answer carries only its best
 //! matching elements.
 
-use serde::Deserialize;
 use vibe_common::document::shown::Shown;
 
 use super::answer::{paged, scope_index};
@@ -386,24 +385,12 @@ fn value_lines(s: &Shown) -> Option<String> {
     Some(lines.join("\n"))
 }
 
-/// What an import search reads of a file's `_source`: the imports of its AST.
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct ImportsSource {
-    ast: ImportsOfAst,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct ImportsOfAst {
-    imports: Vec<String>,
-}
-
 /// A file with the imports that matched (highlighted values), or all of them when listing.
 fn import_result(hit: &Hit, all: bool) -> FileResult<ImportsFound> {
     let imports = match hit.highlights("ast.imports") {
         highlighted if !highlighted.is_empty() && !all => highlighted,
-        _ => hit.source_as::<ImportsSource>().unwrap_or_default().ast.imports,
+        // The template fetches `ast.imports` alone of the AST.
+        _ => hit.source_as::<super::outline::AstSource>().unwrap_or_default().ast.imports,
     };
     let found = ImportsFound { imports, more_imports: None };
     super::stale_marks::file_result(&super::answer::indexed_file(hit), found)

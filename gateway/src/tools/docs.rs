@@ -7,9 +7,8 @@
 //! headings as context.
 
 use serde::Deserialize;
-use std::collections::BTreeMap;
 
-use vibe_common::document::ast::AstHeading;
+use vibe_common::document::ast::{AstData, AstHeading};
 
 use super::answer::{paged, scope_index, stored_file};
 use super::passages::{self, Section};
@@ -42,15 +41,15 @@ pub async fn search(gw: &Gateway, args: &Args) -> Result<DocumentationAnswer, To
     Ok(answer)
 }
 
-/// What this reads of a document the template fetches: its file, and of
-/// its AST (the indexer's `AstData`) the headings and frontmatter, as their
-/// types (its links and code blocks are not copied).
+/// What this reads of a document the template fetches: its file, and its
+/// AST as the indexer's type (of which the template fetches the headings
+/// and frontmatter alone).
 #[derive(Deserialize, Default)]
 #[serde(default)]
 struct DocumentSource {
     #[serde(flatten)]
     file: IndexedFile,
-    ast: DocumentAst,
+    ast: AstData,
 }
 
 fn document(hit: &Hit) -> DocumentSource {
@@ -58,14 +57,6 @@ fn document(hit: &Hit) -> DocumentSource {
         tracing::warn!("a document's stored AST does not read as the indexer's type: {e}");
         DocumentSource::default()
     })
-}
-
-/// The fields of [`vibe_common::document::ast::AstData`] an answer shows.
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct DocumentAst {
-    frontmatter: Option<BTreeMap<String, String>>,
-    headings: Vec<AstHeading>,
 }
 
 /// One document: its title and description, the sections that hold the
