@@ -155,7 +155,8 @@ fn setext(line: &str, next: &str) -> Option<u8> {
 
 /// A line without list and quote marks, emphasis, code marks or link
 /// targets and labels (`[text](url)`, `[text][label]`, `[text]`, `![alt](src)`
-/// are their text); a link reference definition (`[label]: url`) is no text.
+/// are their text; a code span's text stays as written); a link reference
+/// definition (`[label]: url`) is no text.
 fn plain(line: &str) -> String {
     plain_line(line, &mut false)
 }
@@ -185,10 +186,14 @@ fn plain_line(line: &str, open_destination: &mut bool) -> String {
     }
     let mut out = String::with_capacity(t.len());
     let mut rest = t;
+    // Inside a code span (`a[0]`, `**kwargs`, `<br>`) the text is as written.
+    let mut in_code = false;
     while let Some(c) = rest.chars().next() {
         rest = &rest[c.len_utf8()..];
         match c {
-            '*' | '`' => {}
+            '`' => in_code = !in_code,
+            _ if in_code => out.push(c),
+            '*' => {}
             '_' if !out.ends_with(char::is_alphanumeric) => {}
             '!' if rest.starts_with('[') => {}
             ']' if rest.starts_with('(') => {
@@ -397,6 +402,9 @@ mod tests {
         let html = "# x\n\n<p align=\"center\"><img src=\"logo.svg\" width=\"50%\"/></p>\n<!-- cargo-rdme start -->\n\
                     Use <b>Vec<T></b> or Option<u8>, see <https://docs.rs/x> and a<br>b <i>c</i>.\n";
         assert_eq!(sections(html)[0].text, ["Use Vec<T> or Option<u8>, see https://docs.rs/x and a b c."]);
+        // A code span keeps its brackets, stars, underscores and angle brackets.
+        let code = "# x\n\nCall `m[i][j]` with `**kwargs`, `__init__` and `<br>`, not **this**.\n";
+        assert_eq!(sections(code)[0].text, ["Call m[i][j] with **kwargs, __init__ and <br>, not this."]);
         // A badge whose link destination runs on to the next line.
         let badges = "# x\n\n[![Build](https://a/b%20c/badge.svg)](\nhttps://a/actions)\n[![Docs](https://d/badge.svg)](\nhttps://d) and text.\n";
         assert_eq!(sections(badges)[0].text, ["Build Docs and text."]);
