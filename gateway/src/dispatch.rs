@@ -5,12 +5,12 @@
 
 use std::time::Instant;
 
-use serde_json::{Map, Value};
+use serde::Serialize;
 
-use crate::answers::{to_value, Answer, ErrorAnswer};
+use crate::answers::{Answer, ErrorAnswer};
 use crate::budget;
 use crate::gateway::Gateway;
-use crate::normalize::{self, Args, Resolution};
+use crate::normalize::{self, Args, RawArgs, Resolution};
 use crate::registry::{self, Run};
 use crate::render;
 use crate::target::Scope;
@@ -30,22 +30,13 @@ pub struct CallOutcome {
     pub text: String,
 }
 
-/// What a call's `structuredContent` is made of, made only for a client
-/// that gets it ([`Structured::into_value`]).
-#[derive(Debug, Clone)]
+/// What a call's `structuredContent` is made of, serialized only for a
+/// client that gets it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
 pub enum Structured {
     Answer(Box<Answer>),
     Error(ErrorAnswer),
-}
-
-impl Structured {
-    /// The structured content's JSON.
-    pub fn into_value(self) -> Value {
-        match self {
-            Structured::Answer(answer) => to_value(&answer),
-            Structured::Error(error) => to_value(&error),
-        }
-    }
 }
 
 impl Gateway {
@@ -56,7 +47,7 @@ impl Gateway {
     pub async fn call(
         &self,
         requested: &str,
-        raw_args: Option<&Map<String, Value>>,
+        raw_args: Option<&RawArgs>,
         endpoint_project: Option<&str>,
     ) -> CallOutcome {
         let started = Instant::now();
@@ -156,7 +147,7 @@ impl Gateway {
 
 /// The tool a requested name and its raw arguments mean, the arguments
 /// normalized for it, and how the name resolved.
-fn resolve_call(requested: &str, raw_args: Option<&Map<String, Value>>) -> (Option<&'static str>, Args, Resolution) {
+fn resolve_call(requested: &str, raw_args: Option<&RawArgs>) -> (Option<&'static str>, Args, Resolution) {
     let resolution = normalize::resolve_with_args(requested, raw_args);
     let mut tool = match resolution {
         Resolution::Tool(t) => Some(t),

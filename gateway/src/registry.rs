@@ -400,7 +400,7 @@ impl ToolSpec {
     pub fn input_schema(&self) -> Arc<JsonObject> {
         let mut properties = Map::new();
         for p in self.params {
-            properties.insert(p.name().to_string(), p.schema());
+            properties.insert(p.name().to_string(), p.schema().to_value());
         }
         let mut s = json!({ "type": "object", "properties": properties });
         if !self.required.is_empty() {
@@ -528,8 +528,8 @@ mod tests {
     #[test]
     fn limits_in_schemas_follow_the_constants() {
         let s = Param::Limit.schema();
-        assert!(s["description"].as_str().unwrap().contains(&format!("1-{MAX_LIMIT}")));
-        assert_eq!(s["default"], DEFAULT_LIMIT);
+        assert!(s.get("description").and_then(|d| d.as_str()).unwrap().contains(&format!("1-{MAX_LIMIT}")));
+        assert_eq!(s.get("default").unwrap(), DEFAULT_LIMIT);
     }
 
     #[test]

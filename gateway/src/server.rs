@@ -11,9 +11,11 @@ use rmcp::model::{
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
+use serde::Deserialize;
 use vibe_common::config::McpProtocol;
 
 use crate::gateway::Gateway;
+use crate::normalize::RawArgs;
 use crate::registry;
 use crate::target::Scope;
 
@@ -107,14 +109,17 @@ impl ServerHandler for VibeServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let endpoint = endpoint_of(&context);
-        let outcome = self.gateway.call(&request.name, request.arguments.as_ref(), endpoint.as_deref()).await;
+        // Any JSON object reads as arguments, so `ok()` drops nothing.
+        let arguments = request.arguments.as_ref().and_then(|a| RawArgs::deserialize(a).ok());
+        let outcome = self.gateway.call(&request.name, arguments.as_ref(), endpoint.as_deref()).await;
         let mut result = if outcome.is_error {
             CallToolResult::error(vec![ContentBlock::text(outcome.text)])
         } else {
             CallToolResult::success(vec![ContentBlock::text(outcome.text)])
         };
         if self.typed_output(&context) {
-            result.structured_content = Some(outcome.structured.into_value());
+            // Answers hold strings, numbers, lists and maps with string keys only.
+            result.structured_content = serde_json::to_value(&outcome.structured).ok();
         }
         Ok(result.into())
     }

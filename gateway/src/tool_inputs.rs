@@ -2,7 +2,7 @@
 //! few words of JSON Schema `tools/list` sends for it (the tool list goes
 //! with every request a client makes, so each description is short).
 
-use serde_json::{json, Value};
+use schemars::{json_schema, Schema};
 use vibe_common::document::kinds::ReferenceKind;
 
 /// Default number of results.
@@ -74,7 +74,7 @@ impl Param {
     /// The parameter's JSON Schema: a few words each, as the tool list is
     /// sent with every request (the gateway reads arguments leniently and
     /// clamps numbers, so the schema need not say every bound).
-    pub fn schema(self) -> Value {
+    pub fn schema(self) -> Schema {
         let (kind, description) = match self {
             Param::Query(what) => ("string", what),
             Param::Target => ("string", "Project"),
@@ -84,16 +84,18 @@ impl Param {
             Param::EndLine => ("integer", "Last line"),
             Param::StartChar => ("integer", "Of a long line"),
             Param::Depth => ("integer", "Levels"),
-            Param::Limit => return json!({ "type": "integer", "description": LIMIT_WORDS, "default": DEFAULT_LIMIT }),
+            Param::Limit => {
+                return json_schema!({ "type": "integer", "description": LIMIT_WORDS, "default": DEFAULT_LIMIT })
+            }
             Param::Offset | Param::ListOffset => ("integer", "From next_offset"),
             Param::Regex => ("boolean", "Regex query"),
             Param::CaseSensitive => ("boolean", "Default true"),
             Param::Language => ("string", "e.g. python"),
             Param::RefKind => {
-                return json!({ "type": "string", "description": "Default: all", "enum": ReferenceKind::ALL.map(ReferenceKind::name) })
+                return json_schema!({ "type": "string", "description": "Default: all", "enum": ReferenceKind::ALL.map(ReferenceKind::name) })
             }
             Param::Direction => {
-                return json!({
+                return json_schema!({
                     "type": "string",
                     "description": "Default: callers",
                     "enum": crate::answers::Direction::ALL.map(crate::answers::Direction::name)
@@ -104,7 +106,7 @@ impl Param {
             Param::Context => ("integer", "Lines around hits"),
             Param::Symbols => ("boolean", "Ranked map"),
         };
-        json!({ "type": kind, "description": description })
+        json_schema!({ "type": kind, "description": description })
     }
 }
 

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use serde_json::{json, Value};
+use serde_json::json;
 use vibe_common::backend::naming::project_hash;
 use vibe_common::backend::run_lock::{self, Holder};
 use vibe_common::backend::search::Search;
@@ -255,7 +255,7 @@ async fn admin_sync_during_a_run_names_the_run() {
     // A sync command that would fail loudly if it were started.
     let runner = vibe_gateway::SyncRunner::new(vec!["false".into()], None);
     let gateway = vibe_gateway::Gateway::new(&config, runner).unwrap();
-    let answer = gateway.call("admin_sync", None, None).await.structured.into_value();
+    let answer = serde_json::to_value(gateway.call("admin_sync", None, None).await.structured).unwrap();
     assert_eq!(answer["result"], json!("AlreadyRunning"), "{answer}");
     let message = answer["message"].as_str().unwrap();
     assert!(message.contains(&format!("`scan index` (pid {} on ", first.id())), "{message}");
@@ -263,7 +263,7 @@ async fn admin_sync_during_a_run_names_the_run() {
     assert!(!gateway.sync_runner().is_running().await && gateway.sync_runner().status().await.last.is_none());
     assert_eq!(finish(first).0, 0);
     // Once the run ended, admin_sync starts one.
-    let answer: Value = gateway.call("admin_sync", None, None).await.structured.into_value();
+    let answer = serde_json::to_value(gateway.call("admin_sync", None, None).await.structured).unwrap();
     assert_eq!(answer["result"], json!("Started"), "{answer}");
 }
 

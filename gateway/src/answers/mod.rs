@@ -26,13 +26,6 @@ pub use file_views::*;
 pub use overviews::*;
 pub use search_results::*;
 
-/// An answer as the JSON the rest of the call works on (stale marks, the
-/// budget guard, the renderer).
-pub fn to_value<T: Serialize>(answer: &T) -> serde_json::Value {
-    // Answers hold strings, numbers, lists and maps with string keys only.
-    serde_json::to_value(answer).unwrap_or_default()
-}
-
 /// What the index recorded of a file an answer names: where it is, its
 /// language, and what its freshness is told from (hash, size, modification
 /// time and when it was indexed, in epoch milliseconds). Read from a

@@ -3,9 +3,9 @@
 //! `outgoing_calls`).
 
 use serde::Serialize;
-use serde_json::{Map, Value};
 
 use super::keys::{line_range_of, looks_like_regex, nested_path, role_named_by, strip_file_uri};
+use super::raw_args::{ArgValue, RawArgs};
 use super::sent::{takes, takes_glob, Sent};
 use super::spelling::normalize_name;
 use super::values::{
@@ -122,7 +122,7 @@ impl Args {
     }
 
     /// [`Args::for_tool`] without knowing the tool.
-    pub fn from_json(raw: Option<&Map<String, Value>>) -> Args {
+    pub fn from_json(raw: Option<&RawArgs>) -> Args {
         Args::for_tool(raw, None)
     }
 
@@ -135,8 +135,8 @@ impl Args {
     /// ([`key_role`](super::key_role)). When `query` is still missing and exactly one string
     /// argument is left over, it is the query. A `path` sent to a tool that
     /// reads no file is its target (a project directory).
-    pub fn for_tool(raw: Option<&Map<String, Value>>, tool: Option<&ToolSpec>) -> Args {
-        let empty = Map::new();
+    pub fn for_tool(raw: Option<&RawArgs>, tool: Option<&ToolSpec>) -> Args {
+        let empty = RawArgs::default();
         let raw = raw.unwrap_or(&empty);
         let unwrapped;
         let raw = match unwrap_once(raw) {
@@ -184,16 +184,16 @@ impl Args {
 fn query_and_regex(sent: &Sent, tool: Option<&ToolSpec>) -> (String, Option<bool>) {
     // A text search keeps the spaces around its query (`" = "`, `"fn "`):
     // they are part of what is searched for.
-    let spaced = |v: &Value| match v {
-        Value::String(s) if tool.is_some_and(|t| t.run == Run::Text) && !s.trim().is_empty() => s.clone(),
+    let spaced = |v: &ArgValue| match v {
+        ArgValue::Text(s) if tool.is_some_and(|t| t.run == Run::Text) && !s.trim().is_empty() => s.clone(),
         other => text_of(other),
     };
     let mut query = sent.get("query").map(spaced).unwrap_or_default();
     // `{"regex": "a.*b"}`: the pattern itself.
     let mut regex = None;
-    if let Some(Value::String(pattern)) = sent.get("regex") {
-        if bool_of(&Value::String(pattern.clone())).is_none() && query.is_empty() {
-            query = pattern.trim().to_string();
+    if let Some(pattern @ ArgValue::Text(text)) = sent.get("regex") {
+        if bool_of(pattern).is_none() && query.is_empty() {
+            query = text.trim().to_string();
             regex = Some(true);
         }
     }
@@ -228,7 +228,7 @@ fn target_and_path(
     leftover_path: Option<String>,
     query: &mut String,
 ) -> (Option<String>, Option<String>) {
-    let textual = |v: &&Value| !v.is_boolean();
+    let textual = |v: &&ArgValue| !v.is_flag();
     let mut target = sent
         .get("target")
         .filter(textual)
@@ -265,7 +265,7 @@ fn target_and_path(
 /// flags (`{"-i": true}`, `{"flags": "i"}`); true by default.
 fn case_sensitive(sent: &Sent) -> bool {
     let flags = sent.get("flags").map(|v| match v {
-        Value::Bool(b) => {
+        ArgValue::Flag(b) => {
             if *b {
                 "i".to_string()
             } else {
@@ -289,7 +289,7 @@ fn line_range(sent: &Sent, path: &mut Option<String>) -> (Option<u64>, Option<u6
     // `a.py#L20-L30`, `a.py:20-30`: the lines of a link or a compiler message.
     let suffix = path.as_deref().and_then(|p| p.rsplit_once("#L").or_else(|| p.rsplit_once(':')));
     if let Some((file, lines)) = suffix.filter(|(_, l)| l.chars().next().is_some_and(|c| c.is_ascii_digit())) {
-        let (start, end) = line_range_of(&Value::String(lines.to_string()));
+        let (start, end) = line_range_of(&ArgValue::Text(lines.to_string()));
         if start.is_some() {
             range = (start, end.or(start));
             *path = Some(file.to_string());
@@ -336,7 +336,7 @@ const NAME_WORDS: &[(&str, &str)] =
 
 impl Args {
     /// Applies the words of a (normalized) tool name (`NAME_WORDS`) to a tool's arguments.
-    pub fn apply_name(&mut self, tool: &ToolSpec, normalized_name: &str, raw: Option<&Map<String, Value>>) {
+    pub fn apply_name(&mut self, tool: &ToolSpec, normalized_name: &str, raw: Option<&RawArgs>) {
         let sent =
             |param: &str| raw.is_some_and(|r| r.keys().any(|k| role_named_by(&normalize_name(k)) == Some(param)));
         // A name of its own with no query (`list_imports`, `get_dependencies`)
@@ -365,10 +365,16 @@ fn first_chars(s: &str, max: usize) -> String {
 mod tests {
     use super::*;
     use crate::normalize::MAX_LIMIT;
+    use serde::{Deserialize, Deserializer};
     use serde_json::json;
 
-    fn args(v: Value) -> Args {
-        Args::from_json(v.as_object())
+    /// The arguments of a JSON object (none for any other JSON).
+    fn sent<'de>(v: impl Deserializer<'de>) -> Option<RawArgs> {
+        RawArgs::deserialize(v).ok()
+    }
+
+    fn args<'de>(v: impl Deserializer<'de>) -> Args {
+        Args::from_json(sent(v).as_ref())
     }
 
     #[test]
@@ -479,8 +485,8 @@ mod tests {
         assert_eq!(args(json!({ "query": "a\u{0}b" })).query, "a\u{0}b");
     }
 
-    fn for_tool(tool: &str, v: Value) -> Args {
-        Args::for_tool(v.as_object(), crate::registry::spec(tool))
+    fn for_tool<'de>(tool: &str, v: impl Deserializer<'de>) -> Args {
+        Args::for_tool(sent(v).as_ref(), crate::registry::spec(tool))
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! `file_uri`, `maxResults`), the shape of the arguments (a file, a project, a
 //! kind) as a hint for the tool name.
 
-use serde_json::{Map, Value};
+use super::raw_args::{ArgValue, RawArgs};
 
 use super::spelling::normalize_name;
 use super::values::{line_of, text_of};
@@ -247,7 +247,7 @@ pub(super) fn role_named_by(key: &str) -> Option<&'static str> {
 }
 
 /// See [`Shape`].
-pub fn shape(raw: &Map<String, Value>) -> Shape {
+pub fn shape(raw: &RawArgs) -> Shape {
     let mut kind = None;
     let mut directory = false;
     let roles: Vec<Option<&str>> = raw
@@ -293,26 +293,26 @@ pub fn shape(raw: &Map<String, Value>) -> Shape {
 
 /// A line range sent as one value: `"44-52"`, `"44:52"`, `"44..52"`, `[44, 52]`
 /// or `{"start": 44, "end": 52}`.
-pub(super) fn line_range_of(v: &Value) -> (Option<u64>, Option<u64>) {
+pub(super) fn line_range_of(v: &ArgValue) -> (Option<u64>, Option<u64>) {
     match v {
-        Value::Array(items) => (items.first().and_then(line_of), items.get(1).and_then(line_of)),
-        Value::Object(o) => {
+        ArgValue::List(items) => (items.first().and_then(line_of), items.get(1).and_then(line_of)),
+        ArgValue::Fields(o) => {
             let get = |keys: &[&str]| {
                 o.iter().find(|(k, _)| keys.contains(&normalize_name(k).as_str())).and_then(|(_, v)| line_of(v))
             };
             (get(&["start", "from", "begin", "first", "start_line"]), get(&["end", "to", "stop", "last", "end_line"]))
         }
-        Value::String(s) => {
+        ArgValue::Text(s) => {
             let s = s.trim().trim_start_matches(['L', 'l']);
             for sep in ["..", "-", ":", ",", "–"] {
                 if let Some((a, b)) = s.split_once(sep) {
                     let b = b.trim().trim_start_matches(['L', 'l']);
-                    return (line_of(&Value::String(a.trim().into())), line_of(&Value::String(b.into())));
+                    return (line_of(&ArgValue::Text(a.trim().into())), line_of(&ArgValue::Text(b.into())));
                 }
             }
             (line_of(v), None)
         }
-        Value::Number(_) => (line_of(v), line_of(v)),
+        ArgValue::Number(_) => (line_of(v), line_of(v)),
         _ => (None, None),
     }
 }
@@ -332,11 +332,11 @@ pub(super) fn looks_like_regex(s: &str) -> bool {
 
 /// A path value: a string, or an object holding one under a path-like key
 /// (LSP's `{"textDocument": {"uri": "file:///…"}}`).
-pub(super) fn nested_path(v: &Value) -> String {
+pub(super) fn nested_path(v: &ArgValue) -> String {
     match v {
-        Value::Object(o) => o
+        ArgValue::Fields(o) => o
             .iter()
-            .find(|(k, v)| v.is_string() && matches!(key_role(&normalize_name(k)), Some("path")))
+            .find(|(k, v)| v.as_str().is_some() && matches!(key_role(&normalize_name(k)), Some("path")))
             .map(|(_, v)| text_of(v))
             .unwrap_or_default(),
         other => text_of(other),

@@ -13,7 +13,7 @@
 //!   equally well are reported, not guessed. Nothing is resolved by spelling
 //!   similarity: the closest name ([`suggest_tool`]) is only offered in the
 //!   error.
-//! * [`Args::for_tool`] reads arguments leniently, by the same
+//! * [`Args::for_tool`] reads a call's [`RawArgs`] leniently, by the same
 //!   word-and-synonym approach: canonical names, argument-name aliases
 //!   ([`ARG_ALIASES`]), then the words of the key (`symbol_name` → `query`,
 //!   `file_uri` → `path`, `repoName` → `target`, `maxResults` → `limit`);
@@ -25,6 +25,7 @@ mod args;
 mod keys;
 pub mod meaning;
 mod names;
+mod raw_args;
 mod sent;
 mod spelling;
 mod values;
@@ -33,12 +34,13 @@ pub use args::*;
 pub use keys::{key_role, shape, Shape, ARG_ALIASES};
 pub use meaning::Meaning;
 pub use names::*;
+pub use raw_args::{ArgValue, RawArgs};
 pub use spelling::{canonical_form, normalize_name};
 pub use values::{limit_of, normalize_path};
 // The limits the tool schemas announce, and the tool names, are the registry's.
 pub use crate::registry::{DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, TOOL_NAMES};
 
 /// The shape of raw arguments (see [`Shape`]).
-pub fn args_shape(raw: Option<&serde_json::Map<String, serde_json::Value>>) -> Shape {
+pub fn args_shape(raw: Option<&RawArgs>) -> Shape {
     raw.map(shape).unwrap_or(Shape::Other)
 }

@@ -2,9 +2,8 @@
 //! name first, then an alias of [`ARG_ALIASES`] (earlier rows first), then
 //! what its words name ([`key_role`]).
 
-use serde_json::{Map, Value};
-
 use super::keys::{is_reference_kind, key_role, named_role, Naming, ARG_ALIASES};
+use super::raw_args::{ArgValue, RawArgs};
 use super::spelling::normalize_name;
 use crate::registry::{Param, ToolSpec};
 
@@ -38,19 +37,19 @@ pub(super) fn takes_glob(tool: Option<&ToolSpec>) -> bool {
 /// The keys sent, and the best-ranked value of each role.
 pub(super) struct Sent<'a> {
     /// Non-null keys, normalized.
-    pub(super) keyed: Vec<(String, &'a Value)>,
+    pub(super) keyed: Vec<(String, &'a ArgValue)>,
     /// `(role, rank, value)`: the lower rank wins.
-    pub(super) roles: Vec<(&'static str, usize, &'a Value)>,
+    pub(super) roles: Vec<(&'static str, usize, &'a ArgValue)>,
     /// String values of keys that fill no role.
-    pub(super) leftover: Vec<&'a Value>,
+    pub(super) leftover: Vec<&'a ArgValue>,
 }
 
 impl<'a> Sent<'a> {
-    pub(super) fn read(raw: &'a Map<String, Value>, tool: Option<&ToolSpec>) -> Sent<'a> {
-        let keyed: Vec<(String, &Value)> =
+    pub(super) fn read(raw: &'a RawArgs, tool: Option<&ToolSpec>) -> Sent<'a> {
+        let keyed: Vec<(String, &ArgValue)> =
             raw.iter().filter(|(_, v)| !v.is_null()).map(|(k, v)| (normalize_name(k), v)).collect();
-        let mut roles: Vec<(&'static str, usize, &Value)> = Vec::new();
-        let mut leftover: Vec<&Value> = Vec::new();
+        let mut roles: Vec<(&'static str, usize, &ArgValue)> = Vec::new();
+        let mut leftover: Vec<&ArgValue> = Vec::new();
         for (i, (key, value)) in keyed.iter().enumerate() {
             match role_of(key, i, value, tool) {
                 Some((role, rank)) => match roles.iter_mut().find(|(r, _, _)| *r == role) {
@@ -58,21 +57,21 @@ impl<'a> Sent<'a> {
                     Some(_) => {}
                     None => roles.push((role, rank, value)),
                 },
-                None if value.is_string() => leftover.push(value),
+                None if value.as_str().is_some() => leftover.push(value),
                 None => {}
             }
         }
         Sent { keyed, roles, leftover }
     }
 
-    pub(super) fn get(&self, role: &str) -> Option<&'a Value> {
+    pub(super) fn get(&self, role: &str) -> Option<&'a ArgValue> {
         self.roles.iter().find(|(r, _, _)| *r == role).map(|(_, _, v)| *v)
     }
 }
 
 /// The role and rank of the `i`-th key sent: its canonical name, an alias,
 /// or what its words name.
-fn role_of(key: &str, i: usize, value: &Value, tool: Option<&ToolSpec>) -> Option<(&'static str, usize)> {
+fn role_of(key: &str, i: usize, value: &ArgValue, tool: Option<&ToolSpec>) -> Option<(&'static str, usize)> {
     let role = named_role(key).map(|(role, naming)| match naming {
         Naming::Canonical => (role, CANONICAL_RANK),
         Naming::Alias(n) => (role, alias_rank(n)),

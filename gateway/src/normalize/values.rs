@@ -1,7 +1,7 @@
 //! Argument values read leniently: numbers as strings, `"all"` limits,
 //! booleans as words, `/`-separated paths, wrapped arguments.
 
-use serde_json::{Map, Value};
+use super::raw_args::{ArgValue, RawArgs};
 
 use super::spelling::normalize_name;
 use crate::registry::{DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET};
@@ -10,7 +10,7 @@ use crate::registry::{DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET};
 pub(super) const WRAPPER_KEYS: &[&str] = &["arguments", "args", "params", "parameters", "input", "kwargs"];
 
 /// The arguments inside a lone wrapper key, if that is what was sent.
-pub(super) fn unwrap_once(raw: &Map<String, Value>) -> Option<Map<String, Value>> {
+pub(super) fn unwrap_once(raw: &RawArgs) -> Option<RawArgs> {
     let mut present = raw.iter().filter(|(_, v)| !v.is_null());
     let (key, value) = present.next()?;
     if present.next().is_some() || !WRAPPER_KEYS.contains(&normalize_name(key).as_str()) {
@@ -21,10 +21,10 @@ pub(super) fn unwrap_once(raw: &Map<String, Value>) -> Option<Map<String, Value>
 
 /// The arguments a value holds: an object, or a JSON string of one (as some
 /// clients send them).
-pub(super) fn object_in(value: &Value) -> Option<Map<String, Value>> {
+pub(super) fn object_in(value: &ArgValue) -> Option<RawArgs> {
     match value {
-        Value::Object(inner) => Some(inner.clone()),
-        Value::String(s) => serde_json::from_str(s).ok(),
+        ArgValue::Fields(inner) => Some(inner.clone()),
+        ArgValue::Text(s) => serde_json::from_str(s).ok(),
         _ => None,
     }
 }
@@ -43,22 +43,22 @@ pub(super) fn names_every_project(t: &str) -> bool {
     is_all_target(t) && !matches!(t.trim().to_lowercase().as_str(), "" | "null" | "none")
 }
 
-pub(super) fn text_of(v: &Value) -> String {
+pub(super) fn text_of(v: &ArgValue) -> String {
     match v {
-        Value::String(s) => s.trim().to_string(),
-        Value::Number(n) => n.to_string(),
-        Value::Bool(b) => b.to_string(),
-        Value::Array(items) => items.iter().map(text_of).filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" "),
-        Value::Null | Value::Object(_) => String::new(),
+        ArgValue::Text(s) => s.trim().to_string(),
+        ArgValue::Number(n) => n.to_string(),
+        ArgValue::Flag(b) => b.to_string(),
+        ArgValue::List(items) => items.iter().map(text_of).filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" "),
+        ArgValue::Null | ArgValue::Fields(_) => String::new(),
     }
 }
 
 /// `limit`: numbers or numeric strings clamped to 1..=[`MAX_LIMIT`],
 /// `"all"` → [`MAX_LIMIT`], anything else → [`DEFAULT_LIMIT`].
-pub fn limit_of(v: &Value) -> u32 {
+pub fn limit_of(v: &ArgValue) -> u32 {
     let n: Option<f64> = match v {
-        Value::Number(n) => n.as_f64(),
-        Value::String(s) => {
+        ArgValue::Number(n) => n.as_f64(),
+        ArgValue::Text(s) => {
             let s = s.trim().to_ascii_lowercase();
             if matches!(s.as_str(), "all" | "max" | "*" | "every" | "все" | "全部") {
                 return MAX_LIMIT;
@@ -74,21 +74,21 @@ pub fn limit_of(v: &Value) -> u32 {
 }
 
 /// A finite number sent as a number or a string.
-pub(super) fn number_of(v: &Value) -> Option<f64> {
+pub(super) fn number_of(v: &ArgValue) -> Option<f64> {
     let n = match v {
-        Value::Number(n) => n.as_f64()?,
-        Value::String(s) => s.trim().parse::<f64>().ok()?,
+        ArgValue::Number(n) => n.as_f64()?,
+        ArgValue::Text(s) => s.trim().parse::<f64>().ok()?,
         _ => return None,
     };
     n.is_finite().then_some(n)
 }
 
 /// A boolean sent as a boolean, a number or a string (`"yes"`, `"false"`, `1`).
-pub(super) fn bool_of(v: &Value) -> Option<bool> {
+pub(super) fn bool_of(v: &ArgValue) -> Option<bool> {
     match v {
-        Value::Bool(b) => Some(*b),
-        Value::Number(n) => n.as_f64().map(|n| n != 0.0),
-        Value::String(s) => match s.trim().to_ascii_lowercase().as_str() {
+        ArgValue::Flag(b) => Some(*b),
+        ArgValue::Number(n) => n.as_f64().map(|n| n != 0.0),
+        ArgValue::Text(s) => match s.trim().to_ascii_lowercase().as_str() {
             "true" | "yes" | "y" | "1" | "on" => Some(true),
             "false" | "no" | "n" | "0" | "off" => Some(false),
             _ => None,
@@ -97,17 +97,17 @@ pub(super) fn bool_of(v: &Value) -> Option<bool> {
     }
 }
 
-pub(super) fn offset_of(v: &Value) -> Option<u32> {
+pub(super) fn offset_of(v: &ArgValue) -> Option<u32> {
     number_of(v).filter(|n| *n >= 0.0).map(|n| n.floor().min(MAX_OFFSET as f64) as u32)
 }
 
 /// An offset into a list held in memory (an outline, the projects): no
 /// search window caps it.
-pub(super) fn list_offset_of(v: &Value) -> Option<u32> {
+pub(super) fn list_offset_of(v: &ArgValue) -> Option<u32> {
     number_of(v).filter(|n| *n >= 0.0).map(|n| n.floor().min(u32::MAX as f64) as u32)
 }
 
-pub(super) fn line_of(v: &Value) -> Option<u64> {
+pub(super) fn line_of(v: &ArgValue) -> Option<u64> {
     number_of(v).filter(|n| *n >= 1.0).map(|n| n.floor().min(u32::MAX as f64) as u64)
 }
 

@@ -216,16 +216,16 @@ fn empty_reason(doc: &ContentDoc) -> Option<String> {
 mod tests {
     use super::*;
     use crate::budget::DEFAULT_ANSWER_BUDGET;
-    use serde::Deserialize;
+    use serde::{Deserialize, Deserializer};
     use serde_json::{json, Value};
 
     /// The answer to the content document `s`, as its JSON.
-    fn answer(s: &Value, args: &Args, budget: usize) -> Result<Value, ToolError> {
+    fn answer<'de>(s: impl Deserializer<'de>, args: &Args, budget: usize) -> Result<Value, ToolError> {
         let doc = ContentDoc::deserialize(s).unwrap();
-        super::answer(&doc, &IndexedFile::from(&doc), args, budget).map(|a| crate::answers::to_value(&a))
+        super::answer(&doc, &IndexedFile::from(&doc), args, budget).map(|a| serde_json::to_value(a).unwrap())
     }
 
-    fn at(s: &Value, start: Option<u64>, end: Option<u64>) -> Result<Value, ToolError> {
+    fn at<'de>(s: impl Deserializer<'de>, start: Option<u64>, end: Option<u64>) -> Result<Value, ToolError> {
         answer(s, &Args { start_line: start, end_line: end, ..Args::default() }, DEFAULT_ANSWER_BUDGET)
     }
 
@@ -311,7 +311,7 @@ mod tests {
         assert_eq!(first["shortened_lines"], json!([2, 3]));
         assert!(first["message"].as_str().unwrap().contains("shortened"), "{first}");
         // An explicit range that fits is returned whole.
-        let a = at(&json!({ "path": "g", "content": generated }), Some(100), Some(120)).unwrap();
+        let a = at(json!({ "path": "g", "content": generated }), Some(100), Some(120)).unwrap();
         assert_eq!(a["content"].as_str().unwrap().lines().count(), 21);
         assert_eq!(a.get("truncated"), None);
     }
@@ -327,7 +327,7 @@ mod tests {
             assert!(message.contains(words) && message.contains("2.00 KB"), "{message}");
         }
         // An empty text file is just empty.
-        let a = at(&json!({ "path": "x", "content": "" }), None, None).unwrap();
+        let a = at(json!({ "path": "x", "content": "" }), None, None).unwrap();
         assert_eq!((a["content"].clone(), a.get("message")), (json!(""), None));
     }
 }

@@ -164,27 +164,29 @@ fn uses_of(entry: &Hit, direction: Direction, query: &str) -> Vec<Call> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::{json, Value};
+    use serde_json::json;
+
+    /// A `references` entry of a hit, as OpenSearch returns it.
+    fn entry(name: &str, lines: impl serde::Serialize, within: &str) -> impl serde::Serialize {
+        json!({ "fields": { "references.name": [name], "references.kind": ["call"],
+            "references.line": lines, "references.in": [within] } })
+    }
 
     #[test]
     fn each_entrys_lines_are_uses_by_line_and_the_rest_are_counted() {
-        let entry = |name: &str, lines: Value, within: &str| {
-            json!({ "fields": { "references.name": [name], "references.kind": ["call"],
-                "references.line": lines, "references.in": [within] } })
-        };
         let hit: Hit = serde_json::from_value(
             json!({ "fields": { "root": ["/p"], "path": ["a.py"] }, "inner_hits": { "references": { "hits": {
             "total": { "value": 3 },
             "hits": [entry("f", json!([3, 9, 12]), "A.g"), entry("f", json!(["5"]), "A.h")] } } } }),
         )
         .unwrap();
-        let r = crate::answers::to_value(&file_result(&hit, Direction::Callers, "f", 3));
-        let lines: Vec<&Value> = r["references"].as_array().unwrap().iter().map(|u| &u["line"]).collect();
-        assert_eq!(lines, [&json!(3), &json!(5), &json!(9)]);
+        let r = serde_json::to_value(file_result(&hit, Direction::Callers, "f", 3)).unwrap();
+        let lines: Vec<u64> = r["references"].as_array().unwrap().iter().map(|u| u["line"].as_u64().unwrap()).collect();
+        assert_eq!(lines, [3, 5, 9]);
         assert_eq!(r["references"][1]["in"], json!("A.h"));
         // Line 12 was cut, and one entry (one use or more) never came back.
         assert_eq!(r["more_references"], json!(2));
-        let all = crate::answers::to_value(&file_result(&hit, Direction::Callees, "A.g", 10));
+        let all = serde_json::to_value(file_result(&hit, Direction::Callees, "A.g", 10)).unwrap();
         assert_eq!(all["calls"].as_array().unwrap().len(), 4);
         assert_eq!(all["calls"][0], json!({ "name": "f", "line": 3, "kind": "call" }));
         assert_eq!(all["more_references"], json!(1));

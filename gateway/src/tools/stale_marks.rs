@@ -129,10 +129,11 @@ pub fn iso_time(ms: u64) -> String {
 mod tests {
     use super::*;
     use crate::answers::{FileAnswer, Page, TextAnswer, TextFound, TextPage};
+    use serde::{Deserialize, Deserializer};
     use serde_json::json;
 
-    fn file(source: serde_json::Value) -> IndexedFile {
-        serde_json::from_value(source).unwrap()
+    fn file<'de>(source: impl Deserializer<'de>) -> IndexedFile {
+        IndexedFile::deserialize(source).unwrap()
     }
 
     fn answer_for(root: &str, path: &str, size: u64, mtime: u64, say_fresh: bool) -> Answer {
@@ -160,7 +161,7 @@ mod tests {
     fn file_of(a: &mut Answer) -> serde_json::Value {
         let file = a.files_mut().pop().expect("one file").clone();
         assert!(file.disk_mark.is_none(), "the mark is removed");
-        crate::answers::to_value(&file)
+        serde_json::to_value(file).unwrap()
     }
 
     #[test]
@@ -173,7 +174,7 @@ mod tests {
         assert_eq!(fresh.disk_mark, Some(mark));
         assert_eq!(fresh.hash.as_deref(), Some("0123456789ab"));
         assert_eq!(fresh.indexed_size(), Some(3));
-        assert!(crate::answers::to_value(&fresh).get("_disk").is_none(), "never part of an answer");
+        assert!(serde_json::to_value(&fresh).unwrap().get("_disk").is_none(), "never part of an answer");
     }
 
     #[tokio::test]

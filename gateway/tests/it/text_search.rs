@@ -11,8 +11,9 @@ use std::collections::BTreeMap;
 
 use crate::common::{load_fixture, repo_root};
 use regex::RegexBuilder;
+use serde::Deserialize;
 use serde_json::{json, Value};
-use vibe_gateway::normalize::Args;
+use vibe_gateway::normalize::{Args, RawArgs};
 use vibe_gateway::tools::text;
 use vibe_gateway::tools::ToolError;
 use vibe_gateway::{Gateway, SyncRunner};
@@ -79,7 +80,8 @@ fn all(_: &str, _: &str, _: &Value) -> bool {
 }
 
 async fn search(gw: &Gateway, args: Value) -> Result<Value, ToolError> {
-    text::search(gw, &Args::from_json(args.as_object())).await.map(|a| vibe_gateway::answers::to_value(&a))
+    let sent = RawArgs::deserialize(&args).ok();
+    text::search(gw, &Args::from_json(sent.as_ref())).await.map(|a| serde_json::to_value(a).unwrap())
 }
 
 /// Every page, following `next_offset`; checks the paging fields on the way.
