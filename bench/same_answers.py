@@ -111,6 +111,15 @@ def fixed_first_calls() -> list[tuple[str, dict]]:
     return out
 
 
+DOCUMENTATION_QUESTIONS = [
+    "feature flags", "minimum supported rust version", "migration guide from the previous version",
+    "breaking changes", "usage example", "benchmarks performance", "unsafe code safety", "no_std support",
+    "async runtime", "error handling", "serialization format", "command line arguments", "environment variables",
+    "contributing pull requests", "security vulnerability reporting", "yanked release", "deprecated", "TLS certificates",
+    "logging", "how to run the tests", "license MIT Apache", "installation", "platform support windows",
+]
+
+
 def general_calls(targets: list[str]) -> list[tuple[str, dict]]:
     out = [("show_projects", {}), ("show_stats", {}), ("show_tree", {})]
     for t in targets:
@@ -121,6 +130,9 @@ def general_calls(targets: list[str]) -> list[tuple[str, dict]]:
             ("search_documentation", {"query": "install configuration", "target": t}),
             ("search_documentation", {"query": "license"}),
         ]
+    # Documentation in words, as a developer asks a project's READMEs and guides.
+    for words in DOCUMENTATION_QUESTIONS:
+        out.append(("search_documentation", {"query": words}))
     for module in ["os", "json", "fmt", "net/http", "react", "java.util.List", "sys", "path", "io", "util"]:
         out.append(("search_by_code_imports", {"query": module}))
     for text in ["TODO", "deprecated", "http://", "ValueError", "func main(", "import "]:

@@ -11,7 +11,8 @@ use serde::Deserialize;
 use vibe_common::document::ast::{AstData, AstHeading};
 
 use super::answer::{paged, scope_index, stored_file};
-use super::passages::{self, Section};
+use super::passages;
+use super::sections::{sections, Section};
 use crate::answers::{DocResult, DocSection, DocumentationAnswer, IndexedFile};
 use crate::gateway::Gateway;
 use crate::normalize::Args;
@@ -63,7 +64,7 @@ fn document(hit: &Hit) -> DocumentSource {
 /// query's words with their passages, a few other headings, its freshness.
 fn result(doc: DocumentSource, text: Option<&str>, terms: &[String]) -> DocResult {
     let all = match text {
-        Some(t) if !t.is_empty() => passages::sections(t),
+        Some(t) if !t.is_empty() => sections(t),
         _ => doc.ast.headings.iter().map(from_heading).collect(),
     };
     let front = |key: &str| doc.ast.frontmatter.as_ref().and_then(|fm| fm.get(key));

@@ -16,6 +16,7 @@ pub mod hierarchy;
 pub mod map;
 pub mod outline;
 pub mod passages;
+pub mod sections;
 pub mod show;
 pub mod stale_marks;
 pub mod text;
