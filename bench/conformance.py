@@ -26,7 +26,8 @@ def req(id_, method, rest=""):
 
 
 # (name, body, expected "HTTP-status JSON-RPC-code", "result", "isError" or "-": no body),
-# as the working tree answers them on 2026-12-06 (7e888be); dup-meta is caf03cb's case.
+# as the working tree answers them on 2026-12-06 (7e888be); dup-meta is caf03cb's case, the
+# dup-in-params cases are the guard's since every member of a request's params is read once.
 CASES = [
     ("invalid-json", b'{"jsonrpc":"2.0","id":10,"method":"tools/list"', "400 -32700"),
     ("batch-empty", b'[]', "400 -32600"),
@@ -85,6 +86,11 @@ CASES = [
     ("ping-params-null", req(55, "ping", ',"params":null'), "200 result"),
     ("id-surrogate-pair", req(r'"\ud83d\ude00"', "ping"), "200 result"),
     ("dup-meta", req(58, "tools/call", ',"params":{"name":"show_stats","_meta":{},"_meta":{}}'), "200 -32602"),
+    ("dup-in-params-init", req(59, "initialize", ',"params":{"protocolVersion":"2025-06-18","protocolVersion":"2024-11-05",'
+                            '"capabilities":{},"clientInfo":{"name":"x","version":"1"}}'), "200 -32602"),
+    ("dup-in-params-nested", req(60, "tools/call", ',"params":{"name":"show_stats","_meta":{"progressToken":1,"progressToken":2}}'),
+     "200 -32602"),
+    ("dup-in-params-list", req(61, "tools/list", ',"params":{"cursor":"a","cursor":"b"}'), "200 -32602"),
     ("repair-dup-unknown-top", call(57, r'"{\"query\":\"add\"}"')[:-1] + b',"extra":1,"extra":2}', "200 result"),
 ]
 

@@ -27,7 +27,7 @@
 //! The error codes are rmcp's ([`ErrorCode`]); [`error_response`] also
 //! serves the HTTP layer's 401 ([`UNAUTHORIZED`]).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 
 use axum::body::{to_bytes, Body, Bytes};
@@ -36,7 +36,7 @@ use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use rmcp::model::ErrorCode;
-use serde::de::{Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use serde_json::value::{to_raw_value, RawValue};
 
@@ -205,17 +205,99 @@ struct ToolCall<'a> {
 }
 
 /// `params` of a `tools/call` (known to be an object by then): the tool's
-/// `name` and its `arguments`, as raw JSON (`null` reads as absent). `_meta`
-/// is read only so that one given twice is refused here (rmcp would answer
-/// 415).
+/// `name` and its `arguments`, as raw JSON (`null` reads as absent).
 #[derive(Deserialize)]
 struct ToolCallParams<'a> {
     #[serde(borrow)]
     name: Option<&'a RawValue>,
     #[serde(borrow)]
     arguments: Option<&'a RawValue>,
-    #[serde(rename = "_meta", default)]
-    _meta: Option<IgnoredAny>,
+}
+
+/// The `params` of a request, from the whole body (so that an error's line
+/// and column are the body's).
+#[derive(Deserialize)]
+struct ParamsOf<T> {
+    #[serde(rename = "params")]
+    _params: Option<T>,
+}
+
+/// A JSON value whose objects name each member once, at any depth: rmcp
+/// answers a known member given twice with a bare 415 (or reads an
+/// `initialize` as another message), so the guard refuses them all. With
+/// `ARGUMENTS_AS_SENT`, the value of a top-level `arguments` member is not
+/// looked into: a tool's arguments are read leniently (the last of two wins).
+struct MembersOnce<const ARGUMENTS_AS_SENT: bool>;
+
+impl<'de, const ARGUMENTS_AS_SENT: bool> Deserialize<'de> for MembersOnce<ARGUMENTS_AS_SENT> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(MembersOnceVisitor::<ARGUMENTS_AS_SENT>)
+    }
+}
+
+struct MembersOnceVisitor<const ARGUMENTS_AS_SENT: bool>;
+
+impl<'de, const ARGUMENTS_AS_SENT: bool> Visitor<'de> for MembersOnceVisitor<ARGUMENTS_AS_SENT> {
+    type Value = MembersOnce<ARGUMENTS_AS_SENT>;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+        formatter.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(MembersOnce)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(MembersOnce)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(MembersOnce)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(MembersOnce)
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(MembersOnce)
+    }
+
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(MembersOnce)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut elements: A) -> Result<Self::Value, A::Error> {
+        while elements.next_element::<MembersOnce<false>>()?.is_some() {}
+        Ok(MembersOnce)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut members: A) -> Result<Self::Value, A::Error> {
+        let mut seen = HashSet::new();
+        while let Some(name) = members.next_key::<String>()? {
+            if seen.contains(&name) {
+                return Err(de::Error::custom(format_args!("duplicate field `{name}`")));
+            }
+            if ARGUMENTS_AS_SENT && name == "arguments" {
+                members.next_value::<IgnoredAny>()?;
+            } else {
+                members.next_value::<MembersOnce<false>>()?;
+            }
+            seen.insert(name);
+        }
+        Ok(MembersOnce)
+    }
+}
+
+/// The first member of a request's `params` given twice (at any depth, not
+/// inside a tool's `arguments`), as an error message.
+fn duplicate_in_params(body: &[u8], tool_call: bool) -> Option<String> {
+    let read = match tool_call {
+        true => serde_json::from_slice::<ParamsOf<MembersOnce<true>>>(body).map(drop),
+        false => serde_json::from_slice::<ParamsOf<MembersOnce<false>>>(body).map(drop),
+    };
+    read.err().map(|e| e.to_string())
 }
 
 /// `{"query": <the string>}`: `arguments` sent as plain text.
@@ -246,10 +328,12 @@ fn check_message(body: &[u8]) -> Result<Verdict, Verdict> {
     }
     let message: Envelope = serde_json::from_slice(body).map_err(|e| invalid_request(None, &e.to_string()))?;
     let (id, method) = envelope(&message)?;
-    match id {
-        Some(id) if method == "tools/call" => Ok(check_tool_call(body, id)),
-        _ => Ok(Verdict::Pass),
+    let Some(id) = id else { return Ok(Verdict::Pass) };
+    let tool_call = method == "tools/call";
+    if let Some(duplicate) = duplicate_in_params(body, tool_call) {
+        return Err(invalid_params(Some(id), &duplicate));
     }
+    Ok(if tool_call { check_tool_call(body, id) } else { Verdict::Pass })
 }
 
 /// The JSON-RPC 2.0 envelope of a request or notification: its `id` and

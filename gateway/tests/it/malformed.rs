@@ -89,6 +89,21 @@ async fn malformed_json_rpc_gets_clean_errors() -> anyhow::Result<()> {
             -32602,
             json!(5),
         ),
+        // Given twice anywhere in a request's params (rmcp read this initialize as no initialize).
+        (
+            br#"{"jsonrpc":"2.0","id":5,"method":"initialize","params":{"protocolVersion":"2025-06-18","protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}"#
+                .to_vec(),
+            200,
+            -32602,
+            json!(5),
+        ),
+        (
+            br#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"show_stats","_meta":{"progressToken":1,"progressToken":2}}}"#
+                .to_vec(),
+            200,
+            -32602,
+            json!(5),
+        ),
         (br#"{"jsonrpc":"2.0","id":5,"method":["tools/list"]}"#.to_vec(), 400, -32600, json!(5)),
         (br#"{"jsonrpc":"2.0","id":5,"method":"no/such/method"}"#.to_vec(), 200, -32601, json!(5)),
         (br#"{"jsonrpc":"2.0","id":5,"method":"tools/call"}"#.to_vec(), 200, -32602, json!(5)),
