@@ -6,7 +6,7 @@
 # Each build indexes tests/fixtures/samples (`scan index --no-llm`) under its
 # own prefix (vibebench-conf-new / -base) and serves it on its own free port
 # (127.0.0.1: no token); the suite runs every scenario (`--suite all`) against
-# each; then bench/conformance.py sends 58 hand-sent messages to each (after
+# each; then bench/conformance.py sends 61 hand-sent messages to each (after
 # initialize and notifications/initialized: invalid JSON, batches, odd ids,
 # members given twice, arguments that are no object or a JSON text, lone
 # surrogates, a body over 1 MiB, ...) and prints two tables: scenario -> base
