@@ -6,7 +6,7 @@
 # Each build indexes tests/fixtures/samples (`scan index --no-llm`) under its
 # own prefix (vibebench-conf-new / -base) and serves it on its own free port
 # (127.0.0.1: no token); the suite runs every scenario (`--suite all`) against
-# each; then bench/conformance.py sends 61 hand-sent messages to each (after
+# each; then tests/mcp/conformance.py sends 61 hand-sent messages to each (after
 # initialize and notifications/initialized: invalid JSON, batches, odd ids,
 # members given twice, arguments that are no object or a JSON text, lone
 # surrogates, a body over 1 MiB, ...) and prints two tables: scenario -> base
@@ -30,7 +30,7 @@
 # Exit 1 when new fails a scenario that base passes (without BASE_REV: one
 # of server-initialize, ping, tools-list, server-sse-multiple-streams,
 # dns-rebinding-protection), or a hand-sent case's answer differs from the
-# expected one (bench/conformance.py's CASES, as the working tree answered
+# expected one (tests/mcp/conformance.py's CASES, as the working tree answered
 # them at the script's commit: update them with a deliberate change).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -38,21 +38,9 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 T0=$SECONDS
 LOAD0="$(loadavg)"
 VERSION="${CONFORMANCE_VERSION:-0.1.16}"
-CACHE="$HOME/.cache/vibe-bench/conformance"
-SUITE="$CACHE/node_modules/.bin/conformance"
-NODE22="$CACHE/node_modules/node/bin"
 command -v npm >/dev/null || { log "npm is needed (apt-get install npm)"; exit 1; }
-
-installed() {
-    python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["version"])' \
-        "$CACHE/node_modules/@modelcontextprotocol/conformance/package.json" 2>/dev/null || true
-}
-if [ "$(installed)" != "$VERSION" ] || [ ! -x "$NODE22/node" ]; then
-    log "installing node@22 and @modelcontextprotocol/conformance@$VERSION into $CACHE"
-    mkdir -p "$CACHE"
-    (cd "$CACHE" && npm install --no-audit --no-fund --loglevel=error node@22 "@modelcontextprotocol/conformance@$VERSION" >&2)
-fi
-[ "$(installed)" = "$VERSION" ] && [ -x "$NODE22/node" ] || { log "the suite or Node 22 is missing in $CACHE"; exit 1; }
+# SUITE and NODE22, installed once (tests/mcp/test_conformance.py runs the same suite).
+eval "$(CONFORMANCE_VERSION="$VERSION" python3 "$ROOT/tests/mcp/conformance.py" --install)"
 
 private_binary
 BIN_new="$BIN"
@@ -82,6 +70,6 @@ machine_line "$LOAD0"
 args=(--new "${URL[new]}" --new-results "$WORK/results-new")
 [ -z "${BASE_REV:-}" ] || args+=(--base "${URL[base]}" --base-results "$WORK/results-base")
 rc=0
-python3 "$ROOT/bench/conformance.py" "${args[@]}" || rc=$?
+python3 "$ROOT/tests/mcp/conformance.py" "${args[@]}" || rc=$?
 echo "run time: $((SECONDS - T0)) s"
 exit "$rc"

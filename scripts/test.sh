@@ -3,7 +3,8 @@
 # language model. Starts (or reuses) the node with tests/opensearch/start.sh
 # and llama.cpp's server with SmolLM2-135M with tests/llm/start.sh (compiled
 # once per machine, about 4 minutes), then runs the Rust tests and the MCP
-# client tests (Python `mcp` SDK).
+# client tests (Python `mcp` SDK, and the official MCP conformance suite under
+# Node 22, installed once with npm).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -1,14 +1,23 @@
 #!/usr/bin/env python3
-"""The tables of bench/conformance.sh (plain python3, standard library only).
+"""The official MCP server conformance suite (@modelcontextprotocol/conformance,
+npm, run under Node 22) and hand-sent malformed messages (CASES), for
+tests/mcp/test_conformance.py and the tables of bench/conformance.sh (plain
+python3, standard library only).
 
+  conformance.py --install
+      installs Node 22 and the suite once under CONFORMANCE_DIR (default
+      ~/.cache/vibe-bench/conformance) and prints SUITE=... NODE22=... for a shell
   conformance.py --new URL --new-results DIR [--base URL --base-results DIR]
-
-Reads the suite's results (DIR/server-<scenario>-<time>/checks.json), sends
-the hand-sent messages of CASES to each server after initialize and
-notifications/initialized, prints scenario -> base -> new and case -> base ->
-new -> expected, and exits 1 on a regression (see bench/conformance.sh).
+      reads the suite's results (DIR/server-<scenario>-<time>/checks.json),
+      sends the CASES to each server after initialize and
+      notifications/initialized, prints scenario -> base -> new and case ->
+      base -> new -> expected, and exits 1 on a regression (see bench/conformance.sh)
 """
-import argparse, glob, http.client, json, os, re, sys, urllib.parse
+import argparse, glob, http.client, json, os, re, subprocess, sys, urllib.parse
+from pathlib import Path
+
+VERSION = os.environ.get("CONFORMANCE_VERSION", "0.1.16")
+CACHE = Path(os.environ.get("CONFORMANCE_DIR", Path.home() / ".cache" / "vibe-bench" / "conformance"))
 
 # Without a base, these must pass (they do on every build since the suite was first run).
 EXPECT_PASS = ["server-initialize", "ping", "tools-list", "server-sse-multiple-streams", "dns-rebinding-protection"]
@@ -147,6 +156,33 @@ def hand(url):
     return out
 
 
+def install() -> tuple[Path, Path]:
+    """(the suite's command, Node 22's bin dir), installed once under CACHE with npm."""
+    suite, node = CACHE / "node_modules" / ".bin" / "conformance", CACHE / "node_modules" / "node" / "bin"
+    package = CACHE / "node_modules" / "@modelcontextprotocol" / "conformance" / "package.json"
+    installed = json.loads(package.read_text())["version"] if package.exists() else None
+    if installed != VERSION or not (node / "node").exists():
+        CACHE.mkdir(parents=True, exist_ok=True)
+        subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--loglevel=error", "node@22",
+                        f"@modelcontextprotocol/conformance@{VERSION}"], cwd=CACHE, check=True, stdout=sys.stderr)
+    return suite, node
+
+
+def run_suite(url: str, results: Path, suite: Path, node: Path) -> str:
+    """Runs every scenario (`--suite all`) against `url`, results under
+    `results`; the suite's output (it exits non-zero when any check fails:
+    the results judge)."""
+    env = dict(os.environ, PATH=f"{node}{os.pathsep}{os.environ.get('PATH', '')}")
+    done = subprocess.run([str(suite), "server", "--url", url, "--suite", "all", "-o", str(results)],
+                          env=env, capture_output=True, text=True, timeout=600)
+    return done.stdout + done.stderr
+
+
+def expected() -> dict[str, str]:
+    """{case: expected outcome}, the notifications/initialized exchange first."""
+    return {"(notifications/initialized)": "202 -", **{n: e for n, _, e in CASES}}
+
+
 def scenarios(d):
     """{scenario: (checks passed, failed, first failure message)} in the suite's order."""
     out = {}
@@ -165,11 +201,18 @@ def cell(r):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--new", required=True)
-    ap.add_argument("--new-results", required=True)
+    ap.add_argument("--install", action="store_true", help="install the suite, print SUITE= and NODE22=")
+    ap.add_argument("--new")
+    ap.add_argument("--new-results")
     ap.add_argument("--base")
     ap.add_argument("--base-results")
     a = ap.parse_args()
+    if a.install:
+        suite, node = install()
+        print(f"SUITE={suite}\nNODE22={node}")
+        return
+    if not (a.new and a.new_results):
+        ap.error("--new and --new-results are needed")
     new, base = scenarios(a.new_results), scenarios(a.base_results) if a.base else {}
     errors = [] if new else [f"no results in {a.new_results}"]
     col = (lambda text, w: f"{text:<{w}} ") if a.base else (lambda text, w: "")  # the base column, with a base
@@ -186,16 +229,16 @@ def main():
                   f"{sum(r[1] == 0 for r in res.values())} of {len(res)} scenarios pass")
     hb, hn = (hand(a.base) if a.base else {}), hand(a.new)
     errors += [] if hn else [f"no MCP session at {a.new}: no case sent"]
-    expected = {"(notifications/initialized)": "202 -", **{n: e for n, _, e in CASES}}
+    expected_outcomes = expected()
     print(f"\n{'hand-sent case':<36} {col('base', 12)}{'new':<12} expected")
-    for name, exp in expected.items():
+    for name, exp in expected_outcomes.items():
         n = hn.get(name, "-")
         mark = "   <<< new differs" if n != exp else ("   (base differs)" if a.base and hb.get(name) != n else "")
         if n != exp and hn:
             errors.append(f"case {name}: new {n}, expected {exp}")
         print(f"{name:<36} {col(hb.get(name, '-'), 12)}{n:<12} {exp}{mark}")
-    print(f"cases: new as expected {sum(hn.get(k) == v for k, v in expected.items())} of {len(expected)}"
-          + (f", base {sum(hb.get(k) == v for k, v in expected.items())}" if a.base else ""))
+    print(f"cases: new as expected {sum(hn.get(k) == v for k, v in expected_outcomes.items())} of {len(expected_outcomes)}"
+          + (f", base {sum(hb.get(k) == v for k, v in expected_outcomes.items())}" if a.base else ""))
     for e in errors:
         print(f"REGRESSION: {e}", file=sys.stderr)
     sys.exit(1 if errors else 0)
