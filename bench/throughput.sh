@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Throughput and latency of name look-ups through MCP, and the full index
 # behind them, of the working tree's build ("new") against a baseline commit
-# ("base", default bf94d91), measured in one run on the same corpora.
+# ("base", default bf94d91), measured in one run on the same corpora. The
+# targets: against bf94d91, 1 client p50 <= 0.8x and req/s >= 1.5x; against
+# another base (a change's pairing), p50 <= 1.1x and req/s >= 0.9x.
 #
 #   bash bench/throughput.sh
 #
@@ -348,9 +350,12 @@ echo "projects: $(for p in "${PROJECTS[@]}"; do printf '%s (%s) ' "$(basename "$
 echo "workload: $NCALLS look-ups with a target (search_by_code_functions / _classes, ctags names, seed $SEED);"
 echo "  $RUNS interleaved rounds (base, new, ...): 1 client x $NCALLS calls, then $CLIENTS clients x $DURATION s; best per side"
 printf '%-34s %9s %9s %7s  %-26s %s\n' "" "base" "new" "new/base" "target" ""
-row p50 "1 client p50 ms" "<= 0.8x base" "<=" 0.8
+# Against bf94d91, the speed-up the throughput issue asked for; against any
+# other base (a change's pairing), no slower than it beyond the rounds' noise.
+if [ "$REV_base" = "$(cd "$ROOT" && git rev-parse --short bf94d91)" ]; then P50_X=0.8 RPS_X=1.5; else P50_X=1.1 RPS_X=0.9; fi
+row p50 "1 client p50 ms" "<= ${P50_X}x base" "<=" "$P50_X"
 row p95 "1 client p95 ms"
-row rps "$CLIENTS clients req/s" ">= 1.5x base" ">=" 1.5
+row rps "$CLIENTS clients req/s" ">= ${RPS_X}x base" ">=" "$RPS_X"
 row lp50 "$CLIENTS clients p50 ms"
 row p99 "$CLIENTS clients p99 ms" "<= 100 ms" "<=" 100 new
 row err "errors (all timed calls)" "0" "<=" 0 new
