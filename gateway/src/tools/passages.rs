@@ -68,9 +68,10 @@ fn sentences(s: &Section) -> Vec<(usize, String)> {
 }
 
 /// The passage of a section that holds most of the terms: its best
-/// sentence and the ones after it on its line, up to [`PASSAGE_CHARS`]; a long
-/// sentence is cut around its first term. Without any term in the text,
-/// the section's first sentences.
+/// sentence and the ones after it on its line (in a table, the rows after
+/// its row, `; ` between them), up to [`PASSAGE_CHARS`]; a long sentence is
+/// cut around its first term. Without any term in the text, the section's
+/// first sentences.
 pub fn passage(s: &Section, terms: &[String]) -> String {
     let units = sentences(s);
     if units.is_empty() {
@@ -81,13 +82,20 @@ pub fn passage(s: &Section, terms: &[String]) -> String {
     if unit.chars().count() > PASSAGE_CHARS {
         return window(unit, terms);
     }
-    let mut out = unit.clone();
-    for (_, next) in units[best + 1..].iter().take_while(|(l, _)| l == line) {
-        if out.chars().count() + 1 + next.chars().count() > PASSAGE_CHARS {
+    let is_row = |l: usize| s.text[l].contains(" | ");
+    let (mut out, mut last) = (unit.clone(), *line);
+    for (l, next) in &units[best + 1..] {
+        let separator = match *l {
+            l if l == last => " ",
+            l if l == last + 1 && is_row(last) && is_row(l) => "; ",
+            _ => break,
+        };
+        if out.chars().count() + separator.len() + next.chars().count() > PASSAGE_CHARS {
             break;
         }
-        out.push(' ');
+        out.push_str(separator);
         out.push_str(next);
+        last = *l;
     }
     out
 }
@@ -137,6 +145,32 @@ mod tests {
         let p = passage(&long, &terms("needle"));
         assert!(p.starts_with('…') && p.ends_with('…') && p.contains("the needle is here"), "{p}");
         assert!(p.chars().count() <= PASSAGE_CHARS + 2, "{}", p.chars().count());
+    }
+
+    #[test]
+    fn a_table_rows_passage_goes_on_with_the_rows_after_it() {
+        let table = |rows: &[&str]| Section {
+            level: 2,
+            title: "Environment variables".into(),
+            start: 1,
+            end: 9,
+            text: rows.iter().map(|r| r.to_string()).collect(),
+        };
+        let s = table(&[
+            "Variable | Effect",
+            "ZSTD_SYS_USE_PKG_CONFIG | Link the system's zstd",
+            "ZSTD_STATIC | 1: link it statically",
+        ]);
+        assert_eq!(
+            passage(&s, &terms("environment variables")),
+            "Variable | Effect; ZSTD_SYS_USE_PKG_CONFIG | Link the system's zstd; ZSTD_STATIC | 1: link it statically"
+        );
+        // Rows stop at the first entry that is no row, and at PASSAGE_CHARS.
+        let s = table(&["Variable | Effect", "A | b", "Prose after the table.", "C | d"]);
+        assert_eq!(passage(&s, &terms("variable")), "Variable | Effect; A | b");
+        let long = format!("X | {}", "y".repeat(PASSAGE_CHARS - 20));
+        let s = table(&["Variable | Effect", &long, "Z | z"]);
+        assert_eq!(passage(&s, &terms("variable")), "Variable | Effect");
     }
 
     #[test]
