@@ -382,6 +382,21 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn empty_and_unfinished_documents() {
+        assert_eq!(sections(""), []);
+        assert_eq!(sections("---\ntitle: x\n---\n"), []);
+        // A frontmatter never closed is text; a heading without a line break ends the file.
+        assert_eq!(text("---\ntitle: x\n"), ["title: x"]);
+        let s = sections("# A");
+        assert_eq!((s[0].title.as_str(), s[0].start, s[0].end), ("A", 1, 1));
+        let s = sections("\u{feff}---\na: 1\n---\n# B\r\ntext\r\n");
+        assert_eq!(
+            (s[0].title.as_str(), s[0].start, s[0].end, s[0].text.clone()),
+            ("B", 4, 5, vec!["text".to_string()])
+        );
+    }
+
+    #[test]
     fn tables_quotes_and_lists_are_entries_of_their_own() {
         let doc = "# x\n\n| a | b |\n|---|---|\n| 1 | **2** |\n\n> quoted\n> on\n\n- one\n  more\n- two\n";
         assert_eq!(text(doc), ["a | b", "1 | 2", "quoted on", "one more", "two"]);
