@@ -101,54 +101,80 @@ enum Shape {
 /// A JSON value decoded in full, then dropped: only its [`Shape`] is kept.
 /// `deserialize_any` decodes every string, map keys included, so a lone
 /// surrogate (`"\ud800"`) fails here, as invalid UTF-8 does.
-struct WellFormed(Shape);
+///
+/// With `MEMBERS_ONCE`, an object that names a member twice, at any depth,
+/// is an error too: rmcp answers a known member given twice with a bare 415
+/// (or reads an `initialize` as another message), so the guard refuses them
+/// all in a request's `params`. With `ARGUMENTS_AS_SENT` as well, the value of
+/// a top-level `arguments` member is not held to that: a tool's arguments are
+/// read leniently (the last of two wins).
+struct WellFormed<const MEMBERS_ONCE: bool = false, const ARGUMENTS_AS_SENT: bool = false>(Shape);
 
-impl<'de> Deserialize<'de> for WellFormed {
+impl<'de, const MEMBERS_ONCE: bool, const ARGUMENTS_AS_SENT: bool> Deserialize<'de>
+    for WellFormed<MEMBERS_ONCE, ARGUMENTS_AS_SENT>
+{
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(WellFormedVisitor)
+        deserializer.deserialize_any(WellFormedVisitor::<MEMBERS_ONCE, ARGUMENTS_AS_SENT>)
     }
 }
 
-struct WellFormedVisitor;
+struct WellFormedVisitor<const MEMBERS_ONCE: bool, const ARGUMENTS_AS_SENT: bool>;
 
-impl<'de> Visitor<'de> for WellFormedVisitor {
-    type Value = WellFormed;
+impl<'de, const MEMBERS_ONCE: bool, const ARGUMENTS_AS_SENT: bool> Visitor<'de>
+    for WellFormedVisitor<MEMBERS_ONCE, ARGUMENTS_AS_SENT>
+{
+    type Value = WellFormed<MEMBERS_ONCE, ARGUMENTS_AS_SENT>;
 
     fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
         formatter.write_str("any JSON value")
     }
 
-    fn visit_bool<E>(self, _: bool) -> Result<WellFormed, E> {
+    fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
         Ok(WellFormed(Shape::Scalar))
     }
 
-    fn visit_i64<E>(self, _: i64) -> Result<WellFormed, E> {
+    fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
         Ok(WellFormed(Shape::Scalar))
     }
 
-    fn visit_u64<E>(self, _: u64) -> Result<WellFormed, E> {
+    fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
         Ok(WellFormed(Shape::Scalar))
     }
 
-    fn visit_f64<E>(self, _: f64) -> Result<WellFormed, E> {
+    fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
         Ok(WellFormed(Shape::Scalar))
     }
 
-    fn visit_str<E>(self, _: &str) -> Result<WellFormed, E> {
+    fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
         Ok(WellFormed(Shape::Scalar))
     }
 
-    fn visit_unit<E>(self) -> Result<WellFormed, E> {
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
         Ok(WellFormed(Shape::Scalar))
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut elements: A) -> Result<WellFormed, A::Error> {
-        while elements.next_element::<WellFormed>()?.is_some() {}
+    fn visit_seq<A: SeqAccess<'de>>(self, mut elements: A) -> Result<Self::Value, A::Error> {
+        while elements.next_element::<WellFormed<MEMBERS_ONCE>>()?.is_some() {}
         Ok(WellFormed(Shape::Array))
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut members: A) -> Result<WellFormed, A::Error> {
-        while members.next_entry::<WellFormed, WellFormed>()?.is_some() {}
+    fn visit_map<A: MapAccess<'de>>(self, mut members: A) -> Result<Self::Value, A::Error> {
+        if !MEMBERS_ONCE {
+            while members.next_entry::<WellFormed, WellFormed>()?.is_some() {}
+            return Ok(WellFormed(Shape::Object));
+        }
+        let mut seen = HashSet::new();
+        while let Some(name) = members.next_key::<String>()? {
+            if seen.contains(&name) {
+                return Err(de::Error::custom(format_args!("duplicate field `{name}`")));
+            }
+            if ARGUMENTS_AS_SENT && name == "arguments" {
+                members.next_value::<WellFormed>()?;
+            } else {
+                members.next_value::<WellFormed<true>>()?;
+            }
+            seen.insert(name);
+        }
         Ok(WellFormed(Shape::Object))
     }
 }
@@ -222,80 +248,12 @@ struct ParamsOf<T> {
     _params: Option<T>,
 }
 
-/// A JSON value whose objects name each member once, at any depth: rmcp
-/// answers a known member given twice with a bare 415 (or reads an
-/// `initialize` as another message), so the guard refuses them all. With
-/// `ARGUMENTS_AS_SENT`, the value of a top-level `arguments` member is not
-/// looked into: a tool's arguments are read leniently (the last of two wins).
-struct MembersOnce<const ARGUMENTS_AS_SENT: bool>;
-
-impl<'de, const ARGUMENTS_AS_SENT: bool> Deserialize<'de> for MembersOnce<ARGUMENTS_AS_SENT> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(MembersOnceVisitor::<ARGUMENTS_AS_SENT>)
-    }
-}
-
-struct MembersOnceVisitor<const ARGUMENTS_AS_SENT: bool>;
-
-impl<'de, const ARGUMENTS_AS_SENT: bool> Visitor<'de> for MembersOnceVisitor<ARGUMENTS_AS_SENT> {
-    type Value = MembersOnce<ARGUMENTS_AS_SENT>;
-
-    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
-        formatter.write_str("any JSON value")
-    }
-
-    fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-        Ok(MembersOnce)
-    }
-
-    fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
-        Ok(MembersOnce)
-    }
-
-    fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
-        Ok(MembersOnce)
-    }
-
-    fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
-        Ok(MembersOnce)
-    }
-
-    fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
-        Ok(MembersOnce)
-    }
-
-    fn visit_unit<E>(self) -> Result<Self::Value, E> {
-        Ok(MembersOnce)
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut elements: A) -> Result<Self::Value, A::Error> {
-        while elements.next_element::<MembersOnce<false>>()?.is_some() {}
-        Ok(MembersOnce)
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut members: A) -> Result<Self::Value, A::Error> {
-        let mut seen = HashSet::new();
-        while let Some(name) = members.next_key::<String>()? {
-            if seen.contains(&name) {
-                return Err(de::Error::custom(format_args!("duplicate field `{name}`")));
-            }
-            if ARGUMENTS_AS_SENT && name == "arguments" {
-                members.next_value::<IgnoredAny>()?;
-            } else {
-                members.next_value::<MembersOnce<false>>()?;
-            }
-            seen.insert(name);
-        }
-        Ok(MembersOnce)
-    }
-}
-
 /// The first member of a request's `params` given twice (at any depth, not
 /// inside a tool's `arguments`), as an error message.
 fn duplicate_in_params(body: &[u8], tool_call: bool) -> Option<String> {
     let read = match tool_call {
-        true => serde_json::from_slice::<ParamsOf<MembersOnce<true>>>(body).map(drop),
-        false => serde_json::from_slice::<ParamsOf<MembersOnce<false>>>(body).map(drop),
+        true => serde_json::from_slice::<ParamsOf<WellFormed<true, true>>>(body).map(drop),
+        false => serde_json::from_slice::<ParamsOf<WellFormed<true>>>(body).map(drop),
     };
     read.err().map(|e| e.to_string())
 }

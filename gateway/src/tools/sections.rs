@@ -78,9 +78,8 @@ impl Reader {
     fn read(&mut self, event: Event, at: Range<usize>, lines: &LineIndex) {
         match event {
             Event::Start(Tag::Heading { level, .. }) => {
-                self.flush();
-                self.close_section(lines.line_of(at.start) - 1);
                 let start = lines.line_of(at.start);
+                self.close_section(start - 1);
                 self.sections.push(Section {
                     level: level as u8,
                     title: String::new(),
@@ -107,9 +106,9 @@ impl Reader {
             Event::InlineHtml(html) => self.inline_html(&html),
             Event::Html(html) => self.html_block_line(&html),
             Event::SoftBreak | Event::HardBreak => self.entry.push(' '),
-            Event::Start(tag) if !is_inline(&tag) => self.flush(),
+            Event::Start(tag) if !is_inline(tag.to_end()) => self.flush(),
             Event::End(TagEnd::TableCell) => self.entry.push_str(" | "),
-            Event::End(tag) if !is_inline_end(tag) => self.flush(),
+            Event::End(tag) if !is_inline(tag) => self.flush(),
             _ => {}
         }
     }
@@ -176,21 +175,9 @@ impl Reader {
     }
 }
 
-fn is_inline(tag: &Tag) -> bool {
-    matches!(
-        tag,
-        Tag::Emphasis
-            | Tag::Strong
-            | Tag::Strikethrough
-            | Tag::Superscript
-            | Tag::Subscript
-            | Tag::Link { .. }
-            | Tag::Image { .. }
-            | Tag::TableCell
-    )
-}
-
-fn is_inline_end(tag: TagEnd) -> bool {
+/// An element within a line of text (emphasis, a link, a table cell), not
+/// one that starts a new entry.
+fn is_inline(tag: TagEnd) -> bool {
     matches!(
         tag,
         TagEnd::Emphasis
