@@ -46,7 +46,11 @@ from benchlib import McpSession, log, pct, quiet_mcp_logs
 KINDS = ["name", "words", "text", "refs"]
 SIDES = ["default", "typed"]
 # Targets per set (file stem): answered share, tokens p50.
-TARGETS = {"questions": (0.70, 500), "details": (0.75, 400)}
+TARGETS = {"questions": (0.70, 500), "details": (0.75, 400), "unseen": (0.75, 400)}
+# Each half of a set whose rows say so (unseen.jsonl): first calls without an
+# identifier of the code (`names_code` false), answers inside a body (`in_body`).
+HALVES = [("first call in words", "names_code", False), ("answer inside a body", "in_body", True)]
+TARGET_HALF = 0.65
 TARGET_CLIENT_RATIO = 1.02
 TARGET_TOOLS = 1200
 COMPACT = (",", ":")
@@ -178,6 +182,12 @@ def table(set_name: str, results: list[Result]) -> None:
         rs = [r for r in results if r.q["project"] == p]
         print(f"  {p:<11} n {len(rs):>2}  answered {sum(r.answered['default'] for r in rs) / len(rs):.2f}  "
               f"tokens p50 {pct([r.tokens['default'] for r in rs], 50)}")
+    for label, field, value in HALVES:
+        rs = [r for r in results if r.q.get(field) == value]
+        if rs:
+            a = sum(r.answered["default"] for r in rs) / len(rs)
+            print(f"  half: {label:<22} n {len(rs):>2}  answered {a:.2f}  tokens p50 {pct([r.tokens['default'] for r in rs], 50)}"
+                  f"   target >= {TARGET_HALF:.2f}  {'met' if a >= TARGET_HALF else 'MISSED'}")
     styles = sorted({r.q.get("style") for r in results} - {None})
     for st in styles:
         rs = [r for r in results if r.q.get("style") == st]

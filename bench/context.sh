@@ -9,6 +9,7 @@
 # (bench/context.py).
 #
 #   bash bench/context.sh [--misses N] [--json out.json]
+#   CONTEXT_SET=unseen bash bench/context.sh [--misses N]
 #
 # The question sets, each reported on its own: bench/context/questions.jsonl
 # (45, fixed, written blind from the corpus trees) and details.jsonl (64
@@ -18,6 +19,11 @@
 # `scan index --no-llm` under the prefix vibebench-context and served once,
 # with the config's defaults. An older binary that ignores `typed_output`
 # shows its own default on both sides.
+# CONTEXT_SET=unseen runs bench/context/unseen.jsonl instead (66 questions
+# about code no model has seen, over the corpus of
+# bench/context/unseen/corpus.sh: python, javascript and go packages first
+# published in 2025-2026, indexed under the prefix vibebench-unseen), with
+# its halves (first calls in words, answers inside a body) reported apart.
 # CONTEXT_KEEP=1 keeps the index (config in ~/.cache/vibe-bench/context)
 # between runs, so that a gateway-only change needs no re-index; without it
 # the prefix is fresh and dropped on exit. VIBE_BIN: a built binary (no cargo
@@ -26,10 +32,19 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 T0=$SECONDS
-PREFIX="vibebench-context"
-CORPORA="${VIBE_CORPORA:-$HOME/.cache/vibe-bench/corpora}"
-LANGS=(python java javascript go)
-for l in "${LANGS[@]}"; do [ -d "$CORPORA/$l" ] || bash "$ROOT/bench/corpora.sh" "$l"; done
+if [ "${CONTEXT_SET:-fixed}" = unseen ]; then
+    PREFIX="vibebench-unseen"
+    CORPORA="$HOME/.cache/vibe-bench/unseen"
+    LANGS=(python javascript go)
+    bash "$ROOT/bench/context/unseen/corpus.sh" "$CORPORA" >&2
+    SETS=(--questions "$ROOT/bench/context/unseen.jsonl")
+else
+    PREFIX="vibebench-context"
+    CORPORA="${VIBE_CORPORA:-$HOME/.cache/vibe-bench/corpora}"
+    LANGS=(python java javascript go)
+    for l in "${LANGS[@]}"; do [ -d "$CORPORA/$l" ] || bash "$ROOT/bench/corpora.sh" "$l"; done
+    SETS=(--questions "$ROOT/bench/context/questions.jsonl" --questions "$ROOT/bench/context/details.jsonl")
+fi
 PROJECTS=("${LANGS[@]/#/$CORPORA/}")
 
 private_binary
@@ -60,7 +75,7 @@ serve() {
 }
 
 if [ "${CONTEXT_KEEP:-0}" = 1 ]; then
-    CFG="$HOME/.cache/vibe-bench/context"
+    CFG="$HOME/.cache/vibe-bench/context${CONTEXT_SET:+-$CONTEXT_SET}"
     [ -f "$CFG/config.json5" ] || make_config "$CFG" "$PREFIX"
     for p in "${PROJECTS[@]}"; do "$BIN" --config-dir "$CFG" source add "$p" >/dev/null 2>&1 || true; done
     log "indexing (scan index --no-llm, kept index)"
@@ -78,8 +93,7 @@ serve "$CFG"
 BENCH_QUIET_WAIT="${BENCH_QUIET_WAIT:-30}" wait_quiet
 LOAD0="$(loadavg)"
 (cd "$ROOT/bench" && "$VENV/bin/python" context.py --url "http://127.0.0.1:$PORT/mcp" \
-    --questions "$ROOT/bench/context/questions.jsonl" --questions "$ROOT/bench/context/details.jsonl" \
-    --corpora "$CORPORA" "$@")
+    "${SETS[@]}" --corpora "$CORPORA" "$@")
 echo
 machine_line "$LOAD0"
 echo "binary built $BUILT; commit $(git -C "$ROOT" rev-parse --short HEAD)$(git -C "$ROOT" diff --quiet HEAD -- gateway common 2>/dev/null || echo ' (gateway/common modified)')"

@@ -209,7 +209,10 @@ mod tests {
         assert_eq!(references["properties"]["direction"]["enum"], json!(["callees", "subtypes", "supertypes"]));
         let item = &references["properties"]["results"]["items"]["properties"];
         assert_eq!(item["language"]["anyOf"][1], json!({ "type": "null" }), "written, null for no language");
-        assert_eq!(item["references"]["items"]["properties"]["kind"]["enum"], json!(["call", "type", "import"]));
+        assert_eq!(
+            item["references"]["items"]["properties"]["kind"]["enum"],
+            json!(["call", "type", "import", "read"])
+        );
         // A callee is a use with its name.
         assert_eq!(item["calls"]["items"]["required"], json!(["name", "line", "kind"]));
         let text = output_schema(Run::Text).to_value();

@@ -315,7 +315,7 @@ pub const TOOLS: &[ToolSpec] = &[
         name: "find_references",
         title: "Find references",
         description:
-            "Uses of a symbol (calls, types, imports) with line and function; or callees, subtypes, supertypes.",
+            "Uses of a symbol (calls, types, imports, reads) with line and function; or callees, subtypes, supertypes.",
         params: &[
             Param::Query("Name or Owner.name"),
             Param::Target,

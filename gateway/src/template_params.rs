@@ -493,16 +493,19 @@ pub struct TreeParams<'a> {
     pub roots: u32,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub prefix: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path_regexp: Option<&'a str>,
 }
 
 /// Params of `show_tree`: the first `max_files` paths (under the directory
-/// `prefix`, `a/b/`, when given) and the number of files of each project
-/// root (up to `roots` of them).
-pub fn tree(max_files: u32, prefix: Option<&str>, roots: u32) -> TreeParams<'_> {
+/// `prefix`, `a/b/`, when given; or matching `path_regexp`, a path glob as
+/// a regexp) and the number of files of each project.
+pub fn tree<'a>(max_files: u32, prefix: Option<&'a str>, path_regexp: Option<&'a str>, roots: u32) -> TreeParams<'a> {
     TreeParams {
         limit: max_files.clamp(1, 10_000),
         roots: roots.clamp(1, 10_000),
         prefix: prefix.filter(|p| !p.is_empty()),
+        path_regexp,
     }
 }
 
@@ -560,24 +563,12 @@ pub struct TextAlternative {
     pub groups: Vec<String>,
 }
 
-/// Params of `find_definitions` (see [`definitions`]).
-#[derive(Debug, Serialize)]
-pub struct DefinitionsParams<'a> {
-    pub path: &'a str,
-    pub names: &'a [&'a str],
-    pub limit: u32,
-}
-
-/// Params of `find_definitions`: the functions and methods named `names`
-/// that the file at `path` defines, at most `limit` of them.
-pub fn definitions<'a>(path: &'a str, names: &'a [&'a str], limit: u32) -> DefinitionsParams<'a> {
-    DefinitionsParams { path, names, limit: limit.clamp(1, INNER_LIMIT_ALL) }
-}
-
 /// Most candidate files one `search_code_text` request fetches.
 pub const TEXT_MAX_SIZE: u32 = 500;
 
+mod lookups;
 mod run_as;
+pub use lookups::*;
 pub use run_as::TemplateParams;
 
 #[cfg(test)]

@@ -134,3 +134,9 @@
    .
    argument: (_) @name) @reference.import
   (#any-of? @_cmd "source" "."))
+
+; Reads of named values: every identifier read is a candidate; the engine
+; keeps those that name a value (upper case, `kName`, or a constant the
+; file defines) and are no other kind of use.
+(simple_expansion (variable_name) @name) @reference.read
+(expansion (variable_name) @name) @reference.read

@@ -262,3 +262,8 @@
 ((using_directive !name (qualified_name name: (identifier) @name)) @reference.import
   (#match? @reference.import "\\bstatic\\s"))
 (using_directive name: (identifier) "=" . (qualified_name name: (identifier) @name)) @reference.import
+
+; Reads of named values: every identifier read is a candidate; the engine
+; keeps those that name a value (upper case, `kName`, or a constant the
+; file defines) and are no other kind of use.
+(identifier) @name @reference.read

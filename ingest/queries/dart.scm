@@ -227,3 +227,8 @@
 (annotation name: (identifier) @name) @reference.type
 (import_specification uri: (configurable_uri (uri (string_literal) @name))) @reference.import
 (library_export uri: (configurable_uri (uri (string_literal) @name))) @reference.import
+
+; Reads of named values: every identifier read is a candidate; the engine
+; keeps those that name a value (upper case, `kName`, or a constant the
+; file defines) and are no other kind of use.
+(identifier) @name @reference.read

@@ -106,3 +106,9 @@
    . function: (identifier) @_require
    arguments: (arguments . (string (string_fragment) @name))) @reference.import
  (#eq? @_require "require"))
+
+; Reads of named values: every identifier read is a candidate; the engine
+; keeps those that name a value (upper case, `kName`, or a constant the
+; file defines) and are no other kind of use.
+(identifier) @name @reference.read
+(member_expression property: (property_identifier) @name) @reference.read

@@ -251,3 +251,8 @@
     "int" "int8" "int16" "int32" "int64" "rune" "string"
     "uint" "uint8" "uint16" "uint32" "uint64" "uintptr"))
 (import_spec path: (interpreted_string_literal (interpreted_string_literal_content) @name)) @reference.import
+
+; Reads of named values: every identifier read is a candidate; the engine
+; keeps those that name a value (upper case, `kName`, or a constant the
+; file defines) and are no other kind of use.
+(identifier) @name @reference.read

@@ -159,3 +159,8 @@
 ; `import static com.google.common.base.Preconditions.checkNotNull`).
 ((import_declaration "static" (scoped_identifier scope: (scoped_identifier name: (identifier) @name))) @reference.import
   (#not-match? @reference.import "\\*"))
+
+; Reads of named values: every identifier read is a candidate; the engine
+; keeps those that name a value (upper case, `kName`, or a constant the
+; file defines) and are no other kind of use.
+(identifier) @name @reference.read

@@ -295,3 +295,8 @@
   (#not-match? @reference.import "\\*"))
 ((import (qualified_identifier) @name) @reference.import
   (#match? @reference.import "\\*"))
+
+; Reads of named values: every identifier read is a candidate; the engine
+; keeps those that name a value (upper case, `kName`, or a constant the
+; file defines) and are no other kind of use.
+(identifier) @name @reference.read

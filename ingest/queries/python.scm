@@ -144,3 +144,8 @@
 (import_from_statement
   name: [(dotted_name) @name
          (aliased_import name: (dotted_name) @name)]) @reference.import
+
+; Reads of named values: every identifier read is a candidate; the engine
+; keeps those that name a value (upper case, `kName`, or a constant the
+; file defines) and are no other kind of use.
+(identifier) @name @reference.read

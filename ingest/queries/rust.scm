@@ -160,3 +160,8 @@
 ((token_tree (identifier) @name . (token_tree . "(") @_args) @reference.call
   (#adjacent? @name @_args)
   (#not-any-of? @name "if" "while" "match" "return" "in" "for" "let" "mut" "move" "as" "else" "loop" "break" "continue" "where" "impl" "dyn" "ref" "fn" "pub" "use" "mod" "struct" "enum" "type" "const" "static" "unsafe" "async" "await" "yield"))
+
+; Reads of named values: every identifier read is a candidate; the engine
+; keeps those that name a value (upper case, `kName`, or a constant the
+; file defines) and are no other kind of use.
+(identifier) @name @reference.read

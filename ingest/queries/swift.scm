@@ -215,3 +215,8 @@
   (#match? @name "^[A-Z][A-Za-z0-9_]*[a-z]"))
 (user_type (type_identifier) @name) @reference.type
 (import_declaration (identifier) @name) @reference.import
+
+; Reads of named values: every identifier read is a candidate; the engine
+; keeps those that name a value (upper case, `kName`, or a constant the
+; file defines) and are no other kind of use.
+(simple_identifier) @name @reference.read

@@ -21,10 +21,10 @@ use crate::backend::search::{Search, SearchError};
 /// Version of every shipped template. Bump it when any template file changes:
 /// the test `template_version_follows_content` fails until
 /// [`TEMPLATES_FINGERPRINT`] is set to the new content's fingerprint.
-pub const TEMPLATE_VERSION: u64 = 36;
+pub const TEMPLATE_VERSION: u64 = 37;
 
 /// [`templates_fingerprint`] of the templates [`TEMPLATE_VERSION`] was set for.
-pub const TEMPLATES_FINGERPRINT: &str = "881befcc3d8312cf";
+pub const TEMPLATES_FINGERPRINT: &str = "846f5a52f38c666f";
 
 #[derive(RustEmbed)]
 #[folder = "../opensearch-templates"]

@@ -91,7 +91,10 @@ impl std::fmt::Display for ElementKind {
 }
 
 /// The kind of a use of a name: a call (also of a method or a
-/// constructor), a type reference, or an import (`@reference.<kind>`).
+/// constructor), a type reference, an import, or a read of a named value
+/// (a constant, a static, an enum member, a module-level upper-case name:
+/// `MAX_RETRIES`, `Self::LIMIT`, `defaultTimeout` where the file defines it
+/// as a constant) (`@reference.<kind>`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Default, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum ReferenceKind {
@@ -99,16 +102,19 @@ pub enum ReferenceKind {
     Call,
     Type,
     Import,
+    Read,
 }
 
 impl ReferenceKind {
-    pub const ALL: [ReferenceKind; 3] = [ReferenceKind::Call, ReferenceKind::Type, ReferenceKind::Import];
+    pub const ALL: [ReferenceKind; 4] =
+        [ReferenceKind::Call, ReferenceKind::Type, ReferenceKind::Import, ReferenceKind::Read];
 
     pub fn name(self) -> &'static str {
         match self {
             ReferenceKind::Call => "call",
             ReferenceKind::Type => "type",
             ReferenceKind::Import => "import",
+            ReferenceKind::Read => "read",
         }
     }
 

@@ -41,6 +41,11 @@ pub struct Shown<'a> {
     /// after it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub calls: Vec<Cow<'a, str>>,
+    /// The named values a function or method reads (constants, statics,
+    /// enum members, upper-case names; at most [`MAX_READS`]), in order of
+    /// their first read: an answer shows each one's definition under it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reads: Vec<Cow<'a, str>>,
 }
 
 /// The [`Shown`] an inner hit's `fields."symbols.show"` holds; `None` for
@@ -52,6 +57,9 @@ pub fn read(field: &Value) -> Option<Shown<'static>> {
 /// A function or method of at most this many lines records the functions
 /// of its file it calls (`calls`): it may hand its work to one of them.
 pub const DELEGATE_LINES: u32 = 12;
+
+/// Named values a function or method records (`reads`).
+pub const MAX_READS: usize = 8;
 
 /// Standard base64 that decodes with or without the padding (OpenSearch
 /// returns binary doc values unpadded).
@@ -121,6 +129,7 @@ mod tests {
             code: Some("fn get(&self) {".into()),
             code_skip: None,
             calls: vec![Cow::Borrowed("find")],
+            reads: vec![Cow::Borrowed("LIMIT")],
         };
         let field = json!(encode_serialized(&written));
         assert_eq!(read(&field), Some(written));

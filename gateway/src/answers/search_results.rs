@@ -54,6 +54,26 @@ pub struct SymbolMatch {
     pub code_skip: Option<String>,
     // A callee of the best match, shown after the match that calls it.
     pub called_by: Option<String>,
+    // The definitions of the named values it reads (the best match and its callee).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<NamedValue>,
+    /// The named values it reads, as the index recorded them: what
+    /// `values` is looked up from, never sent.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub reads: Vec<String>,
+}
+
+/// A named value a definition reads, where it is defined: `MAX_RETRIES = 5`
+/// at line 12 of `path` (its own file when `path` is absent).
+#[serde_with::skip_serializing_none]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct NamedValue {
+    pub name: String,
+    // Its definition's line, as written.
+    pub text: String,
+    pub path: Option<String>,
+    pub line: Line,
 }
 
 /// A line of a file, with the definition it is in.
@@ -227,6 +247,8 @@ impl From<&Shown<'_>> for SymbolMatch {
             code_lines: None,
             code_skip: None,
             called_by: None,
+            values: Vec::new(),
+            reads: s.reads.iter().map(|r| r.to_string()).collect(),
         }
     }
 }

@@ -317,10 +317,13 @@ pub(super) fn line_range_of(v: &ArgValue) -> (Option<u64>, Option<u64>) {
     }
 }
 
-/// A reference kind as a model writes it (`call`, `calls`, `type`, `imports`, `all`).
+/// A reference kind as a model writes it (`call`, `calls`, `type`, `imports`, `reads`, `all`).
 pub(super) fn is_reference_kind(v: &str) -> bool {
     let v = v.trim().to_lowercase();
-    matches!(v.trim_end_matches('s'), "call" | "type" | "import" | "all" | "invocation" | "require" | "use" | "include")
+    matches!(
+        v.trim_end_matches('s'),
+        "call" | "type" | "import" | "read" | "all" | "invocation" | "require" | "use" | "include"
+    )
 }
 
 /// Regex syntax that is almost never meant literally: character classes

@@ -37,3 +37,4 @@ impl TemplateParams for StatsParams {}
 impl TemplateParams for TreeParams<'_> {}
 impl TemplateParams for TextParams<'_> {}
 impl TemplateParams for DefinitionsParams<'_> {}
+impl TemplateParams for ValuesParams<'_> {}

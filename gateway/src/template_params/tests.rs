@@ -66,9 +66,10 @@ fn every_param_sent_is_read_by_its_template() {
         ("get_file_ast", unread_params("get_file_ast", &file("a.py", true, Some("run")))),
         ("show_projects", unread_params("show_projects", &projects(10))),
         ("show_stats", unread_params("show_stats", &stats())),
-        ("show_tree", unread_params("show_tree", &tree(100, Some("src"), 10))),
+        ("show_tree", unread_params("show_tree", &tree(100, Some("src"), Some("(.*/)?[^/]*\\.py"), 10))),
         ("search_code_text", unread_params("search_code_text", &text(&clauses, Some(".*"), Some("python"), 3, 0))),
         ("find_definitions", unread_params("find_definitions", &definitions("a.py", &names, 3))),
+        ("find_values", unread_params("find_values", &values(&names, "src/a.py", 3))),
     ];
     for (template, keys) in unread {
         assert!(keys.is_empty(), "{template} is sent {keys:?}, which it never reads");
@@ -221,8 +222,8 @@ fn keys_absent_when_unset_are_not_sent() {
     assert_eq!(sent, json!({ "path": "a/b.rs", "path_glob": "a/b.rs", "loose": false }));
     let sent = serde_json::to_value(file("a*.rs", true, Some("run"))).unwrap();
     assert_eq!(sent, json!({ "path": "a*.rs", "path_glob": "a\\*.rs", "loose": true, "symbol_name": "run" }));
-    assert_eq!(serde_json::to_value(tree(5, Some(""), 3)).unwrap(), json!({ "limit": 5, "roots": 3 }));
-    let sent = serde_json::to_value(tree(0, Some("a/"), 20_000)).unwrap();
+    assert_eq!(serde_json::to_value(tree(5, Some(""), None, 3)).unwrap(), json!({ "limit": 5, "roots": 3 }));
+    let sent = serde_json::to_value(tree(0, Some("a/"), None, 20_000)).unwrap();
     assert_eq!(sent, json!({ "limit": 1, "roots": 10_000, "prefix": "a/" }));
     let sent = serde_json::to_value(callees("A::b()", &[], 3, 0)).unwrap();
     assert_eq!(sent, json!({ "in": "A.b", "kinds": [], "limit": 3, "offset": 0, "inner_limit": 100 }));

@@ -177,10 +177,16 @@ async fn ranked(
 }
 
 /// The best result's lines that answer: its definition's ([`Show`]), the
-/// function it hands its work to, and its file's lines holding the words.
+/// function it hands its work to, the named values they read (for words),
+/// and its file's lines holding the words.
 async fn lines_that_answer(gw: &Gateway, answer: &mut SymbolsAnswer, calls: &[(String, String)], show: Show<'_>) {
     super::excerpt::complete(gw, answer, show).await;
     super::delegate::follow(gw, answer, calls, show).await;
+    // A question (or a name with words) asks for a detail, often a value
+    // the function reads; a bare name's look-up stays one search.
+    if show != Show::Start {
+        super::named_values::add(gw, answer).await;
+    }
     match show {
         Show::Window(words) => super::word_lines::add(gw, answer, words, false).await,
         Show::Lines(words) => super::word_lines::add(gw, answer, words, true).await,

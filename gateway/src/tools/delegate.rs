@@ -140,7 +140,7 @@ fn callee_spans(lines: &[&str], (start, end): (u64, u64), show: Show<'_>) -> Vec
         return vec![(start, end)];
     }
     let spans = match show {
-        Show::Window(query) => excerpt::window_spans(lines, (start, end), query),
+        Show::Window(query) => excerpt::window_spans(lines, (start, end), None, query),
         Show::Lines(words) => excerpt::holding_spans(lines, (start, end), words),
         Show::Start => vec![],
     };

@@ -2,11 +2,11 @@
 //! definition's code, so that one call answers instead of a search and a
 //! read. The index keeps each definition's first lines (`symbols.code`);
 //! when the definition is longer than that, its lines are read from the
-//! files index by id (one `_mget`, for the best match only): the first [`NAME_LINES`] of a function ([`TYPE_LINES`] of a type) for a name, the
-//! [`WINDOW_LINES`] where the question's words are densest for a question in
-//! words (trimmed to a few lines around those holding them; in a long
-//! window, only the lines holding the most of them, `thinned`), the lines of
-//! code holding the words for a name followed by words.
+//! files index by id (one `_mget`, for the best match only): the first [`NAME_LINES`] of a function ([`TYPE_LINES`] of a type) for a name;
+//! for a question in words all of a definition up to [`WHOLE_LINES`] long,
+//! else its first line and the statements that decide, those holding the
+//! question's words first ([`statements`]); the lines of code holding the
+//! words for a name followed by words.
 
 use serde::Deserialize;
 use vibe_common::backend::naming::project_hash;
@@ -14,7 +14,7 @@ use vibe_common::document::ast::AstData;
 use vibe_common::document::kinds::ElementKind;
 
 use super::answer::stored_file;
-use crate::answers::{FileAnswer, FileResult, Freshness, Line, Outline, SymbolsAnswer, TextFound, Uses};
+use crate::answers::{FileAnswer, FileResult, Freshness, Line, Outline, SymbolMatch, SymbolsAnswer, TextFound, Uses};
 use crate::budget::{escaped_len, json_len, RESERVE};
 use crate::gateway::Gateway;
 use crate::template_params;
@@ -33,8 +33,6 @@ fn name_lines(kind: &str) -> u64 {
         TYPE_LINES
     }
 }
-/// Lines shown around a question's words in a long definition.
-pub const WINDOW_LINES: u64 = 30;
 /// Largest file whose text is read to show a definition's lines or a
 /// use's line: a bigger one keeps the stored first lines (reading many
 /// large texts at once under load trips OpenSearch's memory breaker).
@@ -53,7 +51,8 @@ pub(super) const STEM_CHARS: usize = 5;
 pub enum Show<'a> {
     /// Its first lines (a name).
     Start,
-    /// The [`WINDOW_LINES`] where the question's words are densest.
+    /// All of a short definition, the statements of a long one that hold
+    /// the question's words ([`window_spans`]).
     Window(&'a str),
     /// Its first line and the lines holding these words, each with the
     /// lines its statement goes on over (a name followed by words).
@@ -67,6 +66,16 @@ pub async fn complete(gw: &Gateway, answer: &mut SymbolsAnswer, show: Show<'_>) 
     let room = room_for_code(gw, answer);
     let Some(result) = answer.results.first_mut().filter(|r| readable_file(&r.freshness)) else { return };
     let file = stored_file(gw, &result.project, &result.path);
+    // A question in words: of the file's matches, the unit whose lines hold
+    // the most of its words answers (read once for all of them).
+    let mut content = None;
+    let mut promoted = false;
+    if let (Show::Window(query), true) = (show, result.found.matches.len() > 1) {
+        content = file_text(gw, file.clone()).await;
+        if let Some(text) = content.as_deref() {
+            promoted = promote_best_unit(&mut result.found.matches, text, query);
+        }
+    }
     let Some(m) = result.found.matches.first_mut() else { return };
     let Some((start, end)) = m.head.lines.as_deref().and_then(crate::render::span) else { return };
     let shown = m.code.as_deref().map_or(0, |c| c.lines().count() as u64);
@@ -76,14 +85,26 @@ pub async fn complete(gw: &Gateway, answer: &mut SymbolsAnswer, show: Show<'_>) 
     // words ask for fewer.
     let whole = end - start < shown + skipped;
     let fewer = matches!(show, Show::Lines(_)) && end - start >= HOLDING_LINES as u64;
-    if shown == 0 || (whole && !fewer) {
+    if !promoted && (shown == 0 || (whole && !fewer)) {
         return;
     }
-    let Some(content) = file_text(gw, file).await else { return };
+    let content = match content {
+        Some(content) => content,
+        None => match file_text(gw, file).await {
+            Some(content) => content,
+            None => return,
+        },
+    };
     let lines: Vec<&str> = content.lines().collect();
     let stored = m.code.as_deref().map_or(0, escaped_len);
+    if matches!(show, Show::Window(_)) && end - start < WHOLE_LINES {
+        // A short definition, whole: its doc block and comment runs are
+        // said in a line each when shown.
+        (m.code, m.code_skip) = code_of(&content, (start, end), end - start + 1, room + stored);
+        return;
+    }
     let spans = match show {
-        Show::Window(query) => window_spans(&lines, (start, end), query),
+        Show::Window(query) => window_spans(&lines, (start, end), doc, query),
         Show::Lines(words) => holding(&lines, (start, end), doc, words),
         Show::Start => vec![],
     };
@@ -105,6 +126,44 @@ pub async fn complete(gw: &Gateway, answer: &mut SymbolsAnswer, show: Show<'_>) 
     m.code_lines = Some(crate::render::spans_text(&spans, text.lines().count() as u64));
     m.code = Some(text);
     m.code_skip = None;
+}
+
+/// Moves first, among the best file's matches, the function, method or
+/// value whose own lines (its doc and comments aside) hold more of the
+/// question's words than the first match's: the unit that does what the
+/// question asks, not the one whose name or doc reads like it. The match
+/// it passes loses its code (a value keeps its first lines); the one moved
+/// gets its code from the caller. Whether one moved.
+fn promote_best_unit(matches: &mut Vec<SymbolMatch>, content: &str, query: &str) -> bool {
+    let stems = stems(query);
+    let lines: Vec<&str> = content.lines().collect();
+    let held = |m: &SymbolMatch| -> usize {
+        let Some((start, end)) = m.head.lines.as_deref().and_then(crate::render::span) else { return 0 };
+        let code = (start..=end.min(lines.len() as u64)).map(|n| lines[n as usize - 1]);
+        let code: Vec<String> = code.filter(|l| !crate::render::is_comment(l)).map(str::to_lowercase).collect();
+        stems.iter().filter(|s| code.iter().any(|l| l.contains(s.as_str()))).count()
+    };
+    let unit = |m: &SymbolMatch| ElementKind::parse(&m.head.kind).is_some_and(|k| k.is_callable() || k.is_value());
+    // A unit that hands its work to the first match (calls it) holds the
+    // question's words around that call: the first match does the work.
+    let first_name = matches[0].head.name.clone();
+    let calls_first = |m: &SymbolMatch| {
+        let Some((start, end)) = m.head.lines.as_deref().and_then(crate::render::span) else { return false };
+        (start..=end.min(lines.len() as u64)).any(|n| lines[n as usize - 1].contains(&format!("{first_name}(")))
+    };
+    let unit = |m: &SymbolMatch| unit(m) && !calls_first(m);
+    let first = held(&matches[0]);
+    let best =
+        matches.iter().enumerate().skip(1).filter(|(_, m)| unit(m)).map(|(i, m)| (held(m), std::cmp::Reverse(i))).max();
+    let Some((_, std::cmp::Reverse(i))) = best.filter(|&(most, _)| most > first) else { return false };
+    let mut moved = matches.remove(i);
+    (moved.code, moved.code_lines, moved.code_skip) = (None, None, None);
+    let passed = &mut matches[0];
+    if !ElementKind::parse(&passed.head.kind).is_some_and(ElementKind::is_value) {
+        (passed.code, passed.code_lines, passed.code_skip) = (None, None, None);
+    }
+    matches.insert(0, moved);
+    true
 }
 
 /// Lines a definition shows for the words after its name, its first
@@ -299,72 +358,83 @@ pub(super) async fn file_text(gw: &Gateway, file: (String, String)) -> Option<St
     gw.backend().contents(&[file]).await.ok()?.pop().flatten()
 }
 
-/// The [`WINDOW_LINES`] of `start..=end` holding most of the query's
-/// [`stems`] (the first such window; the definition's start when none
-/// holds any),
-/// from a few lines before its first line holding a word to a few after
-/// its last.
-fn densest(lines: &[&str], start: u64, end: u64, stems: &[String]) -> (u64, u64) {
-    let per_line: Vec<usize> = (start..=end).map(|n| stems_held(lines, n, stems)).collect();
-    let width = WINDOW_LINES.min(end - start + 1) as usize;
-    let mut best = (0, 0usize);
-    let mut sum: usize = per_line[..width].iter().sum();
-    best.1 = sum;
-    for i in 1..=per_line.len() - width {
-        sum = sum + per_line[i + width - 1] - per_line[i - 1];
-        if sum > best.1 {
-            best = (i, sum);
-        }
+/// A definition of at most this many lines is shown whole for a question
+/// in words (its doc block left out: the head says it).
+pub const WHOLE_LINES: u64 = 40;
+/// Most lines a question in words shows of a longer definition
+/// ([`statements`]), its first line and the lines its statements go on
+/// over included.
+pub const THIN_LINES: usize = 16;
+
+/// The lines of `start..=end` a question in words shows: all of a short
+/// definition but its `doc` block; of a longer one its first line and the
+/// statements that decide ([`statements`]).
+pub(super) fn window_spans(
+    lines: &[&str],
+    (start, end): (u64, u64),
+    doc: Option<(u64, u64)>,
+    query: &str,
+) -> Vec<(u64, u64)> {
+    let in_doc = |n: u64| doc.is_some_and(|(a, b)| a <= n && n <= b);
+    if end - start < WHOLE_LINES {
+        return runs((start..=end).filter(|n| !in_doc(*n)).collect());
     }
-    // A few lines of lead-in before the first line that holds a word, and a
-    // few after the last one (the whole window when none holds any).
-    let first_hit = (best.0..best.0 + width).find(|i| per_line[*i] > 0).unwrap_or(best.0);
-    let from = first_hit.saturating_sub(LEAD_LINES);
-    let window_end = (from + width).min(per_line.len()) - 1;
-    let to = match (from..=window_end).rev().find(|i| per_line[*i] > 0) {
-        Some(last_hit) => (last_hit + TAIL_LINES).min(window_end),
-        None => window_end,
-    };
-    (start + from as u64, start + to as u64)
+    statements(lines, (start, end), &in_doc, &stems(query))
 }
 
-/// Most lines a question in words shows of a long window (`thinned`).
-pub const THIN_LINES: usize = 12;
-/// Longest window shown whole: a definition of up to this many lines is
-/// read at a glance, and its answer may hold none of the words.
-pub const WHOLE_WINDOW_LINES: usize = 20;
-
-/// The lines of a [`densest`] window to show: all of it when it is at most
-/// [`WHOLE_WINDOW_LINES`] long; else, as grep would, the lines holding the most of
-/// the question's words (at least two when any line holds two; by stem),
-/// each with the line before and after it, the best first, up to
-/// [`THIN_LINES`] lines in all, in their order. A window that holds no word
-/// is kept (the definition's start).
-fn thinned(lines: &[&str], (from, to): (u64, u64), stems: &[String]) -> Vec<(u64, u64)> {
-    let counts: Vec<(u64, usize)> = (from..=to).map(|n| (n, stems_held(lines, n, stems))).collect();
-    let most = counts.iter().map(|c| c.1).max().unwrap_or(0);
-    if (to - from + 1) as usize <= WHOLE_WINDOW_LINES || most == 0 {
-        return vec![(from, to)];
-    }
-    let least = most.min(2);
-    let mut best: Vec<(u64, usize)> = counts.into_iter().filter(|c| c.1 >= least).collect();
-    best.sort_by_key(|&(n, k)| (std::cmp::Reverse(k), n));
-    let mut shown = std::collections::BTreeSet::new();
-    for (n, _) in best {
-        let around: Vec<u64> =
-            (n.saturating_sub(1).max(from)..=(n + 1).min(to)).filter(|l| !shown.contains(l)).collect();
-        if shown.len() + around.len() > THIN_LINES {
-            break;
+/// Of a long definition, as a reader skims it: its first line, then the
+/// lines of code that assign, compare, return or raise, those holding the
+/// question's words ([`stems`]) first, then those holding a literal, each
+/// with the lines its statement goes on over, up to [`THIN_LINES`] lines,
+/// in their order. Comments and the doc block are passed over.
+fn statements(
+    lines: &[&str],
+    (start, end): (u64, u64),
+    in_doc: &dyn Fn(u64) -> bool,
+    stems: &[String],
+) -> Vec<(u64, u64)> {
+    let text = |n: u64| lines.get(n as usize - 1).copied().unwrap_or_default();
+    let code = |n: u64| !in_doc(n) && !text(n).trim().is_empty() && !crate::render::is_comment(text(n));
+    let mut ranked: Vec<(u64, usize)> = (start + 1..=end)
+        .filter(|&n| code(n))
+        .map(|n| (n, statement_weight(text(n), stems_held(lines, n, stems))))
+        .collect();
+    ranked.retain(|&(_, w)| w > 0);
+    ranked.sort_by_key(|&(n, w)| (std::cmp::Reverse(w), n));
+    let mut shown = std::collections::BTreeSet::from([start]);
+    for (n, _) in ranked {
+        let mut last = n;
+        while last < end && last - n < CONTINUATION_LINES && goes_on(text(last)) && code(last + 1) {
+            last += 1;
         }
-        shown.extend(around);
+        let new = (n..=last).filter(|l| !shown.contains(l)).count();
+        if shown.len() + new > THIN_LINES {
+            continue;
+        }
+        shown.extend(n..=last);
     }
     runs(shown)
 }
 
-/// The lines of `start..=end` a question in words shows ([`densest`], [`thinned`]).
-pub(super) fn window_spans(lines: &[&str], (start, end): (u64, u64), query: &str) -> Vec<(u64, u64)> {
-    let stems = stems(query);
-    thinned(lines, densest(lines, start, end, &stems), &stems)
+/// How much a line of code tells: the question's words it holds (most),
+/// then whether it decides (assigns, compares, returns, raises), then a
+/// literal; 0 for a line that does none of these.
+fn statement_weight(line: &str, words: usize) -> usize {
+    let t = line.trim();
+    let decides = is_decision(t);
+    let literal = t.contains(|c: char| c.is_ascii_digit()) || t.contains(['"', '\'']);
+    if words == 0 && !decides {
+        return 0;
+    }
+    words * 4 + usize::from(decides) * 2 + usize::from(literal && decides)
+}
+
+/// A line that assigns, compares, returns or raises.
+fn is_decision(t: &str) -> bool {
+    const STARTS: [&str; 12] =
+        ["return", "raise", "throw", "yield", "if ", "if(", "elif ", "else if", "while ", "case ", "match ", "panic!"];
+    const HOLDS: [&str; 14] = [" = ", "+=", "-=", "*=", "/=", ":=", "|=", "??=", "==", "!=", "<=", ">=", " < ", " > "];
+    STARTS.iter().any(|s| t.starts_with(s)) || HOLDS.iter().any(|h| t.contains(h)) || t.contains("Err(")
 }
 
 /// The lines of `start..=end` holding a name's words ([`holding`]).
@@ -399,40 +469,38 @@ fn stems_held(lines: &[&str], n: u64, stems: &[String]) -> usize {
     stems.iter().filter(|s| line.contains(s.as_str())).count()
 }
 
-/// Lines shown before the first line of a window that holds a word.
-const LEAD_LINES: usize = 3;
-/// Lines shown after the last line of a window that holds a word.
-const TAIL_LINES: usize = 3;
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn the_window_is_where_the_words_are() {
-        let lines: Vec<String> =
-            (1..=100).map(|n| if n == 70 { "delay = base * retries".into() } else { format!("x{n}") }).collect();
+    fn a_short_definition_is_shown_whole_but_its_doc() {
+        let lines: Vec<String> = (1..=60).map(|n| format!("x{n} = {n}")).collect();
         let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
-        // From a few lines before the first line with a word to a few after the last.
-        assert_eq!(densest(&lines, 10, 90, &stems("where is the retry delay computed")), (67, 73));
-        assert_eq!(densest(&lines, 10, 90, &stems("nothing here matches")), (10, 39));
-        assert_eq!(densest(&lines, 10, 15, &stems("retry delay")), (10, 15));
+        assert_eq!(window_spans(&lines, (10, 49), None, "anything"), [(10, 49)]);
+        assert_eq!(window_spans(&lines, (10, 49), Some((11, 14)), "anything"), [(10, 10), (15, 49)]);
     }
 
     #[test]
-    fn a_long_window_shows_the_lines_holding_most_words() {
-        let mut lines: Vec<String> = (1..=40).map(|n| format!("step{n}(timeout)")).collect();
-        lines[19] = "when = self._scheduled[0]._when".into();
-        lines[21] = "timeout = min(when - now, MAXIMUM_SELECT_TIMEOUT)".into();
-        lines[23] = "events = self._selector.select(timeout)".into();
+    fn a_long_definition_shows_its_statements_with_the_words_first() {
+        let mut lines: Vec<String> = (1..=80).map(|n| format!("    step{n}(data)")).collect();
+        lines[0] = "def select(self, timeout=None):".into();
+        lines[1] = "    # wait for the next scheduled callback".into();
+        lines[29] = "    when = self._scheduled[0]._when".into();
+        lines[31] = "    timeout = min(when - now, MAXIMUM_SELECT_TIMEOUT)".into();
+        lines[33] = "    events = self._selector.select(".into();
+        lines[34] = "        timeout)".into();
+        lines[59] = "    if len(events) > 100:".into();
+        lines[69] = "    return events".into();
         let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
-        let question = stems("compute select timeout until the next scheduled callback");
-        let window = densest(&lines, 1, 40, &question);
-        // The lines with two of the words, each with its neighbours; one span.
-        assert_eq!(thinned(&lines, window, &question), [(21, 25)]);
-        // A short window is shown whole; so is one that holds no word.
-        assert_eq!(thinned(&lines, (11, 30), &stems("select timeout")), [(11, 30)]);
-        assert_eq!(thinned(&lines, (1, 40), &stems("nothing matches")), [(1, 40)]);
+        let spans = window_spans(&lines, (1, 80), None, "compute select timeout until the next scheduled callback");
+        // The first line; the statements, a statement with the lines it goes
+        // on over (the `if` its first line of body); the comment that repeats
+        // the words is passed over.
+        assert_eq!(spans, [(1, 1), (30, 30), (32, 32), (34, 35), (60, 61), (70, 70)]);
+        assert_eq!(statement_weight("    return events", 0), 2);
+        assert_eq!(statement_weight("    step3(data)", 0), 0, "a call that decides nothing, without the words");
+        assert_eq!(statement_weight("    timeout = 30", 1), 7);
         // A word and its plural count once.
         assert_eq!(stems("parse ranges range"), ["parse", "range"]);
     }

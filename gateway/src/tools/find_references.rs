@@ -55,11 +55,12 @@ pub fn kinds(raw: Option<&str>) -> Result<Vec<ReferenceKind>, ToolError> {
         "invocation" | "method_call" | "function_call" => "call",
         "type_reference" | "class" => "type",
         "require" | "use" | "include" => "import",
+        "value" | "constant" | "variable" | "access" => "read",
         other => other,
     };
     ReferenceKind::parse(k).map(|x| vec![x]).ok_or_else(|| {
         let raw = raw.unwrap_or_default();
-        ToolError::Invalid(format!("kind {raw:?}: use call, type or import (or leave it out for all)"))
+        ToolError::Invalid(format!("kind {raw:?}: use call, type, import or read (or leave it out for all)"))
     })
 }
 
@@ -198,7 +199,9 @@ mod tests {
         assert_eq!(kinds(Some("Calls")).unwrap(), vec![ReferenceKind::Call]);
         assert_eq!(kinds(Some("imports")).unwrap(), vec![ReferenceKind::Import]);
         assert_eq!(kinds(Some("all")).unwrap(), ReferenceKind::ALL.to_vec());
-        assert!(kinds(Some("variable")).unwrap_err().to_string().contains("call, type or import"));
+        assert_eq!(kinds(Some("reads")).unwrap(), vec![ReferenceKind::Read]);
+        assert_eq!(kinds(Some("constant")).unwrap(), vec![ReferenceKind::Read]);
+        assert!(kinds(Some("banana")).unwrap_err().to_string().contains("call, type, import or read"));
         assert_eq!(direction(None).unwrap(), Direction::Callers);
         assert_eq!(direction(Some("outgoing")).unwrap(), Direction::Callees);
         assert_eq!(direction(Some("incoming")).unwrap(), Direction::Callers);

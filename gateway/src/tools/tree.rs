@@ -5,6 +5,7 @@
 //! ([`super::map`]).
 
 use super::answer::scope_index;
+use super::glob::{glob_regexp, wider_glob};
 use crate::answers::TreeAnswer;
 use crate::budget::{escaped_len, RESERVE};
 use crate::gateway::Gateway;
@@ -57,13 +58,15 @@ pub async fn tree(gw: &Gateway, args: &Args) -> Result<TreeAnswer, ToolError> {
     }
     let mut response = fetch(gw, &scope, &dir).await?;
     // `{"path": "samples"}`: a project's name, when it is no directory.
-    if !dir.is_empty() && response.hits().is_empty() && args.target.is_none() && !dir.contains('/') {
+    if !dir.is_empty() && response.hits().is_empty() && args.target.is_none() && !dir.contains('/') && !is_glob(&dir) {
         if let Scope::One(p) = gw.resolve(Some(&dir)).await? {
             (scope, dir) = (Scope::One(p), String::new());
             response = fetch(gw, &scope, &dir).await?;
         }
     }
-    let blocks = blocks(&response, &dir);
+    let glob = is_glob(&dir);
+    let base = if glob { "" } else { dir.as_str() };
+    let blocks = blocks(&response, base);
     let fetched: usize = blocks.iter().map(|b| b.paths.len()).sum();
     let total = response.total().unwrap_or(fetched as u64);
     let all_paths: Vec<String> = blocks.iter().flat_map(|b| b.paths.iter().cloned()).collect();
@@ -79,20 +82,16 @@ pub async fn tree(gw: &Gateway, args: &Args) -> Result<TreeAnswer, ToolError> {
     // The header as written so far, without its `truncated` to come.
     let header = escaped_len(&serde_json::to_string(&answer).unwrap_or_default()) - escaped_len(",\"truncated\":false");
     let room = gw.answer_budget().saturating_sub(header + RESERVE + 200);
-    let (text, depth, shown) = draw(&blocks, &dir, asked.unwrap_or(MAX_DEPTH).min(deepest), room);
+    let (text, depth, shown) = draw(&blocks, base, asked.unwrap_or(MAX_DEPTH).min(deepest), room);
     answer.tree = Some(text);
     answer.depth = Some(depth as u64);
     let mut notes = Vec::new();
+    if glob && total == 0 {
+        notes.push(unmatched_glob(gw, &scope, &dir).await);
+    }
     let cut_depth = depth < deepest;
     if cut_depth {
-        notes.push(format!(
-            "directories below depth {depth} show `… N files`: pass path (a directory) to open one{}",
-            if asked.is_some_and(|a| a > depth) {
-                format!(" (depth {} is over the answer budget)", depth + 1)
-            } else {
-                String::new()
-            }
-        ));
+        notes.push(depth_note(depth, asked));
     }
     if shown < blocks.len() {
         notes.push(format!(
@@ -110,6 +109,15 @@ pub async fn tree(gw: &Gateway, args: &Args) -> Result<TreeAnswer, ToolError> {
     Ok(answer)
 }
 
+/// What a tree cut at `depth` says, and why when a deeper one was asked for.
+fn depth_note(depth: usize, asked: Option<usize>) -> String {
+    let over = match asked {
+        Some(a) if a > depth => format!(" (depth {} is over the answer budget)", depth + 1),
+        _ => String::new(),
+    };
+    format!("directories below depth {depth} show `… N files`: pass path (a directory) to open one{over}")
+}
+
 /// The ranked map of `dir` ([`super::map`]), with the scope's note.
 async fn ranked_map(gw: &Gateway, scope: &Scope, dir: &str) -> Result<TreeAnswer, ToolError> {
     let target = scope.project().map(|p| p.name.clone());
@@ -120,13 +128,34 @@ async fn ranked_map(gw: &Gateway, scope: &Scope, dir: &str) -> Result<TreeAnswer
     Ok(answer)
 }
 
+/// The files under `dir`, or matching it when it is a path glob
+/// (`*.mustache` at any depth, as ripgrep's `-g` reads it).
 async fn fetch(gw: &Gateway, scope: &Scope, dir: &str) -> Result<Response, ToolError> {
     let index = scope_index(gw, scope);
-    let prefix = (!dir.is_empty()).then(|| format!("{dir}/"));
-    Ok(gw
-        .backend()
-        .run("show_tree", &index, template_params::tree(MAX_TREE_FILES, prefix.as_deref(), MAX_ROOTS))
-        .await?)
+    let regexp = match is_glob(dir) {
+        true => Some(glob_regexp(dir).map_err(|e| ToolError::Invalid(format!("invalid path glob {dir:?}: {e}")))?),
+        false => None,
+    };
+    let prefix = (!dir.is_empty() && regexp.is_none()).then(|| format!("{dir}/"));
+    let params = template_params::tree(MAX_TREE_FILES, prefix.as_deref(), regexp.as_deref(), MAX_ROOTS);
+    Ok(gw.backend().run("show_tree", &index, params).await?)
+}
+
+/// Whether a `path` is a glob rather than a directory.
+fn is_glob(path: &str) -> bool {
+    path.starts_with('!') || path.contains(['*', '?', '[', '{'])
+}
+
+/// What an answer says of a glob that matched no file: the wider glob
+/// that would (`**/x` for `*/x`), when it does.
+async fn unmatched_glob(gw: &Gateway, scope: &Scope, glob: &str) -> String {
+    let mut note = format!("the path glob `{glob}` matches no indexed file");
+    if let Some(wider) = wider_glob(glob) {
+        if fetch(gw, scope, &wider).await.is_ok_and(|r| r.total().unwrap_or(0) > 0) {
+            note.push_str(&format!("; `{wider}` reaches deeper and matches files"));
+        }
+    }
+    note
 }
 
 /// The hits grouped by project (the template sorts by project, then path),

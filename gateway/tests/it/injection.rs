@@ -57,10 +57,11 @@ fn params_for(template: &str, text: &str) -> Value {
         "get_file_content" | "get_file_ast" => serde_json::to_value(template_params::file(text, true, Some(text))),
         "show_projects" => serde_json::to_value(template_params::projects(10)),
         "show_stats" => serde_json::to_value(template_params::stats()),
-        "show_tree" => serde_json::to_value(template_params::tree(100, Some(text), 10)),
+        "show_tree" => serde_json::to_value(template_params::tree(100, Some(text), Some(text), 10)),
         "find_references" => serde_json::to_value(template_params::references(text, None, &ReferenceKind::ALL, 3, 0)),
         "find_callees" => serde_json::to_value(template_params::callees(text, &ReferenceKind::ALL, 3, 0)),
         "find_definitions" => serde_json::to_value(template_params::definitions(text, &names, 3)),
+        "find_values" => serde_json::to_value(template_params::values(&names, text, 3)),
         "search_code_text" => serde_json::to_value(template_params::text(&clauses, Some(text), Some(text), 3, 0)),
         _ => serde_json::to_value(template_params::code(
             "search_by_code_functions",

@@ -89,6 +89,7 @@ const CODE_CAPTURES: &[(&str, Role)] = &[
     ("reference.call", Role::Reference(ReferenceKind::Call)),
     ("reference.type", Role::Reference(ReferenceKind::Type)),
     ("reference.import", Role::Reference(ReferenceKind::Import)),
+    ("reference.read", Role::Reference(ReferenceKind::Read)),
 ];
 
 /// A language's query, compiled, with each capture index mapped to its role.

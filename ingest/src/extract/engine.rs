@@ -147,7 +147,8 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
             namespace: *namespace,
         }));
         let def_names = defs.iter().filter_map(|d| d.name).map(|n| (n.start_byte(), n.end_byte())).collect();
-        (ast.references, ast.references_omitted) = references::collect(uses, containers, def_names, bytes);
+        let constants = ast.elements().filter(|e| e.kind == ElementKind::Constant).map(|e| e.name.clone()).collect();
+        (ast.references, ast.references_omitted) = references::collect(uses, containers, def_names, &constants, bytes);
     }
     Ok(ast)
 }

@@ -1,6 +1,10 @@
 //! References: the uses of names a query captures with `@reference.call`,
 //! `@reference.type` or `@reference.import` (the tree-sitter tags
-//! convention), each with its `@name`.
+//! convention), each with its `@name`, and the reads of named values a
+//! query's `@reference.read` captures among the identifiers it reads: kept
+//! only for a name that is a named value ([`is_named_value`]: upper case,
+//! as `MAX_RETRIES` or `kMaxSize`, or the name of a constant the file
+//! defines), never where another kind of use is captured.
 //!
 //! Each use is kept once per name, kind and line, in file order, with the
 //! innermost function, method, class or `@scope` block around it as `in`
@@ -44,16 +48,22 @@ pub(crate) struct Container {
     pub namespace: bool,
 }
 
+/// The names of the constants a file defines: a read of one is a read of a
+/// named value whatever its case (Go's `defaultBufSize`, C#'s `MaxDepth`).
+pub(crate) type Constants = std::collections::HashSet<String>;
+
 /// The references of a file, and how many were left out by the cap.
 /// `def_names` holds the byte ranges of every definition's `@name`.
 pub(crate) fn collect(
     mut found: Vec<Found>,
     mut containers: Vec<Container>,
     mut def_names: Vec<(usize, usize)>,
+    constants: &Constants,
     bytes: &[u8],
 ) -> (Vec<AstReference>, u32) {
     def_names.sort_unstable();
     found.sort_unstable_by_key(|f| (f.name.start_byte(), f.kind as u8));
+    keep_reads_of_named_values(&mut found, constants, bytes);
     // Outer before inner; at the same extent, a definition before a scope.
     containers.sort_by(|a, b| {
         a.start.cmp(&b.start).then(b.end.cmp(&a.end)).then(b.qualified.is_some().cmp(&a.qualified.is_some()))
@@ -106,6 +116,33 @@ pub(crate) fn collect(
         out.push(AstReference { name: name.to_string(), kind: f.kind, line, enclosing });
     }
     (out, omitted)
+}
+
+/// Drops the reads that are no named value, and those of a node that
+/// another kind of use captured (a call of `MAX(`, a type `Config`);
+/// `found` is sorted by start byte, then kind.
+fn keep_reads_of_named_values(found: &mut Vec<Found>, constants: &Constants, bytes: &[u8]) {
+    let mut other_use: Option<(usize, usize)> = None;
+    found.retain(|f| {
+        let span = (f.name.start_byte(), f.name.end_byte());
+        if f.kind != ReferenceKind::Read {
+            other_use = Some(span);
+            return true;
+        }
+        other_use != Some(span) && reference_name(f, bytes).is_some_and(|n| is_named_value(n, constants))
+    });
+}
+
+/// Whether a name read is a named value: upper case with at least two
+/// letters (`MAX_RETRIES`, `_DEFAULT`, `PI`, `HTTP2`), `k` and an upper-case
+/// letter (`kMaxSize`), or a constant of the file.
+pub(crate) fn is_named_value(name: &str, constants: &Constants) -> bool {
+    let upper = name.chars().filter(|c| c.is_alphabetic()).count() >= 2
+        && name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        && name.trim_start_matches('_').starts_with(|c: char| c.is_ascii_uppercase());
+    let k_prefixed = name.strip_prefix('k').is_some_and(|r| r.starts_with(|c: char| c.is_ascii_uppercase()))
+        && name.chars().any(|c| c.is_ascii_lowercase() && c != 'k');
+    upper || k_prefixed || constants.contains(name)
 }
 
 /// The name of a use: its text (or its `name.word`-th word) without quotes

@@ -34,14 +34,7 @@ impl<'a> FileCalls<'a> {
     pub fn new(ast: &'a AstData) -> Self {
         let defined =
             ast.elements().filter(|e| is_callable(e) && !e.name.is_empty()).map(|e| e.name.as_str()).collect();
-        let mut calls: Vec<(u32, &str)> = ast
-            .references
-            .iter()
-            .filter(|r| r.kind == ReferenceKind::Call)
-            .map(|r| (r.line, r.name.as_str()))
-            .collect();
-        calls.sort_by_key(|&(line, _)| line);
-        FileCalls { defined, calls }
+        FileCalls { defined, calls: super::named_values::uses_in_line_order(ast, ReferenceKind::Call) }
     }
 
     /// The functions and methods of this file that `e` calls, when `e` is

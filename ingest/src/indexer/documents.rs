@@ -136,6 +136,7 @@ pub fn symbols<'a>(ast: &'a AstData, bodies: &'a [String], content: Option<&str>
     let docs: Vec<String> = ast.elements().map(|e| summary::doc_summary(&e.comments)).collect();
     let lines: Option<Vec<&str>> = content.map(|text| text.lines().collect());
     let calls = super::delegates::FileCalls::new(ast);
+    let reads = super::named_values::FileReads::new(ast);
     ast.elements()
         .zip(bodies.iter().map(String::as_str).chain(std::iter::repeat("")))
         .zip(&docs)
@@ -146,7 +147,12 @@ pub fn symbols<'a>(ast: &'a AstData, bodies: &'a [String], content: Option<&str>
             Symbol {
                 name: &e.name,
                 kind: e.kind,
-                show: vibe_common::document::shown::encode_serialized(&shown(e, doc, lines.as_deref(), &calls)),
+                show: vibe_common::document::shown::encode_serialized(&shown(
+                    e,
+                    doc,
+                    lines.as_deref(),
+                    (&calls, &reads),
+                )),
                 owner: e.owner.as_deref(),
                 supertypes: &e.supertypes,
                 about_zh: cjk_only(&about),
@@ -162,14 +168,15 @@ pub fn symbols<'a>(ast: &'a AstData, bodies: &'a [String], content: Option<&str>
 /// doc?, code?, code_skip?, calls?}`, the signature cut to a budget, `doc`
 /// the doc comment's first sentence, `code` the definition's first lines
 /// ([`CODE_LINES`], [`CODE_BYTES`]) from the file's `content`, and `calls`
-/// the file's functions a short function hands its work to: what the best
+/// the file's functions a short function hands its work to, `reads` the
+/// named values a function reads: what the best
 /// match of a search shows, so that one call answers. Searches read it
 /// without loading the file's `_source`.
 fn shown<'a>(
     e: &'a vibe_common::document::ast::AstElement,
     doc: &'a str,
     lines: Option<&[&str]>,
-    calls: &super::delegates::FileCalls<'a>,
+    (calls, reads): (&super::delegates::FileCalls<'a>, &super::named_values::FileReads<'a>),
 ) -> Shown<'a> {
     let excerpt = e
         .line
@@ -186,6 +193,7 @@ fn shown<'a>(
         code,
         code_skip: skipped.map(|(a, b)| format!("{a}-{b}")),
         calls: lines.map(|lines| calls.of(e, lines)).unwrap_or_default().into_iter().map(Cow::Borrowed).collect(),
+        reads: reads.of(e).into_iter().map(Cow::Borrowed).collect(),
     }
 }
 

@@ -20,6 +20,7 @@ pub mod documents;
 pub mod format;
 mod index_source;
 mod locked;
+mod named_values;
 pub mod preview;
 pub mod project_stats;
 pub mod store;

@@ -22,10 +22,9 @@
 
 use regex::{Regex, RegexBuilder};
 
-mod glob;
 pub mod plan;
 
-pub use glob::*;
+use super::glob::{glob_regexp, language_name, wider_glob};
 
 use serde::Deserialize;
 use vibe_common::document::content_doc::ContentDoc;
@@ -442,6 +441,8 @@ mod tests {
         assert_eq!(g("*.{rs,toml}"), r"(.*/)?[^/]*\.(rs|toml)(/.*)?");
         assert_eq!(g("[!a-c]?.x"), r"(.*/)?[^/a-c][^/]\.x(/.*)?");
         assert_eq!(g("a b+(c).txt"), r"(.*/)?a\ b\+\(c\)\.txt(/.*)?");
+        assert_eq!(g("!vendor/*"), r"~(vendor/[^/]*)");
+        assert!(glob_regexp("!").is_err(), "nothing to exclude");
         for bad in ["[abc", "{a,b", "a[/]b"] {
             assert!(glob_regexp(bad).is_err(), "{bad}");
         }

@@ -1,4 +1,6 @@
-//! Path globs → Lucene regexp over the relative path (see the parent module).
+//! Path globs as ripgrep's `-g` reads them (a glob without `/` matches at
+//! any depth), as a Lucene regexp over a file's path relative to its
+//! project: `search_code_text` and `show_tree` filter by them.
 
 use vibe_common::files::languages::resolve;
 
@@ -17,8 +19,13 @@ use vibe_common::files::languages::resolve;
 ///   `/src/*.rs`).
 /// * A glob that can name a directory matches everything under it: one
 ///   without `/`, one without wildcards (`src/utils`), one ending in `/`.
+/// * A leading `!` excludes what the rest matches, as ripgrep's
+///   `-g '!vendor/*'` (Lucene's complement, `~(…)`).
 pub fn glob_regexp(glob: &str) -> Result<String, String> {
     let glob = glob.trim();
+    if let Some(excluded) = glob.strip_prefix('!') {
+        return Ok(format!("~({})", glob_regexp(excluded)?));
+    }
     let (anchored, body) = match glob.strip_prefix('/') {
         Some(rest) => (true, rest),
         None => (glob.trim_end_matches('/').contains('/'), glob),
