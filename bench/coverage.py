@@ -45,6 +45,11 @@ KINDS = {
     "csharp": {"class", "struct", "interface", "enum", "enumerator", "method", "property",
                "field", "event"},
     "batch": {"label", "variable"},
+    "c": {"macro", "enumerator", "function", "enum", "member", "struct", "typedef", "union", "variable"},
+    "cpp": {"class", "macro", "enumerator", "function", "enum", "member", "struct", "typedef", "union",
+            "variable"},
+    "php": {"class", "define", "function", "interface", "trait", "variable"},
+    "ruby": {"accessor", "constant", "singletonMethod", "alias", "class", "method", "module"},
 }
 # Variable-like kinds inside a function-like scope are locals (a Python
 # scope `member` is a method).
@@ -150,6 +155,9 @@ def counted(lang, tag, first_label):
         return False  # `export * as ns from "m"` is a re-export, not a definition
     if lang == "javascript" and kind == "class" and not re.search(r"\b(class|function)\b", tag.get("pattern", "")):
         return False  # an object literal that ctags calls a class
+    if lang in ("c", "cpp") and kind == "enumerator" and re.match(
+            r"/\^\s*" + re.escape(tag["name"]) + r"\s*\(", tag.get("pattern", "")):
+        return False  # an enumerator written as a macro call (`CURLOPT(NAME, TYPE, 1)`), named after the macro
     if lang == "batch" and kind == "variable":
         return tag["line"] < first_label.get(tag["path"], 1 << 30)  # the main section only
     return True
@@ -160,6 +168,9 @@ def is_data(lang, kind):
 
 
 def norm(name):
+    op = re.match(r"operator(?![\w$])\s*(\(\)|[^(]*)", name)
+    if op:  # C++: ctags writes `operator ==`, `operator ()`; the AST `operator==`
+        return "operator" + re.sub(r"\s+", "", op.group(1))
     return name.strip("`'\"!:").rsplit(".", 1)[-1].rsplit("::", 1)[-1]
 
 
@@ -177,7 +188,7 @@ def elements(node):
 
 
 def load_ast(path):
-    """{file path: ({name: [start lines]}, [(start line, signature) of unnamed elements])}."""
+    """{file path: ({name: [start lines], (name, "end"): [end lines]}, [(start line, signature) of unnamed elements])}."""
     files = {}
     for src in json.load(open(path))["sources"]:
         for f in src["files"]:
@@ -187,6 +198,7 @@ def load_ast(path):
             for e in elements(f["ast"]):
                 if e.get("name") is not None:
                     named[norm(e["name"])].append(e["line"]["start"])
+                    named[(norm(e["name"]), "end")].append(e["line"]["end"])
                 else:
                     unnamed.append((e["line"]["start"], e.get("signature", "")))
             files[f["path"]] = (named, unnamed)
@@ -226,6 +238,10 @@ def found(tag, elems, path):
     for start in starts:
         if start <= line and (start >= line - SLACK or header_only(source_lines(path)[start - 1:line - 1])):
             return True
+    if tag["kind"] == "typedef" and re.match(r"/\^\s*}", tag.get("pattern", "")):
+        # C: ctags tags `typedef struct { … } name;` on its last line, the
+        # name's: found when an element of that name spans it.
+        return any(s <= line <= e for s, e in zip(named.get(name, []), named.get((name, "end"), [])))
     return False
 
 
