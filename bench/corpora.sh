@@ -21,7 +21,7 @@ DIR="${VIBE_CORPORA:-$HOME/.cache/vibe-bench/corpora}"
 DL="$DIR/.downloads"
 MAX_FILES="${CORPUS_MAX_FILES:-1500}"
 MAX_BYTES=$(( ${CORPUS_MAX_MB:-40} * 1024 * 1024 ))
-ALL=(python go rust java kotlin javascript typescript bash csharp batch c cpp php ruby)
+ALL=(python go rust java kotlin javascript typescript bash csharp batch c cpp php ruby lua elixir)
 LANGS=("${@:-${ALL[@]}}")
 mkdir -p "$DL"
 log() { echo "[corpora] $*" >&2; }
@@ -136,7 +136,7 @@ fetch_npm() {
 # upstream tarball (`*.orig.tar.*`) unpacked into $DL/deb/<package>/. GitHub
 # is not reachable from the bench machines; Debian's archive is, and holds
 # the well-known trees (curl, redis, libuv, fmt, nlohmann/json, abseil,
-# monolog, laravel, rack, rails).
+# monolog, laravel, rack, rails, penlight, neovim's runtime, busted, Elixir).
 APT_DIR="$DL/apt"
 apt_src() { # apt-get/apt-cache ARGS... with the private deb-src state
     local tool="$1"; shift
@@ -196,6 +196,8 @@ C_DEBS=(curl redis libuv1)
 CPP_DEBS=(fmtlib nlohmann-json3 abseil)
 PHP_DEBS=(php-monolog php-laravel-framework)
 RUBY_DEBS=(ruby-rack ruby-activesupport ruby-activerecord ruby-actionpack)
+LUA_DEBS=(lua-penlight neovim-runtime lua-busted)
+ELIXIR_DEBS=(elixir-lang)
 
 GOSRC="$(go env GOROOT 2>/dev/null || echo /usr/local/go)/src"
 SYSTEM_ROOTS=(/usr /etc "$HOME/.pyenv" "$HOME/.cargo/registry/src" "$NM")
@@ -323,6 +325,16 @@ build_corpus() {
         from_debs \( -name '*.rb' -o -name '*.rake' \) -not -path '*/test/*' -not -path '*/spec/*' \
             -not -path '*/templates/*' -not -name '*.tt' -- "${RUBY_DEBS[@]}" \
             | fill ruby "$(deb_origin "${RUBY_DEBS[@]}") (.rb and .rake, no tests, specs or generator templates)"
+        ;;
+    lua)
+        fetch_debs "${LUA_DEBS[@]}"
+        from_debs -name '*.lua' -not -path '*/spec/*' -not -path '*/tests/*' -not -path '*/test/*' -- "${LUA_DEBS[@]}" \
+            | fill lua "$(deb_origin "${LUA_DEBS[@]}") (.lua, no specs or tests)"
+        ;;
+    elixir)
+        fetch_debs "${ELIXIR_DEBS[@]}"
+        from_debs \( -name '*.ex' -o -name '*.exs' \) -path './lib/*' -not -path '*/test/*' -- "${ELIXIR_DEBS[@]}" \
+            | fill elixir "$(deb_origin "${ELIXIR_DEBS[@]}") (lib/: the standard library, Mix, ExUnit, IEx, Logger, EEx; no tests)"
         ;;
     *) log "unknown language $lang"; return 1 ;;
     esac

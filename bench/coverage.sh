@@ -14,7 +14,7 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-LANGS="python,go,rust,java,kotlin,javascript,typescript,bash,csharp,batch,c,cpp,php,ruby"
+LANGS="python,go,rust,java,kotlin,javascript,typescript,bash,csharp,batch,c,cpp,php,ruby,lua,elixir"
 PY_ARGS=()
 BUILD=""
 while [ $# -gt 0 ]; do
@@ -38,7 +38,7 @@ ctags_lang() {
     python) echo Python ;; go) echo Go ;; rust) echo Rust ;; java) echo Java ;;
     kotlin) echo Kotlin ;; javascript) echo JavaScript ;; typescript) echo TypeScript ;;
     bash) echo Sh ;; csharp) echo C# ;; batch) echo DosBatch ;; c) echo C ;; cpp) echo C++ ;;
-    php) echo PHP ;; ruby) echo Ruby ;;
+    php) echo PHP ;; ruby) echo Ruby ;; lua) echo Lua ;; elixir) echo Elixir ;;
     esac
 }
 # ctags reads every `.h` as C++; the scanner reads one as C unless it holds

@@ -55,7 +55,9 @@
 ; (`static const int N = 4;`, also a pointer to const) are constants.
 ; (No anchor between the type and the first declarator: a comment or a
 ; misread macro may stand between them; each further match of the same
-; declaration is folded into it, named by the first.)
+; declaration is folded into it, named by the first.) A declaration that
+; also declares a function (`int x, f(void);`, or a misread C++ one, a
+; name followed by `(` before any `=`) is that prototype only.
 ((declaration
    declarator: [
      (identifier) @name
@@ -79,7 +81,8 @@
        ]
        value: (_) @body)
    ]) @definition.variable
-  (#not-match? @definition.variable "^((static|extern|inline|register|thread_local|_Thread_local)\\s+)*(const|constexpr|constinit)\\s"))
+  (#not-match? @definition.variable "^((static|extern|inline|register|thread_local|_Thread_local)\\s+)*(const|constexpr|constinit)\\s")
+  (#not-match? @definition.variable "^[^=]*[A-Za-z0-9_]\\("))
 ((declaration
    declarator: (_)
    declarator: [
@@ -128,7 +131,8 @@
        ]
        value: (_) @body)
    ]) @definition.constant
-  (#match? @definition.constant "^((static|extern|inline|register|thread_local|_Thread_local)\\s+)*(const|constexpr|constinit)\\s"))
+  (#match? @definition.constant "^((static|extern|inline|register|thread_local|_Thread_local)\\s+)*(const|constexpr|constinit)\\s")
+  (#not-match? @definition.constant "^[^=]*[A-Za-z0-9_]\\("))
 ((declaration
    declarator: (_)
    declarator: [

@@ -40,11 +40,13 @@ pub const CPP: LanguageName =
     lang("C++", "cpp", &["cc", "cpp", "cxx", "c++", "hpp", "hh", "hxx", "h++"], &["cplusplus"]);
 pub const CSHARP: LanguageName = lang("C#", "csharp", &["cs"], &["c-sharp", "c sharp"]);
 pub const DART: LanguageName = lang("Dart", "dart", &["dart"], &[]);
+pub const ELIXIR: LanguageName = lang("Elixir", "elixir", &["ex", "exs"], &[]);
 pub const GO: LanguageName = lang("Go", "go", &["go"], &["golang"]);
 pub const JAVA: LanguageName = lang("Java", "java", &["java"], &[]);
 pub const JAVASCRIPT: LanguageName =
     lang("JavaScript", "javascript", &["js", "jsx", "mjs", "cjs"], &["node", "nodejs"]);
 pub const KOTLIN: LanguageName = lang("Kotlin", "kotlin", &["kt", "kts"], &[]);
+pub const LUA: LanguageName = lang("Lua", "lua", &["lua"], &[]);
 pub const MARKDOWN: LanguageName = lang("Markdown", "markdown", &["md", "markdown"], &[]);
 pub const PHP: LanguageName = lang("PHP", "php", &["php"], &[]);
 pub const PYTHON: LanguageName = lang("Python", "python", &["py", "pyi"], &["python3"]);
@@ -56,8 +58,8 @@ pub const TYPESCRIPT: LanguageName = lang("TypeScript", "typescript", &["ts", "m
 
 /// All languages, sorted by id (the order of the scanner's table).
 pub static LANGUAGE_NAMES: &[LanguageName] = &[
-    ARKTS, BASH, BATCH, C, CPP, CSHARP, DART, GO, JAVA, JAVASCRIPT, KOTLIN, MARKDOWN, PHP, PYTHON, RUBY, RUST, SWIFT,
-    TSX, TYPESCRIPT,
+    ARKTS, BASH, BATCH, C, CPP, CSHARP, DART, ELIXIR, GO, JAVA, JAVASCRIPT, KOTLIN, LUA, MARKDOWN, PHP, PYTHON, RUBY,
+    RUST, SWIFT, TSX, TYPESCRIPT,
 ];
 
 /// The language of a file extension (without the dot, any case).
@@ -124,6 +126,8 @@ mod tests {
         assert_eq!(name(".hpp"), Some("C++"));
         assert_eq!(name("rake"), Some("Ruby"));
         assert_eq!(name("PHP"), Some("PHP"));
+        assert_eq!(name("exs"), Some("Elixir"));
+        assert_eq!(name("Lua"), Some("Lua"));
         assert_eq!(name("cobol"), None);
         assert_eq!(by_extension("Cjs").map(|l| l.id), Some("javascript"));
         assert_eq!(by_extension("txt"), None);

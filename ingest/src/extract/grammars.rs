@@ -145,6 +145,26 @@ pub static LANGUAGES: &[Language] = &[
         doc_markup: &[DocMarkup::StarLeaders],
     },
     Language {
+        names: &names::ELIXIR,
+        grammar: || tree_sitter_elixir::LANGUAGE.into(),
+        query: query!("elixir"),
+        extractor: Extractor::Queries,
+        comment_tokens: &["#"],
+        // `@doc` strings: their attribute and quotes are markers.
+        block_comment_tokens: &[
+            block("@moduledoc \"\"\"", "\"\"\""),
+            block("@typedoc \"\"\"", "\"\"\""),
+            block("@doc \"\"\"", "\"\"\""),
+            block("@moduledoc ~S\"\"\"", "\"\"\""),
+            block("@doc ~S\"\"\"", "\"\"\""),
+            block("@moduledoc \"", "\""),
+            block("@typedoc \"", "\""),
+            block("@doc \"", "\""),
+            block("\"\"\"", "\"\"\""),
+        ],
+        doc_markup: &[],
+    },
+    Language {
         names: &names::GO,
         grammar: || tree_sitter_go::LANGUAGE.into(),
         query: query!("go"),
@@ -179,6 +199,15 @@ pub static LANGUAGES: &[Language] = &[
         comment_tokens: C_LINE,
         block_comment_tokens: C_BLOCK,
         doc_markup: &[DocMarkup::StarLeaders],
+    },
+    Language {
+        names: &names::LUA,
+        grammar: || tree_sitter_lua::LANGUAGE.into(),
+        query: query!("lua"),
+        extractor: Extractor::Queries,
+        comment_tokens: &["---", "--"],
+        block_comment_tokens: &[block("--[[", "]]"), block("--[==[", "]==]"), block("--[=[", "]=]")],
+        doc_markup: &[],
     },
     Language {
         names: &names::MARKDOWN,
