@@ -21,7 +21,7 @@ DIR="${VIBE_CORPORA:-$HOME/.cache/vibe-bench/corpora}"
 DL="$DIR/.downloads"
 MAX_FILES="${CORPUS_MAX_FILES:-1500}"
 MAX_BYTES=$(( ${CORPUS_MAX_MB:-40} * 1024 * 1024 ))
-ALL=(python go rust java kotlin javascript typescript bash csharp batch)
+ALL=(python go rust java kotlin javascript typescript bash csharp batch c cpp php ruby lua elixir)
 LANGS=("${@:-${ALL[@]}}")
 mkdir -p "$DL"
 log() { echo "[corpora] $*" >&2; }
@@ -130,6 +130,75 @@ fetch_npm() {
     npm install --prefix "$DL/npm" --no-audit --no-fund --ignore-scripts --loglevel=error "${NPM_PKGS[@]}" >&2
 }
 
+# Debian source packages, through a private apt state in $DL/apt (deb-src
+# lines of the machine's own Debian sources; the system's apt state is left
+# alone, no root needed): `apt-get source --download-only`, then the
+# upstream tarball (`*.orig.tar.*`) unpacked into $DL/deb/<package>/. GitHub
+# is not reachable from the bench machines; Debian's archive is, and holds
+# the well-known trees (curl, redis, libuv, fmt, nlohmann/json, abseil,
+# monolog, laravel, rack, rails, penlight, neovim's runtime, busted, Elixir).
+APT_DIR="$DL/apt"
+apt_src() { # apt-get/apt-cache ARGS... with the private deb-src state
+    local tool="$1"; shift
+    "$tool" -o APT::Sandbox::User="$(id -un)" -o Dir::Etc::SourceList="$APT_DIR/none.list" -o Dir::Etc::SourceParts="$APT_DIR/parts" \
+        -o Dir::State::Lists="$APT_DIR/lists" -o Dir::Cache="$APT_DIR/cache" "$@"
+}
+apt_src_update() {
+    [ -f "$APT_DIR/updated" ] && return 0
+    mkdir -p "$APT_DIR/parts" "$APT_DIR/lists/partial" "$APT_DIR/cache"
+    : >"$APT_DIR/none.list"
+    local f
+    for f in /etc/apt/sources.list.d/*.sources; do
+        [ -f "$f" ] && sed 's/^Types: deb$/Types: deb-src/' "$f" >"$APT_DIR/parts/$(basename "$f")"
+    done
+    if [ -f /etc/apt/sources.list ]; then
+        grep '^deb ' /etc/apt/sources.list | sed 's/^deb /deb-src /' >"$APT_DIR/parts/sources.list" || true
+    fi
+    log "apt-get update (deb-src, private state in $APT_DIR)"
+    apt_src apt-get update -qq >&2
+    touch "$APT_DIR/updated"
+}
+deb_source() { # PACKAGE: unpacks its upstream tarball into $DL/deb/PACKAGE (once)
+    local pkg="$1" d="$DL/deb/$1" get="$DL/deb/.get-$1" tarball
+    [ -d "$d" ] && return 0
+    apt_src_update
+    log "apt-get source $pkg"
+    rm -rf "$get" "$d.tmp"; mkdir -p "$get" "$d.tmp"
+    if (cd "$get" && apt_src apt-get source --download-only -qq "$pkg" >&2 2>/dev/null); then
+        tarball="$(ls "$get"/*.orig.tar.* | grep -v '\.asc$' | head -n1)"
+        tar -xf "$tarball" -C "$d.tmp" --strip-components=1
+        basename "$(ls "$get"/*.dsc)" .dsc | sed 's/^[^_]*_//' >"$DL/deb/$pkg.version"
+    else
+        # The mirror may lack a source the index lists (a newer security
+        # update): the binary package of that name, unpacked, holds the
+        # sources of a scripting language (Ruby, PHP) all the same.
+        log "no source of $pkg on the mirror: its binary package"
+        (cd "$get" && apt-get download -qq "$pkg" >&2)
+        dpkg-deb -x "$get"/*.deb "$d.tmp"
+        dpkg-deb -f "$get"/*.deb Version | sed 's/$/ (binary package)/' >"$DL/deb/$pkg.version"
+    fi
+    rm -rf "$get"
+    mv "$d.tmp" "$d"
+}
+deb_version() { cat "$DL/deb/$1.version" 2>/dev/null || true; }
+fetch_debs() { local p; for p in "$@"; do deb_source "$p"; done; }
+# Lines "SOURCE<TAB>DEST" for the files of Debian source packages (fetched
+# first) matching find's expression, DEST <package>/<path>; deb_origin names
+# them with their versions.
+from_debs() { # FIND-EXPR... -- PACKAGE...
+    local expr=() p
+    while [ "$1" != "--" ]; do expr+=("$1"); shift; done
+    shift
+    for p in "$@"; do under "$DL/deb/$p" "$p" "${expr[@]}"; done
+}
+deb_origin() { local p out=""; for p in "$@"; do out+="${out:+, }$p $(deb_version "$p")"; done; echo "Debian packages: $out"; }
+C_DEBS=(curl redis libuv1)
+CPP_DEBS=(fmtlib nlohmann-json3 abseil)
+PHP_DEBS=(php-monolog php-laravel-framework)
+RUBY_DEBS=(ruby-rack ruby-activesupport ruby-activerecord ruby-actionpack)
+LUA_DEBS=(lua-penlight neovim-runtime lua-busted)
+ELIXIR_DEBS=(elixir-lang)
+
 GOSRC="$(go env GOROOT 2>/dev/null || echo /usr/local/go)/src"
 SYSTEM_ROOTS=(/usr /etc "$HOME/.pyenv" "$HOME/.cargo/registry/src" "$NM")
 
@@ -230,6 +299,42 @@ build_corpus() {
             [ -d "$r" ] && find "$r" -xdev -type f \( -iname '*.bat' -o -iname '*.cmd' \) -print
         done 2>/dev/null | LC_ALL=C sort -u | system_dest \
             | dedup | fill batch "every .bat/.cmd on the machine and in the npm tree, Tomcat 10.1.59 and Maven 3.9.16 zips (Maven Central), deduplicated"
+        ;;
+    c)
+        # Sources and headers of the C packages, without tests and examples
+        # (a `.h` the scanner reads as C++ does not count: none here).
+        fetch_debs "${C_DEBS[@]}"
+        from_debs \( -name '*.c' -o -name '*.h' \) -not -path '*/tests/*' -not -path '*/test/*' \
+            -not -path '*/deps/*' -not -path '*/docs/*' -not -path '*/examples/*' -- "${C_DEBS[@]}" \
+            | fill c "$(deb_origin "${C_DEBS[@]}") (.c and .h, no tests, docs, examples or redis' bundled deps)"
+        ;;
+    cpp)
+        fetch_debs "${CPP_DEBS[@]}"
+        from_debs \( -name '*.cc' -o -name '*.cpp' -o -name '*.cxx' -o -name '*.hpp' -o -name '*.hh' -o -name '*.h' \) \
+            -not -path '*/test/*' -not -path '*/tests/*' -not -path '*/docs/*' -not -path '*/doc/*' \
+            -not -path './single_include/*' -not -name '*_test.cc' -not -name '*_benchmark.cc' -- "${CPP_DEBS[@]}" \
+            | fill cpp "$(deb_origin "${CPP_DEBS[@]}") (C++ sources and headers, no tests, docs or nlohmann's amalgamation)"
+        ;;
+    php)
+        fetch_debs "${PHP_DEBS[@]}"
+        from_debs -name '*.php' -not -path '*/tests/*' -not -path '*/Tests/*' -not -path '*/stubs/*' -- "${PHP_DEBS[@]}" \
+            | fill php "$(deb_origin "${PHP_DEBS[@]}") (.php, no tests or stubs)"
+        ;;
+    ruby)
+        fetch_debs "${RUBY_DEBS[@]}"
+        from_debs \( -name '*.rb' -o -name '*.rake' \) -not -path '*/test/*' -not -path '*/spec/*' \
+            -not -path '*/templates/*' -not -name '*.tt' -- "${RUBY_DEBS[@]}" \
+            | fill ruby "$(deb_origin "${RUBY_DEBS[@]}") (.rb and .rake, no tests, specs or generator templates)"
+        ;;
+    lua)
+        fetch_debs "${LUA_DEBS[@]}"
+        from_debs -name '*.lua' -not -path '*/spec/*' -not -path '*/tests/*' -not -path '*/test/*' -- "${LUA_DEBS[@]}" \
+            | fill lua "$(deb_origin "${LUA_DEBS[@]}") (.lua, no specs or tests)"
+        ;;
+    elixir)
+        fetch_debs "${ELIXIR_DEBS[@]}"
+        from_debs \( -name '*.ex' -o -name '*.exs' \) -path './lib/*' -not -path '*/test/*' -- "${ELIXIR_DEBS[@]}" \
+            | fill elixir "$(deb_origin "${ELIXIR_DEBS[@]}") (lib/: the standard library, Mix, ExUnit, IEx, Logger, EEx; no tests)"
         ;;
     *) log "unknown language $lang"; return 1 ;;
     esac

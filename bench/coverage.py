@@ -45,6 +45,15 @@ KINDS = {
     "csharp": {"class", "struct", "interface", "enum", "enumerator", "method", "property",
                "field", "event"},
     "batch": {"label", "variable"},
+    "c": {"macro", "enumerator", "function", "enum", "member", "struct", "typedef", "union", "variable"},
+    "cpp": {"class", "macro", "enumerator", "function", "enum", "member", "struct", "typedef", "union",
+            "variable"},
+    "php": {"class", "define", "function", "interface", "trait", "variable"},
+    "ruby": {"accessor", "constant", "singletonMethod", "alias", "class", "method", "module"},
+    "lua": {"function"},
+    # (not `test`: ExUnit's `test "name" do` blocks are no definitions here)
+    "elixir": {"macro", "callback", "delegate", "exception", "function", "guard", "implementation", "module",
+               "operator", "protocol", "record", "type"},
 }
 # Variable-like kinds inside a function-like scope are locals (a Python
 # scope `member` is a method).
@@ -120,7 +129,22 @@ def shell_text_lines(path):
     return frozenset(inside)
 
 
+@functools.lru_cache(maxsize=64)
+def heredoc_lines(path):
+    """Lines (1-based) inside an Elixir heredoc (`@doc \"\"\"` … `\"\"\"`,
+    also `~S\"\"\"`): documentation, whose code examples ctags tags."""
+    inside, text = set(), False
+    for i, line in enumerate(source_lines(path), 1):
+        if text:
+            inside.add(i)
+        if line.count('"""') % 2 == 1 or line.count("'''") % 2 == 1:
+            text = not text
+    return frozenset(inside)
+
+
 def in_shell_text(lang, tag, corpus):
+    if lang == "elixir":
+        return tag["line"] in heredoc_lines(f"{corpus}/{tag['path']}")
     return lang == "bash" and tag["line"] in shell_text_lines(f"{corpus}/{tag['path']}")
 
 
@@ -150,6 +174,11 @@ def counted(lang, tag, first_label):
         return False  # `export * as ns from "m"` is a re-export, not a definition
     if lang == "javascript" and kind == "class" and not re.search(r"\b(class|function)\b", tag.get("pattern", "")):
         return False  # an object literal that ctags calls a class
+    if lang in ("c", "cpp") and kind == "enumerator" and re.match(
+            r"/\^\s*" + re.escape(tag["name"]) + r"\s*\(", tag.get("pattern", "")):
+        return False  # an enumerator written as a macro call (`CURLOPT(NAME, TYPE, 1)`), named after the macro
+    if lang == "lua" and not re.search(r"(^|[^\w.])function\s+[\w.:]+\s*\(|=\s*function\s*\(", tag.get("pattern", "")):
+        return False  # ctags reads `x = f(…, function() … end)` or `'function'` in a string as a definition of `x`
     if lang == "batch" and kind == "variable":
         return tag["line"] < first_label.get(tag["path"], 1 << 30)  # the main section only
     return True
@@ -160,7 +189,14 @@ def is_data(lang, kind):
 
 
 def norm(name):
-    return name.strip("`'\"!:").rsplit(".", 1)[-1].rsplit("::", 1)[-1]
+    op = re.match(r"operator(?![\w$.])\s*(\(\)|[^(]*)", name)
+    if op:  # C++: ctags writes `operator ==`, `operator ()`; the AST `operator==`
+        return "operator" + re.sub(r"\s+", "", op.group(1))
+    key = re.fullmatch(r"[\w.]*\[\s*(['\"])(.*)\1\s*\]", name)
+    if key:  # Lua: a function under a string key, `M["a/b"]` or `["a/b"]`
+        name = key.group(2)
+    # (`M.f`, `A::B`; Lua's `Obj:method`)
+    return name.strip("`'\"!:").rsplit(".", 1)[-1].rsplit("::", 1)[-1].rsplit(":", 1)[-1]
 
 
 def elements(node):
@@ -177,7 +213,7 @@ def elements(node):
 
 
 def load_ast(path):
-    """{file path: ({name: [start lines]}, [(start line, signature) of unnamed elements])}."""
+    """{file path: ({name: [start lines], (name, "end"): [end lines]}, [(start line, signature) of unnamed elements])}."""
     files = {}
     for src in json.load(open(path))["sources"]:
         for f in src["files"]:
@@ -187,6 +223,7 @@ def load_ast(path):
             for e in elements(f["ast"]):
                 if e.get("name") is not None:
                     named[norm(e["name"])].append(e["line"]["start"])
+                    named[(norm(e["name"]), "end")].append(e["line"]["end"])
                 else:
                     unnamed.append((e["line"]["start"], e.get("signature", "")))
             files[f["path"]] = (named, unnamed)
@@ -226,6 +263,10 @@ def found(tag, elems, path):
     for start in starts:
         if start <= line and (start >= line - SLACK or header_only(source_lines(path)[start - 1:line - 1])):
             return True
+    if tag["kind"] == "typedef" and re.match(r"/\^\s*}", tag.get("pattern", "")):
+        # C: ctags tags `typedef struct { … } name;` on its last line, the
+        # name's: found when an element of that name spans it.
+        return any(s <= line <= e for s, e in zip(named.get(name, []), named.get((name, "end"), [])))
     return False
 
 

@@ -14,7 +14,7 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-LANGS="python,go,rust,java,kotlin,javascript,typescript,bash,csharp,batch"
+LANGS="python,go,rust,java,kotlin,javascript,typescript,bash,csharp,batch,c,cpp,php,ruby,lua,elixir"
 PY_ARGS=()
 BUILD=""
 while [ $# -gt 0 ]; do
@@ -37,7 +37,16 @@ ctags_lang() {
     case "$1" in
     python) echo Python ;; go) echo Go ;; rust) echo Rust ;; java) echo Java ;;
     kotlin) echo Kotlin ;; javascript) echo JavaScript ;; typescript) echo TypeScript ;;
-    bash) echo Sh ;; csharp) echo C# ;; batch) echo DosBatch ;;
+    bash) echo Sh ;; csharp) echo C# ;; batch) echo DosBatch ;; c) echo C ;; cpp) echo C++ ;;
+    php) echo PHP ;; ruby) echo Ruby ;; lua) echo Lua ;; elixir) echo Elixir ;;
+    esac
+}
+# ctags reads every `.h` as C++; the scanner reads one as C unless it holds
+# C++ syntax (README, "Languages"): in the C corpus, `.h` files are C's.
+ctags_map() {
+    case "$1" in
+    c) echo "--langmap=C:.c.h" ;;
+    *) echo "--langmap=$(ctags_lang "$1"):+" ;; # (no change)
     esac
 }
 
@@ -49,7 +58,7 @@ for lang in "${LANG_LIST[@]}"; do
     "$BIN" --config-dir "$cfg" source add "$tree" >/dev/null
     "$BIN" --config-dir "$cfg" scan ast --target "$tree" --format json --output "$WORK/$lang.ast.json" 2>"$WORK/$lang.scan.err" \
         || { cat "$WORK/$lang.scan.err" >&2; exit 1; }
-    (cd "$tree" && ctags -R --languages="$(ctags_lang "$lang")" --extras=-F --fields=+nKzs \
+    (cd "$tree" && ctags -R --languages="$(ctags_lang "$lang")" "$(ctags_map "$lang")" --extras=-F --fields=+nKzs \
         --pattern-length-limit=0 --output-format=json -f "$WORK/$lang.tags" .)
 done
 

@@ -55,6 +55,9 @@ ORACLE_KINDS = {
     "typescript": {"class"},  # interfaces: no `extends` kept (LINE_KINDS)
     "javascript": {"class"},
     "go": {"interface", "struct"},  # a generic struct is a `type` without members
+    "cpp": {"class", "struct"},
+    "php": {"class", "interface"},  # a class's `extends` and `implements` (not its traits' `use`)
+    "ruby": {"class"},  # the superclass (not the modules `include`d)
 }
 # Languages whose bases are expressions (`class P(namedtuple(...))`).
 EXPRESSION_BASES = {"python", "javascript", "typescript"}

@@ -22,7 +22,7 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-LANGS="java,python,csharp,typescript,javascript,go,kotlin,rust"
+LANGS="java,python,csharp,typescript,javascript,go,kotlin,rust,cpp,php,ruby"
 TREES=()
 PY_ARGS=()
 BUILD=""
@@ -87,6 +87,7 @@ ctags_lang() {
     case "$1" in
     python) echo Python ;; go) echo Go ;; java) echo Java ;; javascript) echo JavaScript ;;
     typescript) echo TypeScript ;; csharp) echo C# ;; rust) echo Rust ;;
+    cpp) echo C++ ;; php) echo PHP ;; ruby) echo Ruby ;;
     esac
 }
 

@@ -41,6 +41,7 @@ fn every_language_has_a_fixture_and_matches_it() {
         for src in sources {
             let code = std::fs::read_to_string(&src).unwrap();
             let file_lang = extract::for_path(&src).unwrap_or_else(|| panic!("no language for {}", src.display()));
+            let file_lang = extract::refine(file_lang, &src, &code);
             let ast = extract::extract(file_lang, &code).unwrap();
             let actual = serde_json::to_value(&ast).unwrap();
             let expected_path = src.with_extension("json");

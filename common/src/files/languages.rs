@@ -33,23 +33,34 @@ const fn lang(
 pub const ARKTS: LanguageName = lang("ArkTs", "arkts", &["ets"], &[]);
 pub const BASH: LanguageName = lang("Bash", "bash", &["sh", "bash", "zsh"], &["shell"]);
 pub const BATCH: LanguageName = lang("Batch", "batch", &["bat", "cmd"], &[]);
+/// C: its sources, and headers unless they hold C++ syntax (the scanner
+/// reads such a `.h` as C++; `ingest/src/extract/grammars.rs`, `refine`).
+pub const C: LanguageName = lang("C", "c", &["c", "h"], &[]);
+pub const CPP: LanguageName =
+    lang("C++", "cpp", &["cc", "cpp", "cxx", "c++", "hpp", "hh", "hxx", "h++"], &["cplusplus"]);
 pub const CSHARP: LanguageName = lang("C#", "csharp", &["cs"], &["c-sharp", "c sharp"]);
 pub const DART: LanguageName = lang("Dart", "dart", &["dart"], &[]);
+pub const ELIXIR: LanguageName = lang("Elixir", "elixir", &["ex", "exs"], &[]);
 pub const GO: LanguageName = lang("Go", "go", &["go"], &["golang"]);
 pub const JAVA: LanguageName = lang("Java", "java", &["java"], &[]);
 pub const JAVASCRIPT: LanguageName =
     lang("JavaScript", "javascript", &["js", "jsx", "mjs", "cjs"], &["node", "nodejs"]);
 pub const KOTLIN: LanguageName = lang("Kotlin", "kotlin", &["kt", "kts"], &[]);
+pub const LUA: LanguageName = lang("Lua", "lua", &["lua"], &[]);
 pub const MARKDOWN: LanguageName = lang("Markdown", "markdown", &["md", "markdown"], &[]);
+pub const PHP: LanguageName = lang("PHP", "php", &["php"], &[]);
 pub const PYTHON: LanguageName = lang("Python", "python", &["py", "pyi"], &["python3"]);
+pub const RUBY: LanguageName = lang("Ruby", "ruby", &["rb", "rake"], &[]);
 pub const RUST: LanguageName = lang("Rust", "rust", &["rs"], &[]);
 pub const SWIFT: LanguageName = lang("Swift", "swift", &["swift"], &[]);
 pub const TSX: LanguageName = lang("TSX", "tsx", &["tsx"], &[]);
 pub const TYPESCRIPT: LanguageName = lang("TypeScript", "typescript", &["ts", "mts", "cts"], &[]);
 
 /// All languages, sorted by id (the order of the scanner's table).
-pub static LANGUAGE_NAMES: &[LanguageName] =
-    &[ARKTS, BASH, BATCH, CSHARP, DART, GO, JAVA, JAVASCRIPT, KOTLIN, MARKDOWN, PYTHON, RUST, SWIFT, TSX, TYPESCRIPT];
+pub static LANGUAGE_NAMES: &[LanguageName] = &[
+    ARKTS, BASH, BATCH, C, CPP, CSHARP, DART, ELIXIR, GO, JAVA, JAVASCRIPT, KOTLIN, LUA, MARKDOWN, PHP, PYTHON, RUBY,
+    RUST, SWIFT, TSX, TYPESCRIPT,
+];
 
 /// The language of a file extension (without the dot, any case).
 pub fn by_extension(ext: &str) -> Option<&'static LanguageName> {
@@ -109,6 +120,14 @@ mod tests {
         assert_eq!(name("CSharp"), Some("C#"));
         assert_eq!(name("c#"), Some("C#"));
         assert_eq!(name(" golang "), Some("Go"));
+        assert_eq!(name("h"), Some("C"));
+        assert_eq!(name("C++"), Some("C++"));
+        assert_eq!(name("cpp"), Some("C++"));
+        assert_eq!(name(".hpp"), Some("C++"));
+        assert_eq!(name("rake"), Some("Ruby"));
+        assert_eq!(name("PHP"), Some("PHP"));
+        assert_eq!(name("exs"), Some("Elixir"));
+        assert_eq!(name("Lua"), Some("Lua"));
         assert_eq!(name("cobol"), None);
         assert_eq!(by_extension("Cjs").map(|l| l.id), Some("javascript"));
         assert_eq!(by_extension("txt"), None);

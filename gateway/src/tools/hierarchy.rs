@@ -59,19 +59,16 @@ impl Sought {
     }
 }
 
-/// The languages whose types may extend each other's: the JVM's, and
-/// JavaScript's with the languages compiled to it; any other alone.
+/// The languages whose types may extend each other's: the JVM's,
+/// JavaScript's with the languages compiled to it, C and C++; any other
+/// alone. `language` is a file's stored language name (`C#`, `TSX`, `C++`).
 fn family(language: &str) -> &'static str {
-    match language.to_ascii_lowercase().as_str() {
-        "java" | "kotlin" => "jvm",
-        "javascript" | "typescript" | "arkts" => "js",
-        "python" => "python",
-        "rust" => "rust",
-        "go" => "go",
-        "csharp" => "csharp",
-        "swift" => "swift",
-        "dart" => "dart",
-        _ => "other",
+    match vibe_common::files::languages::resolve(language).map(|l| l.id) {
+        Some("java" | "kotlin") => "jvm",
+        Some("javascript" | "typescript" | "tsx" | "arkts") => "js",
+        Some("c" | "cpp") => "c",
+        Some(id) => id,
+        None => "other",
     }
 }
 
@@ -289,5 +286,17 @@ mod tests {
             inner_limit: TYPES_PER_FILE,
         };
         assert_eq!(unread_params(CALLERS_TEMPLATE, &params), Vec::<String>::new());
+    }
+
+    /// Families by the language names the index stores.
+    #[test]
+    fn families_by_stored_language_names() {
+        assert_eq!(family("Kotlin"), family("Java"));
+        assert_eq!(family("TSX"), family("JavaScript"));
+        assert_eq!(family("C++"), family("C"));
+        assert_eq!(family("C#"), "csharp");
+        assert_ne!(family("C#"), family("C++"));
+        assert_ne!(family("Python"), family("Rust"));
+        assert_eq!(family(""), "other");
     }
 }

@@ -109,6 +109,24 @@ pub static LANGUAGES: &[Language] = &[
         doc_markup: &[],
     },
     Language {
+        names: &names::C,
+        grammar: || tree_sitter_c::LANGUAGE.into(),
+        query: query!("c"),
+        extractor: Extractor::Queries,
+        comment_tokens: C_LINE,
+        block_comment_tokens: C_BLOCK,
+        doc_markup: &[DocMarkup::StarLeaders],
+    },
+    Language {
+        names: &names::CPP,
+        grammar: || tree_sitter_cpp::LANGUAGE.into(),
+        query: query!("cpp"),
+        extractor: Extractor::Queries,
+        comment_tokens: C_LINE,
+        block_comment_tokens: C_BLOCK,
+        doc_markup: &[DocMarkup::StarLeaders],
+    },
+    Language {
         names: &names::CSHARP,
         grammar: || tree_sitter_c_sharp::LANGUAGE.into(),
         query: query!("csharp"),
@@ -125,6 +143,26 @@ pub static LANGUAGES: &[Language] = &[
         comment_tokens: C_LINE,
         block_comment_tokens: C_BLOCK,
         doc_markup: &[DocMarkup::StarLeaders],
+    },
+    Language {
+        names: &names::ELIXIR,
+        grammar: || tree_sitter_elixir::LANGUAGE.into(),
+        query: query!("elixir"),
+        extractor: Extractor::Queries,
+        comment_tokens: &["#"],
+        // `@doc` strings: their attribute and quotes are markers.
+        block_comment_tokens: &[
+            block("@moduledoc \"\"\"", "\"\"\""),
+            block("@typedoc \"\"\"", "\"\"\""),
+            block("@doc \"\"\"", "\"\"\""),
+            block("@moduledoc ~S\"\"\"", "\"\"\""),
+            block("@doc ~S\"\"\"", "\"\"\""),
+            block("@moduledoc \"", "\""),
+            block("@typedoc \"", "\""),
+            block("@doc \"", "\""),
+            block("\"\"\"", "\"\"\""),
+        ],
+        doc_markup: &[],
     },
     Language {
         names: &names::GO,
@@ -163,6 +201,15 @@ pub static LANGUAGES: &[Language] = &[
         doc_markup: &[DocMarkup::StarLeaders],
     },
     Language {
+        names: &names::LUA,
+        grammar: || tree_sitter_lua::LANGUAGE.into(),
+        query: query!("lua"),
+        extractor: Extractor::Queries,
+        comment_tokens: &["---", "--"],
+        block_comment_tokens: &[block("--[[", "]]"), block("--[==[", "]==]"), block("--[=[", "]=]")],
+        doc_markup: &[],
+    },
+    Language {
         names: &names::MARKDOWN,
         grammar: || tree_sitter_md::LANGUAGE.into(),
         query: query!("markdown"),
@@ -170,6 +217,15 @@ pub static LANGUAGES: &[Language] = &[
         comment_tokens: &[],
         block_comment_tokens: &[],
         doc_markup: &[],
+    },
+    Language {
+        names: &names::PHP,
+        grammar: || tree_sitter_php::LANGUAGE_PHP.into(),
+        query: query!("php"),
+        extractor: Extractor::Queries,
+        comment_tokens: &["//", "#"],
+        block_comment_tokens: C_BLOCK,
+        doc_markup: &[DocMarkup::StarLeaders],
     },
     Language {
         names: &names::PYTHON,
@@ -184,6 +240,15 @@ pub static LANGUAGES: &[Language] = &[
             block("\"", "\""),
             block("'", "'"),
         ],
+        doc_markup: &[],
+    },
+    Language {
+        names: &names::RUBY,
+        grammar: || tree_sitter_ruby::LANGUAGE.into(),
+        query: query!("ruby"),
+        extractor: Extractor::Queries,
+        comment_tokens: &["#"],
+        block_comment_tokens: &[block("=begin", "=end")],
         doc_markup: &[],
     },
     Language {
@@ -273,6 +338,40 @@ pub fn for_path(path: &std::path::Path) -> Option<&'static Language> {
     by_id(names.id)
 }
 
+/// The language of a file whose text is read: its extension's
+/// ([`for_path`]), except for a C header (`.h`) that holds syntax only C++
+/// has (a `namespace` or `template <`, a `class` with a body or bases, an
+/// access label `public:`, `using namespace`, an `#include` of a standard
+/// header without extension, `<vector>`), which is C++. The rule looks at the
+/// header alone, not at the files beside it: C++ libraries keep their `.h`
+/// headers apart from their sources (`include/fmt/core.h`).
+pub fn refine(lang: &'static Language, path: &std::path::Path, text: &str) -> &'static Language {
+    let header = path.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case("h"));
+    if lang.id != names::C.id || !header || !cpp_syntax(text) {
+        return lang;
+    }
+    by_id(names::CPP.id).unwrap_or(lang)
+}
+
+/// Whether a header's text holds a line that only C++ writes.
+fn cpp_syntax(text: &str) -> bool {
+    static CPP_LINE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(concat!(
+            r"(?m)^[ \t]*(?:",
+            r"namespace(?:[ \t]+[A-Za-z_][\w:]*)?[ \t]*\{",
+            r"|template[ \t]*<",
+            r"|class[ \t]+[A-Za-z_]\w*(?:[ \t]+final)?[ \t]*(?:\{|:[^:])",
+            r"|struct[ \t]+[A-Za-z_]\w*(?:[ \t]+final)?[ \t]*:[ \t]*(?:public|protected|private|virtual)\b",
+            r"|(?:public|protected|private)[ \t]*:",
+            r"|using[ \t]+namespace\b",
+            r"|#[ \t]*include[ \t]*<[a-z_]+>",
+            r")"
+        ))
+        .expect("a valid pattern")
+    });
+    CPP_LINE.is_match(text)
+}
+
 /// A language by its id.
 pub fn by_id(id: &str) -> Option<&'static Language> {
     LANGUAGES.iter().find(|l| l.id == id)
@@ -281,6 +380,34 @@ pub fn by_id(id: &str) -> Option<&'static Language> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A `.h` is C unless it holds a line only C++ writes.
+    #[test]
+    fn a_header_is_c_unless_it_holds_cpp_syntax() {
+        let c = by_id("c").unwrap();
+        let id = |path: &str, text: &str| refine(c, std::path::Path::new(path), text).id;
+        let c_header = "#ifndef A_H\n#define A_H\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\
+                        struct point { int x; };\n/* class Foo { in a comment */\nint f(int class_);\n#endif\n";
+        assert_eq!(id("a.h", c_header), "c");
+        for cpp in [
+            "namespace fmt {\n}\n",
+            "namespace {\nint x;\n}\n",
+            "template <typename T>\nT f(T);\n",
+            "class Widget {\n};\n",
+            "class Widget final : public Base {};\n",
+            "struct Node : public Base {};\n",
+            "  public:\n",
+            "using namespace std;\n",
+            "#include <vector>\n",
+        ] {
+            assert_eq!(id("a.h", cpp), "cpp", "{cpp:?}");
+            assert_eq!(id("a.H", cpp), "cpp", "{cpp:?}");
+        }
+        // Only a header is looked at: a `.c` file stays C.
+        assert_eq!(id("a.c", "namespace x {\n}\n"), "c");
+        let py = by_id("python").unwrap();
+        assert_eq!(refine(py, std::path::Path::new("a.h"), "class A {\n").id, "python");
+    }
 
     /// The scanner's table and the shared names table list the same
     /// languages in the same order, and every extension of the shared table
@@ -297,6 +424,7 @@ mod tests {
             }
         }
         assert!(for_path(std::path::Path::new("a.txt")).is_none());
+        assert_eq!(for_path(std::path::Path::new("a.h")).map(|l| l.id), Some("c"));
         assert!(for_path(std::path::Path::new("Makefile")).is_none());
     }
 }

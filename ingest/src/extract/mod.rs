@@ -15,7 +15,7 @@ mod references;
 mod signature;
 
 pub use compiled::{compile_query, CompiledQuery, ExtractError};
-pub use grammars::{for_path, Extractor, Language, LANGUAGES};
+pub use grammars::{for_path, refine, Extractor, Language, LANGUAGES};
 
 use vibe_common::document::ast::AstData;
 

@@ -94,6 +94,9 @@ fn scan_bytes(file: &mut ScannedFile, path: &Path, bytes: &[u8], opts: &ScanOpti
     let decoded = super::encoding::decode(bytes, opts.default_encoding);
     file.encoding = decoded.encoding;
     let text: &str = &decoded.text;
+    // A C header holding C++ syntax is C++ (`refine`).
+    let lang = lang.map(|l| extract::refine(l, path, text));
+    file.language = lang.map(|l| l.name);
     file.lines = count_lines(text.as_bytes());
     let mut err = None;
     if let (true, Some(lang)) = (opts.extract, lang) {

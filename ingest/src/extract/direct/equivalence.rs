@@ -9,7 +9,7 @@ use tree_sitter::Node;
 use super::{for_each_match, Plan};
 use crate::extract::compiled::{compiled, parse};
 use crate::extract::engine::extract_with;
-use crate::extract::grammars::{by_id, for_path, Extractor, Language, LANGUAGES};
+use crate::extract::grammars::{by_id, for_path, refine, Extractor, Language, LANGUAGES};
 
 /// One match: its pattern and its captures (capture index, node id), sorted.
 type Match = (usize, Vec<(u32, usize)>);
@@ -150,6 +150,9 @@ fn narrowed_runs_match_full_runs_on_quirky_shapes() {
         // Several candidates for a capturing step followed by an anchored
         // one: tree-sitter tries each (a macro's `a(1)` and `c(3)`).
         ("rust", "fn f() {\n    m!(x y a(1), b (2), c(3));\n}\n"),
+        // One declaration matched as a variable and as a function (its
+        // matches in either order): the function, named as it.
+        ("c", "int x, f(void);\nint g(void), y;\n"),
     ];
     for (id, src) in cases {
         let lang = by_id(id).unwrap();
@@ -166,6 +169,9 @@ fn narrowed_runs_match_full_runs_on_quirky_shapes() {
         .map(|r| r.name.as_str())
         .collect();
     assert_eq!(calls, ["m", "a", "c"], "{:?}", ast.references);
+    let c = extract_with(by_id("c").unwrap(), cases[6].1, true).unwrap();
+    let functions: Vec<&str> = c.functions.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(functions, ["f", "g"], "{:?}", c.functions);
 }
 
 /// The narrowed run gives the AST of the cursor over the whole tree on this
@@ -181,6 +187,7 @@ fn narrowed_runs_match_full_runs_on_real_code() {
         for entry in ignore::WalkBuilder::new(&root).build().flatten() {
             let path = entry.path();
             let (Some(lang), Ok(text)) = (for_path(path), std::fs::read_to_string(path)) else { continue };
+            let lang = refine(lang, path, &text);
             if lang.extractor != Extractor::Queries {
                 continue;
             }
