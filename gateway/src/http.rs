@@ -20,8 +20,8 @@ use tower_http::cors::{AllowOrigin, CorsLayer};
 
 use crate::gateway::Gateway;
 pub use crate::jsonrpc::MAX_BODY_BYTES;
-use crate::jsonrpc::{self, UNAUTHORIZED};
-use crate::server::VibeServer;
+use crate::jsonrpc::{self, Spoken, UNAUTHORIZED};
+use crate::server::{supported_versions, VibeServer};
 
 /// Host names always accepted in the `Host` header.
 pub const LOOPBACK_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
@@ -90,7 +90,10 @@ pub fn transport_config(opts: &HttpOptions) -> StreamableHttpServerConfig {
     let mut config = StreamableHttpServerConfig::default()
         .with_cancellation_token(opts.cancel.child_token())
         .with_sse_keep_alive(Some(Duration::from_secs(15)))
-        .with_max_request_body_bytes(MAX_BODY_BYTES);
+        .with_max_request_body_bytes(MAX_BODY_BYTES)
+        // A 2026-07-28 request (stateless) is answered with one JSON body
+        // unless its handler sends something first: any proxy passes it on.
+        .with_json_response(true);
     config = if opts.any_host() { config.disable_allowed_hosts() } else { config.with_allowed_hosts(opts.hosts()) };
     config = if opts.any_origin() {
         config.disable_allowed_origins()
@@ -102,6 +105,7 @@ pub fn transport_config(opts: &HttpOptions) -> StreamableHttpServerConfig {
 
 /// The complete app: MCP at `/`, `/mcp` and `/mcp/<project>`, CORS, request logging.
 pub fn router(gateway: Gateway, opts: &HttpOptions) -> Router {
+    let spoken = Spoken::new(supported_versions(gateway.protocol()).iter());
     let service: StreamableHttpService<VibeServer, LocalSessionManager> = StreamableHttpService::new(
         move || Ok(VibeServer::new(gateway.clone())),
         Arc::new(LocalSessionManager::default()),
@@ -111,7 +115,7 @@ pub fn router(gateway: Gateway, opts: &HttpOptions) -> Router {
         .route_service("/", service.clone())
         .route_service("/mcp", service.clone())
         .route_service("/mcp/{project}", service)
-        .route_layer(middleware::from_fn(jsonrpc::guard));
+        .route_layer(middleware::from_fn_with_state(spoken, jsonrpc::guard));
     if let Some(token) = opts.token.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
         let expected = Arc::new(blake3::hash(token.as_bytes()));
         // Only on the MCP routes: other paths (e.g. OAuth discovery under
@@ -186,6 +190,9 @@ fn cors(opts: &HttpOptions) -> CorsLayer {
             HeaderName::from_static("last-event-id"),
             mcp_session.clone(),
             mcp_version.clone(),
+            // The routing headers of 2026-07-28.
+            HeaderName::from_static("mcp-method"),
+            HeaderName::from_static("mcp-name"),
         ])
         .expose_headers([mcp_session, mcp_version])
         .max_age(Duration::from_secs(600))

@@ -24,6 +24,10 @@
 //! ([`Id`], `Version`, `AnyObject`, `String`). A repair rebuilds the body
 //! from its members as raw JSON, only `params.arguments` replaced.
 //!
+//! A well-formed request whose protocol version the server does not speak
+//! is refused next ([`version`]: HTTP 400, `-32022`, naming the versions it
+//! does).
+//!
 //! The error codes are rmcp's ([`ErrorCode`]); [`error_response`] also
 //! serves the HTTP layer's 401 ([`UNAUTHORIZED`]).
 
@@ -31,7 +35,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 
 use axum::body::{to_bytes, Body, Bytes};
-use axum::extract::Request;
+use axum::extract::{Request, State};
 use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -39,6 +43,10 @@ use rmcp::model::ErrorCode;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use serde_json::value::{to_raw_value, RawValue};
+
+pub mod version;
+
+pub use version::{check_version, Spoken, UnsupportedVersion};
 
 /// Largest request body accepted (a bigger one gets 413).
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
@@ -385,11 +393,20 @@ struct ErrorResponse<'a> {
 struct ErrorObject<'a> {
     code: ErrorCode,
     message: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    data: Option<&'a UnsupportedVersion>,
 }
 
 /// The JSON-RPC error response (`"id": null` when `id` is `None`).
 pub fn error_response(status: StatusCode, id: Option<Id>, code: ErrorCode, message: &str) -> Response {
-    let body = ErrorResponse { jsonrpc: "2.0", id, error: ErrorObject { code, message } };
+    let body = ErrorResponse { jsonrpc: "2.0", id, error: ErrorObject { code, message, data: None } };
+    (status, axum::Json(body)).into_response()
+}
+
+/// The `-32022` response to a request of a version the server does not speak.
+fn refusal_response(refusal: version::Refusal) -> Response {
+    let version::Refusal { status, id, code, message, data } = refusal;
+    let body = ErrorResponse { jsonrpc: "2.0", id, error: ErrorObject { code, message: &message, data: Some(&data) } };
     (status, axum::Json(body)).into_response()
 }
 
@@ -402,8 +419,9 @@ fn is_json(request: &Request) -> bool {
         .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("application/json"))
 }
 
-/// The middleware: checks every JSON POST (see the module documentation).
-pub async fn guard(request: Request, next: Next) -> Response {
+/// The middleware: checks every JSON POST (see the module documentation)
+/// against the protocol versions the server speaks.
+pub async fn guard(State(spoken): State<Spoken>, request: Request, next: Next) -> Response {
     if request.method() != Method::POST || !is_json(&request) {
         return next.run(request).await;
     }
@@ -442,6 +460,10 @@ pub async fn guard(request: Request, next: Next) -> Response {
             return error_response(status, id, code, &message);
         }
     };
+    if let Some(refusal) = check_version(&parts.headers, &body, &spoken) {
+        tracing::info!(requested = refusal.data.requested, "request of an unsupported protocol version refused");
+        return refusal_response(refusal);
+    }
     next.run(Request::from_parts(parts, Body::from(body))).await
 }
 

@@ -1,13 +1,22 @@
 //! The MCP server: identity, instructions, protocol versions, the tool list
 //! and `tools/call`, which goes through [`Gateway::call`] ([`crate::dispatch`]).
+//!
+//! Two revisions on one endpoint. A client of 2024-11-05 … 2025-11-25 opens
+//! a session with `initialize`; a client of 2026-07-28 sends `server/discover`
+//! or any request with `_meta` naming its protocol version and capabilities,
+//! and no session. rmcp's Streamable HTTP service tells them apart and checks
+//! the envelope and the routing headers (`MCP-Protocol-Version`, `Mcp-Method`,
+//! `Mcp-Name`); the handler below answers both alike (rmcp adds `resultType`
+//! and the cache hints for 2026-07-28 and strips them for older peers).
 
 use std::borrow::Cow;
 
 use axum::http::request::Parts;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, InitializeRequestParams,
-    InitializeResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, DiscoverResult, Implementation,
+    InitializeRequestParams, InitializeResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
+    ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -24,12 +33,15 @@ pub const SERVER_NAME: &str = "vibe-analyzer";
 /// Server version announced in `initialize`.
 pub const SERVER_VERSION: &str = env!("CARGO_PKG_VERSION");
 
-/// Protocol versions this server speaks.
-pub const SUPPORTED_VERSIONS: [ProtocolVersion; 4] = [
+/// Protocol versions this server speaks: the four reached by `initialize`,
+/// then the stateless one (announced by `server/discover`, and named in the
+/// `-32022` error a request of any other version gets).
+pub const SUPPORTED_VERSIONS: [ProtocolVersion; 5] = [
     ProtocolVersion::V_2024_11_05,
     ProtocolVersion::V_2025_03_26,
     ProtocolVersion::V_2025_06_18,
     ProtocolVersion::V_2025_11_25,
+    ProtocolVersion::V_2026_07_28,
 ];
 
 pub fn protocol_version(p: McpProtocol) -> ProtocolVersion {
@@ -41,7 +53,17 @@ pub fn protocol_version(p: McpProtocol) -> ProtocolVersion {
     }
 }
 
-/// One per MCP session; all share the [`Gateway`].
+/// The versions spoken with `mcp.protocol` set to `p`: all of
+/// [`SUPPORTED_VERSIONS`] for `latest`, else the one pinned.
+pub fn supported_versions(p: McpProtocol) -> Cow<'static, [ProtocolVersion]> {
+    match p {
+        McpProtocol::Latest => Cow::Borrowed(&SUPPORTED_VERSIONS),
+        pinned => Cow::Owned(vec![protocol_version(pinned)]),
+    }
+}
+
+/// One per MCP session, or per request of 2026-07-28; all share the
+/// [`Gateway`].
 #[derive(Clone)]
 pub struct VibeServer {
     gateway: Gateway,
@@ -65,10 +87,8 @@ impl ServerHandler for VibeServer {
             .with_protocol_version(protocol_version(self.gateway.protocol()))
     }
 
-    /// As rmcp's default, but on a project's endpoint (`/mcp/<project>`)
-    /// whose name or path names one indexed project, the instructions say
-    /// that calls need no `target` there. An endpoint naming no project or
-    /// several, or a backend that does not answer, keeps the shared ones.
+    /// As rmcp's default, with the endpoint's instructions
+    /// ([`VibeServer::endpoint_instructions`]).
     async fn initialize(
         &self,
         request: InitializeRequestParams,
@@ -76,19 +96,25 @@ impl ServerHandler for VibeServer {
     ) -> Result<InitializeResult, ErrorData> {
         context.peer.set_peer_info(request.clone());
         let mut result = self.negotiate_initialize(&request)?;
-        if let Some(endpoint) = endpoint_of(&context) {
-            if let Ok(Scope::One(project)) = self.gateway.resolve(Some(&endpoint)).await {
-                result.instructions = Some(registry::endpoint_instructions(&project.name));
-            }
+        if let Some(instructions) = self.endpoint_instructions(&context).await {
+            result.instructions = Some(instructions);
+        }
+        Ok(result)
+    }
+
+    /// `server/discover` (2026-07-28): as rmcp's default, with the
+    /// endpoint's instructions, as `initialize` gives them.
+    async fn discover(&self, context: RequestContext<RoleServer>) -> Result<DiscoverResult, ErrorData> {
+        let mut result =
+            DiscoverResult::from_server_info(self.supported_protocol_versions().into_owned(), self.get_info());
+        if let Some(instructions) = self.endpoint_instructions(&context).await {
+            result.instructions = Some(instructions);
         }
         Ok(result)
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
-        match self.gateway.protocol() {
-            McpProtocol::Latest => Cow::Borrowed(&SUPPORTED_VERSIONS),
-            pinned => Cow::Owned(vec![protocol_version(pinned)]),
-        }
+        supported_versions(self.gateway.protocol())
     }
 
     async fn list_tools(
@@ -126,6 +152,18 @@ impl ServerHandler for VibeServer {
 }
 
 impl VibeServer {
+    /// On a project's endpoint (`/mcp/<project>`) whose name or path names
+    /// one indexed project, instructions that say calls need no `target`
+    /// there. `None` (the shared instructions) for an endpoint naming no
+    /// project or several, or when the backend does not answer.
+    async fn endpoint_instructions(&self, context: &RequestContext<RoleServer>) -> Option<String> {
+        let endpoint = endpoint_of(context)?;
+        match self.gateway.resolve(Some(&endpoint)).await {
+            Ok(Scope::One(project)) => Some(registry::endpoint_instructions(&project.name)),
+            _ => None,
+        }
+    }
+
     /// Whether this request's client gets typed output: the endpoint URL's
     /// `?typed_output=true|false` when it has one, else `mcp.typed_output`.
     fn typed_output(&self, context: &RequestContext<RoleServer>) -> bool {

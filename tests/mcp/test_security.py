@@ -75,11 +75,11 @@ class Recorder:
         )
 
 
-async def session(url: str, headers: dict[str, str]):
+async def session(url: str, headers: dict[str, str], mode: str = "legacy"):
     """(Recorder, result of a call or the exception the SDK raised)."""
     rec = Recorder(headers)
     try:
-        async with Client(streamable_http_client(url, http_client=rec.client), mode="legacy") as client:
+        async with Client(streamable_http_client(url, http_client=rec.client), mode=mode) as client:
             tools = (await client.list_tools()).tools
             call = await client.call_tool("search_functions", {"q": "add", "limit": "2"})
             return rec, (tools, call)
@@ -122,6 +122,21 @@ async def test_with_the_token_everything_works(secured):
     log = (config_dir / "serve.log").read_text(errors="replace")
     assert "Resolving 'search_functions' -> 'search_by_code_functions'" in log
     assert "bearer token required" in log
+
+
+@pytest.mark.anyio
+async def test_a_stateless_client_meets_the_same_checks(secured):
+    url, _ = secured
+    auth = {"Authorization": f"Bearer {TOKEN}"}
+    for headers, status in [({}, 401), ({"Authorization": "Bearer wrong"}, 401),
+                            ({**auth, "Origin": "https://evil.example"}, 403)]:
+        rec, outcome = await session(url, headers, mode="2026-07-28")
+        assert isinstance(outcome, BaseException), headers
+        assert rec.statuses and set(rec.statuses) == {status}, (headers, rec.statuses)
+        assert all("search_documentation" not in b for b in rec.bodies), rec.bodies
+    rec, outcome = await session(url, auth, mode="2026-07-28")
+    assert not isinstance(outcome, BaseException), repr(outcome)
+    assert set(rec.statuses) == {200}, rec.statuses
 
 
 @pytest.mark.anyio

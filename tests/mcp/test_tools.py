@@ -26,14 +26,16 @@ EXPECTED_TOOLS = [
 
 
 @pytest.mark.anyio
-async def test_tool_list_and_identity(gateway):
-    async with Client(gateway.url) as client:
+@pytest.mark.parametrize("mode, version", [("legacy", "2025-11-25"), ("auto", "2026-07-28")])
+async def test_tool_list_and_identity(gateway, mode, version):
+    # `legacy`: an old client's `initialize`; `auto`: `server/discover` (test_mcp_2026.py).
+    async with Client(gateway.url, mode=mode) as client:
         assert client.server_info.name == "vibe-analyzer"
         assert client.server_info.version
         # True of every answer: no "one call is enough" while a first answer can lack the line.
         assert "instead of searching again" in client.instructions
         assert "One call is enough" not in client.instructions
-        assert client.protocol_version == "2025-11-25"
+        assert client.protocol_version == version
         tools = (await client.list_tools()).tools
         assert [t.name for t in tools] == EXPECTED_TOOLS
         for t in tools:
@@ -42,9 +44,10 @@ async def test_tool_list_and_identity(gateway):
 
 
 @pytest.mark.anyio
-async def test_every_tool_answers_with_structured_content(gateway):
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+async def test_every_tool_answers_with_structured_content(gateway, mode):
     calls = {**EVERY_TOOL_CALL, "search_knowledge": {"query": "Kirikur"}}
-    async with Client(gateway.url) as client:
+    async with Client(gateway.url, mode=mode) as client:
         for name, args in calls.items():
             r = await client.call_tool(name, args)
             assert not r.is_error, (name, r.content)

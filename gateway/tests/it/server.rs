@@ -1,5 +1,6 @@
 //! The MCP server itself: identity, instructions, protocol versions, the tool
-//! list, Host/Origin validation, CORS, and a backend that is down.
+//! list, Host/Origin validation, CORS, a backend that is down, and MCP
+//! 2026-07-28 (stateless) beside the `initialize` handshake.
 
 use crate::common::{answer, config, load_fixture, McpClient};
 use serde_json::{json, Value};
@@ -192,6 +193,60 @@ async fn backend_down_is_a_tool_error_not_a_crash() -> anyhow::Result<()> {
     let r = client.call_tool("delete_project", json!({})).await?;
     assert_eq!(r["isError"], json!(true));
     assert!(r["content"][0]["text"].as_str().unwrap().contains("search_documentation"));
+    server.shutdown().await?;
+    crate::common::cleanup(&config).await;
+    Ok(())
+}
+
+/// One stateless request of MCP 2026-07-28: `_meta` and the routing headers.
+async fn post_2026(url: &str, method: &str, params: Value) -> anyhow::Result<(u16, Value)> {
+    let mut params = params;
+    params["_meta"] = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {}
+    });
+    let mut req = reqwest::Client::new()
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", method);
+    if let Some(name) = params["name"].as_str() {
+        req = req.header("mcp-name", name);
+    }
+    let body = json!({ "jsonrpc": "2.0", "id": 3, "method": method, "params": params });
+    let response = req.body(body.to_string()).send().await?;
+    assert!(response.headers().get("mcp-session-id").is_none(), "no session in 2026-07-28");
+    Ok((response.status().as_u16(), response.json().await?))
+}
+
+#[tokio::test]
+async fn stateless_2026_07_28_beside_initialize() -> anyhow::Result<()> {
+    let config = load_fixture("gwt_2026").await?;
+    let server = vibe_gateway::spawn(&config, opts()).await?;
+    let (status, discovered) = post_2026(&server.url(), "server/discover", json!({})).await?;
+    assert_eq!(status, 200, "{discovered}");
+    let versions = json!(["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"]);
+    assert_eq!(discovered["result"]["supportedVersions"], versions);
+    assert_eq!(discovered["result"]["resultType"], json!("complete"));
+    let (status, called) = post_2026(&server.url(), "tools/call", json!({ "name": "show_projects" })).await?;
+    assert_eq!(status, 200, "{called}");
+    assert_eq!(called["result"]["resultType"], json!("complete"));
+    assert_eq!(called["result"]["structuredContent"]["total"], json!(2));
+    // An old client's handshake on the same endpoint.
+    let (_, init) = McpClient::connect(&server.url(), "2025-11-25").await?;
+    assert_eq!(init["protocolVersion"], json!("2025-11-25"));
+    server.shutdown().await?;
+
+    // Pinned to one handshake version, the server refuses 2026-07-28 naming it.
+    let mut pinned = config.clone();
+    pinned.mcp.protocol = McpProtocol::V2025_03_26;
+    let server = vibe_gateway::spawn(&pinned, opts()).await?;
+    let (status, refused) = post_2026(&server.url(), "server/discover", json!({})).await?;
+    assert_eq!(status, 400, "{refused}");
+    assert_eq!(refused["error"]["code"], json!(-32022));
+    assert_eq!(refused["error"]["data"], json!({ "supported": ["2025-03-26"], "requested": "2026-07-28" }));
+    assert!(refused["error"]["message"].as_str().unwrap().contains("speaks 2025-03-26"), "{refused}");
     server.shutdown().await?;
     crate::common::cleanup(&config).await;
     Ok(())
