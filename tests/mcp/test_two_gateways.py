@@ -128,6 +128,7 @@ async def test_a_stateless_client_is_served_by_either_gateway(proxy):
     failures = [f for r in results for f in r]
     assert not failures, (len(failures), failures[:5])
     total = sum(proxy.served.values())
+    print(f"two gateways: {CLIENTS} clients, {CLIENTS * CALLS} calls, {total} requests, per process {dict(proxy.served)}")
     # The calls, and each call's tools/list (the SDK reads the output schema once).
     assert total >= CLIENTS * CALLS, proxy.served
     assert min(proxy.served.values()) >= total // 2 - 1, proxy.served
