@@ -73,7 +73,7 @@ pub const TOOLS: &[ToolSpec] = &[
     ToolSpec {
         name: "admin_sync",
         title: "Re-index all projects",
-        description: "Re-index all projects in the background (writes the index); only when asked.",
+        description: "Re-index all projects in the background; only when asked.",
         params: &[],
         required: &[],
         template: None,

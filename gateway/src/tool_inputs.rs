@@ -92,7 +92,7 @@ impl Param {
             Param::CaseSensitive => ("boolean", "Default true"),
             Param::Language => ("string", "e.g. python"),
             Param::RefKind => {
-                return json_schema!({ "type": "string", "enum": ReferenceKind::ALL.map(ReferenceKind::name) })
+                return json_schema!({ "type": "string", "description": "Default: all", "enum": ReferenceKind::ALL.map(ReferenceKind::name) })
             }
             Param::Direction => {
                 return json_schema!({

@@ -402,18 +402,33 @@ fn statements(
     ranked.retain(|&(_, w)| w > 0);
     ranked.sort_by_key(|&(n, w)| (std::cmp::Reverse(w), n));
     let mut shown = std::collections::BTreeSet::from([start]);
-    for (n, _) in ranked {
+    for (n, w) in ranked {
         let mut last = n;
         while last < end && last - n < CONTINUATION_LINES && goes_on(text(last)) && code(last + 1) {
             last += 1;
         }
-        let new = (n..=last).filter(|l| !shown.contains(l)).count();
-        if shown.len() + new > THIN_LINES {
+        // A line holding the words comes with the condition it runs under.
+        let guard = (w >= WORD_WEIGHT).then(|| guard_of(lines, (start, n))).flatten();
+        let wanted: Vec<u64> = guard.into_iter().chain(n..=last).filter(|l| !shown.contains(l)).collect();
+        if shown.len() + wanted.len() > THIN_LINES {
             continue;
         }
-        shown.extend(n..=last);
+        shown.extend(wanted);
     }
     runs(shown)
+}
+
+/// The weight of one of the question's words on a line ([`statement_weight`]).
+const WORD_WEIGHT: usize = 4;
+
+/// The condition line `n` runs under: the nearest line above it, after
+/// `start`, that is indented less and decides (`if`, `while`, `case`…).
+fn guard_of(lines: &[&str], (start, n): (u64, u64)) -> Option<u64> {
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let own = indent(lines.get(n as usize - 1)?);
+    let above = (start + 1..n).rev().map(|k| (k, lines[k as usize - 1])).filter(|(_, l)| !l.trim().is_empty());
+    let (k, line) = above.into_iter().find(|(_, l)| indent(l) < own)?;
+    is_decision(line.trim()).then_some(k)
 }
 
 /// How much a line of code tells: the question's words it holds (most),
@@ -426,7 +441,7 @@ fn statement_weight(line: &str, words: usize) -> usize {
     if words == 0 && !decides {
         return 0;
     }
-    words * 4 + usize::from(decides) * 2 + usize::from(literal && decides)
+    words * WORD_WEIGHT + usize::from(decides) * 2 + usize::from(literal && decides)
 }
 
 /// A line that assigns, compares, returns or raises.
