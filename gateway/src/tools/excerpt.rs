@@ -143,15 +143,16 @@ fn promote_best_unit(matches: &mut Vec<SymbolMatch>, content: &str, query: &str)
         let code: Vec<String> = code.filter(|l| !crate::render::is_comment(l)).map(str::to_lowercase).collect();
         stems.iter().filter(|s| code.iter().any(|l| l.contains(s.as_str()))).count()
     };
-    let unit = |m: &SymbolMatch| ElementKind::parse(&m.head.kind).is_some_and(|k| k.is_callable() || k.is_value());
     // A unit that hands its work to the first match (calls it) holds the
     // question's words around that call: the first match does the work.
-    let first_name = matches[0].head.name.clone();
+    let call_of_first = format!("{}(", matches[0].head.name);
     let calls_first = |m: &SymbolMatch| {
         let Some((start, end)) = m.head.lines.as_deref().and_then(crate::render::span) else { return false };
-        (start..=end.min(lines.len() as u64)).any(|n| lines[n as usize - 1].contains(&format!("{first_name}(")))
+        (start..=end.min(lines.len() as u64)).any(|n| lines[n as usize - 1].contains(&call_of_first))
     };
-    let unit = |m: &SymbolMatch| unit(m) && !calls_first(m);
+    let unit = |m: &SymbolMatch| {
+        ElementKind::parse(&m.head.kind).is_some_and(|k| k.is_callable() || k.is_value()) && !calls_first(m)
+    };
     let first = held(&matches[0]);
     let best =
         matches.iter().enumerate().skip(1).filter(|(_, m)| unit(m)).map(|(i, m)| (held(m), std::cmp::Reverse(i))).max();
