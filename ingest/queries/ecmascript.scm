@@ -112,3 +112,22 @@
 ; file defines) and are no other kind of use.
 (identifier) @name @reference.read
 (member_expression property: (property_identifier) @name) @reference.read
+
+; Defaults: a property or name given a literal (or an upper-case constant)
+; when it is missing: `opts?.lingerMs ?? 5`, `options.port || 4437`,
+; `{ port = 4437 } = options`, `function f(timeout = 5000)`.
+(binary_expression
+  left: [(member_expression property: (property_identifier) @name) (identifier) @name]
+  operator: ["??" "||"]
+  right: [(number) (string) (template_string) (true) (false) (null) (array) (object) (unary_expression)]) @reference.default
+((binary_expression
+  left: [(member_expression property: (property_identifier) @name) (identifier) @name]
+  operator: ["??" "||"]
+  right: (identifier) @_value) @reference.default
+  (#match? @_value "^[A-Z][A-Z0-9_]+$"))
+(object_assignment_pattern
+  left: (shorthand_property_identifier_pattern) @name
+  right: [(number) (string) (template_string) (true) (false) (null) (array) (object) (unary_expression)]) @reference.default
+(assignment_pattern
+  left: (identifier) @name
+  right: [(number) (string) (template_string) (true) (false) (null) (array) (object) (unary_expression)]) @reference.default

@@ -149,3 +149,23 @@
 ; keeps those that name a value (upper case, `kName`, or a constant the
 ; file defines) and are no other kind of use.
 (identifier) @name @reference.read
+
+; Defaults: a key, attribute or parameter given a literal when it is
+; missing: `opts.get("timeout", 30)`, `getattr(cfg, "retries", 3)`,
+; `def __init__(self, tolerance: int = 300)`.
+((call
+  function: (attribute attribute: (identifier) @_get)
+  arguments: (argument_list . (string (string_content) @name) .
+    [(integer) (float) (string) (true) (false) (none) (unary_operator) (list) (tuple) (dictionary)])) @reference.default
+  (#eq? @_get "get"))
+((call
+  function: (identifier) @_getattr
+  arguments: (argument_list . (_) . (string (string_content) @name) .
+    [(integer) (float) (string) (true) (false) (none) (unary_operator) (list) (tuple) (dictionary)])) @reference.default
+  (#eq? @_getattr "getattr"))
+(default_parameter
+  name: (identifier) @name
+  value: [(integer) (float) (string) (true) (false) (unary_operator)]) @reference.default
+(typed_default_parameter
+  name: (identifier) @name
+  value: [(integer) (float) (string) (true) (false) (unary_operator)]) @reference.default

@@ -94,7 +94,10 @@ impl std::fmt::Display for ElementKind {
 /// constructor), a type reference, an import, or a read of a named value
 /// (a constant, a static, an enum member, a module-level upper-case name:
 /// `MAX_RETRIES`, `Self::LIMIT`, `defaultTimeout` where the file defines it
-/// as a constant) (`@reference.<kind>`).
+/// as a constant) (`@reference.<kind>`); and a default, where a name
+/// missing from options or arguments is given a literal (`opts.lingerMs ??
+/// 5`, `kwargs.get("timeout", 30)`): stored for answers, not listed by
+/// `find_references` unless asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Default, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum ReferenceKind {
@@ -103,9 +106,11 @@ pub enum ReferenceKind {
     Type,
     Import,
     Read,
+    Default,
 }
 
 impl ReferenceKind {
+    /// The uses `find_references` lists.
     pub const ALL: [ReferenceKind; 4] =
         [ReferenceKind::Call, ReferenceKind::Type, ReferenceKind::Import, ReferenceKind::Read];
 
@@ -115,11 +120,12 @@ impl ReferenceKind {
             ReferenceKind::Type => "type",
             ReferenceKind::Import => "import",
             ReferenceKind::Read => "read",
+            ReferenceKind::Default => "default",
         }
     }
 
     pub fn parse(name: &str) -> Option<ReferenceKind> {
-        Self::ALL.into_iter().find(|k| k.name() == name)
+        Self::ALL.into_iter().chain([ReferenceKind::Default]).find(|k| k.name() == name)
     }
 }
 

@@ -1,5 +1,5 @@
 //! Params of the look-ups a code search makes for its best match
-//! (`find_definitions`, `find_values`): no tool's template of their own.
+//! (`find_definitions`, `find_values`, `find_defaults`): no tool's template of their own.
 
 use serde::Serialize;
 
@@ -19,7 +19,7 @@ pub fn definitions<'a>(path: &'a str, names: &'a [&'a str], limit: u32) -> Defin
     DefinitionsParams { path, names, limit: limit.clamp(1, INNER_LIMIT_ALL) }
 }
 
-/// Params of `find_values` (see [`values`]).
+/// Params of `find_values` and `find_defaults` (see [`values`]).
 #[derive(Debug, Serialize)]
 pub struct ValuesParams<'a> {
     pub names: &'a [&'a str],

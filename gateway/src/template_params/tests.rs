@@ -70,6 +70,7 @@ fn every_param_sent_is_read_by_its_template() {
         ("search_code_text", unread_params("search_code_text", &text(&clauses, Some(".*"), Some("python"), 3, 0))),
         ("find_definitions", unread_params("find_definitions", &definitions("a.py", &names, 3))),
         ("find_values", unread_params("find_values", &values(&names, "src/a.py", 3))),
+        ("find_defaults", unread_params("find_defaults", &values(&names, "src/a.py", 3))),
     ];
     for (template, keys) in unread {
         assert!(keys.is_empty(), "{template} is sent {keys:?}, which it never reads");

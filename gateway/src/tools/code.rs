@@ -182,6 +182,9 @@ async fn ranked(
 async fn lines_that_answer(gw: &Gateway, answer: &mut SymbolsAnswer, calls: &[(String, String)], show: Show<'_>) {
     super::excerpt::complete(gw, answer, show).await;
     super::delegate::follow(gw, answer, calls, show).await;
+    if let Show::Window(query) = show {
+        super::delegate::follow_worded(gw, answer, query).await;
+    }
     // A question (or a name with words) asks for a detail, often a value
     // the function reads; a bare name's look-up stays one search.
     if show != Show::Start {

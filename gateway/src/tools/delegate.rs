@@ -68,6 +68,61 @@ pub async fn follow(gw: &Gateway, answer: &mut SymbolsAnswer, calls: &[(String, 
     result.found.matches.insert(caller + 1, m);
 }
 
+/// For a question in words: adds, right after the first result's first
+/// match, the short function of its file that the match calls and whose
+/// name holds a word of the question its own name does not (a
+/// `normalizeUrl` that filters with `isTrackingParam`, for "strip tracking
+/// parameters"): the callee that does what the question asks. One search
+/// of the file's definitions, and one read when a name qualifies.
+pub async fn follow_worded(gw: &Gateway, answer: &mut SymbolsAnswer, query: &str) {
+    let room = excerpt::room_for_code(gw, answer);
+    let Some(result) = answer.results.first_mut().filter(|r| excerpt::readable_file(&r.freshness)) else { return };
+    let Some(first) = result.found.matches.first().filter(|m| m.code.is_some() && m.called_by.is_none()) else {
+        return;
+    };
+    if result.found.matches.get(1).is_some_and(|m| m.called_by.is_some()) {
+        return;
+    }
+    let Some(span) = first.head.lines.as_deref().and_then(crate::render::span) else { return };
+    let file = stored_file(gw, &result.project, &result.path);
+    let Some(content) = excerpt::file_text(gw, file.clone()).await else { return };
+    let names = worded_calls(&content, span, &first.head.name, &excerpt::stems(query));
+    if names.is_empty() {
+        return;
+    }
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let defined = definitions(gw, result, &names).await;
+    let short =
+        |d: &&Shown| d.lines.as_deref().and_then(crate::render::span).is_some_and(|(a, b)| b - a < CALLEE_WHOLE_LINES);
+    let Some(callee) = names.iter().find_map(|n| defined.iter().filter(short).find(|d| d.name == *n)) else { return };
+    let Some(mut m) = callee_match(gw, file, callee, Show::Window(query), room).await else { return };
+    m.called_by = Some(first.head.name.clone());
+    result.found.matches.insert(1, m);
+}
+
+/// The names `lines` of `content` call (`name(`) whose words hold one of
+/// `stems` that `caller`'s name does not, in their order, each once.
+fn worded_calls(content: &str, (start, end): (u64, u64), caller: &str, stems: &[String]) -> Vec<String> {
+    let words_hold = |name: &str, stem: &str| {
+        vibe_common::text::identifier::split_identifier(name).iter().any(|w| w.starts_with(stem))
+    };
+    let new_stem = |name: &str| stems.iter().any(|s| words_hold(name, s) && !words_hold(caller, s));
+    let mut names: Vec<String> = Vec::new();
+    let body = content.lines().skip(start as usize).take(end.saturating_sub(start) as usize);
+    for line in body.filter(|l| !crate::render::is_comment(l)) {
+        let mut rest = line;
+        while let Some(open) = rest.find('(') {
+            let before = &rest[..open];
+            let name = &before[before.rfind(|c: char| !(c.is_alphanumeric() || c == '_')).map_or(0, |i| i + 1)..];
+            if !name.is_empty() && name != caller && new_stem(name) && !names.iter().any(|n| n == name) {
+                names.push(name.to_string());
+            }
+            rest = &rest[open + 1..];
+        }
+    }
+    names
+}
+
 /// The functions and methods named `names` that the result's file defines,
 /// as the index shows them (name, kind, owner, lines, signature, their
 /// first lines): one search of doc values, nothing of the file is read.
@@ -154,6 +209,15 @@ fn callee_spans(lines: &[&str], (start, end): (u64, u64), show: Show<'_>) -> Vec
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_call_whose_name_holds_a_new_word_of_the_question_is_followed() {
+        let content = "export function normalizeUrl(url) {\n  // isIgnored(x) in a comment\n  \
+            const names = keys.filter((n) => !isTrackingParam(n)).sort();\n  return normalizeUrl(names) + urlOf(x);\n}";
+        let stems = ["track", "param", "url"].map(String::from);
+        assert_eq!(worded_calls(content, (1, 5), "normalizeUrl", &stems), vec!["isTrackingParam".to_string()]);
+        assert!(worded_calls(content, (1, 5), "normalizeUrl", &["sort".to_string()]).is_empty());
+    }
 
     #[test]
     fn the_calls_of_matches_that_show_code_are_followed() {

@@ -129,7 +129,7 @@ pub async fn complete(gw: &Gateway, answer: &mut SymbolsAnswer, show: Show<'_>) 
 }
 
 /// Moves first, among the best file's matches, the function, method or
-/// value whose own lines (its doc and comments aside) hold more of the
+/// value whose own lines (its body's comments included) hold more of the
 /// question's words than the first match's: the unit that does what the
 /// question asks, not the one whose name or doc reads like it. The match
 /// it passes loses its code (a value keeps its first lines); the one moved
@@ -139,8 +139,10 @@ fn promote_best_unit(matches: &mut Vec<SymbolMatch>, content: &str, query: &str)
     let lines: Vec<&str> = content.lines().collect();
     let held = |m: &SymbolMatch| -> usize {
         let Some((start, end)) = m.head.lines.as_deref().and_then(crate::render::span) else { return 0 };
+        // Its body's comments count (`// Skip-ahead prefilter: ...` says
+        // what the lines under it do); a doc block above it is not in `lines`.
         let code = (start..=end.min(lines.len() as u64)).map(|n| lines[n as usize - 1]);
-        let code: Vec<String> = code.filter(|l| !crate::render::is_comment(l)).map(str::to_lowercase).collect();
+        let code: Vec<String> = code.map(str::to_lowercase).collect();
         stems.iter().filter(|s| code.iter().any(|l| l.contains(s.as_str()))).count()
     };
     // A unit that hands its work to the first match (calls it) holds the
@@ -471,7 +473,7 @@ fn runs(numbers: std::collections::BTreeSet<u64>) -> Vec<(u64, u64)> {
 }
 
 /// The query's words by their first [`STEM_CHARS`] characters.
-fn stems(query: &str) -> Vec<String> {
+pub(super) fn stems(query: &str) -> Vec<String> {
     let mut stems: Vec<String> =
         template_params::analyze(query).words.iter().map(|w| w.word.chars().take(STEM_CHARS).collect()).collect();
     stems.sort();

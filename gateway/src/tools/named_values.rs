@@ -6,12 +6,17 @@
 //! the function, wherever the value is defined. One search (`find_values`)
 //! for every name: the match's own file first, then its directory, then
 //! the rest of the project by path. A value whose definition the shown code
-//! already holds is not said twice.
+//! already holds is not said twice. A field or option declared without a
+//! value (`lingerMs?: number`) gets the line that gives it its default
+//! (`opts?.lingerMs ?? 5`, the scanner's `default` references), nearest
+//! first.
 
 use vibe_common::backend::naming::project_hash;
+use vibe_common::document::kinds::ElementKind;
 use vibe_common::document::shown::Shown;
 use vibe_common::text::summary::{cut, MAX_CODE_LINE_CHARS};
 
+use super::answer::stored_file;
 use super::excerpt;
 use crate::answers::{FileResult, Line, NamedValue, SymbolMatch, SymbolsAnswer, SymbolsFound};
 use crate::gateway::Gateway;
@@ -23,11 +28,18 @@ pub const VALUES_TEMPLATE: &str = "find_values";
 /// nearest.
 const FILES_FETCHED: u32 = 8;
 
+/// The stored template that finds where fields and options get defaults.
+pub const DEFAULTS_TEMPLATE: &str = "find_defaults";
+
 /// Adds to the first result's matches that show code the definitions of
-/// the named values each reads, within the answer budget.
+/// the named values each reads, and to a field or option declared without
+/// a value the line that gives it its default ([`add_defaults`]), within
+/// the answer budget.
 pub async fn add(gw: &Gateway, answer: &mut SymbolsAnswer) {
     let room = excerpt::room_for_code(gw, answer);
     let Some(result) = answer.results.first_mut() else { return };
+    let used = add_defaults(gw, result, room).await;
+    let room = room.saturating_sub(used);
     let names = wanted(&result.found.matches);
     if names.is_empty() {
         return;
@@ -47,6 +59,79 @@ pub async fn add(gw: &Gateway, answer: &mut SymbolsAnswer) {
             m.values.push(value.clone());
         }
     }
+}
+
+/// Gives each match that shows a field, option or variable declared
+/// without a value (`lingerMs?: number`, `max_attempts: int`) the nearest
+/// line that gives it a literal when it is missing (`opts?.lingerMs ?? 5`,
+/// `kwargs.get("max_attempts", 20)`): one `find_defaults` search and one
+/// read of the files found. The bytes it took.
+async fn add_defaults(gw: &Gateway, result: &mut FileResult<SymbolsFound>, room: usize) -> usize {
+    let mut names: Vec<&str> = Vec::new();
+    for m in result.found.matches.iter().filter(|m| declared_without_value(m)) {
+        if !names.contains(&m.head.name.as_str()) {
+            names.push(&m.head.name);
+        }
+    }
+    if names.is_empty() {
+        return 0;
+    }
+    let found = defaults(gw, result, &names).await;
+    let mut used = 0;
+    for m in result.found.matches.iter_mut().filter(|m| declared_without_value(m)) {
+        let Some(value) = found.iter().find(|v| v.name == m.head.name) else { continue };
+        if m.values.iter().any(|v| v.name == value.name) || used + value_cost(value) > room {
+            continue;
+        }
+        used += value_cost(value);
+        m.values.push(value.clone());
+    }
+    used
+}
+
+/// Whether a match shows a field or variable whose shown line gives it no
+/// value.
+fn declared_without_value(m: &SymbolMatch) -> bool {
+    let value =
+        ElementKind::parse(&m.head.kind).is_some_and(|k| matches!(k, ElementKind::Field | ElementKind::Variable));
+    let first = m.code.as_deref().and_then(|c| c.lines().map(str::trim).find(|l| !l.is_empty()));
+    value && first.is_some_and(|l| !l.contains('=') && !l.contains("<-"))
+}
+
+/// The nearest default of each name ([`DEFAULTS_TEMPLATE`]), its line read
+/// from its file (one read of every file found).
+async fn defaults(gw: &Gateway, result: &FileResult<SymbolsFound>, names: &[&str]) -> Vec<NamedValue> {
+    let index = gw.backend().names().ast_alias(&project_hash(std::path::Path::new(&result.project)));
+    let params = crate::template_params::values(names, &result.path, FILES_FETCHED);
+    let Ok(response) = gw.backend().run(DEFAULTS_TEMPLATE, &index, params).await else { return vec![] };
+    let mut nearest: Vec<(String, String, u64)> = Vec::new();
+    for hit in response.hits() {
+        let path = hit.source_text("path").unwrap_or_default();
+        for entry in hit.inner("references") {
+            let name = entry.values("references.name").first().and_then(|v| v.as_str()).unwrap_or_default();
+            let line = entry.values("references.line").first().and_then(|v| v.as_u64()).unwrap_or(0);
+            if line > 0 && !nearest.iter().any(|(n, _, _)| n == name) {
+                nearest.push((name.to_string(), path.to_string(), line));
+            }
+        }
+    }
+    let mut paths: Vec<String> = Vec::new();
+    for (_, path, _) in &nearest {
+        if !paths.contains(path) {
+            paths.push(path.clone());
+        }
+    }
+    let files: Vec<(String, String)> = paths.iter().map(|p| stored_file(gw, &result.project, p)).collect();
+    let Ok(texts) = gw.backend().contents(&files).await else { return vec![] };
+    let line_of = |path: &str, n: u64| {
+        let text = texts[paths.iter().position(|p| p == path)?].as_deref()?;
+        Some(cut(text.lines().nth(n as usize - 1)?.trim(), MAX_CODE_LINE_CHARS))
+    };
+    let named = |(name, path, line): (String, String, u64)| {
+        let text = line_of(&path, line)?;
+        Some(NamedValue { name, text, path: (path != result.path).then_some(path), line: Line(line) })
+    };
+    nearest.into_iter().filter_map(named).collect()
 }
 
 /// The names the matches that show code read, each once, in order.
@@ -122,7 +207,6 @@ fn named_value(shown: &Shown, path: Option<String>) -> Option<NamedValue> {
 mod tests {
     use super::*;
     use std::borrow::Cow;
-    use vibe_common::document::kinds::ElementKind;
 
     fn value(name: &str, code: &str, lines: &str) -> Shown<'static> {
         Shown {

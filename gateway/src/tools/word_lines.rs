@@ -103,10 +103,13 @@ fn word_stems(words: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// The lines shown already in a result's matches (their code).
+/// The lines shown already in a result's matches: their code, and the
+/// values they read from its file.
 fn shown_lines(matches: &[SymbolMatch]) -> BTreeSet<u64> {
     let mut shown = BTreeSet::new();
     for m in matches {
+        // The values it reads, shown under it from this file.
+        shown.extend(m.values.iter().filter(|v| v.path.is_none()).map(|v| v.line.0));
         let Some(code) = m.code.as_deref() else { continue };
         let spans = match m.code_lines.as_deref() {
             Some(s) => crate::render::spans(s),

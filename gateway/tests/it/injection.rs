@@ -61,7 +61,7 @@ fn params_for(template: &str, text: &str) -> Value {
         "find_references" => serde_json::to_value(template_params::references(text, None, &ReferenceKind::ALL, 3, 0)),
         "find_callees" => serde_json::to_value(template_params::callees(text, &ReferenceKind::ALL, 3, 0)),
         "find_definitions" => serde_json::to_value(template_params::definitions(text, &names, 3)),
-        "find_values" => serde_json::to_value(template_params::values(&names, text, 3)),
+        "find_values" | "find_defaults" => serde_json::to_value(template_params::values(&names, text, 3)),
         "search_code_text" => serde_json::to_value(template_params::text(&clauses, Some(text), Some(text), 3, 0)),
         _ => serde_json::to_value(template_params::code(
             "search_by_code_functions",

@@ -90,6 +90,7 @@ const CODE_CAPTURES: &[(&str, Role)] = &[
     ("reference.type", Role::Reference(ReferenceKind::Type)),
     ("reference.import", Role::Reference(ReferenceKind::Import)),
     ("reference.read", Role::Reference(ReferenceKind::Read)),
+    ("reference.default", Role::Reference(ReferenceKind::Default)),
 ];
 
 /// A language's query, compiled, with each capture index mapped to its role.

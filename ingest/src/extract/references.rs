@@ -197,6 +197,19 @@ mod tests {
     }
 
     #[test]
+    fn a_name_given_a_literal_when_missing_is_a_default() {
+        let defaults = |lang: &str, src: &str| -> Vec<(String, u32)> {
+            refs(lang, src).into_iter().filter(|r| r.1 == "default").map(|r| (r.0, r.2)).collect()
+        };
+        let js = "function f(opts, retries = 3) {\n  const linger = opts?.lingerMs ?? 5\n  const port = opts.port || PORT\n  const name = opts.name ?? other\n  const { gap = 12 } = opts\n}\n";
+        let want = [("retries", 1), ("lingerMs", 2), ("port", 3), ("gap", 5)].map(|(n, l)| (n.to_string(), l));
+        assert_eq!(defaults("javascript", js), want);
+        let py = "def f(session, tolerance: int = 300, **kw):\n    t = kw.get(\"timeout\", 30)\n    r = getattr(cfg, \"retries\", 3)\n    n = kw.get(\"name\")\n";
+        let want = [("tolerance", 1), ("timeout", 2), ("retries", 3)].map(|(n, l)| (n.to_string(), l));
+        assert_eq!(defaults("python", py), want);
+    }
+
+    #[test]
     fn python_classes_used_as_values_are_type_references() {
         let src = "try:\n    f(constants._SendfileMode.TRY_NATIVE, futures.Future)\nexcept exceptions.CancelledError:\n    raise TimeoutError\nexcept (OSError, err) as e:\n    raise e\nx = os.path.SEP + self.value\n";
         let types: Vec<_> = refs("python", src).into_iter().filter(|r| r.1 == "type").collect();

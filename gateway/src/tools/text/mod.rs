@@ -9,7 +9,8 @@
 //! regex crate then checks each candidate line by line, as grep does (a
 //! match never spans lines; `^` and `$` are the line's ends; ignoring case
 //! is Unicode simple case folding, as `rg -i`), and each file keeps its first
-//! [`MATCHING_LINES_PER_FILE`] lines, cut to about [`LINE_CHARS`] characters around
+//! [`MATCHING_LINES_PER_FILE`] lines (lines of code before comments when it
+//! has more), cut to about [`LINE_CHARS`] characters around
 //! the match.
 //!
 //! Candidates are checked in batches from the first one, so `total` is the
@@ -340,19 +341,18 @@ fn file_result(hit: &Hit, matcher: &Regex, context: usize) -> Option<FileResult<
     let all: Vec<&str> = lines(content).collect();
     let mut shown: std::collections::BTreeMap<usize, LineHit> = std::collections::BTreeMap::new();
     let mut kept = 0usize;
-    let mut count = 0usize;
     let line_hit = |i: usize, text: String, context: Option<bool>| LineHit {
         line: Line(i as u64 + 1),
         text,
         context,
         within: None,
     };
-    for (i, line) in all.iter().enumerate() {
-        let Some(m) = matcher.find(line) else { continue };
-        count += 1;
-        if kept == MATCHING_LINES_PER_FILE {
-            continue;
-        }
+    let found: Vec<(usize, regex::Match)> =
+        all.iter().enumerate().filter_map(|(i, line)| Some((i, matcher.find(line)?))).collect();
+    let count = found.len();
+    let parsed = doc.language.as_deref().is_some_and(|l| l != "markdown" && l != "text");
+    for (i, m) in kept_lines(found, |i| parsed && crate::render::is_comment(all[i])) {
+        let line = all[i];
         kept += 1;
         shown.insert(i, line_hit(i, excerpt(line, m.start(), m.end()), None));
         let around = all.iter().enumerate().skip(i.saturating_sub(context)).take(2 * context + 1);
@@ -368,6 +368,21 @@ fn file_result(hit: &Hit, matcher: &Regex, context: usize) -> Option<FileResult<
         more_matches: (count > kept).then(|| (count - kept) as u64),
     };
     Some(crate::tools::stale_marks::file_result(&IndexedFile::from(&doc), found))
+}
+
+/// The matching lines a file shows: its first [`MATCHING_LINES_PER_FILE`];
+/// when it has more, those of code before those of comments (a doc block
+/// that names the value is read where the code uses it), in line order.
+fn kept_lines<'t>(
+    mut found: Vec<(usize, regex::Match<'t>)>,
+    comment: impl Fn(usize) -> bool,
+) -> Vec<(usize, regex::Match<'t>)> {
+    if found.len() > MATCHING_LINES_PER_FILE {
+        found.sort_by_key(|&(i, _)| (comment(i), i));
+        found.truncate(MATCHING_LINES_PER_FILE);
+        found.sort_by_key(|&(i, _)| i);
+    }
+    found
 }
 
 /// The line (without a trailing `\r`), or about [`LINE_CHARS`] characters of
