@@ -108,6 +108,9 @@ def tables(split: str, repos: list[str], ours: dict[str, dict], pub: dict, base:
     print(f"{'':14}" + "".join(f" {name:>14}" for name, _ in cols))
     for key in ("overall", *CATEGORIES):
         print(f"{key:14}" + "".join(f"{fmt(s[key] if s else None):>15}" for _, s in cols))
+    print(f"{'repos':14}" + "".join(f"{len(s['repos']) if s else 0:>15}" for _, s in cols))
+    if split == "all":
+        return
     langs = sorted({r["language"] for r in next(iter(ours.values()))["repos"].values()})
     print(f"\n-- {split}: per language (repos)")
     print(f"{'':18}" + "".join(f" {name:>14}" for name, _ in cols))
@@ -198,6 +201,10 @@ def main() -> None:
         ours = {m: aggregate([(a.task, a.score) for a in answers[m] if split_of(a.task.repo) == split]) for m in modes}
         tables(split, repos, ours, pub, base, index_s)
         report["splits"][split] = {m: {k: v for k, v in ours[m].items()} for m in modes}
+    if len(splits) == 2:
+        ours = {m: aggregate([(a.task, a.score) for a in answers[m]]) for m in modes}
+        tables("all", sorted({t.repo for t in tasks}), ours, pub, base, index_s)
+        report["splits"]["all"] = ours
     print("\n== calibration over all 62 repos (their code re-run on these files vs their results files at bc2181c)")
     allrepos = sorted(specs)
     for name, rows in (("BM25 re-run", base.get("bm25")), ("BM25 published", pub["bm25"]),
