@@ -50,18 +50,17 @@ class Answer:
         self.foreign = 0  # files of other projects among the first 10 (one-index)
 
 
-def files_of(structured, own: str) -> tuple[list[str], int]:
-    files, foreign = [], 0
+def files_of(structured, own: str) -> list[str]:
+    """The answer's files in its order; another project's keep that
+    project's (absolute) path in front, so they never match a target."""
+    files = []
     for r in (structured or {}).get("results") or []:
         path = r.get("path")
         if not path:
             continue
         proj = (r.get("project") or "").rstrip("/")
-        if proj and proj != own:
-            foreign += 1
-            path = f"{proj}/{path}"
-        files.append(path)
-    return dedup_files(files), foreign
+        files.append(f"{proj}/{path}" if proj and proj != own else path)
+    return dedup_files(files)
 
 
 async def run_mode(url: str, mode: str, tasks: list[Task], projects: dict[str, str], enc) -> list[Answer]:
@@ -79,7 +78,7 @@ async def run_mode(url: str, mode: str, tasks: list[Task], projects: dict[str, s
             a.latency_ms, a.error = c.latency_ms, c.error
             a.tokens = len(enc.encode(c.text, disallowed_special=()))
             if c.error is None:
-                a.files, a.foreign = files_of(c.structured, projects[t.repo])
+                a.files = files_of(c.structured, projects[t.repo])
                 a.foreign = sum(1 for f in a.files[:10] if f.startswith("/"))
             a.score = ndcg10(a.files, t.targets)
             out.append(a)
