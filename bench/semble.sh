@@ -69,17 +69,19 @@ start_opensearch
 
 # Every repository is one project of the one config (one-index mode needs
 # them all), indexed one at a time (nice: the machine is shared), skipped
-# when its marker says it was indexed under this prefix and the prefix's
-# meta index exists.
+# when the prefix's meta index holds the project (its root) unless
+# --reindex. $STATE/NAME.indexed keeps the seconds its last index took.
 [ -f "$CFG/config.json5" ] || make_config "$CFG" "$PREFIX"
 STATE="$SROOT/state"
 mkdir -p "$STATE"
-if [ "$REINDEX" = 1 ] || ! curl -sf -o /dev/null "$OS_URL/${PREFIX}_meta"; then rm -f "$STATE"/*.indexed; fi
+curl -s "$OS_URL/${PREFIX}_meta/_search?size=10000&_source=root" 2>/dev/null \
+    | python3 -c 'import json,sys; [print(h["_source"]["root"]) for h in json.load(sys.stdin).get("hits",{}).get("hits",[])]' \
+    >"$WORK/indexed" 2>/dev/null || true
 "$BIN" --config-dir "$CFG" source list >"$WORK/sources" 2>/dev/null || true
 todo=0 t=$SECONDS
 for r in "${REPOS[@]}"; do
     grep -qF "$SROOT/repos/$r" "$WORK/sources" || "$BIN" --config-dir "$CFG" source add "$SROOT/repos/$r" >/dev/null
-    [ -f "$STATE/$r.indexed" ] && continue
+    [ "$REINDEX" = 0 ] && grep -qxF "$SROOT/repos/$r" "$WORK/indexed" && continue
     todo=$((todo + 1))
     t1=$SECONDS
     force=()
