@@ -96,9 +96,9 @@ impl std::fmt::Display for ElementKind {
 /// `MAX_RETRIES`, `Self::LIMIT`, `defaultTimeout` where the file defines it
 /// as a constant) (`@reference.<kind>`); and a default, where a name
 /// missing from options or arguments is given a literal (`opts.lingerMs ??
-/// 5`, `kwargs.get("timeout", 30)`): stored for answers, not listed by
-/// `find_references` unless asked for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Default, JsonSchema)]
+/// 5`, `kwargs.get("timeout", 30)`): stored for answers, never listed by
+/// `find_references` (nor parsed from its `kind`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
 pub enum ReferenceKind {
     #[default]
@@ -106,7 +106,20 @@ pub enum ReferenceKind {
     Type,
     Import,
     Read,
+    /// Stored for answers; never in a `find_references` answer.
     Default,
+}
+
+/// The kinds an answer holds ([`ReferenceKind::ALL`]): `default` is
+/// never listed.
+impl JsonSchema for ReferenceKind {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ReferenceKind".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": "string", "enum": Self::ALL.map(ReferenceKind::name) })
+    }
 }
 
 impl ReferenceKind {
@@ -125,7 +138,7 @@ impl ReferenceKind {
     }
 
     pub fn parse(name: &str) -> Option<ReferenceKind> {
-        Self::ALL.into_iter().chain([ReferenceKind::Default]).find(|k| k.name() == name)
+        Self::ALL.into_iter().find(|k| k.name() == name)
     }
 }
 
