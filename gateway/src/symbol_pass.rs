@@ -93,6 +93,14 @@ pub const OTHER_KIND_WEIGHT: f64 = 0.025;
 /// another kind's weight, stays above 9,500), so it only orders a tier.
 pub const OWNER_PATH_BOOST: f64 = 500.0;
 
+/// What a name's file scores more when the file is named after it
+/// (`sync/semaphore.rs` for `Semaphore`, `MessagePackSerializer.cs` beside
+/// its partial `MessagePackSerializer.Json.cs`, `adl_serializer.hpp`): the
+/// file that defines a name is most often the one named after it. Below
+/// every gap between two name tiers, with [`OWNER_PATH_BOOST`] too, so it
+/// only orders a tier.
+pub const FILE_NAME_BOOST: f64 = 400.0;
+
 /// Scores of a close name (typo-tolerant), of close name words, and what a
 /// name one edit away scores more than one two edits away (`parseadr`:
 /// `parseaddr` before `parsestr`), in the one search of
@@ -123,6 +131,6 @@ mod tests {
         assert!(s.has_the_name() > prefix_and_words && s.has_the_name() <= case);
         assert!(s.name_tier() < words && s.name_tier() > TYPO_FLOOR);
         // Another kind's name matches rank below the tool's lowest tier.
-        assert!(owner * OTHER_KIND_WEIGHT + OWNER_PATH_BOOST < s.name_tier());
+        assert!(owner * OTHER_KIND_WEIGHT + OWNER_PATH_BOOST + FILE_NAME_BOOST < s.name_tier());
     }
 }

@@ -11,7 +11,9 @@ use vibe_common::document::kinds::{ElementKind, ReferenceKind};
 
 use crate::normalize::MAX_LIMIT;
 use crate::registry::ListingWords;
-pub use crate::symbol_pass::{NameScores, Pass, NAME_SCORES, OTHER_KIND_WEIGHT, OWNER_PATH_BOOST, TYPO_FLOOR};
+pub use crate::symbol_pass::{
+    NameScores, Pass, FILE_NAME_BOOST, NAME_SCORES, OTHER_KIND_WEIGHT, OWNER_PATH_BOOST, TYPO_FLOOR,
+};
 use crate::symbol_pass::{FUZZY_SCORES, TYPO_SCORES};
 
 /// Matching elements fetched per file by a code search (the answer keeps
@@ -306,6 +308,7 @@ pub struct CodeParams<'a> {
     pub other_kinds: bool,
     pub other_kind_weight: f64,
     pub owner_path_boost: f64,
+    pub file_name_boost: f64,
     pub scores: NameScores,
     pub question: bool,
     pub limit: u32,
@@ -342,6 +345,7 @@ pub fn code<'a>(tool: &str, query: &'a str, limit: u32, offset: u32, pass: Pass)
         other_kinds: name_pass,
         other_kind_weight: OTHER_KIND_WEIGHT,
         owner_path_boost: OWNER_PATH_BOOST,
+        file_name_boost: FILE_NAME_BOOST,
         scores: NAME_SCORES,
         question: matches!(pass, Pass::Exact | Pass::Words) && is_question(query),
         limit: clamp_limit(limit),

@@ -210,6 +210,7 @@ fn a_symbol_search_sends_this_json() {
         "all": false, "fuzzy": false, "inner_limit": 5, "kinds": ["function", "method"], "limit": 3,
         "lower": "run", "name": "run", "names_only": true, "offset": 7, "one_edit_boost": 1,
         "other_kind_weight": 0.025, "other_kinds": true, "owner": "outer.inner", "owner_path_boost": 500.0,
+        "file_name_boost": 400.0,
         "question": false,
         "scores": { "exact": 100000, "lower": 80000, "owner": 120000, "prefix": 40000, "words": 20000 },
         "typo_boost": 10, "typo_words_boost": 5, "typos": false, "words": "Outer.Inner.run"
