@@ -36,10 +36,8 @@
 #   OPENSEARCH_HEAP            max heap per node (default 1g, 512m in cluster mode;
 #                              min heap is 512m or less)
 #   OPENSEARCH_JAVA_OPTS       extra JVM options (appended)
-#   OPENSEARCH_JAVA_HOME       JDK to use, taken as named (2.x needs >= 11, 3.x >= 21)
-#   JAVA_HOME                  JDK to use when OPENSEARCH_JAVA_HOME is unset and it is
-#                              new enough; else javac on PATH if new enough, else the
-#                              newest JDK in /usr/lib/jvm that is
+#   OPENSEARCH_JAVA_HOME       JDK to use (2.x needs >= 11, 3.x >= 21); unset: JAVA_HOME or
+#                              javac on PATH if new enough, else the newest in /usr/lib/jvm
 #   OPENSEARCH_VERSION         override the pinned version in pom.xml (2.19.6), e.g.
 #                              3.9.0. A 3.x node keeps its data in node-<port>-v3, never
 #                              in a 2.x node's node-<port>, and a start refuses to reuse
