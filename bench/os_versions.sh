@@ -13,6 +13,9 @@
 # them running. The binary: $VIBE_BIN as it is, else `cargo build --release`
 # of the working tree. Every knob of bench/throughput.sh applies
 # (BENCH_RUNS, THROUGHPUT_INDEX_RUNS, THROUGHPUT_DURATION, BENCH_QUIET_WAIT ...).
+# Then bench/full_index.sh (full index of a Python stdlib copy against a raw
+# _bulk of the same documents) once on each node, 2.19.6 first, and one line of
+# ratios; OS_VERSIONS_FULL_INDEX=0 skips it (its BENCH_RUNS: OS_VERSIONS_FULL_RUNS, 2).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 V2="${OS_VERSIONS_V2:-2.19.6}"
@@ -36,4 +39,26 @@ fi
 log "one binary, $VIBE_BIN: base = OpenSearch $V2 on :$P2, new = OpenSearch $V3 on :$P3"
 VIBE_BIN="$VIBE_BIN" VIBE_BASE_BIN="$VIBE_BIN" \
     THROUGHPUT_OS_base="http://127.0.0.1:$P2" THROUGHPUT_OS_new="http://127.0.0.1:$P3" \
-    exec bash "$ROOT/bench/throughput.sh"
+    bash "$ROOT/bench/throughput.sh"
+[ "${OS_VERSIONS_FULL_INDEX:-1}" = 1 ] || exit 0
+
+OUT="$(mktemp -d "${TMPDIR:-/tmp}/vibe-os-versions.XXXXXX")"
+trap 'rm -rf "$OUT"' EXIT
+for vp in "$V2:$P2" "$V3:$P3"; do
+    log "bench/full_index.sh on OpenSearch ${vp%%:*}"
+    VIBE_OPENSEARCH_URL="http://127.0.0.1:${vp##*:}" BENCH_RUNS="${OS_VERSIONS_FULL_RUNS:-2}" \
+        bash "$ROOT/bench/full_index.sh" | tee "$OUT/${vp%%:*}.txt"
+done
+# "wall docs/s" of a row of full_index.sh's table (a 32-character label, then docs, wall s, docs/s ...)
+row() { awk -v r="$2" 'index($0, r) == 1 { split(substr($0, 34), f, " "); print f[2], f[3] }' "$OUT/$1.txt" | head -n1; }
+read -r w2 d2 < <(row "$V2" "scan index --no-llm --force")
+read -r w3 d3 < <(row "$V3" "scan index --no-llm --force")
+read -r rw2 rd2 < <(row "$V2" "raw _bulk with curl (best)")
+read -r rw3 rd3 < <(row "$V3" "raw _bulk with curl (best)")
+echo
+echo "== full index (bench/full_index.sh), OpenSearch $V3 against $V2 =="
+printf '%-30s %9s %9s %7s\n' "" "$V2" "$V3" "$V3/$V2"
+for r in "full index wall s:$w2:$w3" "full index docs/s:$d2:$d3" "raw _bulk wall s:$rw2:$rw3" "raw _bulk docs/s:$rd2:$rd3"; do
+    IFS=: read -r label a b <<<"$r"
+    printf '%-30s %9s %9s %7s\n' "$label" "$a" "$b" "$(awk -v a="$a" -v b="$b" 'BEGIN { if (a > 0) printf "%.2f", b / a; else print "-" }')"
+done

@@ -73,10 +73,9 @@ die() { log "ERROR: $*"; exit 1; }
 # use_os SIDE: point OS_URL (and OS_PID, for os_cpu) at SIDE's OpenSearch
 OS_URL_ALL="$OS_URL"; OS_PID_ALL="$OS_PID"
 use_os() {
-    local port pid
+    local pid
     OS_URL="$(eval "echo \${THROUGHPUT_OS_$1:-\$OS_URL_ALL}")"
-    port="${OS_URL##*:}"; port="${port%%/*}"
-    pid="$(ss -Hltnp "sport = :$port" 2>/dev/null | sed -n 's/.*pid=\([0-9]*\).*/\1/p' | head -n1)"
+    pid="$(os_pid_of "$OS_URL")"
     OS_PID="${pid:-$OS_PID_ALL}"
 }
 os_version() { curl -s -m 5 "$1/" | sed -n 's/.*"number" *: *"\([^"]*\)".*/\1/p' | head -n1; }

@@ -451,7 +451,7 @@ launch_node() {
         "-Djava.io.tmpdir=$NODE_DIR/tmp"
     )
     # as 3.x's jvm.options: Lucene 10's vectorized code paths
-    if [ "$OS_MAJOR" = 3 ]; then jvm_opts+=(--add-modules=jdk.incubator.vector); fi
+    if [ "$OS_MAJOR" = 3 ]; then jvm_opts+=(--add-modules=jdk.incubator.vector --enable-native-access=ALL-UNNAMED); fi
     # shellcheck disable=SC2206
     if [ -n "${OPENSEARCH_JAVA_OPTS:-}" ]; then jvm_opts+=(${OPENSEARCH_JAVA_OPTS}); fi
 
