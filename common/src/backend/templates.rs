@@ -21,10 +21,10 @@ use crate::backend::search::{Search, SearchError};
 /// Version of every shipped template. Bump it when any template file changes:
 /// the test `template_version_follows_content` fails until
 /// [`TEMPLATES_FINGERPRINT`] is set to the new content's fingerprint.
-pub const TEMPLATE_VERSION: u64 = 37;
+pub const TEMPLATE_VERSION: u64 = 38;
 
 /// [`templates_fingerprint`] of the templates [`TEMPLATE_VERSION`] was set for.
-pub const TEMPLATES_FINGERPRINT: &str = "846f5a52f38c666f";
+pub const TEMPLATES_FINGERPRINT: &str = "35cc26a1a4f67a5e";
 
 #[derive(RustEmbed)]
 #[folder = "../opensearch-templates"]
