@@ -5,9 +5,10 @@
 # (a temp dir removed on exit), and the functions below.
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-BIN="$ROOT/target/release/vibe-analyzer"
-PARSE_ONLY="$ROOT/target/release/examples/parse_only"
-BULK_BODIES="$ROOT/target/release/examples/bulk_bodies"
+TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
+BIN="$TARGET/release/vibe-analyzer"
+PARSE_ONLY="$TARGET/release/examples/parse_only"
+BULK_BODIES="$TARGET/release/examples/bulk_bodies"
 OS_URL="${VIBE_OPENSEARCH_URL:-http://127.0.0.1:9200}"
 RUNS="${BENCH_RUNS:-3}"
 
@@ -108,9 +109,15 @@ wait_quiet() {
     [ "$IDLE" -ge "${BENCH_QUIET_IDLE:-85}" ] || log "still busy (${IDLE}% idle): timing anyway"
 }
 
-# CPU seconds used so far by the OpenSearch node (0 when its pid is unknown).
-OS_PID=""
-for f in "${VIBE_OS_HOME:-/nonexistent}/node-9200.pid" /var/lib/vibe-opensearch/node-9200.pid \
+# CPU seconds used so far by the OpenSearch node (0 when its pid is unknown):
+# the process listening on OS_URL's port, else the pid file of the node on 9200.
+os_pid_of() {
+    local port="${1##*:}"
+    port="${port%%/*}"
+    ss -Hltnp "sport = :$port" 2>/dev/null | sed -n 's/.*pid=\([0-9]*\).*/\1/p' | head -n1
+}
+OS_PID="$(os_pid_of "$OS_URL")"
+[ -n "$OS_PID" ] || for f in "${VIBE_OS_HOME:-/nonexistent}/node-9200.pid" /var/lib/vibe-opensearch/node-9200.pid \
         "${HOME:-/tmp}/.cache/vibe-opensearch/node-9200.pid"; do
     if [ -r "$f" ] && [ -r "/proc/$(cat "$f")/stat" ]; then OS_PID="$(cat "$f")"; break; fi
 done

@@ -45,7 +45,10 @@
 # index runs swings from 1.27x to 1.82x on the 2-core VM, the best of 3 is
 # the figure), THROUGHPUT_CLIENTS,
 # THROUGHPUT_DURATION, THROUGHPUT_LOOKUPS, THROUGHPUT_SEED, THROUGHPUT_JDK,
-# JDK_SRC_ZIP, BENCH_QUIET_WAIT (120 s before each measured side here).
+# JDK_SRC_ZIP, BENCH_QUIET_WAIT (120 s before each measured side here),
+# THROUGHPUT_OS_base and THROUGHPUT_OS_new (each side's OpenSearch URL, default
+# VIBE_OPENSEARCH_URL for both: bench/os_versions.sh pairs one binary on two
+# OpenSearch versions this way; OpenSearch CPU is the JVM listening on the port).
 #
 # Targets: 1 client p50 <= 0.8x base; 32 clients >= 1.5x base req/s and p99
 # <= 100 ms; full index wall <= 1.2x base; size <= 1.1x base.
@@ -66,6 +69,16 @@ LANGS=(python java javascript)
 SIDES=(base new)
 mkdir -p "$CACHE"
 die() { log "ERROR: $*"; exit 1; }
+
+# use_os SIDE: point OS_URL (and OS_PID, for os_cpu) at SIDE's OpenSearch
+OS_URL_ALL="$OS_URL"; OS_PID_ALL="$OS_PID"
+use_os() {
+    local pid
+    OS_URL="$(eval "echo \${THROUGHPUT_OS_$1:-\$OS_URL_ALL}")"
+    pid="$(os_pid_of "$OS_URL")"
+    OS_PID="${pid:-$OS_PID_ALL}"
+}
+os_version() { curl -s -m 5 "$1/" | sed -n 's/.*"number" *: *"\([^"]*\)".*/\1/p' | head -n1; }
 
 need /usr/bin/time time
 need ctags universal-ctags
@@ -174,6 +187,7 @@ NCALLS="$(wc -l <"$WORK/calls.jsonl")"
 index_side() {
     local side="$1" bin cfg t0 t1 c0 c1 rc=0
     bin="$WORK/$side/vibe-analyzer"; cfg="$WORK/cfg-$side"
+    use_os "$side"
     wait_quiet
     c0="$(os_cpu)"; t0="$(date +%s%N)"
     /usr/bin/time -f '%U %S' -o "$WORK/time-$side.out" "$bin" --config-dir "$cfg" scan index --force --no-llm \
@@ -211,9 +225,10 @@ prefix_size() {
 
 for side in "${SIDES[@]}"; do
     BIN="$WORK/$side/vibe-analyzer"
+    use_os "$side"
     make_config "$WORK/cfg-$side" "vibebench-tp-$side"
     drop_prefix "vibebench-tp-$side"
-    CLEANUPS+=("drop_prefix vibebench-tp-$side")
+    CLEANUPS+=("use_os $side; drop_prefix vibebench-tp-$side")
     for p in "${PROJECTS[@]}"; do "$BIN" --config-dir "$WORK/cfg-$side" source add "$p" >/dev/null; done
     : >"$WORK/index-$side.t"
 done
@@ -225,6 +240,7 @@ for ((i = 1; i <= INDEX_RUNS; i++)); do
     done
 done
 for side in "${SIDES[@]}"; do
+    use_os "$side"
     read -r SIZE_b SEGS_b DOCS_b < <(prefix_size "vibebench-tp-$side")
     eval "SIZE_$side=$SIZE_b SEGS_$side=$SEGS_b DOCS_$side=$DOCS_b"
     eval "WALL_$side=$(sort -n -k1 "$WORK/index-$side.t" | head -n1 | cut -d' ' -f1)"
@@ -277,6 +293,7 @@ done
 # ---------------------------------------------------------------- measure
 for ((r = 1; r <= RUNS; r++)); do
     for side in "${SIDES[@]}"; do
+        use_os "$side"
         BENCH_QUIET_WAIT="${BENCH_QUIET_WAIT:-120}" wait_quiet
         read -r q0 qn0 f0 fn0 < <(search_stats "vibebench-tp-$side")
         log "round $r/$RUNS, $side: 1 client x $NCALLS look-ups (${IDLE}% idle)"
@@ -299,6 +316,7 @@ done
 
 # Sizes once merged to one segment (after the load: merging changes search speed).
 for side in "${SIDES[@]}"; do
+    use_os "$side"
     curl -sf -o /dev/null -X POST "$OS_URL/vibebench-tp-${side}_*/_forcemerge?max_num_segments=1&expand_wildcards=all" \
         || log "$side: forcemerge failed"
     read -r b s _ < <(prefix_size "vibebench-tp-$side")
@@ -345,6 +363,7 @@ row() { # key label target-text [check-op check-value on ratio|new]
 
 echo
 echo "== MCP name look-ups and full index: base $REV_base against new $REV_new =="
+for side in "${SIDES[@]}"; do use_os "$side"; echo "$side: OpenSearch $(os_version "$OS_URL") at $OS_URL"; done
 echo "projects: $(for p in "${PROJECTS[@]}"; do printf '%s (%s) ' "$(basename "$p")" "$(tree_summary "$p")"; done)"
 [ "${REV_new%+dirty}" = "$REV_new" ] || echo "new: the working tree with its uncommitted changes ($(cd "$ROOT" && git diff --name-only HEAD -- . ':!bench' | wc -l) files outside bench/), built $BUILT"
 echo "workload: $NCALLS look-ups with a target (search_by_code_functions / _classes, ctags names, seed $SEED);"

@@ -4,7 +4,10 @@
 # and llama.cpp's server with SmolLM2-135M with tests/llm/start.sh (compiled
 # once per machine, about 4 minutes), then runs the Rust tests and the MCP
 # client tests (Python `mcp` SDK, and the official MCP conformance suite under
-# Node 22, installed once with npm).
+# Node 22, installed once with npm), and the MCP client tests once more against
+# OpenSearch 3 (OPENSEARCH3_VERSION, default 3.9.0, its own node on
+# OPENSEARCH3_PORT, default 9400, with a JDK >= 21 that start.sh finds;
+# VIBE_TEST_OS3=0 skips that pass).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,6 +30,12 @@ echo "== cargo test (workspace) =="
 cargo test --workspace --no-fail-fast
 
 if [ -x tests/mcp/run.sh ]; then
-  echo "== MCP client tests =="
+  echo "== MCP client tests (OpenSearch $(curl -s "$VIBE_OPENSEARCH_URL/" | sed -n 's/.*"number" *: *"\([^"]*\)".*/\1/p')) =="
   bash tests/mcp/run.sh
+  if [ "${VIBE_TEST_OS3:-1}" = 1 ]; then
+    os3_port="${OPENSEARCH3_PORT:-9400}"
+    OPENSEARCH_VERSION="${OPENSEARCH3_VERSION:-3.9.0}" OPENSEARCH_PORT="$os3_port" bash tests/opensearch/start.sh start
+    echo "== MCP client tests (OpenSearch ${OPENSEARCH3_VERSION:-3.9.0}) =="
+    VIBE_OPENSEARCH_URL="http://127.0.0.1:$os3_port" bash tests/mcp/run.sh
+  fi
 fi

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Start / stop a REAL OpenSearch (2.19.x) on 127.0.0.1 without Docker: one
-# single-node instance (the default), or a local cluster of N nodes.
+# Start / stop a REAL OpenSearch (2.19.x or 3.x) on 127.0.0.1 without Docker:
+# one single-node instance (the default), or a local cluster of N nodes.
 #
 #   tests/opensearch/start.sh [start|stop|status|restart]      (default: start)
 #   OPENSEARCH_NODES=3 OPENSEARCH_PORT=9250 tests/opensearch/start.sh start
+#   OPENSEARCH_VERSION=3.9.0 OPENSEARCH_PORT=9400 tests/opensearch/start.sh start
 #
 # How: the server jar and the modules the product needs (transport-netty4,
 # lang-mustache, analysis-common, reindex) + log4j-core are fetched from Maven Central
@@ -35,8 +36,12 @@
 #   OPENSEARCH_HEAP            max heap per node (default 1g, 512m in cluster mode;
 #                              min heap is 512m or less)
 #   OPENSEARCH_JAVA_OPTS       extra JVM options (appended)
-#   OPENSEARCH_JAVA_HOME       JDK (>= 11) to use (default: java/javac on PATH)
-#   OPENSEARCH_VERSION         override the pinned version in pom.xml (2.19.x)
+#   OPENSEARCH_JAVA_HOME       JDK to use (2.x needs >= 11, 3.x >= 21); unset: JAVA_HOME or
+#                              javac on PATH if new enough, else the newest in /usr/lib/jvm
+#   OPENSEARCH_VERSION         override the pinned version in pom.xml (2.19.6), e.g.
+#                              3.9.0. A 3.x node keeps its data in node-<port>-v3, never
+#                              in a 2.x node's node-<port>, and a start refuses to reuse
+#                              a node of the other major version answering on the port
 #   VIBE_OS_HOME               cache/state dir (default: $HOME/.cache/vibe-opensearch,
 #                              or /var/lib/vibe-opensearch when run as root so that
 #                              the unprivileged node user can read it)
@@ -65,6 +70,15 @@ LOCK_FILE="$OS_HOME/.lock-$PORT"
 
 log() { echo "[opensearch] $*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
+
+OS_VERSION="${OPENSEARCH_VERSION:-$(sed -n 's:.*<opensearch.version>\(.*\)</opensearch.version>.*:\1:p' "$SCRIPT_DIR/pom.xml" | head -n1)}"
+[ -n "$OS_VERSION" ] || die "cannot read opensearch.version from $SCRIPT_DIR/pom.xml"
+OS_MAJOR="${OS_VERSION%%.*}"
+case "$OS_MAJOR" in
+    2) NODE_SUFFIX=""; MIN_JAVA=11 ;;      # the historical layout: node-<port>
+    3) NODE_SUFFIX="-v3"; MIN_JAVA=21 ;;   # never the data dir of a 2.x node
+    *) die "OPENSEARCH_VERSION=$OS_VERSION: only 2.x and 3.x are supported" ;;
+esac
 
 is_uint() { [[ "$1" =~ ^[0-9]+$ ]]; }
 
@@ -102,8 +116,8 @@ select_node() {
     NODE_PORT=$((PORT + NODE_INDEX - 1))
     NODE_NAME="vibe-node-$NODE_INDEX"
     URL="http://127.0.0.1:${NODE_PORT}"
-    NODE_DIR="$OS_HOME/node-$NODE_PORT"     # path.home of the node (data, logs, config)
-    PID_FILE="$OS_HOME/node-$NODE_PORT.pid"
+    NODE_DIR="$OS_HOME/node-$NODE_PORT$NODE_SUFFIX"    # path.home (data, logs, config)
+    PID_FILE="$OS_HOME/node-$NODE_PORT$NODE_SUFFIX.pid"
     if [ "$NODES" = 1 ]; then
         NODE_TRANSPORT="$TRANSPORT_PORT"
         NODE_TAG=""                         # prefix of per-node log lines
@@ -246,7 +260,7 @@ need_tools() {
     command -v mvn  >/dev/null || missing+=(maven)
     if [ -n "${OPENSEARCH_JAVA_HOME:-}" ]; then
         [ -x "$OPENSEARCH_JAVA_HOME/bin/javac" ] || die "no javac in OPENSEARCH_JAVA_HOME=$OPENSEARCH_JAVA_HOME"
-    else
+    elif [ "$OS_MAJOR" = 2 ]; then
         command -v javac >/dev/null || missing+=(openjdk-17-jdk-headless)
     fi
     if [ "${#missing[@]}" -gt 0 ]; then
@@ -258,12 +272,33 @@ need_tools() {
             die "missing tools: ${missing[*]}"
         fi
     fi
+    pick_java
+    JAVA="$(dirname "$JAVAC")/java"
+    log "Java $(java_major "$JAVAC") from $(dirname "$(dirname "$JAVAC")") for OpenSearch $OS_VERSION"
+}
+
+# java_major JAVAC: the feature release of that JDK (17, 21, 25 ...), 0 if unknown
+java_major() { "$1" -version 2>&1 | sed -n 's/^javac \([0-9]*\).*/\1/p' | grep . || echo 0; }
+
+# pick_java: set JAVAC to a JDK new enough for OS_MAJOR (see OPENSEARCH_JAVA_HOME)
+pick_java() {
+    local c best="" best_major=0 m
     if [ -n "${OPENSEARCH_JAVA_HOME:-}" ]; then
-        JAVA="$OPENSEARCH_JAVA_HOME/bin/java"; JAVAC="$OPENSEARCH_JAVA_HOME/bin/javac"
-    else
-        JAVAC="$(readlink -f "$(command -v javac)")"
-        JAVA="$(dirname "$JAVAC")/java"
+        JAVAC="$OPENSEARCH_JAVA_HOME/bin/javac"
+        [ "$(java_major "$JAVAC")" -ge "$MIN_JAVA" ] \
+            || die "OpenSearch $OS_VERSION needs Java >= $MIN_JAVA; OPENSEARCH_JAVA_HOME=$OPENSEARCH_JAVA_HOME is Java $(java_major "$JAVAC")"
+        return
     fi
+    for c in "${JAVA_HOME:+$JAVA_HOME/bin/javac}" "$(readlink -f "$(command -v javac 2>/dev/null)" 2>/dev/null)"; do
+        if [ -n "$c" ] && [ -x "$c" ] && [ "$(java_major "$c")" -ge "$MIN_JAVA" ]; then JAVAC="$c"; return; fi
+    done
+    for c in /usr/lib/jvm/*/bin/javac; do
+        [ -x "$c" ] || continue
+        m="$(java_major "$c")"
+        if [ "$m" -ge "$MIN_JAVA" ] && [ "$m" -gt "$best_major" ]; then best="$c"; best_major="$m"; fi
+    done
+    [ -n "$best" ] || die "OpenSearch $OS_VERSION needs a JDK >= $MIN_JAVA: none in JAVA_HOME, on PATH or in /usr/lib/jvm (set OPENSEARCH_JAVA_HOME)"
+    JAVAC="$(readlink -f "$best")"
 }
 
 # ---------------------------------------------------------------- run user
@@ -288,16 +323,7 @@ setup_user() {
 
 # ---------------------------------------------------------------- jars
 fetch_jars() {
-    local ver_args=() ver
-    if [ -n "${OPENSEARCH_VERSION:-}" ]; then
-        ver_args=("-Dopensearch.version=$OPENSEARCH_VERSION")
-        ver="$OPENSEARCH_VERSION"
-    else
-        ver="$(sed -n 's:.*<opensearch.version>\(.*\)</opensearch.version>.*:\1:p' "$SCRIPT_DIR/pom.xml" | head -n1)"
-    fi
-    [ -n "$ver" ] || die "cannot read opensearch.version from $SCRIPT_DIR/pom.xml"
-    OS_VERSION="$ver"
-    local pom_sum
+    local ver="$OS_VERSION" ver_args=("-Dopensearch.version=$OS_VERSION") pom_sum
     pom_sum="$(sha256sum "$SCRIPT_DIR/pom.xml" | cut -c1-16)"
     DIST="$OS_HOME/dist/$ver-$pom_sum"
     LIB="$DIST/lib"
@@ -424,6 +450,8 @@ launch_node() {
         -Dio.netty.allocator.numDirectArenas=0
         "-Djava.io.tmpdir=$NODE_DIR/tmp"
     )
+    # as 3.x's jvm.options: Lucene 10's vectorized code paths
+    if [ "$OS_MAJOR" = 3 ]; then jvm_opts+=(--add-modules=jdk.incubator.vector --enable-native-access=ALL-UNNAMED); fi
     # shellcheck disable=SC2206
     if [ -n "${OPENSEARCH_JAVA_OPTS:-}" ]; then jvm_opts+=(${OPENSEARCH_JAVA_OPTS}); fi
 
@@ -503,22 +531,26 @@ take_lock() {
     flock -w 600 9 || die "could not lock $LOCK_FILE"
 }
 
-start_single() {
-    if answers; then
-        local body
-        body="$(curl -s -m 3 "$URL/" || true)"
-        case "$body" in
-            *'"number"'*) log "reusing the OpenSearch already answering on $URL (version $(echo "$body" | sed -n 's/.*"number" *: *"\([^"]*\)".*/\1/p' | head -n1))" ;;
-            *) log "WARNING: something already answers on $URL but it does not look like OpenSearch; reusing it anyway" ;;
-        esac
-        return 0
+# reuse_node: log the reuse of the node answering on URL; dies when it is an
+# OpenSearch of another major version than OS_VERSION (its data is not ours)
+reuse_node() {
+    local body v
+    body="$(curl -s -m 3 "$URL/" || true)"
+    v="$(echo "$body" | sed -n 's/.*"number" *: *"\([^"]*\)".*/\1/p' | head -n1)"
+    if [ -z "$v" ]; then
+        log "WARNING: something already answers on $URL but it does not look like OpenSearch; reusing it anyway"
+    elif [ "${v%%.*}" != "$OS_MAJOR" ]; then
+        die "$URL serves OpenSearch $v, not $OS_VERSION: choose another OPENSEARCH_PORT"
+    else
+        log "${NODE_TAG}reusing the OpenSearch already answering on $URL (version $v)"
     fi
+}
+
+start_single() {
+    if answers; then reuse_node; return 0; fi
     take_lock
     # another start may have won the race while we waited for the lock
-    if answers; then
-        log "reusing the OpenSearch already answering on $URL"
-        return 0
-    fi
+    if answers; then reuse_node; return 0; fi
     if pid_alive; then
         log "stale node process $(cat "$PID_FILE") does not answer; stopping it first"
         stop_node
@@ -538,10 +570,7 @@ start_cluster() {
     local i t0=$SECONDS todo=()
     for i in $(seq 1 "$NODES"); do
         select_node "$i"
-        if answers; then
-            log "${NODE_TAG}reusing the OpenSearch already answering on $URL"
-            continue
-        fi
+        if answers; then reuse_node; continue; fi
         if pid_alive; then
             log "${NODE_TAG}stale node process $(cat "$PID_FILE") does not answer; stopping it first"
             stop_node

@@ -62,9 +62,13 @@ impl TestCluster {
     }
 
     /// SIGKILLs the node on `http_port` and waits until the port is closed.
+    /// start.sh names the pid file `node-<port>.pid` (OpenSearch 2.x) or
+    /// `node-<port>-v3.pid` (3.x: `OPENSEARCH_VERSION=3.…`, inherited here).
     pub fn kill(&self, http_port: u16) {
-        let pid = std::fs::read_to_string(self.home.join(format!("node-{http_port}.pid")))
-            .unwrap_or_else(|e| panic!("no pid file for the node on {http_port}: {e}"));
+        let v3 = std::env::var("OPENSEARCH_VERSION").is_ok_and(|v| v.starts_with("3."));
+        let file = self.home.join(format!("node-{http_port}{}.pid", if v3 { "-v3" } else { "" }));
+        let pid = std::fs::read_to_string(&file)
+            .unwrap_or_else(|e| panic!("no pid file {} for the node on {http_port}: {e}", file.display()));
         assert!(Command::new("kill").args(["-9", pid.trim()]).status().unwrap().success());
         for _ in 0..100 {
             if std::net::TcpStream::connect(("127.0.0.1", http_port)).is_err() {

@@ -11,7 +11,7 @@ use vibe_common::backend::search::Search;
 use vibe_common::config::OpenSearchConfig;
 use vibe_ingest::indexer::{self, IndexError, IndexOptions};
 
-fn opensearch_url() -> String {
+pub(crate) fn opensearch_url() -> String {
     std::env::var("VIBE_OPENSEARCH_URL").unwrap_or_else(|_| "http://127.0.0.1:9200".into())
 }
 

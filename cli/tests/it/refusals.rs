@@ -73,7 +73,8 @@ async fn a_write_block_is_told_once_and_the_next_run_writes_what_is_missing() {
         text.contains("error: 5 files were not written. OpenSearch refused to write: the indices carry the block index.blocks.write"),
         "{text}"
     );
-    assert!(text.contains("curl -X PUT 'http://127.0.0.1:9200/trefdisk_*/_settings'"), "{text}");
+    let lift = format!("curl -X PUT '{}/trefdisk_*/_settings'", crate::indexer::opensearch_url());
+    assert!(text.contains(&lift), "{text}");
     assert_eq!(text.matches("OpenSearch refused to write").count(), 1, "told once, not per file:\n{text}");
     assert!(!text.contains("mod0.py"), "no line per file:\n{text}");
     assert_no_raw_json(&text);

@@ -4,11 +4,16 @@
  *
  * The official integ-test-zip only ships the transport modules, so instead of a
  * distribution we run org.opensearch.node.Node directly with the modules the
- * product needs registered as classpath plugins:
- *   - Netty4Plugin          (transport-netty4: HTTP on 127.0.0.1:9200 + transport)
- *   - MustachePlugin        (lang-mustache: _search/template, _render/template, ...)
- *   - CommonAnalysisPlugin  (analysis-common: english / russian / cjk analyzers ...)
- *   - ReindexPlugin         (reindex: _reindex, _update_by_query, _delete_by_query)
+ * product needs registered as classpath plugins (2.x name / 3.x name):
+ *   - Netty4Plugin / Netty4ModulePlugin   (transport-netty4: HTTP + transport)
+ *   - MustachePlugin / MustacheModulePlugin (lang-mustache: _search/template, ...)
+ *   - CommonAnalysisPlugin / CommonAnalysisModulePlugin (english / russian / cjk ...)
+ *   - ReindexPlugin / ReindexModulePlugin (_reindex, _update_by_query, _delete_by_query)
+ *
+ * One source for OpenSearch 2.19 and 3.x: the plugin classes are looked up by
+ * name, and Node's protected constructor (Environment, Collection, boolean) is
+ * called by reflection. 2.x wants the plugin classes in that collection, 3.x
+ * wants a PluginInfo per plugin (what the 3.x test framework's MockNode passes).
  *
  * Usage: java -cp 'lib/*:classes' VibeNode <path.home> [-Ekey=value ...]
  * Settings come from <path.home>/config/opensearch.yml (written by start.sh),
@@ -16,10 +21,13 @@
  * <path.home>/config/log4j2.properties (logs go to path.logs).
  */
 
+import java.lang.reflect.Constructor;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
@@ -28,29 +36,58 @@ import java.util.concurrent.TimeUnit;
 
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.core.LoggerContext;
-import org.opensearch.analysis.common.CommonAnalysisPlugin;
+import org.opensearch.Version;
 import org.opensearch.common.logging.LogConfigurator;
 import org.opensearch.common.settings.Settings;
 import org.opensearch.env.Environment;
-import org.opensearch.index.reindex.ReindexPlugin;
 import org.opensearch.node.InternalSettingsPreparer;
 import org.opensearch.node.Node;
-import org.opensearch.plugins.Plugin;
-import org.opensearch.script.mustache.MustachePlugin;
-import org.opensearch.transport.Netty4Plugin;
+import org.opensearch.plugins.PluginInfo;
 
 public final class VibeNode {
 
-    /** Node's constructor that accepts classpath plugins is protected. */
-    static final class PluginNode extends Node {
-        PluginNode(Environment env, Collection<Class<? extends Plugin>> plugins) {
-            super(env, plugins, true);
+    /** {3.x class name, 2.x class name} of each module the product needs. */
+    static final String[][] PLUGINS = {
+        {"org.opensearch.transport.Netty4ModulePlugin", "org.opensearch.transport.Netty4Plugin"},
+        {"org.opensearch.script.mustache.MustacheModulePlugin", "org.opensearch.script.mustache.MustachePlugin"},
+        {"org.opensearch.analysis.common.CommonAnalysisModulePlugin",
+            "org.opensearch.analysis.common.CommonAnalysisPlugin"},
+        {"org.opensearch.index.reindex.ReindexModulePlugin", "org.opensearch.index.reindex.ReindexPlugin"},
+    };
+
+    static Class<?> pluginClass(String[] names) throws ClassNotFoundException {
+        for (String name : names) {
+            try {
+                return Class.forName(name);
+            } catch (ClassNotFoundException e) {
+                // the other line's name
+            }
         }
+        throw new ClassNotFoundException("none of " + String.join(", ", names) + " is on the classpath");
     }
 
-    static final List<Class<? extends Plugin>> PLUGINS =
-        Arrays.asList(
-            Netty4Plugin.class, MustachePlugin.class, CommonAnalysisPlugin.class, ReindexPlugin.class);
+    /** A node with the PLUGINS as classpath plugins, through Node's protected constructor. */
+    static Node newNode(Environment env) throws Exception {
+        Constructor<Node> ctor = Node.class.getDeclaredConstructor(Environment.class, Collection.class, boolean.class);
+        Type arg = ((ParameterizedType) ctor.getGenericParameterTypes()[1]).getActualTypeArguments()[0];
+        boolean wantsInfos = arg == PluginInfo.class;   // 3.x; 2.x: Class<? extends Plugin>
+        List<Object> plugins = new ArrayList<>();
+        for (String[] names : PLUGINS) {
+            Class<?> c = pluginClass(names);
+            plugins.add(wantsInfos ? pluginInfo(c) : c);
+        }
+        ctor.setAccessible(true);
+        return ctor.newInstance(env, plugins, true);
+    }
+
+    /** 3.x: PluginInfo(name, description, version, opensearchVersion, javaVersion, classname, extended, native). */
+    static Object pluginInfo(Class<?> c) throws Exception {
+        return PluginInfo.class
+            .getConstructor(String.class, String.class, String.class, Version.class, String.class, String.class,
+                List.class, boolean.class)
+            .newInstance(c.getName(), "classpath plugin", "NA", Version.CURRENT,
+                System.getProperty("java.specification.version"), c.getName(), Collections.emptyList(), false);
+    }
 
     public static void main(String[] args) throws Exception {
         if (args.length < 1) {
@@ -82,7 +119,7 @@ public final class VibeNode {
 
         final Node node;
         try {
-            node = new PluginNode(env, PLUGINS);
+            node = newNode(env);
         } catch (Throwable t) {
             fail("node failed to initialize", t);
             return;
@@ -107,7 +144,7 @@ public final class VibeNode {
             fail("node failed to start", t);
         }
         System.out.println("vibe-opensearch: node started, pid " + ProcessHandle.current().pid()
-            + ", logs in " + env.logsFile());
+            + ", logs in " + env.settings().get("path.logs", home.resolve("logs").toString()));
         System.out.flush();
         keepAlive.await();
     }
