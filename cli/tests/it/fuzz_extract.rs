@@ -10,7 +10,7 @@
 use std::path::PathBuf;
 
 use crate::fuzz_support::{settings, Rng};
-use vibe_ingest::extract::{self, LANGUAGES};
+use vibe_ingest::extract::{self, ExtractError, LANGUAGES};
 
 const NASTY: &[&str] = &[
     "\u{202e}", "\u{200f}", "😀", "\0", "\u{feff}", "\r\n", "\"\"\"", "/**", "*/", "{", "}", "`", "\\", "ﾟ", "𝕏",
@@ -71,13 +71,21 @@ fn mutated_sources_never_panic_and_keep_invariants() {
     let (iters, seed) = settings(12, 0x5eed_cafe);
     let files = fixtures();
     let mut rng = Rng(seed);
-    let mut runs = 0;
+    let (mut runs, mut gave_up) = (0, 0);
     for round in 0..iters {
         for (path, text) in &files {
             let lang = extract::for_path(path).unwrap();
             let input = mutate(&mut rng, text, &files);
-            let ast = extract::extract(lang, &input)
-                .unwrap_or_else(|e| panic!("{} round {round}: extraction error {e}", path.display()));
+            let ast = match extract::extract(lang, &input) {
+                Ok(ast) => ast,
+                // A grammar's runaway error recovery is cut by the parse
+                // budget: a clear error, the file kept as text.
+                Err(ExtractError::ParseTimeout { .. }) => {
+                    gave_up += 1;
+                    continue;
+                }
+                Err(e) => panic!("{} round {round}: extraction error {e}", path.display()),
+            };
             let lines = input.lines().count() as u32 + 1;
             for e in ast.elements() {
                 assert!(
@@ -92,5 +100,25 @@ fn mutated_sources_never_panic_and_keep_invariants() {
             runs += 1;
         }
     }
-    assert_eq!(runs, iters * files.len());
+    assert_eq!(runs + gave_up, iters * files.len());
+    assert!(gave_up * 100 <= runs, "{gave_up} of {runs} mutated inputs ran past the parse budget");
+}
+
+/// A mutated Kotlin file (1.3 KB) on which tree-sitter-kotlin-ng's error
+/// recovery ran for minutes: extraction stops at the parse budget with an
+/// error naming the language, and the parser is usable right after.
+#[test]
+fn a_runaway_parse_stops_at_its_budget() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/parsers/runaway");
+    let path = root.join("kotlin_mutated.kt");
+    let input = std::fs::read_to_string(&path).unwrap();
+    let lang = extract::for_path(&path).unwrap();
+    match extract::extract(lang, &input) {
+        Err(e @ ExtractError::ParseTimeout { .. }) => {
+            assert!(e.to_string().starts_with("Kotlin parser gave up after"), "{e}")
+        }
+        other => panic!("expected the parse budget's error, got {:?}", other.map(|a| a.elements().count())),
+    }
+    let fine = "fun main() { println(1) }\n";
+    assert_eq!(extract::extract(lang, fine).unwrap().elements().count(), 1);
 }

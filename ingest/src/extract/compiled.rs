@@ -4,9 +4,10 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
 
 use thiserror::Error;
-use tree_sitter::{Node, Parser, Query, QueryPredicateArg};
+use tree_sitter::{Node, ParseOptions, ParseState, Parser, Query, QueryPredicateArg};
 use vibe_common::document::ast::LineRange;
 use vibe_common::error_chain::BoxError;
 
@@ -36,6 +37,11 @@ pub enum ExtractError {
     },
     #[error("{lang} parser produced no tree")]
     NoTree { lang: &'static str },
+    /// The grammar's error recovery ran past [`parse_budget`] (a mutated
+    /// Kotlin file of 1.3 KB kept tree-sitter-kotlin-ng busy for minutes):
+    /// the file is kept as text and counted as failed.
+    #[error("{lang} parser gave up after {} ms ({bytes} bytes)", budget.as_millis())]
+    ParseTimeout { lang: &'static str, bytes: usize, budget: Duration },
     /// The error of a query compiled once per process, for every later call.
     #[error(transparent)]
     Cached(Arc<ExtractError>),
@@ -203,8 +209,31 @@ pub(crate) fn parse(lang: &'static Language, source: &str) -> Result<tree_sitter
                 v.insert(p)
             }
         };
-        parser.parse(source, None).ok_or(ExtractError::NoTree { lang: lang.name })
+        let budget = parse_budget(source.len());
+        let deadline = Instant::now() + budget;
+        // The callback answers "stop?"; tree-sitter asks it every few
+        // hundred parse operations.
+        let mut past_deadline = |_: &ParseState| Instant::now() > deadline;
+        let options = ParseOptions::new().progress_callback(&mut past_deadline);
+        let bytes = source.as_bytes();
+        let mut read = |at: usize, _| bytes.get(at..).unwrap_or_default();
+        match parser.parse_with_options(&mut read, None, Some(options)) {
+            Some(tree) => Ok(tree),
+            None if Instant::now() > deadline => {
+                // A cancelled parser resumes its old parse unless reset.
+                parser.reset();
+                Err(ExtractError::ParseTimeout { lang: lang.name, bytes: source.len(), budget })
+            }
+            None => Err(ExtractError::NoTree { lang: lang.name }),
+        }
     })
+}
+
+/// How long one file may take to parse: 2 s, and 1 s more per 64 KiB, far
+/// above any real file's time (tree-sitter parses megabytes a second, a
+/// debug build a few hundred kilobytes) and far below a runaway's.
+pub(crate) fn parse_budget(bytes: usize) -> Duration {
+    Duration::from_secs(2) + Duration::from_secs_f64(bytes as f64 / 65_536.0)
 }
 
 /// A node's text in the file's bytes (empty when not UTF-8).
