@@ -54,6 +54,10 @@ KINDS = {
     # (not `test`: ExUnit's `test "name" do` blocks are no definitions here)
     "elixir": {"macro", "callback", "delegate", "exception", "function", "guard", "implementation", "module",
                "operator", "protocol", "record", "type"},
+    # (bench/ctags/scala.ctags and zig.ctags: ctags 5.9 has no parser of its own for them)
+    "scala": {"class", "trait", "object", "method", "type"},
+    "haskell": {"function", "type", "constructor"},
+    "zig": {"function", "container", "constant"},
 }
 # Variable-like kinds inside a function-like scope are locals (a Python
 # scope `member` is a method).
@@ -75,7 +79,14 @@ def misread(lang, kind, name):
     Go's blank identifier."""
     return (lang == "python" and keyword.iskeyword(name)) or (lang == "go" and name == "_") \
         or (lang == "bash" and kind == "alias" and name.startswith("-")) \
-        or (lang == "rust" and kind == "variable" and name in ("str", "Self"))
+        or (lang == "rust" and kind == "variable" and name in ("str", "Self")) \
+        or (lang == "haskell" and name in HASKELL_KEYWORDS)
+
+
+# ctags' Haskell parser names some declarations after their keyword
+# (`class C a => D a`, `type family F`, `pattern P`, `infixl 6 <+>`).
+HASKELL_KEYWORDS = {"class", "data", "deriving", "family", "foreign", "import", "infix", "infixl", "infixr",
+                    "instance", "newtype", "pattern", "type", "where"}
 
 
 HEREDOC = re.compile(r"<<(-?)\s*(?:\\([A-Za-z_]\w*)|(['\"]?)([A-Za-z_]\w*)\3)")
@@ -281,9 +292,16 @@ def measure(lang, workdir, corpus, n_missed):
     per_scope = collections.defaultdict(lambda: [0, 0])  # (kind, scope kind)
     missed, no_ast = [], set()
     in_text = [0, 0]  # ctags tags inside shell text (not counted), and how many the AST has anyway
+    equations = set()  # (path, name) of the Haskell functions seen
     for t in tags:
         if not counted(lang, t, first_label):
             continue
+        if lang == "haskell" and t["kind"] == "function":
+            # ctags tags each equation of a function; the AST has one
+            # definition (the signature, else the first equation).
+            if (t["path"], t["name"]) in equations:
+                continue
+            equations.add((t["path"], t["name"]))
         if in_shell_text(lang, t, corpus):
             in_text[0] += 1
             in_text[1] += ast.get(t["path"]) is not None and found(t, ast[t["path"]], f"{corpus}/{t['path']}")
