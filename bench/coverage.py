@@ -271,8 +271,11 @@ def found(tag, elems, path):
     named, unnamed = elems
     word = re.compile(r"(?<![\w$])" + re.escape(name) + r"(?![\w$])")
     starts = named.get(name, []) + [start for start, sig in unnamed if word.search(sig)]
+    between = lambda start: source_lines(path)[start - 1:line - 1]
+    if path.endswith(".hs"):  # a Haskell signature's lines: its `=>` and `->` end no statement
+        between = lambda start: [re.sub(r"=>|->", " ", s) for s in source_lines(path)[start - 1:line - 1]]
     for start in starts:
-        if start <= line and (start >= line - SLACK or header_only(source_lines(path)[start - 1:line - 1])):
+        if start <= line and (start >= line - SLACK or header_only(between(start))):
             return True
     if tag["kind"] == "typedef" and re.match(r"/\^\s*}", tag.get("pattern", "")):
         # C: ctags tags `typedef struct { … } name;` on its last line, the

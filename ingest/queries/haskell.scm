@@ -40,6 +40,7 @@
 (newtype_constructor name: (constructor) @name) @definition.constant
 (gadt_constructor name: (constructor) @name) @definition.constant
 (fields (field name: (field_name (variable) @name)) @definition.field)
+(newtype_constructor field: (record (field name: (field_name (variable) @name)) @definition.field))
 
 ; Supertypes: a class's context; an instance's class, of the type it is for.
 (class context: (context [(apply constructor: (name) @supertype)
@@ -52,13 +53,20 @@
 ; Functions: the signature, else the first equation (one not following an
 ; equation or signature of the same name).
 (declarations (signature name: [(variable) (prefix_id)] @name) @definition.function)
+; `a, b :: T`: each name alone.
+(declarations (signature names: (binding_list (variable) @name @definition.function)))
 (declarations . [(function name: (variable) @name) (bind name: (variable) @name)] @definition.function)
-((declarations (_ !name) . [(function name: (variable) @name) (bind name: (variable) @name)] @definition.function))
+; (`@_before` is captured: uncaptured, tree-sitter's cursor misses some of
+; these matches. After `a, b :: T`, `a`'s equation is no definition.)
+((declarations (_ !name) @_before . [(function name: (variable) @name) (bind name: (variable) @name)] @definition.function)
+  (#not-match? @_before "^[a-z_][A-Za-z0-9_']*\\s*,"))
 ((declarations (_ name: (_) @_prev) . [(function name: (variable) @name) (bind name: (variable) @name)] @definition.function)
   (#not-eq? @_prev @name))
 (class_declarations (signature name: [(variable) (prefix_id)] @name) @definition.method)
+(class_declarations (signature names: (binding_list (variable) @name @definition.method)))
 (instance_declarations . [(function name: (variable) @name) (bind name: (variable) @name)] @definition.method)
-((instance_declarations (_ !name) . [(function name: (variable) @name) (bind name: (variable) @name)] @definition.method))
+((instance_declarations (_ !name) @_before . [(function name: (variable) @name) (bind name: (variable) @name)] @definition.method)
+  (#not-match? @_before "^[a-z_][A-Za-z0-9_']*\\s*,"))
 ((instance_declarations (_ name: (_) @_prev) . [(function name: (variable) @name) (bind name: (variable) @name)] @definition.method)
   (#not-eq? @_prev @name))
 (foreign_import signature: (signature name: (variable) @name)) @definition.function
