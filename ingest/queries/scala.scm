@@ -9,7 +9,7 @@
 ;   whose `case`s are constants; `type X = …` a type. Every one at any depth:
 ;   the engine owns nested ones by the type around them.
 ; - Supertypes: the types of `extends … with …` (`Ordered[Polygon]` is
-;   `Ordered`), of classes, objects, traits, enums and enum cases.
+;   `Ordered`), of classes, objects, traits and enums.
 ; - Functions: `def` is a function; one in a class, object, trait or enum
 ;   body (also abstract, `def area: Double`) is a method. A `def` of an
 ;   `extension (c: Circle)` is a method too. A `def` inside another is owned
@@ -43,13 +43,13 @@
 (type_definition name: (type_identifier) @name) @definition.type
 (enum_case_definitions [(simple_enum_case name: (identifier) @name) (full_enum_case name: (identifier) @name)] @definition.constant)
 
-; Supertypes: `extends A with B` (also `extends A, B` in Scala 3).
-(class_definition extend: (extends_clause type: (_) @supertype)) @definition.class
-(object_definition extend: (extends_clause type: (_) @supertype)) @definition.class
-(trait_definition extend: (extends_clause type: (_) @supertype)) @definition.trait
-(enum_definition extend: (extends_clause type: (_) @supertype)) @definition.enum
-(simple_enum_case extend: (extends_clause type: (_) @supertype)) @definition.constant
-(full_enum_case extend: (extends_clause type: (_) @supertype)) @definition.constant
+; Supertypes: `extends A with B` (also `extends A, B` in Scala 3). (Any named
+; child: the grammar gives `with` the field `type` too, and a field step
+; then misses the types after it; arguments, `(x)`, name no type.)
+(class_definition extend: (extends_clause (_) @supertype)) @definition.class
+(object_definition extend: (extends_clause (_) @supertype)) @definition.class
+(trait_definition extend: (extends_clause (_) @supertype)) @definition.trait
+(enum_definition extend: (extends_clause (_) @supertype)) @definition.enum
 
 ; Functions and methods.
 (function_definition name: (_) @name body: (_) @body) @definition.function
