@@ -29,6 +29,11 @@
   (#match? @definition.constant "^(pub\\s+)?(export\\s+|extern\\s+(\"[^\"]*\"\\s+)?)?(threadlocal\\s+)?const\\s"))
 ((variable_declaration . (identifier) @name) @definition.variable
   (#not-match? @definition.variable "^(pub\\s+)?(export\\s+|extern\\s+(\"[^\"]*\"\\s+)?)?(threadlocal\\s+)?const\\s"))
+; (`extern "c" const x: T;`: the library's name comes first.)
+((variable_declaration . (string) . (identifier) @name) @definition.constant
+  (#match? @definition.constant "^(pub\\s+)?extern\\s+\"[^\"]*\"\\s+const\\s"))
+((variable_declaration . (string) . (identifier) @name) @definition.variable
+  (#not-match? @definition.variable "^(pub\\s+)?extern\\s+\"[^\"]*\"\\s+const\\s"))
 (variable_declaration . (identifier) @name [(struct_declaration) (union_declaration) (opaque_declaration)] @body) @definition.struct
 (variable_declaration . (identifier) @name [(enum_declaration) (error_set_declaration)] @body) @definition.enum
 
