@@ -57,8 +57,15 @@
 
 ; References.
 (call_expression function: [(identifier) @name (field_expression member: (identifier) @name)]) @reference.call
-(_ type: (identifier) @name) @reference.type
-(_ type: [(slice_type) (pointer_type) (nullable_type) (array_type) (error_union_type)] (identifier) @name) @reference.type
+; (Each parent named: a wildcard root would leave the whole query to the cursor.)
+(parameter type: [(identifier) @name
+                ([(slice_type) (pointer_type) (nullable_type) (array_type)] (identifier) @name)]) @reference.type
+(function_declaration type: [(identifier) @name
+                ([(slice_type) (pointer_type) (nullable_type) (array_type)] (identifier) @name)]) @reference.type
+(variable_declaration type: [(identifier) @name
+                ([(slice_type) (pointer_type) (nullable_type) (array_type)] (identifier) @name)]) @reference.type
+(container_field type: [(identifier) @name
+                ([(slice_type) (pointer_type) (nullable_type) (array_type)] (identifier) @name)]) @reference.type
 (error_union_type ok: (identifier) @name) @reference.type
 (struct_initializer . (identifier) @name) @reference.type
 ((field_expression member: (identifier) @name) @reference.type
