@@ -21,7 +21,7 @@ DIR="${VIBE_CORPORA:-$HOME/.cache/vibe-bench/corpora}"
 DL="$DIR/.downloads"
 MAX_FILES="${CORPUS_MAX_FILES:-1500}"
 MAX_BYTES=$(( ${CORPUS_MAX_MB:-40} * 1024 * 1024 ))
-ALL=(python go rust java kotlin javascript typescript bash csharp batch c cpp php ruby lua elixir)
+ALL=(python go rust java kotlin javascript typescript bash csharp batch c cpp php ruby lua elixir scala haskell zig)
 LANGS=("${@:-${ALL[@]}}")
 mkdir -p "$DL"
 log() { echo "[corpora] $*" >&2; }
@@ -136,7 +136,8 @@ fetch_npm() {
 # upstream tarball (`*.orig.tar.*`) unpacked into $DL/deb/<package>/. GitHub
 # is not reachable from the bench machines; Debian's archive is, and holds
 # the well-known trees (curl, redis, libuv, fmt, nlohmann/json, abseil,
-# monolog, laravel, rack, rails, penlight, neovim's runtime, busted, Elixir).
+# monolog, laravel, rack, rails, penlight, neovim's runtime, busted, Elixir,
+# Scala's library, xmonad, pandoc).
 APT_DIR="$DL/apt"
 apt_src() { # apt-get/apt-cache ARGS... with the private deb-src state
     local tool="$1"; shift
@@ -198,6 +199,25 @@ PHP_DEBS=(php-monolog php-laravel-framework)
 RUBY_DEBS=(ruby-rack ruby-activesupport ruby-activerecord ruby-actionpack)
 LUA_DEBS=(lua-penlight neovim-runtime lua-busted)
 ELIXIR_DEBS=(elixir-lang)
+SCALA_DEBS=(scala)
+HASKELL_DEBS=(xmonad xmonad-contrib pandoc)
+
+# Zig is in no Debian release of the bench machines; PyPI's `ziglang` wheel
+# ships the Zig toolchain with the sources of its standard library
+# (ziglang/lib/std), unpacked into $DL/pypi/ziglang-<version>/.
+ZIG_WHEEL=ziglang==0.17.0
+zig_dir() { echo "$DL/pypi/ziglang-${ZIG_WHEEL#*==}"; }
+fetch_zig() {
+    local d; d="$(zig_dir)"
+    [ -d "$d" ] && return 0
+    log "pip download $ZIG_WHEEL"
+    rm -rf "$d.tmp" "$DL/pypi/.wheel"; mkdir -p "$d.tmp" "$DL/pypi/.wheel"
+    python3 -m pip download -q --no-deps --only-binary=:all: --platform manylinux_2_12_x86_64 \
+        -d "$DL/pypi/.wheel" "$ZIG_WHEEL" >&2
+    unzip -q "$DL/pypi/.wheel"/ziglang-*.whl 'ziglang/lib/std/*' -d "$d.tmp"
+    rm -rf "$DL/pypi/.wheel"
+    mv "$d.tmp" "$d"
+}
 
 GOSRC="$(go env GOROOT 2>/dev/null || echo /usr/local/go)/src"
 SYSTEM_ROOTS=(/usr /etc "$HOME/.pyenv" "$HOME/.cargo/registry/src" "$NM")
@@ -335,6 +355,22 @@ build_corpus() {
         fetch_debs "${ELIXIR_DEBS[@]}"
         from_debs \( -name '*.ex' -o -name '*.exs' \) -path './lib/*' -not -path '*/test/*' -- "${ELIXIR_DEBS[@]}" \
             | fill elixir "$(deb_origin "${ELIXIR_DEBS[@]}") (lib/: the standard library, Mix, ExUnit, IEx, Logger, EEx; no tests)"
+        ;;
+    scala)
+        fetch_debs "${SCALA_DEBS[@]}"
+        from_debs -name '*.scala' -not -path '*/test/*' -not -path '*/tests/*' -not -path './src/scaladoc/*' \
+            -not -path './src/partest*' -not -path './src/compiler/*' -not -path './docs/*' -- "${SCALA_DEBS[@]}" \
+            | fill scala "$(deb_origin "${SCALA_DEBS[@]}") (.scala: the library, reflect, repl and the rest of src/ but the compiler, scaladoc and partest; no tests or docs)"
+        ;;
+    haskell)
+        fetch_debs "${HASKELL_DEBS[@]}"
+        from_debs -name '*.hs' -not -path '*/test*' -not -path '*/tests/*' -not -path '*/benchmark/*' -- "${HASKELL_DEBS[@]}" \
+            | fill haskell "$(deb_origin "${HASKELL_DEBS[@]}") (.hs, no tests or benchmarks)"
+        ;;
+    zig)
+        fetch_zig
+        under "$(zig_dir)/ziglang/lib/std" std -name '*.zig' -not -path '*/testdata/*' \
+            | fill zig "PyPI ${ZIG_WHEEL/==/ } (lib/std, the standard library; no test data)"
         ;;
     *) log "unknown language $lang"; return 1 ;;
     esac

@@ -54,6 +54,10 @@ KINDS = {
     # (not `test`: ExUnit's `test "name" do` blocks are no definitions here)
     "elixir": {"macro", "callback", "delegate", "exception", "function", "guard", "implementation", "module",
                "operator", "protocol", "record", "type"},
+    # (bench/ctags/scala.ctags and zig.ctags: ctags 5.9 has no parser of its own for them)
+    "scala": {"class", "trait", "object", "method", "type"},
+    "haskell": {"function", "type", "constructor"},
+    "zig": {"function", "container", "constant"},
 }
 # Variable-like kinds inside a function-like scope are locals (a Python
 # scope `member` is a method).
@@ -75,7 +79,14 @@ def misread(lang, kind, name):
     Go's blank identifier."""
     return (lang == "python" and keyword.iskeyword(name)) or (lang == "go" and name == "_") \
         or (lang == "bash" and kind == "alias" and name.startswith("-")) \
-        or (lang == "rust" and kind == "variable" and name in ("str", "Self"))
+        or (lang == "rust" and kind == "variable" and name in ("str", "Self")) \
+        or (lang == "haskell" and name in HASKELL_KEYWORDS)
+
+
+# ctags' Haskell parser names some declarations after their keyword
+# (`class C a => D a`, `type family F`, `pattern P`, `infixl 6 <+>`).
+HASKELL_KEYWORDS = {"class", "data", "deriving", "family", "foreign", "import", "infix", "infixl", "infixr",
+                    "instance", "newtype", "pattern", "type", "where"}
 
 
 HEREDOC = re.compile(r"<<(-?)\s*(?:\\([A-Za-z_]\w*)|(['\"]?)([A-Za-z_]\w*)\3)")
@@ -142,7 +153,21 @@ def heredoc_lines(path):
     return frozenset(inside)
 
 
+@functools.lru_cache(maxsize=64)
+def block_comment_lines(path):
+    """Lines (1-based) that start inside a `/* … */` comment: commented-out
+    code, which a regex oracle (bench/ctags/scala.ctags) tags."""
+    inside, depth = set(), 0
+    for i, line in enumerate(source_lines(path), 1):
+        if depth:
+            inside.add(i)
+        depth = max(0, depth + len(re.findall(r"/\*", line)) - len(re.findall(r"\*/", line)))
+    return frozenset(inside)
+
+
 def in_shell_text(lang, tag, corpus):
+    if lang == "scala":
+        return tag["line"] in block_comment_lines(f"{corpus}/{tag['path']}")
     if lang == "elixir":
         return tag["line"] in heredoc_lines(f"{corpus}/{tag['path']}")
     return lang == "bash" and tag["line"] in shell_text_lines(f"{corpus}/{tag['path']}")
@@ -260,8 +285,11 @@ def found(tag, elems, path):
     named, unnamed = elems
     word = re.compile(r"(?<![\w$])" + re.escape(name) + r"(?![\w$])")
     starts = named.get(name, []) + [start for start, sig in unnamed if word.search(sig)]
+    between = lambda start: source_lines(path)[start - 1:line - 1]
+    if path.endswith(".hs"):  # a Haskell signature's lines: its `=>` and `->` end no statement
+        between = lambda start: [re.sub(r"=>|->", " ", s) for s in source_lines(path)[start - 1:line - 1]]
     for start in starts:
-        if start <= line and (start >= line - SLACK or header_only(source_lines(path)[start - 1:line - 1])):
+        if start <= line and (start >= line - SLACK or header_only(between(start))):
             return True
     if tag["kind"] == "typedef" and re.match(r"/\^\s*}", tag.get("pattern", "")):
         # C: ctags tags `typedef struct { … } name;` on its last line, the
@@ -281,9 +309,16 @@ def measure(lang, workdir, corpus, n_missed):
     per_scope = collections.defaultdict(lambda: [0, 0])  # (kind, scope kind)
     missed, no_ast = [], set()
     in_text = [0, 0]  # ctags tags inside shell text (not counted), and how many the AST has anyway
+    equations = set()  # (path, name) of the Haskell functions seen
     for t in tags:
         if not counted(lang, t, first_label):
             continue
+        if lang == "haskell" and t["kind"] == "function":
+            # ctags tags each equation of a function; the AST has one
+            # definition (the signature, else the first equation).
+            if (t["path"], t["name"]) in equations:
+                continue
+            equations.add((t["path"], t["name"]))
         if in_shell_text(lang, t, corpus):
             in_text[0] += 1
             in_text[1] += ast.get(t["path"]) is not None and found(t, ast[t["path"]], f"{corpus}/{t['path']}")
@@ -343,7 +378,7 @@ def main():
         print(f"{'all':<20} {r['ctags']:>7} {r['found']:>7} {percent(r['found'], r['ctags']):>9}")
         if r["in_shell_text"]["ctags"]:
             t = r["in_shell_text"]
-            print(f"not counted: {t['ctags']} ctags definitions inside heredocs or multi-line strings "
+            print(f"not counted: {t['ctags']} ctags definitions inside heredocs, multi-line strings or block comments "
                   f"(the AST has {t['found']} of them)")
         if r["files_tagged_without_ast"]:
             print(f"files with ctags definitions but no AST: {len(r['files_tagged_without_ast'])}, "

@@ -16,7 +16,8 @@ it. Rust (rust_oracle): ctags tags the types and the `impl` blocks, without
 traits; a type's supertypes are the traits of the `impl Trait for Type`
 headers of its file, a trait's also its bounds. Kotlin, which ctags keeps
 no supertypes for, gets a regex oracle: class/interface/object headers,
-their lines joined until the supertype list ends (kotlin_oracle). A header
+their lines joined until the supertype list ends (kotlin_oracle); so does
+Scala, its headers whole on one line (scala_oracle). A header
 these line oracles do not understand is left out. Both sides become bare
 names the way the scanner writes them: the head before `<`, `[`, `(` or
 `{`, its last segment after `.`, `::` or `\\`, without `*&?!~@^`; `x=y`
@@ -330,6 +331,33 @@ def kotlin_oracle(files, corpus):
     return out
 
 
+SC_HEAD = re.compile(r"\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*(?:(?:private|protected)(?:\[\w*\])?\s+"
+                     r"|(?:final|sealed|abstract|implicit|case|override|lazy|open)\s+)*(class|trait|object)\s+([A-Za-z_$][\w$]*)")
+
+
+def scala_oracle(files, corpus):
+    """Oracle types of the Scala files: the headers whole on one line
+    (`class A[T](x: T) extends B(x) with C {`): the types after `extends`,
+    split at top-level `with` and `,`; a header going on is left out."""
+    out = []
+    for path in sorted(files):
+        lines = cov.source_lines(f"{corpus}/{path}")
+        for n, line in enumerate(lines, 1):
+            m = SC_HEAD.match(line)
+            if not m or re.match(r"\s*(extends|with|\(|\[)", lines[n] if n < len(lines) else ""):
+                continue
+            rest = re.split(r"//|/\*", line[m.end():])[0]
+            while re.search(r"\[[^\[\]]*\]|\([^()]*\)", rest):  # type and value parameters, arguments
+                rest = re.sub(r"\[[^\[\]]*\]|\([^()]*\)", "", rest)
+            rest = rest.split("{")[0].strip()
+            if re.search(r"[\[\]()]|\b(extends|with)$|,$", rest) or (rest and not rest.startswith("extends")):
+                continue  # not understood, or the list goes on
+            items = re.split(r"\bwith\b|,", rest[len("extends"):]) if rest else []
+            out.append({"path": path, "line": n, "name": m.group(2), "kind": m.group(1),
+                        "supers": names("scala", items), "inherits": None})
+    return out
+
+
 def rust_impl(line):
     """(trait, bare type) of `impl<..> Trait for Type {` (its lines joined),
     or Nones; a type that is no path (`&T`, `[T]`, `dyn T`) has no name, as
@@ -478,6 +506,9 @@ def measure(workdir, n, lang, corpus, n_missed):
     elif lang == "kotlin":
         r["oracle"] = "regex"
         oracle = kotlin_oracle([p for p in ast if p.endswith((".kt", ".kts"))], corpus)
+    elif lang == "scala":
+        r["oracle"] = "regex"
+        oracle = scala_oracle([p for p in ast if p.endswith((".scala", ".sc"))], corpus)
     else:
         r["oracle"] = "none"
         return r

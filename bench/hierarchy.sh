@@ -9,7 +9,7 @@
 #
 # Default rows: java, python, csharp, typescript, javascript, go (ctags'
 # `inherits`); rust (ctags' impl and trait tags, their headers read); kotlin
-# (a regex oracle on the headers); and java.base of the JDK's src.zip when found
+# and scala (regex oracles on the headers); and java.base of the JDK's src.zip when found
 # (HIERARCHY_JDK=0 leaves it out; JDK_SRC_ZIP picks the zip; unzipped once
 # into the cache throughput.sh uses). --tree adds any other tree as a row of
 # LANG (e.g. --tree python=$SITE/pydantic, --tree swift=DIR, --tree dart=DIR:
@@ -22,7 +22,7 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-LANGS="java,python,csharp,typescript,javascript,go,kotlin,rust,cpp,php,ruby"
+LANGS="java,python,csharp,typescript,javascript,go,kotlin,rust,cpp,php,ruby,scala"
 TREES=()
 PY_ARGS=()
 BUILD=""

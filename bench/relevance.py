@@ -70,7 +70,14 @@ KINDS: dict[str, dict[str, str]] = {
     "Sh": {"function": FUNCS},
     "C#": {"method": FUNCS, "class": CLASSES, "struct": CLASSES, "interface": CLASSES, "enum": CLASSES,
            "field": VARS, "property": VARS},
+    # (Scala and Zig: the regex parsers of bench/ctags/, ctags 5.9 has none)
+    "Scala": {"method": FUNCS, "class": CLASSES, "trait": CLASSES, "object": CLASSES},
+    "Haskell": {"function": FUNCS, "type": CLASSES},
+    "Zig": {"function": FUNCS, "container": CLASSES},
 }
+HASKELL_MISREADS = {"class", "data", "family", "instance", "newtype", "pattern", "type", "infix", "infixl", "infixr"}
+# ctags' options: the regex parsers standing in for the languages it lacks.
+CTAGS_OPTIONS = [f"--options={p}" for p in sorted((Path(__file__).parent / "ctags").glob("*.ctags"))]
 
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 # Names ctags makes up for anonymous functions, classes, structs...
@@ -132,7 +139,8 @@ def ctags_tags(root: Path, files: set[str], fields: str, lst: Path):
     """universal-ctags' tags (JSON objects) of the files, paths relative to
     root; lst receives the file list."""
     lst.write_text("".join(p + "\n" for p in sorted(files)), encoding="utf-8")
-    r = subprocess.run(["ctags", f"--fields={fields}", "--sort=no", "--output-format=json", "-f", "-", "-L", str(lst)],
+    r = subprocess.run(["ctags", *CTAGS_OPTIONS, f"--fields={fields}", "--sort=no", "--output-format=json", "-f", "-",
+                        "-L", str(lst)],
                        cwd=root, capture_output=True, text=True, errors="replace")
     if r.returncode != 0:
         sys.exit(f"ctags failed on {root}: {r.stderr[-1000:]}")
@@ -156,6 +164,8 @@ def ctags_definitions(roots: dict[str, Path], files: dict[str, set[str]], work: 
             tool = KINDS.get(lang, {}).get(kind)
             if tool is None or len(name) < 3 or not IDENT.match(name) or ANON.match(name):
                 continue
+            if lang == "Haskell" and (name in HASKELL_MISREADS or (tool == FUNCS and name[0].isupper())):
+                continue  # ctags names a declaration after its keyword, or a type in a signature a function
             if kind == "class" and lang in ("JavaScript", "TypeScript"):
                 tool = js_class_tool(t)
                 if tool != CLASSES:

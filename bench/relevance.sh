@@ -15,13 +15,14 @@
 # (default 1), RELEVANCE_LIMIT (a limit to pass; default: the tool's own),
 # VIBE_BIN (a built vibe-analyzer: no cargo build, e.g. while others hold the
 # build lock).
+# RELEVANCE_PREFIX (default vibebench-rel): the index prefix.
 # Needs OpenSearch (started or reused with tests/opensearch/start.sh); builds
 # the release binary; index prefix vibebench-rel, dropped on exit.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 T0=$SECONDS
-PREFIX="vibebench-rel"
+PREFIX="${RELEVANCE_PREFIX:-vibebench-rel}" # (its own prefix beside another run on a shared node)
 need ctags universal-ctags
 need rg ripgrep
 ctags --version 2>/dev/null | grep -q 'Universal Ctags' || { log "ctags is not universal-ctags"; exit 1; }

@@ -33,6 +33,9 @@ LANG_EXT = {
     "kotlin": (".kt", ".kts"),
     "bash": (".sh", ".bash"),
     "csharp": (".cs",),
+    "scala": (".scala", ".sc"),
+    "haskell": (".hs",),
+    "zig": (".zig",),
 }
 ALL_EXT = tuple(e for exts in LANG_EXT.values() for e in exts)
 # The scanner never descends into these (ingest/src/scanner/walk.rs); a copy

@@ -2,8 +2,10 @@
 # `scan ast` on generated files of one shape each, from 12,500 to 200,000
 # lines (issue 59): top-level assignments, one name assigned again and
 # again, an object literal's keys, a Java enum's members, a Go const block,
-# TypeScript and Rust constants. Generated tables, data modules and bundles
-# have these shapes; a scan that is quadratic in them stalls on one file.
+# TypeScript and Rust constants; a Scala object's vals, Haskell bindings
+# (each after one of another name) and Zig constants (issue 69). Generated
+# tables, data modules and bundles have these shapes; a scan that is
+# quadratic in them stalls on one file.
 #
 #   bash bench/scan_linear.sh
 #
@@ -19,7 +21,9 @@ LOAD0="$(loadavg)"
 
 build
 SIZES=(12500 25000 50000 100000 200000)
-SHAPES=(py-assign:py py-one-name:py js-object:js java-enum:java go-const:go ts-const:ts rust-const:rs)
+SHAPES=(py-assign:py py-one-name:py js-object:js java-enum:java go-const:go ts-const:ts rust-const:rs
+    scala-object:scala haskell-bind:hs zig-const:zig)
+[ -z "${SCAN_LINEAR_SHAPES:-}" ] || read -r -a SHAPES <<<"$SCAN_LINEAR_SHAPES" # (a subset: "zig-const:zig ...")
 
 # generate SHAPE LINES FILE
 generate() {
@@ -34,6 +38,9 @@ lines = {
     "go-const": lambda: ["package big\nconst (\n", *(f"\tC{i} = {i}\n" for i in range(n)), ")\n"],
     "ts-const": lambda: (f"export const c{i} = {i};\n" for i in range(n)),
     "rust-const": lambda: (f"pub const C{i}: u32 = {i};\n" for i in range(n)),
+    "scala-object": lambda: ["object Big {\n", *(f"  val v{i} = {i}\n" for i in range(n)), "}\n"],
+    "haskell-bind": lambda: ["module Big where\n", *(f"x{i} = {i}\n" for i in range(n))],
+    "zig-const": lambda: (f"pub const c{i}: u32 = {i};\n" for i in range(n)),
 }[shape]()
 with open(out, "w") as f:
     f.writelines(lines)

@@ -235,3 +235,8 @@
 (call_expression function: (field_expression field: (field_identifier) @name)) @reference.call
 (type_identifier) @name @reference.type
 (preproc_include path: [(string_literal) (system_lib_string)] @name) @reference.import
+
+; Reads of named values: every identifier read is a candidate; the engine
+; keeps those that name a value (upper case, `kName`, or a constant the
+; file defines) and are no other kind of use.
+(identifier) @name @reference.read

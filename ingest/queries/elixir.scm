@@ -109,3 +109,8 @@
 (call target: (dot right: (identifier) @name)) @reference.call
 (binary_operator operator: "|>" right: (identifier) @name) @reference.call
 (call target: (dot left: (alias) @name)) @reference.type
+
+; Reads of named values: module attributes read (`@timeout`); the engine
+; keeps those that name a value (a constant the file defines: its
+; attributes, or upper case).
+(unary_operator operator: "@" operand: (identifier) @name) @reference.read

@@ -69,3 +69,8 @@
    name: (identifier) @_require
    arguments: (arguments . (string content: (string_content) @import @name))) @reference.import
   (#eq? @_require "require"))
+
+; Reads of named values: every identifier read is a candidate; the engine
+; keeps those that name a value (upper case, `kName`, or a constant the
+; file defines) and are no other kind of use.
+(identifier) @name @reference.read

@@ -84,3 +84,8 @@
 (namespace_use_clause . [(name) (qualified_name)] @name) @reference.import
 ([(include_expression) (include_once_expression) (require_expression) (require_once_expression)]
   (string (string_content) @name)) @reference.import
+
+; Reads of named values: every name read is a candidate (a constant
+; `PHP_EOL`, `self::MAX`); the engine keeps those that name a value (upper
+; case, or a constant the file defines) and are no other kind of use.
+(name) @name @reference.read

@@ -84,3 +84,8 @@
    method: (identifier) @_require
    arguments: (argument_list . (string (string_content) @import @name))) @reference.import
   (#any-of? @_require "require" "require_relative" "load"))
+
+; Reads of named values: every constant read is a candidate (`MAX_SIZE`,
+; `Config::TIMEOUT`); the engine keeps those that name a value (upper case,
+; or a constant the file defines) and are no other kind of use.
+(constant) @name @reference.read

@@ -42,6 +42,7 @@ pub const CSHARP: LanguageName = lang("C#", "csharp", &["cs"], &["c-sharp", "c s
 pub const DART: LanguageName = lang("Dart", "dart", &["dart"], &[]);
 pub const ELIXIR: LanguageName = lang("Elixir", "elixir", &["ex", "exs"], &[]);
 pub const GO: LanguageName = lang("Go", "go", &["go"], &["golang"]);
+pub const HASKELL: LanguageName = lang("Haskell", "haskell", &["hs"], &["ghc"]);
 pub const JAVA: LanguageName = lang("Java", "java", &["java"], &[]);
 pub const JAVASCRIPT: LanguageName =
     lang("JavaScript", "javascript", &["js", "jsx", "mjs", "cjs"], &["node", "nodejs"]);
@@ -52,14 +53,16 @@ pub const PHP: LanguageName = lang("PHP", "php", &["php"], &[]);
 pub const PYTHON: LanguageName = lang("Python", "python", &["py", "pyi"], &["python3"]);
 pub const RUBY: LanguageName = lang("Ruby", "ruby", &["rb", "rake"], &[]);
 pub const RUST: LanguageName = lang("Rust", "rust", &["rs"], &[]);
+pub const SCALA: LanguageName = lang("Scala", "scala", &["scala", "sc"], &[]);
 pub const SWIFT: LanguageName = lang("Swift", "swift", &["swift"], &[]);
 pub const TSX: LanguageName = lang("TSX", "tsx", &["tsx"], &[]);
 pub const TYPESCRIPT: LanguageName = lang("TypeScript", "typescript", &["ts", "mts", "cts"], &[]);
+pub const ZIG: LanguageName = lang("Zig", "zig", &["zig"], &["ziglang"]);
 
 /// All languages, sorted by id (the order of the scanner's table).
 pub static LANGUAGE_NAMES: &[LanguageName] = &[
-    ARKTS, BASH, BATCH, C, CPP, CSHARP, DART, ELIXIR, GO, JAVA, JAVASCRIPT, KOTLIN, LUA, MARKDOWN, PHP, PYTHON, RUBY,
-    RUST, SWIFT, TSX, TYPESCRIPT,
+    ARKTS, BASH, BATCH, C, CPP, CSHARP, DART, ELIXIR, GO, HASKELL, JAVA, JAVASCRIPT, KOTLIN, LUA, MARKDOWN, PHP,
+    PYTHON, RUBY, RUST, SCALA, SWIFT, TSX, TYPESCRIPT, ZIG,
 ];
 
 /// The language of a file extension (without the dot, any case).
@@ -128,6 +131,9 @@ mod tests {
         assert_eq!(name("PHP"), Some("PHP"));
         assert_eq!(name("exs"), Some("Elixir"));
         assert_eq!(name("Lua"), Some("Lua"));
+        assert_eq!(name("sc"), Some("Scala"));
+        assert_eq!(name(".hs"), Some("Haskell"));
+        assert_eq!(name("ziglang"), Some("Zig"));
         assert_eq!(name("cobol"), None);
         assert_eq!(by_extension("Cjs").map(|l| l.id), Some("javascript"));
         assert_eq!(by_extension("txt"), None);

@@ -59,12 +59,13 @@ impl Sought {
     }
 }
 
-/// The languages whose types may extend each other's: the JVM's,
+/// The languages whose types may extend each other's: the JVM's (Java,
+/// Kotlin, Scala),
 /// JavaScript's with the languages compiled to it, C and C++; any other
 /// alone. `language` is a file's stored language name (`C#`, `TSX`, `C++`).
 fn family(language: &str) -> &'static str {
     match vibe_common::files::languages::resolve(language).map(|l| l.id) {
-        Some("java" | "kotlin") => "jvm",
+        Some("java" | "kotlin" | "scala") => "jvm",
         Some("javascript" | "typescript" | "tsx" | "arkts") => "js",
         Some("c" | "cpp") => "c",
         Some(id) => id,
@@ -292,6 +293,7 @@ mod tests {
     #[test]
     fn families_by_stored_language_names() {
         assert_eq!(family("Kotlin"), family("Java"));
+        assert_eq!(family("Scala"), family("Java"));
         assert_eq!(family("TSX"), family("JavaScript"));
         assert_eq!(family("C++"), family("C"));
         assert_eq!(family("C#"), "csharp");

@@ -9,7 +9,7 @@
 //! | `@body` | where the signature is cut: the body or value, never stored |
 //! | `@doc` | in a pattern of its own: a doc comment; inside a definition's pattern: its docstring |
 //! | `@attribute` | attributes, annotations, decorators: skipped when looking for doc comments |
-//! | `@import` | an import; its text, unquoted, is the import |
+//! | `@import` | an import; its text, unquoted, is the import (a quantified capture: its nodes joined by `.`) |
 //! | `@scope` + `@name` | a block that owns elements without being one (`impl`, `extension`) |
 //! | `@namespace` + `@name` | a module or namespace block: named in owner chains, its values stay variables |
 //! | `@local.scope` | a block whose values are locals (a lambda, a closure, a callback) |
@@ -343,14 +343,14 @@ impl<'t> Gathered<'t> {
         let mut def: Option<(ElementKind, Node)> = None;
         let (mut name, mut body, mut scope, mut owner) = (None, None, None, None);
         let (mut namespace, mut reference) = (false, None);
-        let (mut docs, mut supers) = (Vec::new(), Vec::new());
+        let (mut docs, mut supers, mut imports) = (Vec::new(), Vec::new(), Vec::new());
         for &(index, node) in captures {
             match compiled.roles[index as usize] {
                 Some(Role::Definition(k)) => def = Some((k, node)),
                 Some(Role::Name) => name = Some(node),
                 Some(Role::Body) => body = Some(node),
                 Some(Role::Doc) => docs.push(node),
-                Some(Role::Import) => self.imports.push((node.start_byte(), unquote(text(node, bytes)))),
+                Some(Role::Import) => imports.push(node),
                 Some(Role::Scope) => scope = Some(node),
                 Some(Role::Namespace) => {
                     scope = Some(node);
@@ -366,6 +366,11 @@ impl<'t> Gathered<'t> {
                 Some(Role::Reference(k)) => reference = Some(k),
                 None => {}
             }
+        }
+        if let Some(first) = imports.first() {
+            // A quantified `@import` (Scala's `a.b.c`, a node each) is its nodes joined by dots.
+            let parts: Vec<String> = imports.iter().map(|n| unquote(text(*n, bytes))).collect();
+            self.imports.push((first.start_byte(), parts.join(".")));
         }
         if let (Some(s), Some(n)) = (scope, name) {
             if !supers.is_empty() && def.is_none() {

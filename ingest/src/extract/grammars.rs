@@ -174,6 +174,16 @@ pub static LANGUAGES: &[Language] = &[
         doc_markup: &[DocMarkup::StarLeaders],
     },
     Language {
+        names: &names::HASKELL,
+        grammar: || tree_sitter_haskell::LANGUAGE.into(),
+        query: query!("haskell"),
+        extractor: Extractor::Queries,
+        // Haddock: `-- |` before a definition, `-- ^` after one.
+        comment_tokens: &["-- |", "-- ^", "--"],
+        block_comment_tokens: &[block("{-|", "-}"), block("{-", "-}")],
+        doc_markup: &[],
+    },
+    Language {
         names: &names::JAVA,
         grammar: || tree_sitter_java::LANGUAGE.into(),
         query: query!("java"),
@@ -261,6 +271,15 @@ pub static LANGUAGES: &[Language] = &[
         doc_markup: &[DocMarkup::StarLeaders],
     },
     Language {
+        names: &names::SCALA,
+        grammar: || tree_sitter_scala::LANGUAGE.into(),
+        query: query!("scala"),
+        extractor: Extractor::Queries,
+        comment_tokens: C_LINE,
+        block_comment_tokens: C_BLOCK,
+        doc_markup: &[DocMarkup::StarLeaders],
+    },
+    Language {
         names: &names::SWIFT,
         grammar: || tree_sitter_swift::LANGUAGE.into(),
         query: query!("swift"),
@@ -286,6 +305,15 @@ pub static LANGUAGES: &[Language] = &[
         comment_tokens: C_LINE,
         block_comment_tokens: C_BLOCK,
         doc_markup: &[DocMarkup::StarLeaders],
+    },
+    Language {
+        names: &names::ZIG,
+        grammar: || tree_sitter_zig::LANGUAGE.into(),
+        query: query!("zig"),
+        extractor: Extractor::Queries,
+        comment_tokens: &["///", "//!", "//"],
+        block_comment_tokens: &[],
+        doc_markup: &[],
     },
 ];
 

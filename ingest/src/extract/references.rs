@@ -254,4 +254,32 @@ mod tests {
         assert_eq!(ast.references_omitted, 7);
         assert_eq!(ast.references.last().unwrap().name, format!("f{}", super::MAX_REFERENCES - 1));
     }
+
+    /// `find_references kind: read` in the languages of issue 69: the named
+    /// values read (upper case, `kName`, the file's constants), not the
+    /// calls or types of the same names.
+    #[test]
+    fn the_languages_of_issue_69_read_named_values() {
+        let cases = [
+            ("c", "#define MAX 4\nint f(void) { return MAX + g(MAX_LEN); }\n", vec![("MAX", 2), ("MAX_LEN", 2)]),
+            ("cpp", "int f() { return kMaxSize + size(); }\n", vec![("kMaxSize", 1)]),
+            ("php", "<?php\nfunction f() { return PHP_EOL . self::MAX . g(); }\n", vec![("PHP_EOL", 2), ("MAX", 2)]),
+            ("ruby", "def f\n  MAX_SIZE + Foo.new(1)\nend\n", vec![("MAX_SIZE", 2)]),
+            ("lua", "local limit <const> = 3\nfunction f() return limit + g() end\n", vec![("limit", 2)]),
+            ("elixir", "defmodule M do\n  @timeout 5000\n  def f, do: g(@timeout)\nend\n", vec![("timeout", 3)]),
+            (
+                "scala",
+                "object O {\n  final val limit = 3\n  def f = g(limit + MAX)\n}\n",
+                vec![("limit", 3), ("MAX", 3)],
+            ),
+            ("haskell", "f x = g kDefault x\n", vec![("kDefault", 1)]),
+            ("zig", "const max = 3;\nfn f() u32 {\n    return g(max);\n}\n", vec![("max", 3)]),
+        ];
+        for (lang, src, expected) in cases {
+            let reads: Vec<(String, u32)> =
+                refs(lang, src).into_iter().filter(|r| r.1 == "read").map(|r| (r.0, r.2)).collect();
+            let expected: Vec<(String, u32)> = expected.into_iter().map(|(n, l)| (n.to_string(), l)).collect();
+            assert_eq!(reads, expected, "{lang}");
+        }
+    }
 }

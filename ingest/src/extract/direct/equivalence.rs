@@ -191,7 +191,11 @@ fn narrowed_runs_match_full_runs_on_real_code() {
             if lang.extractor != Extractor::Queries {
                 continue;
             }
-            let narrowed = extract_with(lang, &text, true).unwrap();
+            let narrowed = match extract_with(lang, &text, true) {
+                // tests/parsers/runaway: no tree to compare.
+                Err(crate::extract::ExtractError::ParseTimeout { .. }) => continue,
+                other => other.unwrap(),
+            };
             let full = extract_with(lang, &text, false).unwrap();
             if narrowed != full {
                 eprintln!("differs: {}", path.display());
