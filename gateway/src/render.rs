@@ -25,7 +25,7 @@ use vibe_common::config::AnswerFormat;
 
 use crate::answers::{
     Answer, Content, DocResult, FileAnswer, FileResult, Freshness, ImportsFound, Listed, MapMatches, Outline, Page,
-    SymbolsFound, TextFound, TreeAnswer, Uses,
+    NamedValue, SymbolsFound, TextFound, TreeAnswer, Uses,
 };
 
 /// The text content of an answer in `format`. `project_named`: the call
@@ -154,6 +154,10 @@ trait Shows: Listed {
     fn imports(&self) -> Option<&[String]> {
         None
     }
+    /// The named values the result's lines read, shown after them.
+    fn values(&self) -> &[NamedValue] {
+        &[]
+    }
     /// The result's other fields, in the order the answer gives them.
     fn fields(&self) -> Vec<(&'static str, Field)>;
 }
@@ -164,6 +168,9 @@ trait Found {
     fn imports(&self) -> Option<&[String]> {
         None
     }
+    fn values(&self) -> &[NamedValue] {
+        &[]
+    }
     fn fields(&self) -> Vec<(&'static str, Field)>;
 }
 
@@ -173,6 +180,9 @@ impl<M: Found> Shows for FileResult<M> {
     }
     fn imports(&self) -> Option<&[String]> {
         self.found.imports()
+    }
+    fn values(&self) -> &[NamedValue] {
+        self.found.values()
     }
     fn fields(&self) -> Vec<(&'static str, Field)> {
         let mut fields = self.found.fields();
@@ -193,6 +203,9 @@ impl Found for SymbolsFound {
 impl Found for TextFound {
     fn lists(&self) -> Vec<Vec<Item<'_>>> {
         vec![self.matches.iter().map(Item::Line).collect()]
+    }
+    fn values(&self) -> &[NamedValue] {
+        &self.values
     }
     fn fields(&self) -> Vec<(&'static str, Field)> {
         Field::count("more_matches", self.more_matches).into_iter().collect()
@@ -316,6 +329,7 @@ fn list(out: &mut String, items: &[Item]) {
 
 /// A result's imports and other fields, after its entries.
 fn rest_of_result<R: Shows>(out: &mut String, r: &R) {
+    entries::named_values(out, r.values(), "  ");
     if let Some(imports) = r.imports() {
         let _ = writeln!(out, "  imports: {}", imports.join(", "));
     }

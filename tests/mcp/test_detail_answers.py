@@ -12,6 +12,12 @@ assistant does.
   parameters") shows that callee whole, right under it.
 * A text search over a file with more matching lines than it shows keeps
   the lines of code before the comments that repeat the name.
+* A text search's matching lines that read a named value defined elsewhere
+  show its definition (`value queue/settings.py:4:
+  DEFAULT_RETRY_BASE_SECONDS = 5`); one a shown line defines is not said
+  again.
+* A question's result that is not the best shows a function of at most
+  four lines whole, with the values it reads.
 """
 
 from __future__ import annotations
@@ -116,6 +122,48 @@ INDEX_JS = "\n".join(
 )
 
 
+SETTINGS_QUEUE_PY = '''"""Queue settings."""
+
+# Seconds before the first retry; doubled on each attempt.
+DEFAULT_RETRY_BASE_SECONDS = 5
+'''
+
+WORKER_PY = '''from queue_settings import DEFAULT_RETRY_BASE_SECONDS
+
+
+class Worker:
+    def __init__(self, db, retry_base_seconds: int = DEFAULT_RETRY_BASE_SECONDS):
+        self.db = db
+        self.retry_base_seconds = retry_base_seconds
+'''
+
+MODELS_PY = '''"""Job states and retry tunables."""
+
+BACKOFF_BASE = 2
+BACKOFF_CAP = 60
+
+
+def backoff_seconds(attempts: int) -> float:
+    """Delay before the next run after `attempts` failed executions."""
+    return float(min(BACKOFF_CAP, BACKOFF_BASE * 2 ** (attempts - 1)))
+'''
+
+RETRY_PY = '''"""Retrying failed jobs."""
+
+
+def retry_failed_job(db, job, error):
+    """Record a failed job's error and schedule its next retry attempt after a delay."""
+    job.attempts += 1
+    job.error = str(error)
+    if job.attempts >= job.max_attempts:
+        job.state = "failed"
+        return
+    job.state = "queued"
+    job.run_after = db.now() + job.retry_delay
+    db.save(job)
+'''
+
+
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
     files = {
@@ -125,6 +173,10 @@ def served(tmp_path_factory):
         "py/client.py": CLIENT_PY,
         "py/settings.py": SETTINGS_PY,
         "js/index.js": INDEX_JS,
+        "queue/settings.py": SETTINGS_QUEUE_PY,
+        "queue/worker.py": WORKER_PY,
+        "queue/models.py": MODELS_PY,
+        "queue/retry.py": RETRY_PY,
     }
     with serve_files(tmp_path_factory.mktemp("detailanswers"), PREFIX, "proj", files) as gw:
         yield gw.url
@@ -171,3 +223,38 @@ async def test_a_text_search_keeps_lines_of_code_before_comments(served):
     # comments, in line order (grep's first five would be comments only).
     assert lines == [2, 3, 4, 9, 10], text
     assert answer["results"][0]["more_matches"] == 2, text
+
+
+@pytest.mark.anyio
+async def test_a_text_search_shows_the_values_its_lines_read(served):
+    args = {"query": "retry_base_seconds", "target": "proj", "path": "queue/"}
+    text, answer = await call(served, "search_code_text", args)
+    worker = answer["results"][0]
+    assert worker["path"] == "queue/worker.py", text
+    assert worker["values"] == [
+        {
+            "name": "DEFAULT_RETRY_BASE_SECONDS",
+            "text": "DEFAULT_RETRY_BASE_SECONDS = 5",
+            "path": "queue/settings.py",
+            "line": 4,
+        }
+    ], worker
+    assert "\n  value queue/settings.py:4: DEFAULT_RETRY_BASE_SECONDS = 5\n" in text + "\n", text
+    # The definition's own line matches: it is not said again.
+    args = {"query": "DEFAULT_RETRY_BASE_SECONDS", "target": "proj", "path": "queue/"}
+    text, answer = await call(served, "search_code_text", args)
+    assert "value" not in text and all("values" not in r for r in answer["results"]), text
+
+
+@pytest.mark.anyio
+async def test_a_short_function_among_a_questions_results_is_shown_whole(served):
+    question = {"query": "how long a failed job waits before its next retry attempt", "target": "proj"}
+    text, answer = await call(served, "search_by_code_functions", question)
+    paths = [r["path"] for r in answer["results"]]
+    assert "queue/models.py" in paths[1:], text
+    models = answer["results"][paths.index("queue/models.py")]
+    m = models["matches"][0]
+    assert m["name"] == "backoff_seconds", text
+    assert "return float(min(BACKOFF_CAP, BACKOFF_BASE * 2 ** (attempts - 1)))" in m["code"], m
+    assert [(v["name"], v["line"]) for v in m["values"]] == [("BACKOFF_CAP", 4), ("BACKOFF_BASE", 3)], m
+    assert "  value L4: BACKOFF_CAP = 60" in text, text

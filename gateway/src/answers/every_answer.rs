@@ -296,7 +296,7 @@ impl Trim for SymbolsFound {
 
 impl Trim for TextFound {
     fn pop_last(&mut self) -> bool {
-        pop_counted(&mut self.matches, &mut self.more_matches)
+        self.values.pop().is_some() || pop_counted(&mut self.matches, &mut self.more_matches)
     }
 }
 

@@ -124,6 +124,10 @@ pub type TextAnswer = Page<FileResult<TextFound>, TextPage>;
 pub struct TextFound {
     pub matches: Vec<LineHit>,
     pub more_matches: Option<u64>,
+    // The definitions of the named values the matching lines read, when
+    // no shown line holds them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<NamedValue>,
 }
 
 #[serde_with::skip_serializing_none]

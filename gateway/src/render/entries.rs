@@ -215,7 +215,7 @@ pub(super) fn entry(out: &mut String, item: Item, indent: &str, margin: usize, d
 /// The named values a definition reads, one line each, as grep shows a
 /// line: `value L6: PI_APPROX = 3.14159` in its own file,
 /// `value src/consts.py:6: …` in another.
-fn named_values(out: &mut String, values: &[crate::answers::NamedValue], indent: &str) {
+pub(super) fn named_values(out: &mut String, values: &[crate::answers::NamedValue], indent: &str) {
     for v in values {
         let at = v.path.as_deref().map_or(format!("L{}", v.line.0), |p| format!("{p}:{}", v.line.0));
         let _ = writeln!(out, "{indent}value {at}: {}", v.text);

@@ -7,6 +7,7 @@
 //! `search_by_code_imports`. Each file in the answer carries only its best
 //! matching elements.
 
+use vibe_common::document::kinds::ElementKind;
 use vibe_common::document::shown::Shown;
 
 use super::answer::{paged, scope_index};
@@ -140,8 +141,11 @@ async fn ranked(
     found.retain(|h| score_of(h) >= floor);
     let cut = found.len() < before;
     // The best match carries its definition's first lines: one call answers.
+    // A question's other results show a definition of a few lines whole.
+    let short_whole = matches!(show, Show::Window(_));
+    let shown = |i: usize| if i == 0 { Code::First } else if short_whole { Code::Short } else { Code::Values };
     let mut results: Vec<FileResult<SymbolsFound>> =
-        found.iter().enumerate().map(|(i, hit)| symbol_result(hit, pass == Pass::All, i == 0)).collect();
+        found.iter().enumerate().map(|(i, hit)| symbol_result(hit, pass == Pass::All, shown(i))).collect();
     if by_words {
         // Most of a file's definitions hold one of a question's words: how
         // many more did is no lead.
@@ -333,9 +337,27 @@ fn pass_note(tool: &str, pass: Pass) -> Option<String> {
 const INNER_SCORE_CUTOFF: f64 = 0.9;
 
 /// A file with its best matching elements:
+/// Which code a result's definitions show.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Code {
+    /// The best result: its first definition's first lines.
+    First,
+    /// A value's first lines, and a function of at most
+    /// [`SHORT_DEFINITION_LINES`] whole (`def backoff_seconds(...)` and its
+    /// one `return`).
+    Short,
+    /// A value's first lines.
+    Values,
+}
+
+/// A function or method this short (lines from its head to its end) is
+/// shown whole in any result of a question.
+pub const SHORT_DEFINITION_LINES: u64 = 4;
+
 /// `{name, kind, owner?, lines, signature, doc?, code?}`; `code` (the
-/// definition's first lines) on the first element when `with_code`.
-fn symbol_result(hit: &Hit, all: bool, with_code: bool) -> FileResult<SymbolsFound> {
+/// definition's first lines) on the first element of the best result.
+fn symbol_result(hit: &Hit, all: bool, code: Code) -> FileResult<SymbolsFound> {
+    let with_code = code == Code::First;
     // A file found by its description or words alone: its first elements
     // of the tool's kinds (`elements`) stand for it.
     let list = if hit.inner("symbols").is_empty() { "elements" } else { "symbols" };
@@ -356,10 +378,22 @@ fn symbol_result(hit: &Hit, all: bool, with_code: bool) -> FileResult<SymbolsFou
         }
     }
     let overload = |d: &Shown| definitions.first().is_some_and(|f| same(f, d));
-    let matches: Vec<SymbolMatch> = definitions.iter().map(|d| element(d, with_code && overload(d))).collect();
+    let matches: Vec<SymbolMatch> =
+        definitions.iter().map(|d| element(d, (with_code && overload(d)) || short_whole(d, code))).collect();
     let more_matches = (found > matches.len() as u64).then(|| found - matches.len() as u64);
     let found = SymbolsFound { matches, more_matches, word_lines: Vec::new() };
     super::stale_marks::file_result(&super::answer::indexed_file(hit), found)
+}
+
+/// Whether a definition is a function short enough to show whole in a
+/// result that is not the best ([`Code::Short`]), its stored code whole.
+fn short_whole(d: &Shown, code: Code) -> bool {
+    let span = d.lines.as_deref().and_then(crate::render::span).map(|(a, b)| b + 1 - a);
+    // The stored code and the doc block it leaves out (`code_skip`).
+    let skipped = d.code_skip.as_deref().and_then(crate::render::span).map_or(0, |(a, b)| b + 1 - a);
+    let stored = d.code.as_deref().map_or(0, |c| c.lines().count() as u64) + skipped;
+    let function = matches!(d.kind, ElementKind::Function | ElementKind::Method);
+    code == Code::Short && function && span.is_some_and(|n| n <= SHORT_DEFINITION_LINES && stored >= n)
 }
 
 /// A definition as a match: what the index shows of it, its first lines

@@ -18,7 +18,7 @@ use vibe_common::text::summary::{cut, MAX_CODE_LINE_CHARS};
 
 use super::answer::stored_file;
 use super::excerpt;
-use crate::answers::{FileResult, Line, NamedValue, SymbolMatch, SymbolsAnswer, SymbolsFound};
+use crate::answers::{FileResult, Line, NamedValue, SymbolMatch, SymbolsAnswer, SymbolsFound, TextFound};
 use crate::gateway::Gateway;
 
 /// The stored template that finds constants, variables and fields by name.
@@ -27,6 +27,12 @@ pub const VALUES_TEMPLATE: &str = "find_values";
 /// Files `find_values` fetches: a name defined in several files keeps the
 /// nearest.
 const FILES_FETCHED: u32 = 8;
+
+/// Named values a text search's answer shows at most, over all its files.
+const TEXT_VALUES: usize = 4;
+
+/// Files of a text search's answer whose matching lines are read for names.
+const TEXT_FILES_READ: usize = 3;
 
 /// The stored template that finds where fields and options get defaults.
 pub const DEFAULTS_TEMPLATE: &str = "find_defaults";
@@ -37,28 +43,112 @@ pub const DEFAULTS_TEMPLATE: &str = "find_defaults";
 /// the answer budget.
 pub async fn add(gw: &Gateway, answer: &mut SymbolsAnswer) {
     let room = excerpt::room_for_code(gw, answer);
-    let Some(result) = answer.results.first_mut() else { return };
-    let used = add_defaults(gw, result, room).await;
+    let Some(first) = answer.results.first_mut() else { return };
+    let used = add_defaults(gw, first, room).await;
     let room = room.saturating_sub(used);
-    let names = wanted(&result.found.matches);
+    let (project, near) = (first.project.clone(), first.path.clone());
+    // The matches that show code in the best result's project: the best
+    // match, its callee, a short function of another result.
+    let names: Vec<String> = wanted(answer.results.iter().filter(|r| r.project == project));
     if names.is_empty() {
         return;
     }
-    let found = definitions(gw, result, &names).await;
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let found = definitions(gw, (&project, &near), &names).await;
     let mut used = 0;
-    for m in result.found.matches.iter_mut().filter(|m| m.code.is_some()) {
-        for name in m.reads.clone() {
-            let Some(value) = found.iter().find(|v| v.name == name) else { continue };
-            if shows(m, value) {
-                continue;
+    for result in answer.results.iter_mut().filter(|r| r.project == project) {
+        for m in result.found.matches.iter_mut().filter(|m| m.code.is_some()) {
+            for name in m.reads.clone() {
+                let Some(value) = found.iter().find(|v| v.name == name) else { continue };
+                let value = seen_from(value, &near, &result.path);
+                if shows(m, &value) {
+                    continue;
+                }
+                used += value_cost(&value);
+                if used > room {
+                    return;
+                }
+                m.values.push(value);
             }
-            used += value_cost(value);
-            if used > room {
-                return;
-            }
-            m.values.push(value.clone());
         }
     }
+}
+
+/// A value found near `near` as the file at `path` says it: no path when
+/// it is that file's own.
+fn seen_from(value: &NamedValue, near: &str, path: &str) -> NamedValue {
+    let home = value.path.as_deref().unwrap_or(near);
+    NamedValue { path: (home != path).then(|| home.to_string()), ..value.clone() }
+}
+
+/// Adds to a text search's files the definitions of the named values
+/// their matching lines read (`retry_base_seconds: int =
+/// DEFAULT_RETRY_BASE_SECONDS` gets `value L40: DEFAULT_RETRY_BASE_SECONDS
+/// = 5`), unless a shown line holds the definition: one `find_values`
+/// search per project, nearest definition first, at most [`TEXT_VALUES`].
+pub async fn add_to_text(gw: &Gateway, results: &mut [FileResult<TextFound>]) {
+    let read = results.len().min(TEXT_FILES_READ);
+    // Per project: the first file that reads a name, and the names.
+    let mut projects: Vec<(String, String, Vec<String>)> = Vec::new();
+    for r in &results[..read] {
+        let names = r.found.matches.iter().filter(|l| l.context != Some(true)).flat_map(|l| value_names(&l.text));
+        for name in names {
+            if !projects.iter().any(|(p, _, _)| *p == r.project) {
+                projects.push((r.project.clone(), r.path.clone(), Vec::new()));
+            }
+            let (_, _, wanted) = projects.iter_mut().find(|(p, _, _)| *p == r.project).expect("pushed above");
+            if !wanted.iter().any(|w| w == name) {
+                wanted.push(name.to_string());
+            }
+        }
+    }
+    let mut shown = 0;
+    for (project, near, names) in &projects {
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        for mut value in definitions(gw, (project, near), &names).await {
+            let home = value.path.clone().unwrap_or_else(|| near.clone());
+            let said = results.iter().any(|r| r.project == *project && r.path == home && holds_line(r, value.line.0));
+            let reader = results[..read].iter_mut().find(|r| r.project == *project && reads(r, &value.name));
+            let wanted = !said && shown < TEXT_VALUES && !opens_a_table(&value.text);
+            let Some(reader) = reader.filter(|_| wanted) else { continue };
+            // A path is said when the value is not in the file that reads it.
+            value.path = (home != reader.path).then_some(home);
+            reader.found.values.push(value);
+            shown += 1;
+        }
+    }
+}
+
+/// Whether a file's shown lines (hits or context) include line `n`.
+fn holds_line(r: &FileResult<TextFound>, n: u64) -> bool {
+    r.found.matches.iter().any(|l| l.line.0 == n)
+}
+
+/// Whether a file's matching lines read `name`.
+fn reads(r: &FileResult<TextFound>, name: &str) -> bool {
+    r.found.matches.iter().filter(|l| l.context != Some(true)).any(|l| value_names(&l.text).contains(&name))
+}
+
+/// The names in a line of code, outside its string literals, that look
+/// like named values: upper case (`MAX_RETRIES`, `TTL`), `kName`,
+/// `defaultName` / `DefaultName`.
+fn value_names(line: &str) -> Vec<&str> {
+    static NAMES: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(concat!(
+            r#""(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`[^`]*`|"#,
+            r"\b(?:[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]|[A-Z]{3,}[0-9]*|k[A-Z][A-Za-z0-9]+|[dD]efault[A-Z][A-Za-z0-9_]*)\b",
+        ))
+        .expect("a valid regex")
+    });
+    let quoted = |m: &regex::Match| m.as_str().starts_with(['"', '\'', '`']);
+    NAMES.find_iter(line).filter(|m| !quoted(m)).map(|m| m.as_str()).collect()
+}
+
+/// Whether a value's line opens a collection it does not close (`ENV_DOCS
+/// = {` and its first entry): a table, not a value.
+fn opens_a_table(text: &str) -> bool {
+    let opened = text.matches(['{', '[']).count();
+    opened > 0 && opened > text.matches(['}', ']']).count()
 }
 
 /// Gives each match that shows a field, option or variable declared
@@ -135,11 +225,12 @@ async fn defaults(gw: &Gateway, result: &FileResult<SymbolsFound>, names: &[&str
 }
 
 /// The names the matches that show code read, each once, in order.
-fn wanted(matches: &[SymbolMatch]) -> Vec<&str> {
-    let mut names: Vec<&str> = Vec::new();
-    for name in matches.iter().filter(|m| m.code.is_some()).flat_map(|m| &m.reads) {
-        if !names.contains(&name.as_str()) {
-            names.push(name);
+fn wanted<'a>(results: impl Iterator<Item = &'a FileResult<SymbolsFound>>) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    let shown = results.flat_map(|r| &r.found.matches).filter(|m| m.code.is_some());
+    for name in shown.flat_map(|m| &m.reads) {
+        if !names.contains(name) {
+            names.push(name.clone());
         }
     }
     names
@@ -167,14 +258,14 @@ fn value_cost(v: &NamedValue) -> usize {
 /// The nearest definition of each name: one search, files in the order
 /// the template ranks them (the result's own file, its directory, the
 /// rest by path), the first definition of a name kept.
-async fn definitions(gw: &Gateway, result: &FileResult<SymbolsFound>, names: &[&str]) -> Vec<NamedValue> {
-    let index = gw.backend().names().ast_alias(&project_hash(std::path::Path::new(&result.project)));
-    let params = crate::template_params::values(names, &result.path, FILES_FETCHED);
+async fn definitions(gw: &Gateway, (project, near): (&str, &str), names: &[&str]) -> Vec<NamedValue> {
+    let index = gw.backend().names().ast_alias(&project_hash(std::path::Path::new(project)));
+    let params = crate::template_params::values(names, near, FILES_FETCHED);
     let Ok(response) = gw.backend().run(VALUES_TEMPLATE, &index, params).await else { return vec![] };
     let mut out: Vec<NamedValue> = Vec::new();
     for hit in response.hits() {
         let path = hit.source_text("path").unwrap_or_default();
-        let elsewhere = (path != result.path).then(|| path.to_string());
+        let elsewhere = (path != near).then(|| path.to_string());
         for shown in hit.inner("symbols").iter().filter_map(super::answer::shown) {
             if out.iter().any(|v| v.name == shown.name) {
                 continue;
@@ -229,6 +320,22 @@ mod tests {
         assert_eq!((v.text.as_str(), v.line.0, v.path), ("PI_APPROX = 3.14159", 6, None));
         let v = named_value(&value("LIMITS", "LIMITS = {\n    \"max\": 5,\n}", "3-5"), Some("c.py".into())).unwrap();
         assert_eq!((v.text.as_str(), v.path.as_deref()), ("LIMITS = { \"max\": 5,", Some("c.py")));
+    }
+
+    #[test]
+    fn names_of_values_in_a_line_of_code() {
+        let line = r#"return float(os.environ.get("SPOOLCTL_TEST_REAP_THRESHOLD", REAP_THRESHOLD)) + kTimeout"#;
+        assert_eq!(value_names(line), ["REAP_THRESHOLD", "kTimeout"]);
+        assert_eq!(value_names("config.AckWait = defaultAckWait // ack 'ACK_X'"), ["defaultAckWait"]);
+        assert_eq!(value_names("wait := min(TTL, Max_x, max_retries, HTTP2)"), ["TTL", "HTTP2"]);
+        assert_eq!(value_names(r#"s = "a \" B_C" + D_E"#), ["D_E"]);
+    }
+
+    #[test]
+    fn a_collection_left_open_is_a_table() {
+        assert!(opens_a_table(r#"ENV_DOCS = { "SPOOLCTL_DB": "queue database path","#));
+        assert!(!opens_a_table("LIMITS = {\"max\": 5}"));
+        assert!(!opens_a_table("HEARTBEAT_INTERVAL = 5.0"));
     }
 
     #[test]

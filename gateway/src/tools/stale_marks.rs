@@ -145,7 +145,7 @@ mod tests {
             file.freshness = freshness(&source, true);
             return Answer::Content(file);
         }
-        let found = TextFound { matches: Vec::new(), more_matches: None };
+        let found = TextFound { matches: Vec::new(), more_matches: None, values: Vec::new() };
         let page: TextAnswer = Page {
             query: String::new(),
             total: 1,

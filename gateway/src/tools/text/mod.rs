@@ -99,6 +99,7 @@ pub async fn search(gw: &Gateway, args: &Args) -> Result<TextAnswer, ToolError> 
         }
     }
     crate::tools::excerpt::enclosing(gw, &mut answer.results).await;
+    crate::tools::named_values::add_to_text(gw, &mut answer.results).await;
     Ok(answer)
 }
 
@@ -366,6 +367,7 @@ fn file_result(hit: &Hit, matcher: &Regex, context: usize) -> Option<FileResult<
     let found = TextFound {
         matches: shown.into_values().collect(),
         more_matches: (count > kept).then(|| (count - kept) as u64),
+        values: Vec::new(),
     };
     Some(crate::tools::stale_marks::file_result(&IndexedFile::from(&doc), found))
 }
