@@ -14,7 +14,7 @@
 ; closure (`@local.scope`).
 ; Items inside macro invocations (`cfg_rt! { pub struct LocalSet … }`,
 ; `thread_local! { static X … }`) are token trees to the grammar: when the
-; braces of a macro at item level open on an item, its name, `!` and braces
+; braces of a macro at item level open on an item (or on such a macro), its name, `!` and braces
 ; are blanked (`@mask`) and the file is read again (kept when it reads with
 ; no more errors).
 
@@ -30,13 +30,13 @@
     macro: [(identifier) (scoped_identifier)] @mask
     "!" @mask
     (token_tree "{" @mask "}" @mask) @_items)
-  (#match? @_items "^\\{\\s*(///|#\\[|(pub|struct|enum|union|fn|impl|trait|mod|use|const|static|type|unsafe|async|extern)\\b)"))
+  (#match? @_items "^\\{\\s*(///|#\\[|(pub|struct|enum|union|fn|impl|trait|mod|use|const|static|type|unsafe|async|extern)\\b|[A-Za-z_][A-Za-z0-9_:]*!\\s*\\{)"))
 (declaration_list
   (macro_invocation
     macro: [(identifier) (scoped_identifier)] @mask
     "!" @mask
     (token_tree "{" @mask "}" @mask) @_items)
-  (#match? @_items "^\\{\\s*(///|#\\[|(pub|struct|enum|union|fn|impl|trait|mod|use|const|static|type|unsafe|async|extern)\\b)"))
+  (#match? @_items "^\\{\\s*(///|#\\[|(pub|struct|enum|union|fn|impl|trait|mod|use|const|static|type|unsafe|async|extern)\\b|[A-Za-z_][A-Za-z0-9_:]*!\\s*\\{)"))
 
 ; Imports: the path of each `use`, and `extern crate`.
 (use_declaration argument: (_) @import)

@@ -511,3 +511,28 @@ impl<'t> Definition<'t> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::grammars::LANGUAGES;
+
+    fn names(id: &str, source: &str) -> Vec<String> {
+        let lang = LANGUAGES.iter().find(|l| l.id == id).unwrap();
+        extract_with(lang, source, true).unwrap().elements().map(|e| e.name.clone()).collect()
+    }
+
+    #[test]
+    fn items_a_macro_wraps_are_read_when_the_blanked_file_reads_cleanly() {
+        let wrapped = "cfg_net! {\n    cfg_io! {\n        pub struct TcpStream { fd: i32 }\n    }\n}\n";
+        let mut found = names("rust", wrapped);
+        found.sort();
+        assert_eq!(found, ["TcpStream", "fd"], "two rounds unwrap a macro in a macro");
+        // Blanking `quote!` leaves `#name`, which no item can hold: the
+        // file is read as written.
+        let template = "quote! {\n    pub fn #name() {}\n}\nfn kept() {}\n";
+        assert_eq!(names("rust", template), ["kept"]);
+        // A macro whose braces do not open on an item is left alone.
+        assert_eq!(names("rust", "lazy! { 1 + 2 }\nfn f() {}\n"), ["f"]);
+    }
+}
