@@ -19,6 +19,18 @@
 ; - Values: file-level variables (each declarator of `int a, b;`), `const`
 ;   ones constants; a function's locals are never elements (the engine
 ;   drops values inside functions).
+; - Upper-case macro names the grammar stumbles on (`REDISMODULE_API int
+;   (*f)(…) REDISMODULE_ATTR;`: a name in an error, the type of a
+;   declaration in error, a name after a declaration's parameters in error)
+;   are blanked and the file read again (`@mask`; the engine keeps that
+;   reading when it finds more definitions, adding back any it lost).
+
+((ERROR [(type_identifier) (identifier)] @mask)
+  (#match? @mask "^[A-Z][A-Z0-9]*_[A-Z0-9_]+$"))
+((declaration type: (type_identifier) @mask . (ERROR))
+  (#match? @mask "^[A-Z][A-Z0-9]*_[A-Z0-9_]+$"))
+((ERROR (function_declarator parameters: (parameter_list) . (identifier) @mask))
+  (#match? @mask "^[A-Z][A-Z0-9]*_[A-Z0-9_]+$"))
 
 ; Header: the comments at the top of the file.
 (translation_unit (comment) @header)

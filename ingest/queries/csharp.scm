@@ -9,7 +9,8 @@
 ;   type body or a namespace) count like the others. An `#if` block the
 ;   grammar cannot read (`#if NET public #endif ref partial struct
 ;   MessagePackReader`, a modifier split from its declaration) has its two
-;   directives blanked and the file read again (`@mask`).
+;   directives blanked and the file read again (`@mask`, kept when it finds
+;   more definitions).
 ; - Namespaces are scopes: a block namespace (`namespace A.B { … }`) owns what
 ;   it holds, a file-scoped one (`namespace A.B;`) the whole file, so owners
 ;   read `A.B.Outer.Inner`. A namespace itself is not an element.

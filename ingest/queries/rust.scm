@@ -15,8 +15,9 @@
 ; Items inside macro invocations (`cfg_rt! { pub struct LocalSet … }`,
 ; `thread_local! { static X … }`) are token trees to the grammar: when the
 ; braces of a macro at item level open on an item (or on such a macro), its name, `!` and braces
-; are blanked (`@mask`) and the file is read again (kept when it reads with
-; no more errors).
+; are blanked (`@mask`) and the file is read again (kept when it finds more
+; definitions). A token tree with `#name` or `#(…)` is a template
+; (`quote! { pub fn #name() }`), not items.
 
 ((line_comment) @header (#match? @header "^//!"))
 ((block_comment) @header (#match? @header "^/\\*!"))
@@ -30,13 +31,15 @@
     macro: [(identifier) (scoped_identifier)] @mask
     "!" @mask
     (token_tree "{" @mask "}" @mask) @_items)
-  (#match? @_items "^\\{\\s*(///|#\\[|(pub|struct|enum|union|fn|impl|trait|mod|use|const|static|type|unsafe|async|extern)\\b|[A-Za-z_][A-Za-z0-9_:]*!\\s*\\{)"))
+  (#match? @_items "^\\{\\s*(///|#\\[|(pub|struct|enum|union|fn|impl|trait|mod|use|const|static|type|unsafe|async|extern)\\b|[A-Za-z_][A-Za-z0-9_:]*!\\s*\\{)")
+  (#not-match? @_items "#[A-Za-z_(]"))
 (declaration_list
   (macro_invocation
     macro: [(identifier) (scoped_identifier)] @mask
     "!" @mask
     (token_tree "{" @mask "}" @mask) @_items)
-  (#match? @_items "^\\{\\s*(///|#\\[|(pub|struct|enum|union|fn|impl|trait|mod|use|const|static|type|unsafe|async|extern)\\b|[A-Za-z_][A-Za-z0-9_:]*!\\s*\\{)"))
+  (#match? @_items "^\\{\\s*(///|#\\[|(pub|struct|enum|union|fn|impl|trait|mod|use|const|static|type|unsafe|async|extern)\\b|[A-Za-z_][A-Za-z0-9_:]*!\\s*\\{)")
+  (#not-match? @_items "#[A-Za-z_(]"))
 
 ; Imports: the path of each `use`, and `extern crate`.
 (use_declaration argument: (_) @import)

@@ -63,7 +63,7 @@ pub(super) enum Role {
     Supertype,
     Reference(ReferenceKind),
     /// Bytes the grammar cannot read past, blanked for a second parse
-    /// (`engine::unmasked`): a Rust macro's wrapper around items, a C#
+    /// (`masks.rs`): a Rust macro's wrapper around items, a C#
     /// directive splitting a declaration.
     Mask,
 }

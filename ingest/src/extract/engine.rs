@@ -17,7 +17,7 @@
 //! | `@supertype` | inside a type's pattern: a type it extends or implements (any number); inside a `@scope`'s pattern (`impl Trait for Type`): a supertype of the file's type named by the scope |
 //! | `@header` | a comment that counts as a header comment when only comments precede it |
 //! | `@reference.call` / `.type` / `.import` / `.read` / `.default` + `@name` | a use of a name (see `references.rs`) |
-//! | `@mask` | bytes the grammar cannot read past (a macro's name and braces around items, a directive splitting a declaration): blanked, line breaks kept, and the file read again, that reading kept when it has no more error nodes |
+//! | `@mask` | bytes the grammar cannot read past (a macro's name and braces around items, a directive splitting a declaration): blanked, line breaks kept, and the file read again (up to 3 rounds), that reading kept when it finds more definitions, with any it lost added back (`masks.rs`) |
 //!
 //! `(#set! name "Companion")` in a definition's pattern names an element
 //! that has no identifier of its own; `(#set! name.word "2")` in a
@@ -65,6 +65,7 @@ use super::doc_comments::{doc_comments, header_blocks, Marked};
 use super::family::{Family, IdMap, IdSet};
 use super::grammars::Language;
 use super::license_header;
+use super::masks;
 use super::nesting::{self, Holds, Place, Span};
 use super::references::{self, Container};
 use super::signature::{bare_name, signature, supertype_name, unquote};
@@ -91,28 +92,51 @@ pub fn extract(lang: &'static Language, source: &str) -> Result<AstData, Extract
 /// [`extract`], optionally running the query over the whole tree (the
 /// reference the narrowed run is tested against).
 pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) -> Result<AstData, ExtractError> {
-    let (mut ast, mut masked) = extract_once(lang, (source, source), narrow)?;
+    let (written, mut masks) = extract_once(lang, (source, source), narrow)?;
+    let mut text = std::borrow::Cow::Borrowed(source);
+    let mut best: Option<Reading> = None;
     // A macro inside a macro is unwrapped by the next round.
     for _ in 0..MASK_ROUNDS {
-        let Some(blanked) = masked.take() else { break };
-        (ast, masked) = extract_once(lang, (&blanked, source), narrow)?;
+        let Some(blanked) = masks::blanked(&text, &masks) else { break };
+        let (again, more) = extract_once(lang, (&blanked, source), narrow)?;
+        if best.as_ref().is_none_or(|b| again.reads_better_than(b)) {
+            best = Some(again);
+        }
+        (masks, text) = (more, std::borrow::Cow::Owned(blanked));
     }
-    Ok(ast)
+    let better = best.filter(|b| b.reads_better_than(&written));
+    Ok(match better {
+        Some(b) => masks::with_lost(b.ast, &written.ast),
+        None => written.ast,
+    })
+}
+
+/// A file's AST and the error nodes of the tree it was read from.
+struct Reading {
+    ast: AstData,
+    errors: usize,
+}
+
+impl Reading {
+    /// More definitions, or as many with fewer error nodes.
+    fn reads_better_than(&self, other: &Reading) -> bool {
+        let (mine, theirs) = (self.ast.elements().count(), other.ast.elements().count());
+        mine > theirs || (mine == theirs && self.errors < other.errors)
+    }
 }
 
 /// Rounds of blanking `@mask` bytes at most (macros nested this deep).
 const MASK_ROUNDS: usize = 3;
 
-/// The file's AST, and the file with its `@mask` bytes blanked when the
-/// query marked some and the blanked file parses with no more errors
-/// ([`unmasked`]): its AST is then the one to keep. `source`: the text to
-/// read (blanked in a later round) and the file as written, where a doc
-/// comment is looked for (a blanked directive's line is no blank line).
+/// The file's AST, and the byte ranges the query marked `@mask`.
+/// `source`: the text to read (blanked in a later round) and the file as
+/// written, where a doc comment is looked for (a blanked directive's line
+/// is no blank line).
 fn extract_once(
     lang: &'static Language,
     (source, written): (&str, &str),
     narrow: bool,
-) -> Result<(AstData, Option<String>), ExtractError> {
+) -> Result<(Reading, Vec<std::ops::Range<usize>>), ExtractError> {
     let matching = if narrow { Matching::Narrowed } else { Matching::Cursor };
     // The first file of a language compiles its query (0.1 s for
     // TypeScript's, once per process) on a thread of its own while this one
@@ -132,7 +156,6 @@ fn extract_once(
     direct::for_each_match(&compiled.query, compiled.plan.as_ref(), tree.root_node(), bytes, &mut |pattern, caps| {
         found.take(compiled, pattern, caps, bytes)
     });
-    let masked = unmasked(lang, source, &tree, &found.masks)?;
     let Gathered {
         mut defs,
         imports,
@@ -143,6 +166,7 @@ fn extract_once(
         attribute_nodes,
         uses,
         scope_supertypes,
+        masks,
         ..
     } = found;
 
@@ -174,53 +198,8 @@ fn extract_once(
         let constants = ast.elements().filter(|e| e.kind == ElementKind::Constant).map(|e| e.name.clone()).collect();
         (ast.references, ast.references_omitted) = references::collect(uses, containers, def_names, &constants, bytes);
     }
-    Ok((ast, masked))
-}
-
-/// The file with the `@mask` byte ranges blanked (spaces; line breaks
-/// kept, so every line and column stays), when there are some and its
-/// parse has no more error nodes than the file's: `cfg_rt! { pub struct
-/// LocalSet … }` read as the struct it wraps.
-fn unmasked(
-    lang: &'static Language,
-    source: &str,
-    tree: &tree_sitter::Tree,
-    masks: &[std::ops::Range<usize>],
-) -> Result<Option<String>, ExtractError> {
-    if masks.is_empty() {
-        return Ok(None);
-    }
-    let mut bytes = source.as_bytes().to_vec();
-    for range in masks {
-        for b in &mut bytes[range.clone()] {
-            if !matches!(*b, b'\n' | b'\r') {
-                *b = b' ';
-            }
-        }
-    }
-    // Whole captured nodes are blanked: no character is cut in two.
-    let Ok(blanked) = String::from_utf8(bytes) else { return Ok(None) };
-    let errors = |t: &tree_sitter::Tree| {
-        let mut cursor = t.walk();
-        let mut count = 0usize;
-        loop {
-            let node = cursor.node();
-            count += usize::from(node.is_error() || node.is_missing());
-            if (node.has_error() && cursor.goto_first_child()) || cursor.goto_next_sibling() {
-                continue;
-            }
-            loop {
-                if !cursor.goto_parent() {
-                    return count;
-                }
-                if cursor.goto_next_sibling() {
-                    break;
-                }
-            }
-        }
-    };
-    let again = parse(lang, &blanked)?;
-    Ok((errors(&again) <= errors(tree)).then_some(blanked))
+    let errors = masks::error_nodes(tree.root_node());
+    Ok((Reading { ast, errors }, masks))
 }
 
 /// A file's text and what its doc comments are looked up in.
@@ -528,11 +507,22 @@ mod tests {
         let mut found = names("rust", wrapped);
         found.sort();
         assert_eq!(found, ["TcpStream", "fd"], "two rounds unwrap a macro in a macro");
-        // Blanking `quote!` leaves `#name`, which no item can hold: the
-        // file is read as written.
+        // Blanking `quote!` leaves `#name`: nothing more is found, and
+        // the file is read as written.
         let template = "quote! {\n    pub fn #name() {}\n}\nfn kept() {}\n";
         assert_eq!(names("rust", template), ["kept"]);
         // A macro whose braces do not open on an item is left alone.
         assert_eq!(names("rust", "lazy! { 1 + 2 }\nfn f() {}\n"), ["f"]);
+    }
+
+    #[test]
+    fn a_c_declarations_macros_are_blanked_when_that_finds_more() {
+        let header = "#ifndef H\n#define H\n\
+            REDISMODULE_API int (*RedisModule_GetApi)(const char *, void *) REDISMODULE_ATTR;\n\
+            REDISMODULE_API void *(*RedisModule_Alloc)(size_t bytes) REDISMODULE_ATTR;\n\
+            int after(void);\n#endif\n";
+        let mut found = names("c", header);
+        found.sort();
+        assert_eq!(found, ["H", "RedisModule_Alloc", "RedisModule_GetApi", "after"]);
     }
 }

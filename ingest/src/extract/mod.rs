@@ -10,6 +10,7 @@ mod family;
 pub mod grammars;
 mod license_header;
 mod markdown;
+mod masks;
 mod nesting;
 mod references;
 mod signature;
