@@ -238,8 +238,6 @@ binary_copy() {
 # kept there) and cached in $2/bin; copied to $WORK/base. Sets REV_base.
 base_binary() {
     local rev="$1" cache="$2" sha wt cached
-    sha="$(cd "$ROOT" && git rev-parse --verify -q "$rev^{commit}")" || { log "$rev is no commit"; exit 1; }
-    REV_base="$(cd "$ROOT" && git rev-parse --short "$sha")"
     mkdir -p "$WORK/base"
     if [ -n "${VIBE_BASE_BIN:-}" ]; then
         log "using VIBE_BASE_BIN=$VIBE_BASE_BIN (no build)"
@@ -248,6 +246,8 @@ base_binary() {
         BIN_base="$WORK/base/vibe-analyzer"
         return
     fi
+    sha="$(cd "$ROOT" && git rev-parse --verify -q "$rev^{commit}")" || { log "$rev is no commit"; exit 1; }
+    REV_base="$(cd "$ROOT" && git rev-parse --short "$sha")"
     cached="$cache/bin/vibe-analyzer-$sha"
     if [ ! -x "$cached" ]; then
         wt="$cache/wt-$sha"

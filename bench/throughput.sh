@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Throughput and latency of name look-ups through MCP, and the full index
 # behind them, of the working tree's build ("new") against a baseline commit
-# ("base", default bf94d91), measured in one run on the same corpora. The
-# targets: against bf94d91, 1 client p50 <= 0.8x and req/s >= 1.5x; against
-# another base (a change's pairing), p50 <= 1.1x and req/s >= 0.9x.
+# ("base"), measured in one run on the same corpora. The targets: against
+# bf94d91 (the first measured main), 1 client p50 <= 0.8x and req/s >=
+# 1.5x; against another base (a change's pairing: the commit before it),
+# p50 <= 1.1x and req/s >= 0.9x.
 #
-#   bash bench/throughput.sh
+#   bash bench/throughput.sh BASE_REV      (or BASE_REV=… / VIBE_BASE_BIN=…)
 #
 # Corpora: the python, java and javascript corpora of bench/corpora.sh (it is
 # waited for while another process builds them, run for a missing one when
@@ -57,7 +58,11 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 LOAD0="$(loadavg)"
 RUNS="${BENCH_RUNS:-2}"
-BASE_REV="${BASE_REV:-bf94d91}"
+BASE_REV="${1:-${BASE_REV:-}}"
+if [ -z "$BASE_REV" ] && [ -z "${VIBE_BASE_BIN:-}" ]; then
+    log "which commit is the base? bash bench/throughput.sh BASE_REV (the commit before the change, or bf94d91), or VIBE_BASE_BIN=a built binary"
+    exit 2
+fi
 LOOKUPS="${THROUGHPUT_LOOKUPS:-300}"
 SEED="${THROUGHPUT_SEED:-7}"
 CLIENTS="${THROUGHPUT_CLIENTS:-32}"
