@@ -14,8 +14,8 @@
 ; closure (`@local.scope`).
 ; Items inside macro invocations (`cfg_rt! { pub struct LocalSet … }`,
 ; `thread_local! { static X … }`) are token trees to the grammar: when the
-; braces of a macro at item level open on an item (or on such a macro), its name, `!` and braces
-; are blanked (`@mask`) and the file is read again (kept when it finds more
+; braces of a macro open on an item (or on such a macro), its name, `!` and
+; braces are blanked (`@mask`) and the file is read again (kept when it finds more
 ; definitions). A token tree with `#name` or `#(…)` is a template
 ; (`quote! { pub fn #name() }`), not items.
 
@@ -26,18 +26,10 @@
 ((block_comment) @doc (#match? @doc "^/\\*\\*"))
 (attribute_item) @attribute
 
-(source_file
-  (macro_invocation
-    macro: [(identifier) (scoped_identifier)] @mask
-    "!" @mask
-    (token_tree "{" @mask "}" @mask) @_items)
-  (#match? @_items "^\\{\\s*(///|#\\[|(pub|struct|enum|union|fn|impl|trait|mod|use|const|static|type|unsafe|async|extern)\\b|[A-Za-z_][A-Za-z0-9_:]*!\\s*\\{)")
-  (#not-match? @_items "#[A-Za-z_(]"))
-(declaration_list
-  (macro_invocation
-    macro: [(identifier) (scoped_identifier)] @mask
-    "!" @mask
-    (token_tree "{" @mask "}" @mask) @_items)
+((macro_invocation
+   macro: [(identifier) (scoped_identifier)] @mask
+   "!" @mask
+   (token_tree "{" @mask "}" @mask) @_items)
   (#match? @_items "^\\{\\s*(///|#\\[|(pub|struct|enum|union|fn|impl|trait|mod|use|const|static|type|unsafe|async|extern)\\b|[A-Za-z_][A-Za-z0-9_:]*!\\s*\\{)")
   (#not-match? @_items "#[A-Za-z_(]"))
 
