@@ -309,6 +309,11 @@ pub struct CodeParams<'a> {
     pub other_kind_weight: f64,
     pub owner_path_boost: f64,
     pub file_name_boost: f64,
+    /// A question's words as stems (`logging` -> `logg`), each a prefix
+    /// of a path word (`middleware/logger.rb`) that adds
+    /// `path_stem_boost` ([`path_stems`]).
+    pub path_stems: Vec<String>,
+    pub path_stem_boost: f64,
     pub scores: NameScores,
     pub question: bool,
     pub limit: u32,
@@ -346,12 +351,60 @@ pub fn code<'a>(tool: &str, query: &'a str, limit: u32, offset: u32, pass: Pass)
         other_kind_weight: OTHER_KIND_WEIGHT,
         owner_path_boost: OWNER_PATH_BOOST,
         file_name_boost: FILE_NAME_BOOST,
+        path_stems: if is_question(query) { path_stems(query) } else { Vec::new() },
+        path_stem_boost: PATH_STEM_BOOST,
         scores: NAME_SCORES,
         question: matches!(pass, Pass::Exact | Pass::Words) && is_question(query),
         limit: clamp_limit(limit),
         offset,
         inner_limit: if all { INNER_LIMIT_ALL } else { INNER_LIMIT },
     }
+}
+
+/// What a path word matching a question's word adds (a file whose path
+/// names the question's subject: `adapters/xhr.js` for "XHR browser adapter").
+/// semble's dev split, NDCG@10: 0 -> 0.815, 3 -> 0.846, 5 -> 0.848,
+/// 7 -> 0.851, 10 -> 0.846, 20 -> 0.824.
+pub const PATH_STEM_BOOST: f64 = 7.0;
+
+/// Words a question about code uses for any subject.
+const CODE_FILLER_WORDS: &[&str] =
+    &["implementation", "implemented", "implements", "work", "works", "used", "uses", "using", "handled", "handles"];
+
+/// Stems of a question's words (at most [`MAX_PATH_STEMS`], ASCII letters
+/// and digits, 3 characters or more): a word without its inflection
+/// (`sessions` -> `session`, `logging` -> `logg`, `exceptions` -> `except`),
+/// to match path words by prefix.
+pub fn path_stems(query: &str) -> Vec<String> {
+    let mut stems: Vec<String> = Vec::new();
+    for w in analyze(query).words {
+        let word = w.word;
+        if !word.chars().all(|c| c.is_ascii_alphanumeric()) || CODE_FILLER_WORDS.contains(&word.as_str()) {
+            continue;
+        }
+        let stem = stem(&word);
+        if stem.len() >= 3 && !stems.contains(&stem) && stems.len() < MAX_PATH_STEMS {
+            stems.push(stem);
+        }
+    }
+    stems
+}
+
+/// Path stems a question sends at most.
+const MAX_PATH_STEMS: usize = 6;
+
+/// A word without one English inflection or derivation suffix, when at
+/// least 3 characters stay.
+fn stem(word: &str) -> String {
+    const SUFFIXES: &[&str] = &["ations", "ation", "ings", "ing", "ions", "ion", "ers", "er", "ed", "es", "s"];
+    for suffix in SUFFIXES {
+        if let Some(stem) = word.strip_suffix(suffix) {
+            if stem.len() >= 3 && !(suffix == &"s" && stem.ends_with('s')) {
+                return stem.to_string();
+            }
+        }
+    }
+    word.to_string()
 }
 
 /// Params of the import search; `all` lists every import.

@@ -14,13 +14,12 @@ import json
 import shutil
 import subprocess
 import threading
-import urllib.error
-import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
 from conftest import EVERY_TOOL_CALL
+from relay import forward, serving
 
 INSPECTOR = "@modelcontextprotocol/inspector@2.12.0"
 MODERN = "2026-07-28"
@@ -40,26 +39,13 @@ class Forward(BaseHTTPRequestHandler):
     server: Recording
 
     def do_POST(self):
-        body = self.rfile.read(int(self.headers.get("content-length", 0)))
         headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "content-length", "connection")}
-        req = urllib.request.Request(self.server.backend + self.path, data=body, method="POST", headers=headers)
-        try:
-            with urllib.request.urlopen(req, timeout=120) as r:
-                status, reply, answer = r.status, r.headers, r.read()
-        except urllib.error.HTTPError as e:
-            status, reply, answer = e.code, e.headers, e.read()
+        body, status = forward(self, self.server.backend, headers)
         with self.server.lock:
             self.server.seen.append({"method": json.loads(body).get("method"), "status": status,
                                      "version": self.headers.get("mcp-protocol-version"),
                                      "mcp_method": self.headers.get("mcp-method"),
                                      "session": self.headers.get("mcp-session-id")})
-        self.send_response(status)
-        for name in ("content-type", "mcp-session-id"):
-            if reply.get(name):
-                self.send_header(name, reply[name])
-        self.send_header("content-length", str(len(answer)))
-        self.end_headers()
-        self.wfile.write(answer)
 
     def do_GET(self):  # a stateless server offers no GET stream
         self.send_response(405)
@@ -72,13 +58,8 @@ class Forward(BaseHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def recorded(gateway):
-    server = Recording(f"http://127.0.0.1:{gateway.port}")
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with serving(Recording(f"http://127.0.0.1:{gateway.port}")) as server:
         yield server
-    finally:
-        server.shutdown()
 
 
 def inspector(url: str, *args: str) -> dict:

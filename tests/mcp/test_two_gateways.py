@@ -15,8 +15,6 @@ import asyncio
 import itertools
 import os
 import threading
-import urllib.error
-import urllib.request
 from collections import Counter
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -24,6 +22,7 @@ import pytest
 from mcp import Client
 
 from conftest import EVERY_TOOL_CALL, free_port, start_server, write_config
+from relay import forward, serving
 
 CLIENTS = 32
 CALLS = int(os.environ.get("VIBE_TWO_GATEWAYS_CALLS", "32"))
@@ -57,23 +56,9 @@ class Forward(BaseHTTPRequestHandler):
     server: RoundRobin
 
     def do_POST(self):
-        body = self.rfile.read(int(self.headers.get("content-length", 0)))
         client = self.headers.get("x-test-client", "")
         backend = self.server.backends[self.server.next_backend(client)]
-        headers = {k: v for k, v in self.headers.items() if k.lower() in FORWARDED}
-        req = urllib.request.Request(backend + self.path, data=body, method="POST", headers=headers)
-        try:
-            with urllib.request.urlopen(req, timeout=120) as r:
-                status, reply, answer = r.status, r.headers, r.read()
-        except urllib.error.HTTPError as e:
-            status, reply, answer = e.code, e.headers, e.read()
-        self.send_response(status)
-        for name in ("content-type", "mcp-session-id"):
-            if reply.get(name):
-                self.send_header(name, reply[name])
-        self.send_header("content-length", str(len(answer)))
-        self.end_headers()
-        self.wfile.write(answer)
+        forward(self, backend, {k: v for k, v in self.headers.items() if k.lower() in FORWARDED})
 
     def log_message(self, *args):
         pass
@@ -89,13 +74,10 @@ def proxy(gateway, tmp_path_factory):
         write_config(config_dir, port)
         procs.append(start_server(gateway.bin, config_dir, port))
         backends.append(f"http://127.0.0.1:{port}")
-    server = RoundRobin(backends)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
     try:
-        yield server
+        with serving(RoundRobin(backends)) as server:
+            yield server
     finally:
-        server.shutdown()
         for proc in procs:
             proc.terminate()
             proc.wait(timeout=15)

@@ -21,10 +21,10 @@ use crate::backend::search::{Search, SearchError};
 /// Version of every shipped template. Bump it when any template file changes:
 /// the test `template_version_follows_content` fails until
 /// [`TEMPLATES_FINGERPRINT`] is set to the new content's fingerprint.
-pub const TEMPLATE_VERSION: u64 = 40;
+pub const TEMPLATE_VERSION: u64 = 41;
 
 /// [`templates_fingerprint`] of the templates [`TEMPLATE_VERSION`] was set for.
-pub const TEMPLATES_FINGERPRINT: &str = "9c02c02a25c5aad8";
+pub const TEMPLATES_FINGERPRINT: &str = "dfbcb0c3c9c2c427";
 
 #[derive(RustEmbed)]
 #[folder = "../opensearch-templates"]

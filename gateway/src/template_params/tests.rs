@@ -210,7 +210,7 @@ fn a_symbol_search_sends_this_json() {
         "all": false, "fuzzy": false, "inner_limit": 5, "kinds": ["function", "method"], "limit": 3,
         "lower": "run", "name": "run", "names_only": true, "offset": 7, "one_edit_boost": 1,
         "other_kind_weight": 0.025, "other_kinds": true, "owner": "outer.inner", "owner_path_boost": 500.0,
-        "file_name_boost": 400.0,
+        "file_name_boost": 400.0, "path_stems": [], "path_stem_boost": 7.0,
         "question": false,
         "scores": { "exact": 100000, "lower": 80000, "owner": 120000, "prefix": 40000, "words": 20000 },
         "typo_boost": 10, "typo_words_boost": 5, "typos": false, "words": "Outer.Inner.run"
@@ -234,4 +234,13 @@ fn keys_absent_when_unset_are_not_sent() {
 #[test]
 fn wildcard_is_escaped() {
     assert_eq!(wildcard_escape(r"a*b?c\d"), r"a\*b\?c\\d");
+}
+
+#[test]
+fn a_questions_words_as_path_stems() {
+    assert_eq!(path_stems("request logging middleware"), ["request", "logg", "middleware"]);
+    assert_eq!(path_stems("how sessions and exceptions are handled"), ["sess", "except"]);
+    assert_eq!(path_stems("XHR browser adapter implementation"), ["xhr", "brows", "adapt"]);
+    assert_eq!(path_stems("class access"), ["class", "access"], "a double s stays");
+    assert!(path_stems("how the 世界 works").is_empty());
 }
