@@ -351,7 +351,14 @@ pub fn code<'a>(tool: &str, query: &'a str, limit: u32, offset: u32, pass: Pass)
         other_kind_weight: OTHER_KIND_WEIGHT,
         owner_path_boost: OWNER_PATH_BOOST,
         file_name_boost: FILE_NAME_BOOST,
-        path_stems: if is_question(query) { path_stems(query) } else { Vec::new() },
+        // A question about a value is answered by the value's own name
+        // (`DEFAULT_RETRY_BASE_SECONDS` for "default base retry delay"),
+        // not by the file whose path has the subject's words.
+        path_stems: if is_question(query) && !code_kinds(tool).iter().any(|k| k.is_value()) {
+            path_stems(query)
+        } else {
+            Vec::new()
+        },
         path_stem_boost: PATH_STEM_BOOST,
         scores: NAME_SCORES,
         question: matches!(pass, Pass::Exact | Pass::Words) && is_question(query),

@@ -256,3 +256,17 @@
 ; keeps those that name a value (upper case, `kName`, or a constant the
 ; file defines) and are no other kind of use.
 (identifier) @name @reference.read
+
+; Defaults: a field set when it is zero or empty, `if c.AckWait <= 0 {
+; c.AckWait = defaultAckWait }`, `if o.Gap == 0 { o.Gap = 12 }`, `if
+; o.Name == "" { o.Name = "x" }`: the assignment is the field's default.
+(if_statement
+  condition: (binary_expression
+    left: (selector_expression field: (field_identifier) @_checked)
+    operator: ["==" "<=" "<"]
+    right: [(int_literal) (float_literal) (interpreted_string_literal) (raw_string_literal) (nil)])
+  consequence: (block (statement_list
+    (assignment_statement
+      left: (expression_list (selector_expression field: (field_identifier) @name))
+      right: (expression_list (_))) @reference.default))
+  (#eq? @_checked @name))
