@@ -13,7 +13,7 @@ use crate::extract::{grammars, LANGUAGES};
 
 /// Bump when the engine or the documents change what is extracted or
 /// stored, without a template or query file changing.
-const EXTRACTION_VERSION: u32 = 17;
+const EXTRACTION_VERSION: u32 = 18;
 
 /// The current index format (16 hex digits).
 pub fn current() -> &'static str {
