@@ -74,6 +74,12 @@ KINDS: dict[str, dict[str, str]] = {
     "Scala": {"method": FUNCS, "class": CLASSES, "trait": CLASSES, "object": CLASSES},
     "Haskell": {"function": FUNCS, "type": CLASSES},
     "Zig": {"function": FUNCS, "container": CLASSES},
+    "C": {"function": FUNCS, "struct": CLASSES, "union": CLASSES, "enum": CLASSES},
+    "C++": {"function": FUNCS, "class": CLASSES, "struct": CLASSES, "union": CLASSES, "enum": CLASSES},
+    "PHP": {"function": FUNCS, "class": CLASSES, "interface": CLASSES, "trait": CLASSES},
+    "Ruby": {"method": FUNCS, "singletonMethod": FUNCS, "class": CLASSES, "module": CLASSES},
+    "Lua": {"function": FUNCS},
+    "Elixir": {"function": FUNCS, "module": CLASSES},
 }
 HASKELL_MISREADS = {"class", "data", "family", "instance", "newtype", "pattern", "type", "infix", "infixl", "infixr"}
 # ctags' options: the regex parsers standing in for the languages it lacks.

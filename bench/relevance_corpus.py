@@ -36,6 +36,12 @@ LANG_EXT = {
     "scala": (".scala", ".sc"),
     "haskell": (".hs",),
     "zig": (".zig",),
+    "c": (".c", ".h"),
+    "cpp": (".cc", ".cpp", ".cxx", ".hpp", ".hh", ".h"),
+    "php": (".php",),
+    "ruby": (".rb", ".rake"),
+    "lua": (".lua",),
+    "elixir": (".ex", ".exs"),
 }
 ALL_EXT = tuple(e for exts in LANG_EXT.values() for e in exts)
 # The scanner never descends into these (ingest/src/scanner/walk.rs); a copy
