@@ -24,8 +24,8 @@ use key_values::{write_fields, Field, KeyValues};
 use vibe_common::config::AnswerFormat;
 
 use crate::answers::{
-    Answer, Content, DocResult, FileAnswer, FileResult, Freshness, ImportsFound, Listed, MapMatches, Outline, Page,
-    NamedValue, SymbolsFound, TextFound, TreeAnswer, Uses,
+    Answer, Content, DocResult, FileAnswer, FileResult, Freshness, ImportsFound, Listed, MapMatches, NamedValue,
+    Outline, Page, SymbolsFound, TextFound, TreeAnswer, Uses,
 };
 
 /// The text content of an answer in `format`. `project_named`: the call

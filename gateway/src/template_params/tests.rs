@@ -250,6 +250,9 @@ fn path_stems_go_with_questions_about_functions_and_types() {
     let q = "request logging middleware";
     assert_eq!(code("search_by_code_functions", q, 3, 0, Pass::Exact).path_stems.len(), 3);
     assert_eq!(code("search_by_code_classes", q, 3, 0, Pass::Exact).path_stems.len(), 3);
-    assert!(code("search_by_code_variables", q, 3, 0, Pass::Exact).path_stems.is_empty(), "a value is found by its name");
+    assert!(
+        code("search_by_code_variables", q, 3, 0, Pass::Exact).path_stems.is_empty(),
+        "a value is found by its name"
+    );
     assert!(code("search_by_code_functions", "RequestLogger", 3, 0, Pass::Exact).path_stems.is_empty(), "a name");
 }

@@ -143,7 +143,15 @@ async fn ranked(
     // The best match carries its definition's first lines: one call answers.
     // A question's other results show a definition of a few lines whole.
     let short_whole = matches!(show, Show::Window(_));
-    let shown = |i: usize| if i == 0 { Code::First } else if short_whole { Code::Short } else { Code::Values };
+    let shown = |i: usize| {
+        if i == 0 {
+            Code::First
+        } else if short_whole {
+            Code::Short
+        } else {
+            Code::Values
+        }
+    };
     let mut results: Vec<FileResult<SymbolsFound>> =
         found.iter().enumerate().map(|(i, hit)| symbol_result(hit, pass == Pass::All, shown(i))).collect();
     if by_words {
