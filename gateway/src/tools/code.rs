@@ -140,20 +140,8 @@ async fn ranked(
     let before = found.len();
     found.retain(|h| score_of(h) >= floor);
     let cut = found.len() < before;
-    // The best match carries its definition's first lines: one call answers.
-    // A question's other results show a definition of a few lines whole.
-    let short_whole = matches!(show, Show::Window(_));
-    let shown = |i: usize| {
-        if i == 0 {
-            Code::First
-        } else if short_whole {
-            Code::Short
-        } else {
-            Code::Values
-        }
-    };
     let mut results: Vec<FileResult<SymbolsFound>> =
-        found.iter().enumerate().map(|(i, hit)| symbol_result(hit, pass == Pass::All, shown(i))).collect();
+        found.iter().enumerate().map(|(i, hit)| symbol_result(hit, pass == Pass::All, Code::of(i, show))).collect();
     if by_words {
         // Most of a file's definitions hold one of a question's words: how
         // many more did is no lead.
@@ -356,6 +344,19 @@ enum Code {
     Short,
     /// A value's first lines.
     Values,
+}
+
+impl Code {
+    /// What the `i`-th result shows: the best match carries its
+    /// definition's first lines (one call answers); a question's other
+    /// results show a definition of a few lines whole.
+    fn of(i: usize, show: Show) -> Code {
+        match (i, show) {
+            (0, _) => Code::First,
+            (_, Show::Window(_)) => Code::Short,
+            _ => Code::Values,
+        }
+    }
 }
 
 /// A function or method this short (lines from its head to its end) is
