@@ -105,15 +105,13 @@ pub async fn add_to_text(gw: &Gateway, results: &mut [FileResult<TextFound>]) {
     let mut shown = 0;
     for (project, near, names) in &projects {
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
-        for mut value in definitions(gw, (project, near), &names).await {
-            let home = value.path.clone().unwrap_or_else(|| near.clone());
+        for value in definitions(gw, (project, near), &names).await {
+            let home = value.path.as_deref().unwrap_or(near);
             let said = results.iter().any(|r| r.project == *project && r.path == home && holds_line(r, value.line.0));
             let reader = results[..read].iter_mut().find(|r| r.project == *project && reads(r, &value.name));
             let wanted = !said && shown < TEXT_VALUES && !opens_a_table(&value.text);
             let Some(reader) = reader.filter(|_| wanted) else { continue };
-            // A path is said when the value is not in the file that reads it.
-            value.path = (home != reader.path).then_some(home);
-            reader.found.values.push(value);
+            reader.found.values.push(seen_from(&value, near, &reader.path));
             shown += 1;
         }
     }

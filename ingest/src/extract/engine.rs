@@ -106,7 +106,7 @@ pub(crate) fn extract_with(lang: &'static Language, source: &str, narrow: bool) 
     }
     let better = best.filter(|b| b.reads_better_than(&written));
     Ok(match better {
-        Some(b) => masks::with_lost(b.ast, &written.ast),
+        Some(b) => masks::with_lost(b.ast, written.ast),
         None => written.ast,
     })
 }
@@ -198,7 +198,10 @@ fn extract_once(
         let constants = ast.elements().filter(|e| e.kind == ElementKind::Constant).map(|e| e.name.clone()).collect();
         (ast.references, ast.references_omitted) = references::collect(uses, containers, def_names, &constants, bytes);
     }
-    let errors = masks::error_nodes(tree.root_node());
+    // Error nodes are only compared between readings: a file as written
+    // with nothing to blank (nearly every file) skips the count.
+    let compared = !masks.is_empty() || !std::ptr::eq(source, written);
+    let errors = if compared { masks::error_nodes(tree.root_node()) } else { 0 };
     Ok((Reading { ast, errors }, masks))
 }
 

@@ -31,7 +31,7 @@ pub(super) fn blanked(source: &str, masks: &[Range<usize>]) -> Option<String> {
 
 /// The blanked reading of a file with the written reading's definitions it
 /// lacks added back (a declaration blanking broke keeps its first reading).
-pub(super) fn with_lost(mut blanked: AstData, written: &AstData) -> AstData {
+pub(super) fn with_lost(mut blanked: AstData, mut written: AstData) -> AstData {
     let lists: [fn(&mut AstData) -> &mut Vec<AstElement>; 6] = [
         |a| &mut a.functions,
         |a| &mut a.classes,
@@ -42,7 +42,6 @@ pub(super) fn with_lost(mut blanked: AstData, written: &AstData) -> AstData {
     ];
     let key = |e: &AstElement| (e.name.clone(), e.kind);
     let found: HashSet<_> = blanked.elements().map(key).collect();
-    let mut written = written.clone();
     for list in lists {
         let lost = list(&mut written).drain(..).filter(|e| !found.contains(&key(e)));
         let into = list(&mut blanked);
